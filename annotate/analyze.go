@@ -1,0 +1,431 @@
+package annotate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+type analyzer struct {
+	pkg         *packages.Package
+	fset        *token.FileSet
+	diags       []Diagnostic
+	structNames []string
+	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
+	constDocs   map[token.Pos]string     // constant name position → its line comment
+}
+
+func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
+	a.diags = append(a.diags, Diagnostic{Pos: pos, Message: sprintf(format, args...)})
+}
+
+func (a *analyzer) run(wanted, found map[string]bool) *Package {
+	model := &Package{Name: a.pkg.Name, Path: a.pkg.PkgPath}
+	if len(a.pkg.GoFiles) > 0 {
+		model.Dir = dirOf(a.pkg.GoFiles[0])
+	}
+	a.astFields = map[token.Pos]*ast.Field{}
+	a.constDocs = map[token.Pos]string{}
+	type cand struct {
+		gd *ast.GenDecl
+		ts *ast.TypeSpec
+		f  *ast.File
+	}
+	var cands []cand
+	for _, file := range a.pkg.Syntax {
+		for _, decl := range file.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if st, ok := s.Type.(*ast.StructType); ok {
+						for _, fl := range st.Fields.List {
+							if len(fl.Names) == 0 {
+								a.astFields[embeddedIdentPos(fl.Type)] = fl
+							}
+							for _, n := range fl.Names {
+								a.astFields[n.Pos()] = fl
+							}
+						}
+					}
+					cands = append(cands, cand{gd, s, file})
+				case *ast.ValueSpec:
+					if gd.Tok == token.CONST && s.Comment != nil {
+						for _, n := range s.Names {
+							a.constDocs[n.Pos()] = strings.TrimSpace(s.Comment.Text())
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, c := range cands {
+		name := c.ts.Name.Name
+		st, isStruct := c.ts.Type.(*ast.StructType)
+		if len(wanted) > 0 {
+			if !wanted[name] {
+				continue
+			}
+			found[name] = true
+			if !isStruct {
+				a.errorf(a.fset.Position(c.ts.Name.Pos()), "-type %s: %s is not a struct type", name, name)
+				continue
+			}
+		} else if !isStruct || !hasElicitTag(st) {
+			continue
+		}
+		if c.ts.TypeParams != nil {
+			a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s is generic; mcpgen needs a concrete struct type (declare one, e.g. type %sInts = %s[int]... as a defined struct)", name, name, name)
+			continue
+		}
+		obj, _ := a.pkg.TypesInfo.Defs[c.ts.Name].(*types.TypeName)
+		if obj == nil {
+			continue
+		}
+		a.structNames = append(a.structNames, name)
+		s := a.structModel(obj, c.gd, c.ts)
+		if s != nil {
+			model.Structs = append(model.Structs, s)
+		}
+	}
+	return model
+}
+
+func embeddedIdentPos(e ast.Expr) token.Pos {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return embeddedIdentPos(t.X)
+	case *ast.SelectorExpr:
+		return t.Sel.Pos()
+	case *ast.IndexExpr:
+		return embeddedIdentPos(t.X)
+	}
+	return e.Pos()
+}
+
+func hasElicitTag(st *ast.StructType) bool {
+	for _, f := range st.Fields.List {
+		if f.Tag != nil {
+			if s, err := strconv.Unquote(f.Tag.Value); err == nil {
+				if _, ok := reflect.StructTag(s).Lookup("elicit"); ok {
+					return true
+				}
+			} else if strings.Contains(f.Tag.Value, "elicit:") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.TypeSpec) *Struct {
+	pos := a.fset.Position(ts.Name.Pos())
+	s := &Struct{Name: obj.Name(), Pos: pos, File: pos.Filename}
+	doc := ts.Doc
+	if doc == nil && len(gd.Specs) == 1 {
+		doc = gd.Doc
+	}
+	a.directives(s, doc)
+	if s.Tool == "" {
+		s.Tool = defaultToolName(s.Name)
+	}
+	if s.Key == "" {
+		s.Key = s.Tool
+	}
+	st := obj.Type().Underlying().(*types.Struct)
+	var cands []*fieldCand
+	a.collect(st, nil, 0, map[types.Type]bool{}, &cands)
+	s.Fields = a.resolve(cands)
+	return s
+}
+
+// directives reads //mcpgen: lines from the struct's doc comment.
+func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
+	if doc == nil {
+		return
+	}
+	for _, c := range doc.List {
+		text, ok := strings.CutPrefix(c.Text, "//mcpgen:")
+		if !ok {
+			continue
+		}
+		p := a.fset.Position(c.Pos())
+		verb, rest, _ := strings.Cut(text, " ")
+		rest = strings.TrimSpace(rest)
+		switch verb {
+		case "message":
+			if rest == "" {
+				a.errorf(p, "//mcpgen:message needs the message text")
+			}
+			s.Message = rest
+		case "tool":
+			name, desc, _ := strings.Cut(rest, " ")
+			if !validToolName(name) {
+				a.errorf(p, "//mcpgen:tool needs a tool name of letters, digits, '_', '-' or '.' (got %q)", name)
+			}
+			s.Tool, s.ToolDescription = name, strings.TrimSpace(desc)
+		case "key":
+			if !validToolName(rest) {
+				a.errorf(p, "//mcpgen:key needs a key of letters, digits, '_', '-' or '.' (got %q)", rest)
+			}
+			s.Key = rest
+		case "unsealed":
+			s.Unsealed = true
+		case "rounds":
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 1 || n > 10 {
+				a.errorf(p, "//mcpgen:rounds needs a whole number from 1 to 10 (got %q)", rest)
+			}
+			s.MaxRounds = n
+		default:
+			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds", verb)
+		}
+	}
+}
+
+func validToolName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// defaultToolName is snake_case of the type name without an Args, Input,
+// Params or Arguments suffix: BookFlightArgs → book_flight.
+func defaultToolName(name string) string {
+	for _, suf := range []string{"Arguments", "Args", "Input", "Params"} {
+		if t, ok := strings.CutSuffix(name, suf); ok && t != "" {
+			name = t
+			break
+		}
+	}
+	words := splitWords(name)
+	for i := range words {
+		words[i] = strings.ToLower(words[i])
+	}
+	return strings.Join(words, "_")
+}
+
+type fieldCand struct {
+	v        *types.Var
+	path     []string
+	json     string
+	depth    int
+	named    bool // JSON name from a json tag
+	elicit   string
+	hasTag   bool
+	jsTag    string
+	tagStart token.Position // start of the elicit tag value, or the field position
+	rawTag   bool           // tagStart is exact (raw string literal)
+}
+
+// collect walks the struct's fields with encoding/json's rules for embedding.
+func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[types.Type]bool, out *[]*fieldCand) {
+	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
+		rawTag := st.Tag(i)
+		fpos := a.fset.Position(v.Pos())
+		tag := reflect.StructTag(rawTag)
+		elicit, hasElicit := tag.Lookup("elicit")
+		if hasElicit || strings.Contains(rawTag, "elicit") {
+			if msg := checkStructTag(rawTag); msg != "" {
+				a.errorf(fpos, "malformed struct tag on %s: %s", v.Name(), msg)
+				continue
+			}
+		}
+		jsonTag := tag.Get("json")
+		jname, _, _ := strings.Cut(jsonTag, ",")
+		if jsonTag == "-" {
+			if hasElicit {
+				a.errorf(fpos, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
+			}
+			continue
+		}
+		if v.Embedded() && jname == "" {
+			t := v.Type()
+			ptr := false
+			if p, ok := t.(*types.Pointer); ok {
+				t, ptr = p.Elem(), true
+			}
+			if est, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
+				if seen[t] {
+					continue
+				}
+				if ptr && structHasElicit(est) {
+					a.errorf(fpos, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
+					continue
+				}
+				seen[t] = true
+				a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, seen, out)
+				delete(seen, t)
+				continue
+			}
+		}
+		if !v.Exported() {
+			if hasElicit {
+				a.errorf(fpos, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
+			}
+			continue
+		}
+		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
+			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema")}
+		if c.json == "" {
+			c.json = v.Name()
+		}
+		c.tagStart, c.rawTag = a.tagValuePos(v, fpos)
+		*out = append(*out, c)
+	}
+}
+
+// tagValuePos returns the position of the first character of the elicit tag's
+// value, exact when the tag is a raw string literal.
+func (a *analyzer) tagValuePos(v *types.Var, fallback token.Position) (token.Position, bool) {
+	af := a.astFields[v.Pos()]
+	if af == nil || af.Tag == nil {
+		return fallback, false
+	}
+	lit := af.Tag.Value
+	p := a.fset.Position(af.Tag.Pos())
+	if !strings.HasPrefix(lit, "`") || strings.Contains(lit, "\n") {
+		return p, false
+	}
+	idx := strings.Index(lit, `elicit:"`)
+	if idx < 0 {
+		return p, false
+	}
+	p.Column += idx + len(`elicit:"`)
+	p.Offset += idx + len(`elicit:"`)
+	return p, true
+}
+
+func (c *fieldCand) at(offset int) token.Position {
+	p := c.tagStart
+	if c.rawTag {
+		p.Column += offset
+		p.Offset += offset
+	}
+	return p
+}
+
+func structHasElicit(st *types.Struct) bool {
+	for i := 0; i < st.NumFields(); i++ {
+		if _, ok := reflect.StructTag(st.Tag(i)).Lookup("elicit"); ok {
+			return true
+		}
+		if st.Field(i).Embedded() {
+			t := st.Field(i).Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if est, ok := t.Underlying().(*types.Struct); ok && structHasElicit(est) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolve applies encoding/json's dominance rules to JSON names and builds
+// the elicitable fields; a clash that involves an elicit field is an error.
+func (a *analyzer) resolve(cands []*fieldCand) []*Field {
+	byName := map[string][]*fieldCand{}
+	for _, c := range cands {
+		byName[c.json] = append(byName[c.json], c)
+	}
+	var fields []*Field
+	for _, c := range cands {
+		group := byName[c.json]
+		if len(group) > 1 {
+			anyElicit := false
+			for _, g := range group {
+				anyElicit = anyElicit || g.hasTag
+			}
+			if !anyElicit {
+				continue
+			}
+			if group[0] == c { // report once, at the first
+				var names []string
+				for _, g := range group {
+					names = append(names, strings.Join(g.path, "."))
+				}
+				a.errorf(a.fset.Position(group[len(group)-1].v.Pos()),
+					"JSON name %q is used by %s: encoding/json would hide all but one of them; give each a distinct json tag",
+					c.json, strings.Join(names, " and "))
+			}
+			continue
+		}
+		if !c.hasTag {
+			continue
+		}
+		if f := a.fieldModel(c); f != nil {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
+
+func isTime(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+func exportName(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// enumConstants returns the typed constants of a named string type declared
+// in the loaded package, in source order, with their line comments as titles.
+func (a *analyzer) enumConstants(named *types.Named) []EnumItem {
+	obj := named.Obj()
+	if obj.Pkg() == nil {
+		return nil
+	}
+	scope := obj.Pkg().Scope()
+	type item struct {
+		pos token.Pos
+		EnumItem
+	}
+	var items []item
+	for _, n := range scope.Names() {
+		c, ok := scope.Lookup(n).(*types.Const)
+		if !ok || !types.Identical(c.Type(), named) || c.Val().Kind() != constant.String {
+			continue
+		}
+		items = append(items, item{c.Pos(), EnumItem{Value: constant.StringVal(c.Val()), Title: a.constDocs[c.Pos()]}})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
+	out := make([]EnumItem, 0, len(items))
+	allTitled := len(items) > 0
+	for _, it := range items {
+		allTitled = allTitled && it.Title != ""
+	}
+	for _, it := range items {
+		if !allTitled {
+			it.Title = ""
+		}
+		out = append(out, it.EnumItem)
+	}
+	return out
+}

@@ -1,0 +1,736 @@
+package annotate
+
+import (
+	"fmt"
+	"go/types"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// validFormat checks a default against its format with the same checks the
+// generated code uses at run time.
+func validFormat(format, s string) bool { return runtime.CheckFormat(format, s) }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func dirOf(file string) string { return filepath.Dir(file) }
+
+// knownOptions lists every elicit tag option (DESIGN.md, "The tag").
+var knownOptions = []string{
+	"required", "optional", "title", "description", "format",
+	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
+	"enum", "default", "ask", "-", "notsecret",
+}
+
+var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true}
+
+// fieldModel maps a Go field and its elicit tag to a Field, reporting every
+// problem; it returns nil when the field is not elicitable or is broken.
+func (a *analyzer) fieldModel(c *fieldCand) *Field {
+	v := c.v
+	fpos := a.fset.Position(v.Pos())
+	opts, err := ParseTag(c.elicit)
+	if err != nil {
+		te := err.(*TagError)
+		a.errorf(c.at(te.Offset), "elicit tag on %s: %s", v.Name(), te.Msg)
+		return nil
+	}
+	f := &Field{GoName: v.Name(), Path: c.path, JSONName: c.json, Pos: fpos, Required: true}
+	byKey := map[string]Option{}
+	ok := true
+	for _, o := range opts {
+		if !contains(knownOptions, o.Key) {
+			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", v.Name(), o.Key)
+			if s := nearest(o.Key, knownOptions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; known options: " + strings.Join(knownOptions, ", ")
+			}
+			a.errorf(c.at(o.Offset), "%s", msg)
+			ok = false
+			continue
+		}
+		if prev, dup := byKey[o.Key]; dup {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q given twice (first at offset %d)", v.Name(), o.Key, prev.Offset)
+			ok = false
+			continue
+		}
+		if flagOptions[o.Key] && o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value", v.Name(), o.Key)
+			ok = false
+			continue
+		}
+		if !flagOptions[o.Key] && !o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q needs a value: %s=…", v.Name(), o.Key, o.Key)
+			ok = false
+			continue
+		}
+		byKey[o.Key] = o
+	}
+	if _, skip := byKey["-"]; skip {
+		if len(opts) > 1 {
+			a.errorf(c.at(byKey["-"].Offset), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options", v.Name())
+		}
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	if _, r := byKey["required"]; r {
+		if o, opt := byKey["optional"]; opt {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: both required and optional", v.Name())
+			return nil
+		}
+	}
+	if _, opt := byKey["optional"]; opt {
+		f.Required = false
+	}
+	if o, has := byKey["ask"]; has {
+		switch o.Value {
+		case "always":
+			f.AskAlways = true
+		case "missing":
+		default:
+			a.errorf(c.at(o.Offset), "elicit tag on %s: ask=%s: want ask=missing (the default) or ask=always", v.Name(), o.Value)
+			return nil
+		}
+	}
+
+	if !a.mapType(f, v.Type()) {
+		return nil
+	}
+	if !a.applyOptions(f, c, byKey) {
+		return nil
+	}
+	a.titles(f, c)
+	if _, ns := byKey["notsecret"]; !ns {
+		if word := secretWord(f.GoName, f.JSONName); word != "" {
+			a.errorf(fpos, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; use URL mode elicitation for it, or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
+			return nil
+		}
+	}
+	if f.Required && !f.Pointer && !f.Slice && f.Kind == Boolean {
+		a.errorf(fpos, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool", v.Name())
+		return nil
+	}
+	if f.Required && !f.Pointer && (f.Kind == Integer || f.Kind == Number) && boundsAllowZero(f) {
+		a.errorf(fpos, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (or set minimum above 0)", v.Name(), f.Type.Name, f.Type.Name)
+		return nil
+	}
+	return f
+}
+
+func boundsAllowZero(f *Field) bool {
+	return (f.Minimum == nil || *f.Minimum <= 0) && (f.Maximum == nil || *f.Maximum >= 0)
+}
+
+// mapType maps the Go type to a kind (DESIGN.md: string kinds → string, int
+// kinds → integer, float kinds → number, bool → boolean, time.Time → string
+// date-time, []string or a slice of a named string type → multi select;
+// pointers to these).
+func (a *analyzer) mapType(f *Field, t types.Type) bool {
+	p := f.Pos
+	orig := t
+	if ptr, ok := t.(*types.Pointer); ok {
+		f.Pointer = true
+		t = ptr.Elem()
+	}
+	if isTime(t) {
+		f.Kind, f.Type = DateTime, TypeRef{Path: "time", Name: "Time"}
+		return true
+	}
+	if sl, ok := t.(*types.Slice); ok && !f.Pointer {
+		el := sl.Elem()
+		if b, ok := el.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			f.Kind, f.Slice, f.Basic = MultiSelect, true, b.Name()
+			f.Type = typeRef(el)
+			if named, ok := el.(*types.Named); ok {
+				f.Enum = a.enumConstants(named)
+				f.Titled = titled(f.Enum)
+			}
+			return true
+		}
+	}
+	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 {
+		if b, ok := named.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			f.Enum = a.enumConstants(named)
+			f.Titled = titled(f.Enum)
+		}
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		f.Type, f.Basic = typeRef(t), b.Name()
+		switch {
+		case b.Info()&types.IsString != 0:
+			f.Kind = String
+			return true
+		case b.Info()&types.IsInteger != 0 && b.Kind() != types.Uintptr:
+			f.Kind = Integer
+			return true
+		case b.Info()&types.IsFloat != 0:
+			f.Kind = Number
+			return true
+		case b.Kind() == types.Bool:
+			f.Kind = Boolean
+			return true
+		}
+	}
+	a.errorf(p, "%s has type %s, which a form cannot hold: elicitable fields are strings, integers, numbers, bools, time.Time, or []string (multi select), or pointers to these; mark it elicit:\"-\" or remove the elicit tag", f.GoName, typeString(orig))
+	return false
+}
+
+func typeRef(t types.Type) TypeRef {
+	if n, ok := t.(*types.Named); ok {
+		path := ""
+		if n.Obj().Pkg() != nil {
+			path = n.Obj().Pkg().Path()
+		}
+		return TypeRef{Path: path, Name: n.Obj().Name()}
+	}
+	if b, ok := t.(*types.Basic); ok {
+		return TypeRef{Name: b.Name()}
+	}
+	return TypeRef{Name: t.String()}
+}
+
+func titled(items []EnumItem) bool {
+	return len(items) > 0 && items[0].Title != ""
+}
+
+// applyOptions checks each option against the field's kind and fills the model.
+func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) bool {
+	ok := true
+	bad := func(o Option, format string, args ...any) {
+		a.errorf(c.at(o.Offset), "elicit tag on %s: %s", f.GoName, fmt.Sprintf(format, args...))
+		ok = false
+	}
+	if o, has := opts["title"]; has {
+		f.Title = o.Value
+	}
+	if o, has := opts["description"]; has {
+		f.Description = o.Value
+	}
+	if o, has := opts["format"]; has {
+		switch {
+		case f.Kind == DateTime && (o.Value == "date" || o.Value == "date-time"):
+			f.Format = o.Value
+		case f.Kind == String && contains([]string{"email", "uri", "date", "date-time"}, o.Value):
+			if len(f.Enum) > 0 || opts["enum"].Key != "" {
+				bad(o, "format and enum cannot be combined")
+			}
+			f.Format = o.Value
+		case f.Kind == String || f.Kind == DateTime:
+			bad(o, "format=%s is not one the form grammar knows; use email, uri, date or date-time", o.Value)
+		default:
+			bad(o, "format applies to strings, not to %s (a %s)", f.Kind, f.Type.Name)
+		}
+	}
+	if f.Kind == DateTime && f.Format == "" {
+		f.Format = "date-time"
+	}
+	lenOpt := func(key string, dst **uint64) {
+		o, has := opts[key]
+		if !has {
+			return
+		}
+		if f.Kind != String || f.Format != "" && f.Kind != String {
+			bad(o, "%s applies to strings, not to %s", key, kindPhrase(f))
+			return
+		}
+		n, err := strconv.ParseUint(o.Value, 10, 32)
+		if err != nil {
+			bad(o, "%s=%s: want a whole number ≥ 0", key, o.Value)
+			return
+		}
+		*dst = &n
+	}
+	lenOpt("minLength", &f.MinLength)
+	lenOpt("maxLength", &f.MaxLength)
+	itemsOpt := func(key string, dst **uint64) {
+		o, has := opts[key]
+		if !has {
+			return
+		}
+		if f.Kind != MultiSelect {
+			bad(o, "%s applies to multi selects ([]string), not to %s", key, kindPhrase(f))
+			return
+		}
+		n, err := strconv.ParseUint(o.Value, 10, 32)
+		if err != nil {
+			bad(o, "%s=%s: want a whole number ≥ 0", key, o.Value)
+			return
+		}
+		*dst = &n
+	}
+	itemsOpt("minItems", &f.MinItems)
+	itemsOpt("maxItems", &f.MaxItems)
+	numOpt := func(key string, dst **float64, lit *string) {
+		o, has := opts[key]
+		if !has {
+			return
+		}
+		if f.Kind != Integer && f.Kind != Number {
+			bad(o, "%s applies to numbers, not to %s", key, kindPhrase(f))
+			return
+		}
+		x, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			bad(o, "%s=%s: want a number", key, o.Value)
+			return
+		}
+		if f.Kind == Integer && x != math.Trunc(x) {
+			bad(o, "%s=%s: %s is an integer field; want a whole number", key, o.Value, f.GoName)
+			return
+		}
+		if f.Kind == Integer {
+			lo, hi := intRange(f)
+			if x < lo || x > hi {
+				bad(o, "%s=%s is outside what %s can hold (%s to %s)", key, o.Value, f.Type.Name, fmtFloat(lo), fmtFloat(hi))
+				return
+			}
+		}
+		*dst = &x
+		*lit = canonicalNumber(o.Value)
+	}
+	numOpt("minimum", &f.Minimum, &f.MinimumLit)
+	numOpt("maximum", &f.Maximum, &f.MaximumLit)
+	if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
+		bad(opts["minimum"], "minimum=%s is above maximum=%s", f.MinimumLit, f.MaximumLit)
+	}
+	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
+		bad(opts["minLength"], "minLength=%d is above maxLength=%d", *f.MinLength, *f.MaxLength)
+	}
+	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
+		bad(opts["minItems"], "minItems=%d is above maxItems=%d", *f.MinItems, *f.MaxItems)
+	}
+	if o, has := opts["enum"]; has {
+		if f.Kind != String && f.Kind != MultiSelect {
+			bad(o, "enum applies to strings and []string, not to %s", kindPhrase(f))
+		} else if items, msg := parseEnum(o); msg != "" {
+			bad(o, "%s", msg)
+		} else {
+			f.Enum, f.Titled = items, items[0].Title != ""
+		}
+	}
+	if f.Kind == MultiSelect && len(f.Enum) == 0 {
+		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
+		ok = false
+	}
+	if len(f.Enum) > 0 && f.MinLength != nil {
+		bad(opts["minLength"], "minLength cannot be combined with enum")
+	}
+	if len(f.Enum) > 0 && f.MaxLength != nil {
+		bad(opts["maxLength"], "maxLength cannot be combined with enum")
+	}
+	if f.MaxItems != nil && len(f.Enum) > 0 && *f.MinItems0() > uint64(len(f.Enum)) {
+		bad(opts["minItems"], "minItems=%d is more than the %d choices", *f.MinItems, len(f.Enum))
+	}
+	if !ok {
+		return false
+	}
+	if o, has := opts["default"]; has {
+		d, msg := parseDefault(f, o)
+		if msg != "" {
+			bad(o, "default=%s: %s", o.Value, msg)
+			return false
+		}
+		f.Default = d
+	}
+	return ok
+}
+
+// MinItems0 returns MinItems or a pointer to 0.
+func (f *Field) MinItems0() *uint64 {
+	if f.MinItems == nil {
+		var z uint64
+		return &z
+	}
+	return f.MinItems
+}
+
+func kindPhrase(f *Field) string {
+	if f.Kind == DateTime {
+		return "time.Time"
+	}
+	if f.Kind == MultiSelect {
+		return "a multi select"
+	}
+	return f.Kind.String() + "s"
+}
+
+func parseEnum(o Option) ([]EnumItem, string) {
+	if strings.TrimSpace(o.Value) == "" {
+		return nil, "enum= is empty; list the choices: enum=a|b|c"
+	}
+	var items []EnumItem
+	seen := map[string]bool{}
+	titledCount := 0
+	for _, it := range o.Items {
+		val, title, hasTitle := strings.Cut(it, ":")
+		if val == "" {
+			return nil, fmt.Sprintf("enum has an empty choice in %q", o.Value)
+		}
+		if seen[val] {
+			return nil, fmt.Sprintf("enum lists %q twice", val)
+		}
+		seen[val] = true
+		if hasTitle {
+			if title == "" {
+				return nil, fmt.Sprintf("enum choice %q has an empty title after ':'", val)
+			}
+			titledCount++
+		}
+		items = append(items, EnumItem{Value: val, Title: title})
+	}
+	if titledCount > 0 && titledCount < len(items) {
+		return nil, "enum mixes titled (value:Title) and untitled choices; title all of them or none"
+	}
+	return items, ""
+}
+
+func intRange(f *Field) (float64, float64) {
+	switch f.Basic {
+	case "int8":
+		return math.MinInt8, math.MaxInt8
+	case "int16":
+		return math.MinInt16, math.MaxInt16
+	case "int32", "rune":
+		return math.MinInt32, math.MaxInt32
+	case "uint8", "byte":
+		return 0, math.MaxUint8
+	case "uint16":
+		return 0, math.MaxUint16
+	case "uint32":
+		return 0, math.MaxUint32
+	case "uint", "uint64":
+		return 0, math.MaxUint64
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// canonicalNumber writes a number literal the way JSON would: no '+', no
+// leading zeros, no trailing ".0".
+func canonicalNumber(s string) string {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+func parseDefault(f *Field, o Option) (*Default, string) {
+	d := &Default{Lit: o.Value}
+	checkChoice := func(v string) string {
+		if len(f.Enum) == 0 {
+			return ""
+		}
+		for _, e := range f.Enum {
+			if e.Value == v {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%q is not one of the enum choices", v)
+	}
+	switch f.Kind {
+	case String:
+		d.String = o.Value
+		if m := checkChoice(o.Value); m != "" {
+			return nil, m
+		}
+		n := uint64(utf8.RuneCountInString(o.Value))
+		if f.MinLength != nil && n < *f.MinLength {
+			return nil, fmt.Sprintf("shorter than minLength=%d", *f.MinLength)
+		}
+		if f.MaxLength != nil && n > *f.MaxLength {
+			return nil, fmt.Sprintf("longer than maxLength=%d", *f.MaxLength)
+		}
+		if f.Format != "" && !validFormat(f.Format, o.Value) {
+			return nil, fmt.Sprintf("not a valid %s", f.Format)
+		}
+	case DateTime:
+		if !validFormat(f.Format, o.Value) {
+			return nil, fmt.Sprintf("not a valid %s (RFC 3339)", f.Format)
+		}
+		d.String = o.Value
+	case Integer:
+		x, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil || x != math.Trunc(x) {
+			return nil, "want a whole number"
+		}
+		lo, hi := intRange(f)
+		if x < lo || x > hi {
+			return nil, fmt.Sprintf("outside what %s can hold", f.Type.Name)
+		}
+		if f.Unsigned() {
+			u, err := strconv.ParseUint(o.Value, 10, 64)
+			if err != nil {
+				return nil, "want a whole number ≥ 0"
+			}
+			d.Uint = u
+		} else {
+			i, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil {
+				i = int64(x)
+			}
+			d.Int = i
+		}
+		if m := boundsMsg(f, x); m != "" {
+			return nil, m
+		}
+	case Number:
+		x, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, "want a number"
+		}
+		d.Float = x
+		if m := boundsMsg(f, x); m != "" {
+			return nil, m
+		}
+	case Boolean:
+		switch o.Value {
+		case "true":
+			d.Bool = true
+		case "false":
+		default:
+			return nil, "want true or false"
+		}
+	case MultiSelect:
+		if o.Value != "" {
+			d.Strings = o.Items
+		}
+		seen := map[string]bool{}
+		for _, it := range d.Strings {
+			if m := checkChoice(it); m != "" {
+				return nil, m
+			}
+			if seen[it] {
+				return nil, fmt.Sprintf("lists %q twice", it)
+			}
+			seen[it] = true
+		}
+		n := uint64(len(d.Strings))
+		if f.MinItems != nil && n < *f.MinItems {
+			return nil, fmt.Sprintf("fewer items than minItems=%d", *f.MinItems)
+		}
+		if f.MaxItems != nil && n > *f.MaxItems {
+			return nil, fmt.Sprintf("more items than maxItems=%d", *f.MaxItems)
+		}
+	}
+	return d, ""
+}
+
+func boundsMsg(f *Field, x float64) string {
+	if f.Minimum != nil && x < *f.Minimum {
+		return fmt.Sprintf("below minimum=%s", f.MinimumLit)
+	}
+	if f.Maximum != nil && x > *f.Maximum {
+		return fmt.Sprintf("above maximum=%s", f.MaximumLit)
+	}
+	return ""
+}
+
+// titles fills Title and Description from the tag, then the jsonschema tag
+// (invopop's title=/description=, or the whole tag when it has no key=
+// pairs: go-sdk's dialect), then the field name split into words.
+func (a *analyzer) titles(f *Field, c *fieldCand) {
+	js := c.jsTag
+	jsTitle, jsDesc := "", ""
+	if js != "" {
+		if !strings.Contains(js, "=") {
+			jsDesc = js
+		} else {
+			for _, part := range strings.Split(js, ",") {
+				if v, ok := strings.CutPrefix(part, "title="); ok {
+					jsTitle = v
+				}
+				if v, ok := strings.CutPrefix(part, "description="); ok {
+					jsDesc = v
+				}
+			}
+		}
+	}
+	if f.Title == "" {
+		f.Title = jsTitle
+	}
+	if f.Title == "" {
+		f.Title = HumanName(f.GoName)
+	}
+	if f.Description == "" {
+		f.Description = jsDesc
+	}
+}
+
+// HumanName splits a Go identifier into words for a form label:
+// DepartureDate → "Departure date", APIKey → "API key", UserID → "User ID".
+func HumanName(name string) string {
+	words := splitWords(name)
+	for i, w := range words {
+		if i > 0 && !isAcronym(w) {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func isAcronym(w string) bool {
+	if utf8.RuneCountInString(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitWords splits at lower→upper changes, before the last capital of an
+// acronym followed by a lower-case letter, at digits boundaries and at '_'.
+func splitWords(s string) []string {
+	var words []string
+	rs := []rune(s)
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		prev, cur := rs[i-1], rs[i]
+		split := false
+		switch {
+		case cur == '_':
+			if i > start {
+				words = append(words, string(rs[start:i]))
+			}
+			start = i + 1
+			continue
+		case unicode.IsLower(prev) && unicode.IsUpper(cur):
+			split = true
+		case unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			split = true
+		}
+		if split && i > start {
+			words = append(words, string(rs[start:i]))
+			start = i
+		}
+	}
+	if start < len(rs) {
+		words = append(words, string(rs[start:]))
+	}
+	return words
+}
+
+// secretWord returns the secret-looking word in a field's names, or "".
+// MCP 2026-07-28 client/elicitation: servers MUST NOT request sensitive
+// information (passwords, API keys, access tokens, payment credentials)
+// through form mode.
+func secretWord(goName, jsonName string) string {
+	norm := func(s string) string {
+		s = strings.ToLower(s)
+		return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+	}
+	for _, n := range []string{norm(goName), norm(jsonName)} {
+		for _, w := range []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+			"cardnumber", "creditcard", "cvv", "cvc", "iban", "ssn", "pincode"} {
+			if strings.Contains(n, w) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// nearest returns the known option closest to s by edit distance (case
+// folded), if it is close enough to be a likely misspelling.
+func nearest(s string, known []string) string {
+	best, bestD := "", 1<<30
+	for _, k := range known {
+		d := editDistance(strings.ToLower(s), strings.ToLower(k))
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= 2 || (bestD <= 3 && len(s) >= 7) {
+		return best
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// checkStructTag reports what is wrong with a struct tag that does not follow
+// the key:"value" convention of reflect.StructTag (the check go vet's
+// structtag analyzer makes), or "" when it is well formed.
+func checkStructTag(tag string) string {
+	for {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		if tag == "" {
+			return ""
+		}
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 {
+			return "bad syntax for struct tag key"
+		}
+		if i+1 >= len(tag) || tag[i] != ':' {
+			return "bad syntax for struct tag pair (want key:\"value\")"
+		}
+		if tag[i+1] != '"' {
+			return "bad syntax for struct tag value (values are double-quoted)"
+		}
+		tag = tag[i+1:]
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			return "bad syntax for struct tag value (unterminated quote)"
+		}
+		if _, err := strconv.Unquote(tag[:i+1]); err != nil {
+			return "bad syntax for struct tag value"
+		}
+		tag = tag[i+1:]
+		if tag != "" && tag[0] != ' ' {
+			return "key:\"value\" pairs not separated by spaces"
+		}
+	}
+}

@@ -1,0 +1,130 @@
+// Package annotate loads Go packages, finds the structs whose fields carry
+// `elicit:"…"` tags, parses and checks the tags, and returns a model of each
+// struct for package gen, with positioned diagnostics for everything wrong.
+//
+// It knows Go source and the tag grammar of DESIGN.md ("The tag"); it knows
+// nothing about the output.
+package annotate
+
+import (
+	"go/token"
+)
+
+// Kind is the JSON Schema shape of an elicitable field (SPEC.md §3).
+type Kind int
+
+// The kinds of the 2026-07-28 requestedSchema grammar.
+const (
+	String      Kind = iota // string kinds: {"type":"string"}
+	Integer                 // int kinds: {"type":"integer"}
+	Number                  // float kinds: {"type":"number"}
+	Boolean                 // bool: {"type":"boolean"}
+	DateTime                // time.Time: {"type":"string","format":"date-time"} (or "date")
+	MultiSelect             // []string or []NamedString with an enum: {"type":"array","items":…}
+)
+
+// String returns the JSON Schema type name of the kind.
+func (k Kind) String() string {
+	switch k {
+	case String, DateTime:
+		return "string"
+	case Integer:
+		return "integer"
+	case Number:
+		return "number"
+	case Boolean:
+		return "boolean"
+	case MultiSelect:
+		return "array"
+	}
+	return "unknown"
+}
+
+// Package is the model of one loaded package: its annotated structs.
+type Package struct {
+	Name    string    // package name
+	Path    string    // import path
+	Dir     string    // directory of the package's files
+	Structs []*Struct // annotated structs, in source order
+}
+
+// Struct is one annotated argument struct.
+type Struct struct {
+	Name string         // Go type name
+	Pos  token.Position // position of the type name
+	// File is the path of the file that declares the struct.
+	File string
+
+	Tool            string // tool name (//mcpgen:tool NAME …; default snake_case of Name without an Args/Input/Params suffix)
+	ToolDescription string // tool description (//mcpgen:tool NAME DESCRIPTION…)
+	Message         string // elicitation message (//mcpgen:message …)
+	Key             string // input request key (//mcpgen:key NAME; default Tool)
+	Unsealed        bool   // //mcpgen:unsealed: accept answers that arrive without requestState
+	MaxRounds       int    // //mcpgen:rounds N (0: the runtime's default)
+
+	Fields []*Field // elicitable fields, in encoding/json field order
+}
+
+// TypeRef names a Go type: a predeclared one (Path "") or a named one.
+type TypeRef struct {
+	Path string // import path of the defining package; "" for predeclared types
+	Name string // type name, e.g. "string", "int8", "Window", "Time"
+}
+
+// Field is one elicitable field.
+type Field struct {
+	GoName   string         // field name
+	Path     []string       // selector path from the struct (more than one element through embedding)
+	JSONName string         // key in arguments and form content
+	Pos      token.Position // position of the field
+
+	Kind    Kind
+	Type    TypeRef // the scalar type (for a multi select: the element type)
+	Basic   string  // the underlying predeclared type ("string", "int8", "float64", "bool"; "" for time.Time)
+	Pointer bool    // the field is a pointer to Type
+	Slice   bool    // the field is a slice of Type (multi select)
+
+	Required  bool // required (default) or optional
+	AskAlways bool // ask=always
+
+	Title       string
+	Description string
+	Format      string // "", "email", "uri", "date", "date-time"
+
+	MinLength, MaxLength *uint64
+	MinItems, MaxItems   *uint64
+	Minimum, Maximum     *float64 // bounds as numbers
+	MinimumLit           string   // bounds as written, for byte-stable schemas
+	MaximumLit           string
+
+	Enum   []EnumItem // single or multi select
+	Titled bool       // every item has a title: oneOf/anyOf of const+title
+
+	Default *Default // pre-filled value, nil when none
+}
+
+// EnumItem is one choice of a select.
+type EnumItem struct {
+	Value string
+	Title string // "" for an untitled select
+}
+
+// Default is a field's pre-filled value, typed by the field's kind.
+type Default struct {
+	String  string   // String, DateTime (RFC 3339 text) and single selects
+	Strings []string // MultiSelect
+	Int     int64    // Integer
+	Uint    uint64   // Integer with an unsigned Go type
+	Float   float64  // Number
+	Bool    bool     // Boolean
+	Lit     string   // the value as written in the tag
+}
+
+// Unsigned reports whether the field's Go type is an unsigned integer.
+func (f *Field) Unsigned() bool {
+	switch f.Basic {
+	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,102 @@
+package annotate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Option is one comma-separated option of an elicit tag.
+type Option struct {
+	Key    string   // option name, e.g. "minLength", "required", "-"
+	Value  string   // the value with quotes removed ("" for flags)
+	Items  []string // the value split on unquoted '|', quotes removed
+	HasVal bool     // written as key=value
+	Offset int      // byte offset of the option in the tag value
+}
+
+// TagError is a syntax error in an elicit tag at byte Offset of its value.
+type TagError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *TagError) Error() string { return e.Msg }
+
+// ParseTag splits an elicit tag value into options (DESIGN.md, "The tag"):
+// options are separated by commas; an option is a flag or key=value; a list
+// value separates items with '|'; a value holding ',' or '|' is wrapped in
+// single quotes, and a quote inside quotes is written twice (”).
+// It never panics; a syntax error is a *TagError with the offset.
+func ParseTag(tag string) ([]Option, error) {
+	if strings.TrimSpace(tag) == "" {
+		return nil, nil
+	}
+	var opts []Option
+	i := 0
+	for i <= len(tag) {
+		start := i
+		// key: up to '=' or ','
+		for i < len(tag) && tag[i] != '=' && tag[i] != ',' {
+			if tag[i] == '\'' {
+				return nil, &TagError{Offset: i, Msg: "quote in an option name; quotes go around values: key='a,b'"}
+			}
+			i++
+		}
+		opt := Option{Key: strings.TrimSpace(tag[start:i]), Offset: start}
+		if i < len(tag) && tag[i] == '=' {
+			opt.HasVal = true
+			i++
+			var item strings.Builder
+			var val strings.Builder
+			for i < len(tag) && tag[i] != ',' {
+				c := tag[i]
+				switch c {
+				case '\'':
+					q := i
+					i++
+					for {
+						if i >= len(tag) {
+							return nil, &TagError{Offset: q, Msg: "quote opened here is never closed"}
+						}
+						if tag[i] == '\'' {
+							if i+1 < len(tag) && tag[i+1] == '\'' {
+								item.WriteByte('\'')
+								val.WriteByte('\'')
+								i += 2
+								continue
+							}
+							i++
+							break
+						}
+						item.WriteByte(tag[i])
+						val.WriteByte(tag[i])
+						i++
+					}
+					continue
+				case '|':
+					opt.Items = append(opt.Items, item.String())
+					item.Reset()
+				default:
+					item.WriteByte(c)
+				}
+				val.WriteByte(c)
+				i++
+			}
+			opt.Items = append(opt.Items, item.String())
+			opt.Value = val.String()
+		}
+		if opt.Key == "" {
+			return nil, &TagError{Offset: start, Msg: emptyOptionMsg(opt)}
+		}
+		opts = append(opts, opt)
+		i++ // skip ','
+	}
+	return opts, nil
+}
+
+func emptyOptionMsg(o Option) string {
+	if o.HasVal {
+		return fmt.Sprintf("option with a value but no name (=%s)", o.Value)
+	}
+	return "empty option (two commas in a row, or a trailing comma)"
+}

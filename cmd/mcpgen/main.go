@@ -1,0 +1,148 @@
+// Command mcpgen generates MCP elicitation code for Go structs whose fields
+// carry `elicit:"…"` tags: schema validation, the flat requestedSchema of the
+// missing fields, and the accept/decline/cancel switch with a handler
+// skeleton, all backed by github.com/mcpgen/mcpgen/runtime.
+//
+// Usage:
+//
+//	mcpgen [-type T1,T2] [-tags list] [packages]
+//	mcpgen keygen
+//	mcpgen -version
+//
+// With no packages, mcpgen works on the package in the current directory, so
+// a bare
+//
+//	//go:generate go tool mcpgen -type BookFlightArgs
+//
+// works. Without -type it generates for every struct with an elicit tag.
+// For each struct T it writes t_elicit.go (regenerated every run) and
+// t_handler.go (written once; yours to edit).
+//
+// Exit status: 0 on success, 1 when there are diagnostics (printed as
+// file:line:col: message, all of them; no file is written), 2 on usage errors.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/gen"
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func usage(fs *flag.FlagSet, w io.Writer) func() {
+	return func() {
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "keygen" {
+		if len(args) > 1 {
+			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")
+			return 2
+		}
+		fmt.Fprintln(stdout, mcpruntime.GenerateKey())
+		return 0
+	}
+	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = usage(fs, stderr)
+	typeNames := fs.String("type", "", "comma-separated struct type names; default: every struct with an elicit tag")
+	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
+	version := fs.Bool("version", false, "print the version and exit")
+	quiet := fs.Bool("q", false, "do not list the files written")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "mcpgen", buildVersion())
+		return 0
+	}
+	cfg := annotate.Config{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags)}
+	for _, t := range cfg.Types {
+		if !isIdent(t) {
+			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)
+			return 2
+		}
+	}
+	wd, _ := os.Getwd()
+	pkgs, diags := annotate.Load(cfg)
+	if len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(stderr, d.Format(wd))
+		}
+		return 1
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintln(stderr, "mcpgen: no struct with an elicit tag found; tag a field (elicit:\"required\") or name the type with -type")
+		return 1
+	}
+	var files []gen.File
+	for _, p := range pkgs {
+		fs, err := gen.Generate(p)
+		if err != nil {
+			fmt.Fprintln(stderr, "mcpgen:", err)
+			return 1
+		}
+		files = append(files, fs...)
+	}
+	res, err := gen.Write(files)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen:", err)
+		return 1
+	}
+	if !*quiet {
+		for _, f := range res.Written {
+			fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, f))
+		}
+	}
+	return 0
+}
+
+func rel(wd, path string) string {
+	if r, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

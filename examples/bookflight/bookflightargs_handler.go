@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// bookFlightArgsHandler runs the branches of the book_flight tool: register it with
+// NewBookFlightArgsFlow(bookFlightArgsHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If BookFlightArgsHandler changes, the assertion below stops compiling until the methods match.
+type bookFlightArgsHandler struct{}
+
+var _ BookFlightArgsHandler = bookFlightArgsHandler{}
+
+// Accept books the flight. (A real server would call its booking backend
+// here, keyed by runtime.FlowID(ctx) so that a repeated final retry books once.)
+func (bookFlightArgsHandler) Accept(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error) {
+	when := ""
+	if args.Window != nil {
+		when = " (" + string(*args.Window) + ")"
+	}
+	return runtime.Textf("Booked %d passenger(s) from %s to %s on %s%s.",
+		args.Passengers, args.Origin, args.Destination, args.Date, when), nil
+}
+
+// Decline returns a clean partial result: a flight needs a date, so without
+// one nothing is booked, and the model is told so (not as an error).
+func (bookFlightArgsHandler) Decline(ctx context.Context, args *BookFlightArgs, declined []string) (*runtime.Result, error) {
+	return runtime.Text(fmt.Sprintf("The user declined to give %s: nothing booked.", strings.Join(declined, ", "))), nil
+}
+
+// Cancel stops without side effects.
+func (bookFlightArgsHandler) Cancel(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error) {
+	return runtime.Text("Booking cancelled by the user; nothing booked."), nil
+}

@@ -1,0 +1,87 @@
+// Command bookflight is mcpgen's example MCP server: one tool, book_flight,
+// that asks the user for the departure date (and, optionally, the time of day
+// and number of passengers) when the model did not pass them.
+//
+// Usage:
+//
+//	go run ./examples/bookflight -http 127.0.0.1:8080   # stateless Streamable HTTP at /mcp
+//	go run ./examples/bookflight -stdio                 # stdio
+//
+// Instances behind a load balancer must share MCPGEN_STATE_KEYS
+// (comma-separated 32-byte base64 keys, newest first; `mcpgen keygen` makes
+// one). Without it a random key is used and only this instance can resume
+// its own calls.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	fs := flag.NewFlagSet("bookflight", flag.ContinueOnError)
+	httpAddr := fs.String("http", "", "serve stateless Streamable HTTP at /mcp on this address, e.g. 127.0.0.1:8080")
+	stdio := fs.Bool("stdio", false, "serve over stdin and stdout")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if (*httpAddr == "") == !*stdio {
+		fmt.Fprintln(os.Stderr, "bookflight: give exactly one of -http ADDR or -stdio")
+		fs.Usage()
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	keys, err := runtime.KeyRingFromEnv()
+	if err != nil {
+		log.Error("bad key ring", "err", err)
+		return 2
+	}
+	if keys == nil {
+		log.Warn("MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls")
+		keys = runtime.EphemeralKeyRing()
+	}
+	server := newServer(keys, bookFlightArgsHandler{}, log)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *stdio {
+		err = mcpsdk.ServeStdio(ctx, server)
+	} else {
+		err = mcpsdk.ServeHTTP(ctx, *httpAddr, server, func(a net.Addr) {
+			log.Info("serving MCP (stateless Streamable HTTP)", "url", "http://"+a.String()+"/mcp")
+		})
+	}
+	if err != nil {
+		log.Error("serve", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// newServer builds the MCP server with the book_flight tool, sealing state
+// under keys and logging every rejected requestState.
+func newServer(keys *runtime.KeyRing, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
+	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: runtime.Options{
+		Keys: keys,
+		OnReject: func(_ context.Context, r runtime.Rejection) {
+			log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
+		},
+	}})
+	return s
+}

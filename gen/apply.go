@@ -1,0 +1,289 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/annotate"
+)
+
+// applyField emits, for field i, the code of applyContent that reads its
+// answer from content, converts and checks it, and stages it in v<i>/set<i>.
+func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
+	v, set := stageVar(i), setVar(i)
+	g.Var().Id(v).Add(stageType(fd))
+	g.Var().Id(set).Bool()
+	ask := missingCond(fd)
+	if fd.AskAlways {
+		ask = jen.True()
+	}
+	g.Commentf("%s (JSON %q)", fd.GoName, fd.JSONName)
+	var absent []jen.Code
+	if fd.Required {
+		absent = append(absent, addErrP(fd, "required", "is required"))
+	} else if fd.Default != nil {
+		absent = append(absent, jen.List(jen.Id(v), jen.Id(set)).Op("=").List(defaultValue(fd), jen.True()))
+	}
+	present := convertAnswer(s, fd, v, set)
+	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok").Op("&&").Id("raw").Op("!=").Nil()
+	inner := jen.If(cond).Block(present...)
+	if len(absent) > 0 {
+		inner = inner.Else().Block(absent...)
+	}
+	if fd.AskAlways {
+		g.Block(inner)
+		return
+	}
+	g.If(ask).Block(inner)
+}
+
+func typeErr(fd *annotate.Field, want string) *jen.Statement {
+	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("type"),
+		jen.Lit("must be "+want+", got ").Op("+").Qual(runtimePkg, "TypeName").Call(jen.Id("raw")))
+}
+
+// convertAnswer converts raw to the staged value, checking type, range and rules.
+func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.Code {
+	check := func(val jen.Code) *jen.Statement {
+		if !hasChecks(fd) {
+			return jen.True()
+		}
+		return jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))
+	}
+	stage := func(val jen.Code) jen.Code {
+		return jen.List(jen.Id(v), jen.Id(set)).Op("=").List(val, jen.True())
+	}
+	conv := func(x jen.Code) jen.Code {
+		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
+			fd.Type.Name == "float64" && fd.Kind == annotate.Number) {
+			return x
+		}
+		return typeCode(fd.Type).Parens(x)
+	}
+	switch fd.Kind {
+	case annotate.String:
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				typeErr(fd, "a string"),
+			).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x")))),
+		}
+	case annotate.Boolean:
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsBool").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				typeErr(fd, "a boolean"),
+			).Else().Block(stage(conv(jen.Id("x")))),
+		}
+	case annotate.DateTime:
+		parse, want := "ParseDateTime", "a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)"
+		if fd.Format == "date" {
+			parse, want = "ParseDate", "a date string (YYYY-MM-DD)"
+		}
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				typeErr(fd, "a string"),
+			).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(runtimePkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
+				addErrP(fd, "format", "must be "+want),
+			).Else().Block(stage(jen.Id("tm"))),
+		}
+	case annotate.Integer:
+		lo, hi := intBounds(fd)
+		var call *jen.Statement
+		if fd.Unsigned() {
+			call = jen.Qual(runtimePkg, "AsUint").Call(jen.Id("raw"), hi)
+		} else {
+			call = jen.Qual(runtimePkg, "AsInt").Call(jen.Id("raw"), lo, hi)
+		}
+		return []jen.Code{
+			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Add(call), jen.Id("st")).Block(
+				jen.Case(jen.Qual(runtimePkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
+				jen.Case(jen.Qual(runtimePkg, "ConvOutOfRange")).Block(addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))),
+				jen.Default().Block(jen.If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x"))))),
+			),
+		}
+	case annotate.Number:
+		if fd.Basic == "float32" {
+			return []jen.Code{
+				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+					typeErr(fd, "a number"),
+				).Else().If(jen.List(jen.Id("x32"), jen.Id("st")).Op(":=").Qual(runtimePkg, "AsFloat32").Call(jen.Id("raw")), jen.Id("st").Op("!=").Qual(runtimePkg, "ConvOK")).Block(
+					addErrP(fd, "range", "does not fit in float32"),
+				).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x32")))),
+			}
+		}
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				typeErr(fd, "a number"),
+			).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x")))),
+		}
+	case annotate.MultiSelect:
+		items := jen.Id("x")
+		body := []jen.Code{}
+		if !(fd.Type.Path == "" && fd.Type.Name == "string") {
+			body = append(body,
+				jen.Id("items").Op(":=").Make(stageType(fd), jen.Len(jen.Id("x"))),
+				jen.For(jen.List(jen.Id("k"), jen.Id("item")).Op(":=").Range().Id("x")).Block(
+					jen.Id("items").Index(jen.Id("k")).Op("=").Add(typeCode(fd.Type)).Parens(jen.Id("item")),
+				),
+			)
+			items = jen.Id("items")
+		}
+		body = append(body, jen.If(check(items)).Block(stage(items)))
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsStrings").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				typeErr(fd, "an array of strings"),
+			).Else().Block(body...),
+		}
+	}
+	return nil
+}
+
+func intBounds(fd *annotate.Field) (jen.Code, jen.Code) {
+	switch fd.Basic {
+	case "int8":
+		return jen.Qual("math", "MinInt8"), jen.Qual("math", "MaxInt8")
+	case "int16":
+		return jen.Qual("math", "MinInt16"), jen.Qual("math", "MaxInt16")
+	case "int32", "rune":
+		return jen.Qual("math", "MinInt32"), jen.Qual("math", "MaxInt32")
+	case "uint8", "byte":
+		return nil, jen.Qual("math", "MaxUint8")
+	case "uint16":
+		return nil, jen.Qual("math", "MaxUint16")
+	case "uint32":
+		return nil, jen.Qual("math", "MaxUint32")
+	case "uint", "uint64":
+		return nil, jen.Qual("math", "MaxUint64")
+	}
+	return jen.Qual("math", "MinInt64"), jen.Qual("math", "MaxInt64")
+}
+
+// defaultValue is the Go expression of the field's default, of the staged type.
+func defaultValue(fd *annotate.Field) jen.Code {
+	d := fd.Default
+	switch fd.Kind {
+	case annotate.String:
+		return typeCode(fd.Type).Parens(jen.Lit(d.String))
+	case annotate.DateTime:
+		parse := "ParseDateTime"
+		if fd.Format == "date" {
+			parse = "ParseDate"
+		}
+		return jen.Qual(runtimePkg, "MustTime").Call(jen.Qual(runtimePkg, parse).Call(jen.Lit(d.String)))
+	case annotate.Integer:
+		if fd.Unsigned() {
+			return typeCode(fd.Type).Parens(jen.Lit(d.Uint))
+		}
+		return typeCode(fd.Type).Parens(jen.Lit(int(d.Int)))
+	case annotate.Number:
+		return typeCode(fd.Type).Parens(jen.Lit(d.Float))
+	case annotate.Boolean:
+		return typeCode(fd.Type).Parens(jen.Lit(d.Bool))
+	case annotate.MultiSelect:
+		var items []jen.Code
+		for _, it := range d.Strings {
+			items = append(items, jen.Lit(it))
+		}
+		return stageType(fd).Values(items...)
+	}
+	return jen.Nil()
+}
+
+// propertySchema is the *jsonschema.Schema literal of one property
+// (SPEC.md §3). withDefault is false for the tool's input schema.
+func propertySchema(fd *annotate.Field, withDefault bool) *jen.Statement {
+	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
+		if fd.Title != "" {
+			d[jen.Id("Title")] = jen.Lit(fd.Title)
+		}
+		if fd.Description != "" {
+			d[jen.Id("Description")] = jen.Lit(fd.Description)
+		}
+		if fd.Format != "" {
+			d[jen.Id("Format")] = jen.Lit(fd.Format)
+		}
+		if fd.MinLength != nil {
+			d[jen.Id("MinLength")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MinLength)))
+		}
+		if fd.MaxLength != nil {
+			d[jen.Id("MaxLength")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MaxLength)))
+		}
+		if fd.Minimum != nil {
+			d[jen.Id("Minimum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MinimumLit))
+		}
+		if fd.Maximum != nil {
+			d[jen.Id("Maximum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MaximumLit))
+		}
+		if fd.MinItems != nil {
+			d[jen.Id("MinItems")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MinItems)))
+		}
+		if fd.MaxItems != nil {
+			d[jen.Id("MaxItems")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
+		}
+		if len(fd.Enum) > 0 {
+			if fd.Kind == annotate.MultiSelect {
+				d[jen.Id("Items")] = itemsSchema(fd)
+			} else if fd.Titled {
+				d[jen.Id("OneOf")] = constList(fd)
+			} else {
+				d[jen.Id("Enum")] = jen.Index().Any().Values(enumLits(fd)...)
+			}
+		}
+		if withDefault && fd.Default != nil {
+			d[jen.Id("Default")] = defaultJSON(fd)
+		}
+	}))
+}
+
+func itemsSchema(fd *annotate.Field) *jen.Statement {
+	if fd.Titled {
+		return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{jen.Id("AnyOf"): constList(fd)})
+	}
+	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{
+		jen.Id("Type"): jen.Lit("string"),
+		jen.Id("Enum"): jen.Index().Any().Values(enumLits(fd)...),
+	})
+}
+
+func constList(fd *annotate.Field) *jen.Statement {
+	var items []jen.Code
+	for _, e := range fd.Enum {
+		items = append(items, jen.Values(jen.Dict{jen.Id("Const"): jen.Lit(e.Value), jen.Id("Title"): jen.Lit(e.Title)}))
+	}
+	return jen.Index().Op("*").Qual(schemaPkg, "Schema").Values(items...)
+}
+
+// defaultJSON is the default as the JSON value the schema carries.
+func defaultJSON(fd *annotate.Field) jen.Code {
+	d := fd.Default
+	switch fd.Kind {
+	case annotate.String, annotate.DateTime:
+		return jen.Lit(d.String)
+	case annotate.Integer, annotate.Number:
+		return jen.Qual("encoding/json", "Number").Call(jen.Lit(numberText(fd)))
+	case annotate.Boolean:
+		return jen.Lit(d.Bool)
+	case annotate.MultiSelect:
+		var items []jen.Code
+		for _, it := range d.Strings {
+			items = append(items, jen.Lit(it))
+		}
+		return jen.Index().String().Values(items...)
+	}
+	return jen.Nil()
+}
+
+func numberText(fd *annotate.Field) string {
+	d := fd.Default
+	if fd.Kind == annotate.Integer {
+		if fd.Unsigned() {
+			return strconv.FormatUint(d.Uint, 10)
+		}
+		return strconv.FormatInt(d.Int, 10)
+	}
+	b, _ := json.Marshal(d.Float)
+	return string(b)
+}

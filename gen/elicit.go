@@ -1,0 +1,419 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/annotate"
+)
+
+// elicitFile builds <t>_elicit.go.
+func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
+	f := newFile(pkg)
+	f.HeaderComment(annotate.GeneratedHeader)
+	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
+
+	// MissingFields
+	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)
+	f.Comment("A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.")
+	f.Func().Params(recv()).Id("MissingFields").Params().Index().String().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("missing").Index().String()
+		for _, fd := range s.Fields {
+			g.If(missingCond(fd)).Block(jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(fd.JSONName)))
+		}
+		g.Return(jen.Id("missing"))
+	})
+
+	// RequestedSchema
+	f.Commentf("RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named")
+	f.Comment("fields of " + s.Name + ", or for every missing field when none are named. Properties follow field")
+	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
+	f.Func().Params(recv()).Id("RequestedSchema").Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
+		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot("MissingFields").Call())
+		g.Id("s").Op(":=").Qual(runtimePkg, "NewObjectSchema").Call()
+		for _, fd := range s.Fields {
+			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true))}
+			if fd.Required {
+				body = append(body, jen.Id("s").Dot("Required").Op("=").Append(jen.Id("s").Dot("Required"), jen.Lit(fd.JSONName)))
+			}
+			g.If(jen.Qual("slices", "Contains").Call(jen.Id("fields"), jen.Lit(fd.JSONName))).Block(body...)
+		}
+		g.Return(jen.Id("s"))
+	})
+
+	// ApplyContent / ApplyPartial
+	f.Commentf("ApplyContent validates a form's accepted content (MCP 2026-07-28, client/elicitation: ElicitResult.content)")
+	f.Comment("for the fields MissingFields returns and the ask=always fields, and sets them. Wrong JSON types,")
+	f.Comment("broken rules, values the Go type cannot hold and required fields still missing are returned")
+	f.Comment("together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.")
+	f.Comment("An optional field left unanswered takes its default.")
+	f.Func().Params(recv()).Id("ApplyContent").Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
+		jen.Return(jen.Id("t").Dot("applyContent").Call(jen.Id("content"), jen.False())),
+	)
+	f.Comment("ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,")
+	f.Comment("leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).")
+	f.Func().Params(recv()).Id("ApplyPartial").Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
+		jen.Return(jen.Id("t").Dot("applyContent").Call(jen.Id("content"), jen.True())),
+	)
+	f.Comment("applyContent is ApplyContent (partial false) and ApplyPartial (partial true).")
+	f.Func().Params(recv()).Id("applyContent").Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
+		for i, fd := range s.Fields {
+			applyField(g, s, fd, i)
+		}
+		g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
+		for i, fd := range s.Fields {
+			val := jen.Id(stageVar(i))
+			if fd.Pointer {
+				val = jen.Op("&").Id(stageVar(i))
+			}
+			g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Add(val))
+		}
+		g.Return(jen.Id("ve").Dot("Err").Call())
+	})
+
+	// Validate
+	f.Commentf("Validate checks every rule on every elicitable field of %s, and that required ones hold an answer.", s.Name)
+	f.Comment("It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;")
+	f.Comment("it allocates nothing when the struct is valid.")
+	f.Func().Params(recv()).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
+		for _, fd := range s.Fields {
+			var present []jen.Code
+			if hasChecks(fd) {
+				present = append(present, jen.Id(checkFunc(s, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+			}
+			if fd.Required {
+				g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required")).Else().Block(present...)
+			} else if len(present) > 0 {
+				g.If(presentCond(fd)).Block(present...)
+			}
+		}
+		g.Return(jen.Id("ve").Dot("Err").Call())
+	})
+
+	// Check functions
+	for _, fd := range s.Fields {
+		if hasChecks(fd) {
+			checkFuncDecl(f, s, fd)
+		}
+	}
+
+	// Handler interface and flow constructor
+	h := s.Name + "Handler"
+	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
+	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
+	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", HandlerFileName(s.Name))
+	f.Type().Id(h).Interface(
+		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
+		jen.Id("Accept").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Comment("Decline runs when the user declined the form; declined lists the JSON names of the fields"),
+		jen.Comment("asked in that round. Nothing more is asked."),
+		jen.Id("Decline").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name), jen.Id("declined").Index().String()).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Comment("Cancel runs when the user dismissed the form. Stop cleanly; nothing more is asked."),
+		jen.Id("Cancel").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+	)
+	ctor := "New" + s.Name + "Flow"
+	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
+	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	var askAlways []jen.Code
+	var fields []jen.Code
+	for _, fd := range s.Fields {
+		fields = append(fields, jen.Lit(fd.JSONName))
+		if fd.AskAlways {
+			askAlways = append(askAlways, jen.Lit(fd.JSONName))
+		}
+	}
+	f.Func().Id(ctor).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
+		jen.Return(jen.Op("&").Qual(runtimePkg, "Flow").Values(jen.DictFunc(func(d jen.Dict) {
+			d[jen.Id("Name")] = jen.Lit(s.Tool)
+			if s.ToolDescription != "" {
+				d[jen.Id("Description")] = jen.Lit(s.ToolDescription)
+			}
+			if s.Message != "" {
+				d[jen.Id("Message")] = jen.Lit(s.Message)
+			}
+			d[jen.Id("Key")] = jen.Lit(s.Key)
+			d[jen.Id("Fields")] = jen.Index().String().Values(fields...)
+			if len(askAlways) > 0 {
+				d[jen.Id("AskAlways")] = jen.Index().String().Values(askAlways...)
+			}
+			if s.Unsealed {
+				d[jen.Id("AcceptUnsealed")] = jen.True()
+			}
+			if s.MaxRounds > 0 {
+				d[jen.Id("MaxRounds")] = jen.Lit(s.MaxRounds)
+			}
+			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
+			d[jen.Id("Dispatch")] = jen.Func().Params(
+				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),
+			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
+				jen.Id("args").Op(":=").Id("a").Assert(jen.Op("*").Id(s.Name)),
+				jen.Switch(jen.Id("o").Dot("Action")).Block(
+					jen.Case(jen.Qual(runtimePkg, "Accept")).Block(jen.Return(jen.Id("h").Dot("Accept").Call(jen.Id("ctx"), jen.Id("args")))),
+					jen.Case(jen.Qual(runtimePkg, "Decline")).Block(jen.Return(jen.Id("h").Dot("Decline").Call(jen.Id("ctx"), jen.Id("args"), jen.Id("o").Dot("Declined")))),
+					jen.Case(jen.Qual(runtimePkg, "Cancel")).Block(jen.Return(jen.Id("h").Dot("Cancel").Call(jen.Id("ctx"), jen.Id("args")))),
+				),
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: unknown action %q"), jen.Id("o").Dot("Action"))),
+			)
+		}))),
+	)
+	return f
+}
+
+func stageVar(i int) string { return "v" + strconv.Itoa(i) }
+func setVar(i int) string   { return "set" + strconv.Itoa(i) }
+
+// access is the selector t.A.B for the field.
+func access(fd *annotate.Field) *jen.Statement {
+	s := jen.Id("t")
+	for _, p := range fd.Path {
+		s = s.Dot(p)
+	}
+	return s
+}
+
+func missingCond(fd *annotate.Field) *jen.Statement {
+	switch {
+	case fd.Pointer:
+		return access(fd).Op("==").Nil()
+	case fd.Slice:
+		return jen.Len(access(fd)).Op("==").Lit(0)
+	case fd.Kind == annotate.DateTime:
+		return access(fd).Dot("IsZero").Call()
+	case fd.Kind == annotate.String:
+		return access(fd).Op("==").Lit("")
+	case fd.Kind == annotate.Boolean:
+		return jen.Op("!").Add(access(fd))
+	}
+	return access(fd).Op("==").Lit(0)
+}
+
+func presentCond(fd *annotate.Field) *jen.Statement {
+	switch {
+	case fd.Pointer:
+		return access(fd).Op("!=").Nil()
+	case fd.Slice:
+		return jen.Len(access(fd)).Op(">").Lit(0)
+	case fd.Kind == annotate.DateTime:
+		return jen.Op("!").Add(access(fd)).Dot("IsZero").Call()
+	case fd.Kind == annotate.String:
+		return access(fd).Op("!=").Lit("")
+	case fd.Kind == annotate.Boolean:
+		return access(fd)
+	}
+	return access(fd).Op("!=").Lit(0)
+}
+
+func typeCode(t annotate.TypeRef) *jen.Statement {
+	if t.Path == "" {
+		return jen.Id(t.Name)
+	}
+	return jen.Qual(t.Path, t.Name)
+}
+
+// stageType is the Go type of the staging variable: the field's type without
+// the pointer.
+func stageType(fd *annotate.Field) *jen.Statement {
+	if fd.Slice {
+		return jen.Index().Add(typeCode(fd.Type))
+	}
+	return typeCode(fd.Type)
+}
+
+// canonicalValue converts the field's value (dereferenced) to the type its
+// check function takes: string, int64, uint64, float64, or the slice itself.
+func canonicalValue(fd *annotate.Field) *jen.Statement {
+	v := access(fd)
+	if fd.Pointer {
+		v = jen.Op("*").Add(v)
+	}
+	return canonicalOf(fd, v)
+}
+
+func canonicalOf(fd *annotate.Field, v *jen.Statement) *jen.Statement {
+	switch fd.Kind {
+	case annotate.String:
+		if fd.Type.Path == "" && fd.Type.Name == "string" {
+			return v
+		}
+		return jen.String().Parens(v)
+	case annotate.Integer:
+		if fd.Unsigned() {
+			return jen.Uint64().Parens(v)
+		}
+		return jen.Int64().Parens(v)
+	case annotate.Number:
+		return jen.Float64().Parens(v)
+	}
+	return v
+}
+
+func checkParamType(fd *annotate.Field) *jen.Statement {
+	switch fd.Kind {
+	case annotate.String:
+		return jen.String()
+	case annotate.Integer:
+		if fd.Unsigned() {
+			return jen.Uint64()
+		}
+		return jen.Int64()
+	case annotate.Number:
+		return jen.Float64()
+	case annotate.MultiSelect:
+		return stageType(fd)
+	}
+	return jen.Bool()
+}
+
+func checkFunc(s *annotate.Struct, fd *annotate.Field) string {
+	return strings.ToLower(s.Name[:1]) + s.Name[1:] + "Check" + strings.Join(fd.Path, "")
+}
+
+func hasChecks(fd *annotate.Field) bool {
+	switch fd.Kind {
+	case annotate.String:
+		return fd.MinLength != nil || fd.MaxLength != nil || fd.Format != "" || len(fd.Enum) > 0
+	case annotate.Integer, annotate.Number:
+		return lowerBound(fd) || upperBound(fd)
+	case annotate.MultiSelect:
+		return true
+	}
+	return false
+}
+
+// lowerBound reports whether minimum says more than the Go type does.
+func lowerBound(fd *annotate.Field) bool {
+	if fd.Minimum == nil {
+		return false
+	}
+	return !(fd.Kind == annotate.Integer && fd.Unsigned() && *fd.Minimum <= 0)
+}
+
+func upperBound(fd *annotate.Field) bool {
+	if fd.Maximum == nil {
+		return false
+	}
+	return !(fd.Kind == annotate.Integer && fd.Unsigned() && fd.Basic == "uint64" && *fd.Maximum >= math.MaxUint64)
+}
+
+func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
+	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+}
+
+func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
+	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+}
+
+func enumList(fd *annotate.Field) string {
+	var vals []string
+	for _, e := range fd.Enum {
+		vals = append(vals, e.Value)
+	}
+	return strings.Join(vals, ", ")
+}
+
+// checkFuncDecl declares the rule checks of one field, shared by Validate and
+// ApplyContent. It reports into *ve and returns whether the value passed.
+func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
+	name := checkFunc(s, fd)
+	f.Commentf("%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
+	f.Func().Id(name).Params(jen.Id("v").Add(checkParamType(fd)), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
+		g.Id("ok").Op(":=").True()
+		fail := func(keyword, msg string) *jen.Statement {
+			return jen.Block(addErr(fd, keyword, msg), jen.Id("ok").Op("=").False())
+		}
+		switch fd.Kind {
+		case annotate.String:
+			if fd.MinLength != nil || fd.MaxLength != nil {
+				g.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v"))
+				if fd.MinLength != nil {
+					g.If(jen.Id("n").Op("<").Lit(int(*fd.MinLength))).Add(fail("minLength", fmt.Sprintf("must be at least %d characters", *fd.MinLength)))
+				}
+				if fd.MaxLength != nil {
+					g.If(jen.Id("n").Op(">").Lit(int(*fd.MaxLength))).Add(fail("maxLength", fmt.Sprintf("must be at most %d characters", *fd.MaxLength)))
+				}
+			}
+			if fd.Format != "" {
+				g.If(jen.Op("!").Qual(runtimePkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
+			}
+			if len(fd.Enum) > 0 {
+				g.Switch(jen.Id("v")).Block(
+					jen.Case(enumLits(fd)...),
+					jen.Default().Block(addErr(fd, "enum", "must be one of: "+enumList(fd)), jen.Id("ok").Op("=").False()),
+				)
+			}
+		case annotate.Integer, annotate.Number:
+			if lowerBound(fd) {
+				g.If(jen.Id("v").Op("<").Add(boundLit(fd, *fd.Minimum))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
+			}
+			if upperBound(fd) {
+				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
+			}
+		case annotate.MultiSelect:
+			if fd.MinItems != nil {
+				g.If(jen.Len(jen.Id("v")).Op("<").Lit(int(*fd.MinItems))).Add(fail("minItems", fmt.Sprintf("must have at least %d items", *fd.MinItems)))
+			}
+			if fd.MaxItems != nil {
+				g.If(jen.Len(jen.Id("v")).Op(">").Lit(int(*fd.MaxItems))).Add(fail("maxItems", fmt.Sprintf("must have at most %d items", *fd.MaxItems)))
+			}
+			item := jen.Id("item")
+			if !(fd.Type.Path == "" && fd.Type.Name == "string") {
+				item = jen.String().Parens(jen.Id("item"))
+			}
+			g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("v")).Block(
+				jen.Switch(item).Block(
+					jen.Case(enumLits(fd)...),
+					jen.Default().Block(addErr(fd, "enum", "items must be among: "+enumList(fd)), jen.Return(jen.False())),
+				),
+			)
+		}
+		g.Return(jen.Id("ok"))
+	})
+}
+
+func enumLits(fd *annotate.Field) []jen.Code {
+	var out []jen.Code
+	for _, e := range fd.Enum {
+		out = append(out, jen.Lit(e.Value))
+	}
+	return out
+}
+
+func boundLit(fd *annotate.Field, x float64) jen.Code {
+	if fd.Kind == annotate.Integer {
+		if fd.Unsigned() {
+			return jen.Lit(uint64(x))
+		}
+		return jen.Lit(int64(x))
+	}
+	return jen.Lit(x)
+}
+
+func formatFunc(format string) string {
+	switch format {
+	case "email":
+		return "IsEmail"
+	case "uri":
+		return "IsURI"
+	case "date":
+		return "IsDate"
+	}
+	return "IsDateTime"
+}
+
+func formatMsg(format string) string {
+	switch format {
+	case "email":
+		return "must be an email address"
+	case "uri":
+		return "must be an absolute URI (RFC 3986), e.g. https://example.com/"
+	case "date":
+		return "must be a date as YYYY-MM-DD (RFC 3339 full-date)"
+	}
+	return "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z"
+}

@@ -1,0 +1,49 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/annotate"
+)
+
+// handlerFile builds <t>_handler.go: the user's file, written once, with
+// skeletons of the three branches and their documented fallbacks.
+func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
+	f := newFile(pkg)
+	typ := annotate.HandlerTypeName(s.Name)
+	iface := s.Name + "Handler"
+	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }
+	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
+	res := func() *jen.Statement { return jen.Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()) }
+
+	f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
+	f.Commentf("New%sFlow(%s{}).", s.Name, typ)
+	f.Comment("")
+	f.Comment("This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.")
+	f.Commentf("If %s changes, the assertion below stops compiling until the methods match.", iface)
+	f.Type().Id(typ).Struct()
+	f.Var().Id("_").Id(iface).Op("=").Id(typ).Values()
+
+	f.Comment("Accept runs when every required field holds a valid answer. Do the tool's work here.")
+	f.Comment("runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,")
+	f.Comment("since a client may send the final retry twice.")
+	f.Func().Params(jen.Id(typ)).Id("Accept").Params(ctx(), args()).Add(res()).Block(
+		jen.Comment("TODO: do the work."),
+		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": done with %+v"), jen.Op("*").Id("args")), jen.Nil()),
+	)
+
+	f.Comment("Decline runs when the user declined the form: declined holds the JSON names of the fields asked.")
+	f.Comment("Never ask again for them. Either fall back to defaults (fill the declined fields and return")
+	f.Comment("h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.")
+	f.Func().Params(jen.Id("h").Id(typ)).Id("Decline").Params(ctx(), args(), jen.Id("declined").Index().String()).Add(res()).Block(
+		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": nothing done; the user declined to give %s"),
+			jen.Qual("strings", "Join").Call(jen.Id("declined"), jen.Lit(", "))), jen.Nil()),
+	)
+
+	f.Comment("Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,")
+	f.Comment("no further questions.")
+	f.Func().Params(jen.Id(typ)).Id("Cancel").Params(ctx(), args()).Add(res()).Block(
+		jen.Return(jen.Qual(runtimePkg, "Text").Call(jen.Lit(s.Tool+": cancelled by the user; nothing done")), jen.Nil()),
+	)
+	return f
+}

@@ -1,0 +1,72 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WriteResult says what Write did with each file.
+type WriteResult struct {
+	Written   []string // files created or changed
+	Unchanged []string // files whose content was already current
+	Kept      []string // handler files that exist and belong to the user
+}
+
+// Write writes files all or nothing: every changed file is first written to a
+// temporary file beside it, and only when all of them are written are they
+// renamed into place. A file whose content is unchanged is not rewritten
+// (its modification time stays), and a file marked Once is never
+// overwritten.
+func Write(files []File) (WriteResult, error) {
+	var res WriteResult
+	type pending struct{ tmp, dst string }
+	var todo []pending
+	cleanup := func() {
+		for _, p := range todo {
+			os.Remove(p.tmp)
+		}
+	}
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case err == nil && f.Once:
+			res.Kept = append(res.Kept, f.Path)
+			continue
+		case err == nil && bytes.Equal(old, f.Content):
+			res.Unchanged = append(res.Unchanged, f.Path)
+			continue
+		case err != nil && !errors.Is(err, os.ErrNotExist):
+			cleanup()
+			return WriteResult{}, fmt.Errorf("reading %s: %w", f.Path, err)
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".mcpgen-*.tmp")
+		if err != nil {
+			cleanup()
+			return WriteResult{}, fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+		todo = append(todo, pending{tmp.Name(), f.Path})
+		_, werr := tmp.Write(f.Content)
+		cerr := tmp.Close()
+		if werr != nil || cerr != nil {
+			cleanup()
+			return WriteResult{}, fmt.Errorf("writing %s: %w", f.Path, errors.Join(werr, cerr))
+		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+			cleanup()
+			return WriteResult{}, fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+	}
+	for i, p := range todo {
+		if err := os.Rename(p.tmp, p.dst); err != nil {
+			for _, q := range todo[i:] {
+				os.Remove(q.tmp)
+			}
+			return res, fmt.Errorf("renaming into %s: %w", p.dst, err)
+		}
+		res.Written = append(res.Written, p.dst)
+	}
+	return res, nil
+}

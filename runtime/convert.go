@@ -1,0 +1,230 @@
+package runtime
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+)
+
+// This file converts the values of a form's content (decoded JSON: string,
+// float64 or json.Number, bool, []any; or the same Go types built in-process)
+// to the Go types of an argument struct. Generated ApplyContent methods call
+// these functions; a false ok means a type error, to be reported under the
+// JSON Schema keyword "type" (MCP 2026-07-28, client/elicitation: content
+// values are string, number, boolean or array of strings).
+
+// AsString returns v as a string.
+func AsString(v any) (s string, ok bool) {
+	s, ok = v.(string)
+	return s, ok
+}
+
+// AsBool returns v as a bool.
+func AsBool(v any) (b bool, ok bool) {
+	b, ok = v.(bool)
+	return b, ok
+}
+
+// AsNumber returns v as a float64. It accepts float64, float32, json.Number
+// and Go integers. NaN and infinities are not JSON numbers and are rejected.
+func AsNumber(v any) (f float64, ok bool) {
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = strconv.ParseFloat(string(n), 64); err != nil {
+			return 0, false
+		}
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// Conv says whether a JSON value converted to a Go number type.
+type Conv uint8
+
+const (
+	// ConvOK: the value is a number of the right kind within the Go type's range.
+	ConvOK Conv = iota
+	// ConvWrongType: not a number or, for an integer type, a number with a
+	// fractional part (JSON Schema "type": "integer" accepts 3.0, not 3.5).
+	ConvWrongType
+	// ConvOutOfRange: a number the Go type cannot hold (300 for an int8).
+	ConvOutOfRange
+)
+
+// AsInt returns v as an int64 within [lo, hi], the range of the Go type that
+// will hold it. JSON numbers with a zero fractional part are integers
+// (JSON Schema 2020-12 validation §6.1.1), so 3.0 is 3.
+func AsInt(v any, lo, hi int64) (int64, Conv) {
+	switch n := v.(type) {
+	case int:
+		return clampInt(int64(n), lo, hi)
+	case int64:
+		return clampInt(n, lo, hi)
+	case json.Number:
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return clampInt(i, lo, hi)
+		}
+	}
+	f, ok := AsNumber(v)
+	if !ok || f != math.Trunc(f) {
+		return 0, ConvWrongType
+	}
+	// float64(math.MaxInt64) rounds up to 2^63, so compare against 2^63 exclusively.
+	if f < -(1<<63) || f >= 1<<63 {
+		return 0, ConvOutOfRange
+	}
+	return clampInt(int64(f), lo, hi)
+}
+
+func clampInt(i, lo, hi int64) (int64, Conv) {
+	if i < lo || i > hi {
+		return 0, ConvOutOfRange
+	}
+	return i, ConvOK
+}
+
+// AsUint returns v as a uint64 no greater than hi, the largest value of the Go
+// type that will hold it. Negative values are out of range.
+func AsUint(v any, hi uint64) (uint64, Conv) {
+	switch n := v.(type) {
+	case uint64:
+		if n > hi {
+			return 0, ConvOutOfRange
+		}
+		return n, ConvOK
+	case json.Number:
+		if u, err := strconv.ParseUint(string(n), 10, 64); err == nil {
+			if u > hi {
+				return 0, ConvOutOfRange
+			}
+			return u, ConvOK
+		}
+	}
+	i, st := AsInt(v, math.MinInt64, math.MaxInt64)
+	if st == ConvWrongType {
+		// Perhaps above MaxInt64 but within uint64.
+		f, ok := AsNumber(v)
+		if !ok || f != math.Trunc(f) {
+			return 0, ConvWrongType
+		}
+		if f >= 1<<63 && f < 1<<64 {
+			u := uint64(f)
+			if u > hi {
+				return 0, ConvOutOfRange
+			}
+			return u, ConvOK
+		}
+		return 0, ConvOutOfRange
+	}
+	if st == ConvOutOfRange {
+		f, _ := AsNumber(v)
+		if f >= 1<<63 && f < 1<<64 && uint64(f) <= hi {
+			return uint64(f), ConvOK
+		}
+		return 0, ConvOutOfRange
+	}
+	if i < 0 || uint64(i) > hi {
+		return 0, ConvOutOfRange
+	}
+	return uint64(i), ConvOK
+}
+
+// AsFloat32 returns v as a float32: ConvOutOfRange beyond ±math.MaxFloat32.
+func AsFloat32(v any) (float32, Conv) {
+	f, ok := AsNumber(v)
+	if !ok {
+		return 0, ConvWrongType
+	}
+	if math.Abs(f) > math.MaxFloat32 {
+		return 0, ConvOutOfRange
+	}
+	return float32(f), ConvOK
+}
+
+// AsStrings returns v as a []string. It accepts []any whose items are all
+// strings, and []string. The result is a fresh slice.
+func AsStrings(v any) ([]string, bool) {
+	switch a := v.(type) {
+	case []string:
+		return append([]string(nil), a...), true
+	case []any:
+		out := make([]string, len(a))
+		for i, item := range a {
+			s, ok := item.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// ParseDateTime parses an RFC 3339 date-time (format "date-time") that
+// [IsDateTime] accepted. It fails where time.Parse cannot represent a valid
+// RFC 3339 value, such as a leap second (23:59:60): one of the two
+// disagreements with the JSON Schema validator that mcpgen allows.
+func ParseDateTime(s string) (time.Time, bool) {
+	if !IsDateTime(s) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t, err == nil
+}
+
+// ParseDate parses an RFC 3339 full-date (format "date") into midnight UTC.
+func ParseDate(s string) (time.Time, bool) {
+	if !IsDate(s) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	return t, err == nil
+}
+
+// TypeName names the JSON type of a decoded value for error messages:
+// "string", "number", "boolean", "array", "object" or "null".
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64, float32, json.Number, int, int64, int32, uint64:
+		return "number"
+	case []any, []string:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "unknown"
+}
+
+// MustTime returns t, or the zero time when ok is false. Generated code uses
+// it for time defaults that mcpgen already checked at generation time.
+func MustTime(t time.Time, ok bool) time.Time {
+	if !ok {
+		return time.Time{}
+	}
+	return t
+}

@@ -1,0 +1,504 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Args is implemented by every struct mcpgen generates code for (through its
+// pointer). The methods are documented on the generated code; see DESIGN.md
+// "Generated code".
+type Args interface {
+	// MissingFields returns the JSON names of elicitable fields that hold no
+	// answer, in field order.
+	MissingFields() []string
+	// RequestedSchema returns the flat requestedSchema for the named fields
+	// (all missing ones when none are named), in field order.
+	RequestedSchema(fields ...string) *jsonschema.Schema
+	// ApplyContent validates a form's accepted content and sets the fields;
+	// nothing is set when any field fails (*ValidationError).
+	ApplyContent(content map[string]any) error
+	// ApplyPartial sets every valid answer in content and leaves the rest,
+	// returning a *ValidationError for the rest; for partial results.
+	ApplyPartial(content map[string]any) error
+	// Validate checks every rule on every field, and that required
+	// elicitable fields are present.
+	Validate() error
+}
+
+// Outcome tells a generated dispatcher which branch of the handler to run.
+type Outcome struct {
+	Action Action
+	// Declined, with Decline, holds the JSON names of the fields the user was
+	// asked for in the round they declined.
+	Declined []string
+}
+
+// Flow is one tool (or prompt) whose arguments may be elicited. mcpgen
+// generates a constructor for each annotated struct (New<T>Flow) that fills
+// it in; adapters register it with an SDK and call [Flow.Call] for every
+// tools/call or prompts/get.
+type Flow struct {
+	// Name is the tool or prompt name (//mcpgen:tool), bound into the state.
+	Name string
+	// Description is the tool's description (//mcpgen:tool).
+	Description string
+	// Message is the elicitation message of round 1 (//mcpgen:message); when
+	// empty it is "Please provide: " and the titles of the fields asked.
+	Message string
+	// Key is the inputRequests key of round 1 (//mcpgen:key, default Name);
+	// round n > 1 uses Key_n.
+	Key string
+	// Fields lists every elicitable field's JSON name, in field order.
+	Fields []string
+	// AskAlways lists the ask=always fields: asked even when present.
+	AskAlways []string
+	// AcceptUnsealed opts this tool into applying answers that arrive without
+	// a requestState (//mcpgen:unsealed). Only for answers whose tampering can
+	// do no harm: such answers are not bound to a question, a principal or
+	// the arguments (SPEC.md §1).
+	AcceptUnsealed bool
+	// MaxRounds overrides Options.MaxRounds for this flow when positive.
+	MaxRounds int
+	// New returns a new zero argument struct.
+	New func() Args
+	// Dispatch runs exactly one branch of the user's handler.
+	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
+}
+
+// CapabilityPolicy says what a flow does when it must ask the user but the
+// client did not declare form elicitation (MCP 2026-07-28, basic/patterns/mrtr:
+// ask only for what the client declared).
+type CapabilityPolicy int
+
+const (
+	// ToolErrorOnMissingCapability (the default) returns a tool error result
+	// naming every missing field with its title and constraints, so that the
+	// model can pass them as arguments.
+	ToolErrorOnMissingCapability CapabilityPolicy = iota
+	// ProtocolErrorOnMissingCapability returns JSON-RPC error -32021 with
+	// data.requiredCapabilities {"elicitation":{"form":{}}}.
+	ProtocolErrorOnMissingCapability
+)
+
+// Defaults of [Options].
+const (
+	DefaultTTL          = 10 * time.Minute
+	DefaultMaxRounds    = 3
+	DefaultMaxStateSize = 16 << 10 // characters of base64url
+	DefaultClockSkew    = 30 * time.Second
+)
+
+// Rejection describes a retry that was refused with -32602: the hook in
+// [Options.OnReject] receives one for logs and metrics.
+type Rejection struct {
+	Flow   string // tool or prompt name
+	Reason string // why, in words
+	Err    error  // the underlying error, e.g. ErrStateAuth
+}
+
+// Options configure how flows run on one server. Every instance behind a
+// load balancer must share Keys; nothing else is shared.
+type Options struct {
+	// Keys seals and opens requestState. Required.
+	Keys *KeyRing
+	// TTL is how long a requestState stays valid (default 10 minutes).
+	TTL time.Duration
+	// MaxRounds bounds the input-required results of one call (default 3).
+	MaxRounds int
+	// MaxStateSize bounds an incoming requestState, in characters, checked
+	// before any decoding (default 16 KiB).
+	MaxStateSize int
+	// ClockSkew is how far in the future a state's issued-at may lie
+	// (default 30 s), for instances whose clocks differ.
+	ClockSkew time.Duration
+	// MissingCapability chooses between a tool error (default) and -32021.
+	MissingCapability CapabilityPolicy
+	// OnReject, when set, receives every rejected retry.
+	OnReject func(ctx context.Context, r Rejection)
+	// Now returns the current time (default time.Now), for tests.
+	Now func() time.Time
+}
+
+func (o *Options) withDefaults() *Options {
+	c := *o
+	if c.TTL <= 0 {
+		c.TTL = DefaultTTL
+	}
+	if c.MaxRounds <= 0 {
+		c.MaxRounds = DefaultMaxRounds
+	}
+	if c.MaxStateSize <= 0 {
+		c.MaxStateSize = DefaultMaxStateSize
+	}
+	if c.ClockSkew <= 0 {
+		c.ClockSkew = DefaultClockSkew
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return &c
+}
+
+// Request is one tools/call or prompts/get as the flow sees it, filled in by
+// an adapter from the SDK's request.
+type Request struct {
+	// Method is "tools/call" or "prompts/get"; it is bound into the state.
+	Method string
+	// Arguments is the raw arguments object (absent or null means {}).
+	Arguments json.RawMessage
+	// InputResponses is the retry's inputResponses (SEP-2322), by key.
+	InputResponses map[string]InputResponse
+	// RequestState is the echoed requestState, or "" on a first call.
+	RequestState string
+	// FormElicitation reports whether the client declared form elicitation
+	// ({"elicitation":{}} or {"elicitation":{"form":{}}}).
+	FormElicitation bool
+	// ProtocolVersion is the request's protocol version. Before 2026-07-28
+	// the client is served through an SDK bridge that answers one round.
+	ProtocolVersion string
+	// Principal identifies the authenticated caller ("" when anonymous); it
+	// is bound into the state.
+	Principal string
+}
+
+// Response is what the flow returns: either a final Result, or input
+// requests with the sealed state to echo.
+type Response struct {
+	Result        *Result
+	InputRequests map[string]InputRequest
+	RequestState  string
+}
+
+// Protocol versions the flow distinguishes.
+const (
+	ProtocolMRTR     = "2026-07-28" // first version with input-required results
+	Protocol20251125 = "2025-11-25"
+	Protocol20250618 = "2025-06-18" // first version with elicitation
+)
+
+type ctxKey int
+
+const (
+	flowIDKey ctxKey = iota
+	roundKey
+)
+
+// FlowID returns the id of the flow a branch runs in: random, fixed in round 1
+// and carried in the state, so Accept can be made idempotent (a client may
+// retry a final call). It is "" outside a branch and for calls that needed no
+// round.
+func FlowID(ctx context.Context) string {
+	s, _ := ctx.Value(flowIDKey).(string)
+	return s
+}
+
+// Round returns how many input-required results preceded the branch that is
+// running (0 when the call completed without asking).
+func Round(ctx context.Context) int {
+	n, _ := ctx.Value(roundKey).(int)
+	return n
+}
+
+// Call runs one request of the flow (DESIGN.md, "The flow"): it validates the
+// arguments, asks for missing fields with an input-required Response, and on a
+// retry opens the state, applies the answer and runs exactly one branch.
+//
+// Errors are *ProtocolError (for the adapter to return as a JSON-RPC error:
+// -32602 for a rejected state or malformed inputResponses, -32021 for a
+// missing capability when so configured) or errors returned by the branch.
+func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response, error) {
+	if opts == nil || opts.Keys == nil {
+		return nil, errors.New("mcpgen: Options.Keys is required")
+	}
+	o := opts.withDefaults()
+	digest, err := canonicalArgs(req.Arguments)
+	if err != nil {
+		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+	}
+	args := f.New()
+	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
+		if err := json.Unmarshal(req.Arguments, args); err != nil {
+			return complete(ToolError("invalid arguments: %s", jsonErrorText(err))), nil
+		}
+	}
+	if err := presentErrors(args.Validate()); err != nil {
+		return complete(ToolError("invalid arguments: %v", err)), nil
+	}
+	c := &call{f: f, o: o, req: req, args: args, digest: digest}
+	if req.RequestState == "" {
+		return c.first(ctx)
+	}
+	st, err := o.open(req.RequestState, f.Name, req.Method, digest, req.Principal, o.Now())
+	if err != nil {
+		return nil, c.reject(ctx, err)
+	}
+	return c.retry(ctx, st)
+}
+
+type call struct {
+	f      *Flow
+	o      *Options
+	req    *Request
+	args   Args
+	digest []byte
+}
+
+func complete(r *Result) *Response { return &Response{Result: r} }
+
+func (c *call) reject(ctx context.Context, err error) error {
+	if c.o.OnReject != nil {
+		c.o.OnReject(ctx, Rejection{Flow: c.f.Name, Reason: err.Error(), Err: err})
+	}
+	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+}
+
+// first handles a call without requestState.
+func (c *call) first(ctx context.Context) (*Response, error) {
+	toAsk := c.fieldsToAsk()
+	if len(toAsk) > 0 && len(c.req.InputResponses) > 0 && c.f.AcceptUnsealed {
+		// Opted in: treat the answers as replies to the round-1 question.
+		st := &flowState{Key: c.f.Key, Asked: toAsk, Round: 1, FlowID: newFlowID()}
+		st.Question = questionDigest(st.Key, c.args.RequestedSchema(toAsk...))
+		return c.retry(ctx, st)
+	}
+	schema := c.args.RequestedSchema(toAsk...)
+	if len(schema.Required) == 0 && len(c.f.AskAlways) == 0 {
+		// Nothing required is missing: optional fields take their defaults.
+		if err := c.args.ApplyContent(nil); err != nil {
+			return complete(ToolError("invalid arguments: %v", err)), nil
+		}
+		return c.dispatch(ctx, nil, Outcome{Action: Accept})
+	}
+	if !c.req.FormElicitation {
+		return c.missingCapability(schema)
+	}
+	st := &flowState{FlowID: newFlowID(), Answers: map[string]any{}}
+	return c.ask(ctx, st, toAsk, "")
+}
+
+// fieldsToAsk is MissingFields plus the ask=always fields, in field order.
+func (c *call) fieldsToAsk() []string {
+	missing := c.args.MissingFields()
+	var out []string
+	for _, name := range c.f.Fields {
+		if contains(missing, name) || contains(c.f.AskAlways, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// retry handles a call whose state opened and matched.
+func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
+	answer, present := c.req.InputResponses[st.Key]
+	if !present || !equalDigest(st.Question, questionDigest(st.Key, c.args.RequestedSchema(st.Asked...))) {
+		// No answer to the question asked (or to another question): ask again.
+		return c.ask(ctx, st, st.Asked, "")
+	}
+	er, ok := answer.(*ElicitResult)
+	if !ok || er == nil {
+		return nil, &ProtocolError{Code: CodeInvalidParams,
+			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", st.Key)}
+	}
+	switch er.Action {
+	case Accept:
+		merged := make(map[string]any, len(st.Answers)+len(st.Asked))
+		for k, v := range st.Answers {
+			merged[k] = v
+		}
+		for _, name := range st.Asked {
+			delete(merged, name)
+			if v, ok := er.Content[name]; ok {
+				merged[name] = v
+			}
+		}
+		err := c.args.ApplyContent(merged)
+		if err == nil {
+			return c.dispatch(ctx, st, Outcome{Action: Accept})
+		}
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			return nil, err
+		}
+		failing := ve.Fields()
+		kept := make(map[string]any, len(merged))
+		for k, v := range merged {
+			if !contains(failing, k) {
+				kept[k] = v
+			}
+		}
+		st.Answers = kept
+		return c.ask(ctx, st, failing, ve.Error())
+	case Decline, Cancel:
+		_ = c.args.ApplyPartial(st.Answers)
+		out := Outcome{Action: er.Action}
+		if er.Action == Decline {
+			out.Declined = st.Asked
+		}
+		return c.dispatch(ctx, st, out)
+	default:
+		return nil, &ProtocolError{Code: CodeInvalidParams,
+			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", st.Key, er.Action)}
+	}
+}
+
+// ask issues the next input-required result for fields, or a tool error when
+// the round limit (or a legacy client's single bridged round) is reached.
+func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason string) (*Response, error) {
+	limit := c.o.MaxRounds
+	if c.f.MaxRounds > 0 {
+		limit = c.f.MaxRounds
+	}
+	if st.Round >= limit {
+		msg := fmt.Sprintf("%s: gave up after %d rounds of questions without a usable answer", c.f.Name, st.Round)
+		if reason != "" {
+			msg += "; last problem: " + reason
+		}
+		return complete(&Result{Text: msg, IsError: true}), nil
+	}
+	legacy := c.req.ProtocolVersion != "" && c.req.ProtocolVersion < ProtocolMRTR
+	if legacy && st.Round >= 1 {
+		msg := fmt.Sprintf("%s: needs another answer, but protocol %s clients answer only one round", c.f.Name, c.req.ProtocolVersion)
+		if reason != "" {
+			msg += "; problem: " + reason
+		}
+		return complete(&Result{Text: msg, IsError: true}), nil
+	}
+	schema := c.args.RequestedSchema(fields...)
+	st.Round++
+	st.Key = c.f.Key
+	if st.Round > 1 {
+		st.Key = c.f.Key + "_" + strconv.Itoa(st.Round)
+	}
+	st.Asked = fields
+	st.Question = questionDigest(st.Key, schema)
+	st.Tool, st.Method, st.Args, st.Principal = c.f.Name, c.req.Method, c.digest, c.req.Principal
+	now := c.o.Now()
+	st.IssuedAt, st.Expires = now.Unix(), now.Add(c.o.TTL).Unix()
+
+	sent := schema
+	if legacy {
+		var err error
+		if sent, err = DowngradeSchema(schema, c.req.ProtocolVersion); err != nil {
+			return complete(&Result{Text: c.f.Name + ": " + err.Error(), IsError: true}), nil
+		}
+	}
+	msg := c.f.Message
+	if msg == "" {
+		msg = "Please provide: " + strings.Join(titles(schema), ", ")
+	}
+	if reason != "" {
+		msg += "\n\nPlease check: " + reason
+	}
+	state, err := c.o.seal(st)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{
+		InputRequests: map[string]InputRequest{
+			st.Key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent},
+		},
+		RequestState: state,
+	}, nil
+}
+
+func (c *call) dispatch(ctx context.Context, st *flowState, out Outcome) (*Response, error) {
+	if st != nil {
+		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
+		ctx = context.WithValue(ctx, roundKey, st.Round)
+	}
+	res, err := c.f.Dispatch(ctx, c.args, out)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		res = &Result{}
+	}
+	return complete(res), nil
+}
+
+func (c *call) missingCapability(schema *jsonschema.Schema) (*Response, error) {
+	if c.o.MissingCapability == ProtocolErrorOnMissingCapability {
+		return nil, &ProtocolError{
+			Code:    CodeMissingCapability,
+			Message: c.f.Name + " needs form elicitation to ask for " + strings.Join(schema.Required, ", "),
+			Data: map[string]any{"requiredCapabilities": map[string]any{
+				"elicitation": map[string]any{"form": map[string]any{}}}},
+		}
+	}
+	var b strings.Builder
+	b.WriteString("missing arguments (this client cannot show a form, so pass them as arguments):")
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		b.WriteString("\n- ")
+		b.WriteString(DescribeField(pair.Key, pair.Value, contains(schema.Required, pair.Key)))
+	}
+	return complete(&Result{Text: b.String(), IsError: true}), nil
+}
+
+// presentErrors drops "required" errors: at the start of a call, missing
+// fields are asked for, not reported.
+func presentErrors(err error) error {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	var out *ValidationError
+	for _, fe := range ve.Errors {
+		if fe.Keyword != "required" {
+			AddFieldError(&out, fe.Field, fe.Keyword, fe.Message)
+		}
+	}
+	return out.Err()
+}
+
+func jsonErrorText(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("%s: must be %s, got %s", te.Field, te.Type.Kind(), te.Value)
+	}
+	return err.Error()
+}
+
+// questionDigest is SHA-256 over the key and the canonical JSON of the schema
+// asked under it (invopop/jsonschema's encoding is byte-stable).
+func questionDigest(key string, schema *jsonschema.Schema) []byte {
+	b, _ := json.Marshal(schema)
+	h := sha256.New()
+	h.Write([]byte(key))
+	h.Write([]byte{0})
+	h.Write(b)
+	return h.Sum(nil)
+}
+
+func equalDigest(a, b []byte) bool { return string(a) == string(b) }
+
+func titles(schema *jsonschema.Schema) []string {
+	var out []string
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		t := pair.Value.Title
+		if t == "" {
+			t = pair.Key
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,185 @@
+// Package mcpsdk registers mcpgen flows on the official Go SDK,
+// github.com/modelcontextprotocol/go-sdk (v1.8.0, MCP 2026-07-28), and serves
+// them over stateless Streamable HTTP or stdio.
+//
+// It translates between the SDK's requests and results and runtime.Request
+// and runtime.Response; the flow itself lives in package runtime.
+package mcpsdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Options configure how flows run on a go-sdk server.
+type Options struct {
+	// Flow holds the runtime options: key ring (required), TTL, round limit,
+	// rejection hook.
+	Flow runtime.Options
+	// Principal returns the authenticated caller of a request, bound into the
+	// requestState so that a state cannot be replayed by someone else
+	// (SPEC.md §1). The default is the bearer token's user id
+	// (RequestExtra.TokenInfo.UserID), or "" when unauthenticated.
+	Principal func(ctx context.Context, extra *mcp.RequestExtra) string
+}
+
+// DefaultPrincipal returns extra.TokenInfo.UserID, or "".
+func DefaultPrincipal(_ context.Context, extra *mcp.RequestExtra) string {
+	if extra == nil || extra.TokenInfo == nil {
+		return ""
+	}
+	return extra.TokenInfo.UserID
+}
+
+// AddTool registers flow as a tool on s: its input schema is
+// runtime.InputSchema(flow) (elicitable fields optional), and its handler
+// runs flow.Call for each tools/call and retry. It panics, like the SDK's own
+// AddTool, when opts has no key ring.
+func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.AddTool %q: Options.Flow.Keys is required", flow.Name))
+	}
+	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: runtime.InputSchema(flow)}
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		resp, err := flow.Call(ctx, &opts.Flow, rreq)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		if resp.Result == nil {
+			return &mcp.CallToolResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}, nil
+		}
+		return toolResult(resp.Result), nil
+	})
+}
+
+func request[P mcp.Params](ctx context.Context, opts *Options, method string, req *mcp.ServerRequest[P], args json.RawMessage,
+	responses mcp.InputResponseMap, state string) *runtime.Request {
+	principal := opts.Principal
+	if principal == nil {
+		principal = DefaultPrincipal
+	}
+	r := &runtime.Request{
+		Method:          method,
+		Arguments:       args,
+		RequestState:    state,
+		ProtocolVersion: req.ProtocolVersion(),
+		Principal:       principal(ctx, req.Extra),
+	}
+	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
+		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
+		r.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+	}
+	if len(responses) > 0 {
+		r.InputResponses = make(map[string]runtime.InputResponse, len(responses))
+		for k, v := range responses {
+			r.InputResponses[k] = inputResponse(v)
+		}
+	}
+	return r
+}
+
+func inputResponse(v mcp.InputResponse) runtime.InputResponse {
+	switch x := v.(type) {
+	case *mcp.ElicitResult:
+		if x == nil {
+			return nil
+		}
+		return &runtime.ElicitResult{Action: runtime.Action(x.Action), Content: x.Content}
+	}
+	return nil
+}
+
+func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
+	m := make(mcp.InputRequestMap, len(resp.InputRequests))
+	for k, ir := range resp.InputRequests {
+		switch x := ir.(type) {
+		case *runtime.ElicitRequest:
+			m[k] = &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
+		}
+	}
+	return m
+}
+
+func toolResult(r *runtime.Result) *mcp.CallToolResult {
+	if native, ok := r.Native.(*mcp.CallToolResult); ok {
+		return native
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text}},
+		StructuredContent: r.Structured,
+		IsError:           r.IsError,
+	}
+}
+
+// protocolError maps a *runtime.ProtocolError to the SDK's *jsonrpc.Error so
+// that the client receives a JSON-RPC error; other errors pass through (the
+// SDK turns them into tool error results).
+func protocolError(err error) error {
+	var pe *runtime.ProtocolError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	je := &jsonrpc.Error{Code: pe.Code, Message: pe.Message}
+	if pe.Data != nil {
+		if b, merr := json.Marshal(pe.Data); merr == nil {
+			je.Data = b
+		}
+	}
+	return je
+}
+
+// HTTPHandler returns a stateless Streamable HTTP handler for s: the only
+// HTTP mode that serves MCP 2026-07-28 (SPEC.md §2). Each request stands
+// alone, so any instance behind a load balancer can answer any retry.
+func HTTPHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true})
+}
+
+// ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
+// done, then shuts down gracefully. If ready is non-nil it receives the bound
+// address (useful with port 0).
+func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", HTTPHandler(s))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			slog.Warn("mcpgen: HTTP shutdown", "err", err)
+		}
+		return nil
+	}
+}
+
+// ServeStdio serves s over stdin/stdout until the client disconnects or ctx
+// is done. A stdio session is stateful, so older clients (2025-11-25 and
+// earlier) are served through the SDK's bridge, one round per call.
+func ServeStdio(ctx context.Context, s *mcp.Server) error {
+	return s.Run(ctx, &mcp.StdioTransport{})
+}

@@ -1,0 +1,199 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// NewObjectSchema returns the empty flat requestedSchema
+// {"type":"object","properties":{}} that generated RequestedSchema methods
+// fill (MCP 2026-07-28, client/elicitation: requestedSchema).
+func NewObjectSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+}
+
+// Uint64 returns a pointer to n, for the *uint64 bounds of jsonschema.Schema
+// (minLength, maxLength, minItems, maxItems).
+func Uint64(n uint64) *uint64 { return &n }
+
+// DescribeField renders one property of a requestedSchema for a model to
+// read, for example `date ("Departure date"): required string, format date`.
+func DescribeField(name string, s *jsonschema.Schema, required bool) string {
+	var b strings.Builder
+	b.WriteString(name)
+	if s.Title != "" {
+		fmt.Fprintf(&b, " (%q)", s.Title)
+	}
+	b.WriteString(": ")
+	if required {
+		b.WriteString("required ")
+	} else {
+		b.WriteString("optional ")
+	}
+	typ := s.Type
+	if typ == "array" {
+		typ = "array of strings"
+	}
+	b.WriteString(typ)
+	var parts []string
+	if s.Format != "" {
+		parts = append(parts, "format "+s.Format)
+	}
+	if s.MinLength != nil {
+		parts = append(parts, fmt.Sprintf("minLength %d", *s.MinLength))
+	}
+	if s.MaxLength != nil {
+		parts = append(parts, fmt.Sprintf("maxLength %d", *s.MaxLength))
+	}
+	if s.Minimum != "" {
+		parts = append(parts, "minimum "+s.Minimum.String())
+	}
+	if s.Maximum != "" {
+		parts = append(parts, "maximum "+s.Maximum.String())
+	}
+	if s.MinItems != nil {
+		parts = append(parts, fmt.Sprintf("minItems %d", *s.MinItems))
+	}
+	if s.MaxItems != nil {
+		parts = append(parts, fmt.Sprintf("maxItems %d", *s.MaxItems))
+	}
+	if vals := enumValues(s); len(vals) > 0 {
+		parts = append(parts, "one of "+strings.Join(vals, ", "))
+	}
+	if len(parts) > 0 {
+		b.WriteString(", ")
+		b.WriteString(strings.Join(parts, ", "))
+	}
+	if s.Description != "" {
+		b.WriteString(" — ")
+		b.WriteString(s.Description)
+	}
+	return b.String()
+}
+
+// enumValues lists the allowed values of a select property in any of its
+// forms (enum, oneOf/anyOf of consts, items of either).
+func enumValues(s *jsonschema.Schema) []string {
+	if s.Items != nil {
+		return enumValues(s.Items)
+	}
+	var out []string
+	for _, v := range s.Enum {
+		out = append(out, fmt.Sprint(v))
+	}
+	for _, alt := range append(append([]*jsonschema.Schema(nil), s.OneOf...), s.AnyOf...) {
+		out = append(out, fmt.Sprint(alt.Const))
+	}
+	return out
+}
+
+// DowngradeSchema returns a copy of a requestedSchema that a client on an
+// older protocol version can render (SPEC.md §6):
+//   - 2025-11-25 knows the whole 2026-07-28 grammar: returned unchanged;
+//   - 2025-06-18 knows no arrays, no titled oneOf/anyOf selects and no
+//     defaults except on booleans: titled selects become enum + enumNames,
+//     non-boolean defaults are dropped, an optional multi select is left out,
+//     and a required multi select is an error naming it (the caller turns it
+//     into a tool error).
+func DowngradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, error) {
+	if version >= Protocol20251125 {
+		return s, nil
+	}
+	out := NewObjectSchema()
+	var unrenderable []string
+	for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		name, p := pair.Key, pair.Value
+		required := contains(s.Required, name)
+		if p.Type == "array" {
+			if required {
+				unrenderable = append(unrenderable, name)
+			}
+			continue
+		}
+		cp := *p
+		if cp.Type != "boolean" {
+			cp.Default = nil
+		}
+		if len(cp.OneOf) > 0 {
+			var enum []any
+			var names []string
+			for _, alt := range cp.OneOf {
+				enum = append(enum, alt.Const)
+				names = append(names, alt.Title)
+			}
+			cp.OneOf = nil
+			cp.Enum = enum
+			cp.Extras = map[string]any{"enumNames": names}
+		}
+		out.Properties.Set(name, &cp)
+		if required {
+			out.Required = append(out.Required, name)
+		}
+	}
+	if len(unrenderable) > 0 {
+		return nil, errors.New("protocol " + version + " clients cannot show a multi-select, so pass these as arguments: " + strings.Join(unrenderable, ", "))
+	}
+	return out, nil
+}
+
+// InputSchema returns the tool's input schema (what tools/list shows the
+// model): the argument struct reflected by invopop/jsonschema, with every
+// elicitable field made optional and carrying its title, description, enum
+// and format but no default (an SDK that fills defaults in would make the
+// field never missing). A plain field whose jsonschema tag has no key=value
+// pairs takes the whole tag as its description (go-sdk's dialect).
+func InputSchema(f *Flow) *jsonschema.Schema {
+	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	args := f.New()
+	s := r.Reflect(args)
+	s.Version, s.ID = "", ""
+	plainDescriptions(s, reflect.TypeOf(args))
+	elicit := args.RequestedSchema(f.Fields...)
+	if s.Properties == nil {
+		s.Properties = jsonschema.NewProperties()
+	}
+	for pair := elicit.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		p := *pair.Value
+		p.Default = nil
+		s.Properties.Set(pair.Key, &p)
+	}
+	var req []string
+	for _, name := range s.Required {
+		if !contains(f.Fields, name) {
+			req = append(req, name)
+		}
+	}
+	s.Required = req
+	return s
+}
+
+func plainDescriptions(s *jsonschema.Schema, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Anonymous && sf.Tag.Get("json") == "" {
+			plainDescriptions(s, sf.Type)
+			continue
+		}
+		js := sf.Tag.Get("jsonschema")
+		if js == "" || strings.Contains(js, "=") {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "" {
+			name = sf.Name
+		}
+		if p, ok := s.Properties.Get(name); ok && p.Description == "" {
+			p.Description = js
+		}
+	}
+}
