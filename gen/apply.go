@@ -47,14 +47,22 @@ func typeErr(fd *annotate.Field, want string) *jen.Statement {
 
 // convertAnswer converts raw to the staged value, checking type, range and rules.
 func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.Code {
-	check := func(val jen.Code) *jen.Statement {
-		if !hasChecks(fd) {
-			return jen.True()
-		}
-		return jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))
-	}
 	stage := func(val jen.Code) jen.Code {
 		return jen.List(jen.Id(v), jen.Id(set)).Op("=").List(val, jen.True())
+	}
+	// checked appends to chain: run the field's checks on val and stage
+	// staged when they pass (or just stage it when the field has none).
+	checked := func(chain *jen.Statement, val, staged jen.Code) *jen.Statement {
+		if !hasChecks(fd) {
+			return chain.Else().Block(stage(staged))
+		}
+		return chain.Else().If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+	}
+	checkedStmt := func(val, staged jen.Code) jen.Code {
+		if !hasChecks(fd) {
+			return stage(staged)
+		}
+		return jen.If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
@@ -66,9 +74,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 	switch fd.Kind {
 	case annotate.String:
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "a string"),
-			).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x")))),
+			), jen.Id("x"), conv(jen.Id("x"))),
 		}
 	case annotate.Boolean:
 		return []jen.Code{
@@ -100,23 +108,27 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Add(call), jen.Id("st")).Block(
 				jen.Case(jen.Qual(runtimePkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
 				jen.Case(jen.Qual(runtimePkg, "ConvOutOfRange")).Block(addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))),
-				jen.Default().Block(jen.If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x"))))),
+				jen.Default().Block(checkedStmt(jen.Id("x"), conv(jen.Id("x")))),
 			),
 		}
 	case annotate.Number:
 		if fd.Basic == "float32" {
+			x64 := "x"
+			if !hasChecks(fd) {
+				x64 = "_"
+			}
 			return []jen.Code{
-				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+				checked(jen.If(jen.List(jen.Id(x64), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 					typeErr(fd, "a number"),
 				).Else().If(jen.List(jen.Id("x32"), jen.Id("st")).Op(":=").Qual(runtimePkg, "AsFloat32").Call(jen.Id("raw")), jen.Id("st").Op("!=").Qual(runtimePkg, "ConvOK")).Block(
 					addErrP(fd, "range", "does not fit in float32"),
-				).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x32")))),
+				), jen.Id("x"), conv(jen.Id("x32"))),
 			}
 		}
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "a number"),
-			).Else().If(check(jen.Id("x"))).Block(stage(conv(jen.Id("x")))),
+			), jen.Id("x"), conv(jen.Id("x"))),
 		}
 	case annotate.MultiSelect:
 		items := jen.Id("x")
@@ -130,7 +142,7 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			)
 			items = jen.Id("items")
 		}
-		body = append(body, jen.If(check(items)).Block(stage(items)))
+		body = append(body, checkedStmt(items, items))
 		return []jen.Code{
 			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsStrings").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "an array of strings"),

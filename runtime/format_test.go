@@ -38,6 +38,14 @@ func reference(t testing.TB, format, s string) bool {
 	return refSchemas[format].Validate(s) == nil
 }
 
+// requireAgreesOn fails if CheckFormat and santhosh disagree on s for format.
+func requireAgreesOn(t testing.TB, format, s string) {
+	t.Helper()
+	if got, want := CheckFormat(format, s), reference(t, format, s); got != want {
+		t.Fatalf("format %q disagrees with santhosh-tekuri/jsonschema on %q: got %v, validator says %v", format, s, got, want)
+	}
+}
+
 // requireAgrees fails if CheckFormat and santhosh disagree on s for any of
 // the checked formats.
 func requireAgrees(t testing.TB, s string) {
@@ -457,16 +465,16 @@ func TestFormatDifferential(t *testing.T) {
 	t.Logf("%d generated strings, %d checker/validator comparisons", total, total*len(checkedFormats))
 }
 
-// TestDateExhaustive compares every month and day field 00-99 in leap,
+// TestFormatDateExhaustive compares every month and day field 00-99 in leap,
 // non-leap and century years with the validator.
-func TestDateExhaustive(t *testing.T) {
+func TestFormatDateExhaustive(t *testing.T) {
 	n := 0
 	for _, y := range []string{"0000", "0004", "1900", "1999", "2000", "2023", "2024", "2100", "2400", "9999"} {
 		for m := 0; m < 100; m++ {
 			for d := 0; d < 100; d++ {
 				s := y + "-" + string(rune('0'+m/10)) + string(rune('0'+m%10)) + "-" + string(rune('0'+d/10)) + string(rune('0'+d%10))
-				requireAgrees(t, s)
-				requireAgrees(t, s+"T23:59:60Z")
+				requireAgreesOn(t, "date", s)
+				requireAgreesOn(t, "date-time", s+"T23:59:60Z")
 				n += 2
 			}
 		}
@@ -474,9 +482,9 @@ func TestDateExhaustive(t *testing.T) {
 	t.Logf("%d strings", n)
 }
 
-// TestLeapSecondExhaustive compares the leap-second rule for every local
+// TestFormatLeapSecondExhaustive compares the leap-second rule for every local
 // hour, the minutes around the hour boundaries and every offset hour.
-func TestLeapSecondExhaustive(t *testing.T) {
+func TestFormatLeapSecondExhaustive(t *testing.T) {
 	two := func(v int) string { return string(rune('0'+v/10)) + string(rune('0'+v%10)) }
 	n := 0
 	for h := 0; h < 25; h++ {
@@ -484,7 +492,7 @@ func TestLeapSecondExhaustive(t *testing.T) {
 			for _, sign := range []string{"+", "-"} {
 				for zh := 0; zh < 25; zh++ {
 					for _, zm := range []int{0, 1, 58, 59, 60} {
-						requireAgrees(t, "2024-06-30T"+two(h)+":"+two(m)+":60"+sign+two(zh)+":"+two(zm))
+						requireAgreesOn(t, "date-time", "2024-06-30T"+two(h)+":"+two(m)+":60"+sign+two(zh)+":"+two(zm))
 						n++
 					}
 				}
@@ -494,9 +502,51 @@ func TestLeapSecondExhaustive(t *testing.T) {
 	t.Logf("%d strings", n)
 }
 
-// TestIPv6Differential checks the net/netip mirror directly: it must accept
+// TestFormatURIBytesExhaustive puts every byte, raw and %-escaped in upper
+// and lower case, in each part of a URI and compares with the validator.
+func TestFormatURIBytesExhaustive(t *testing.T) {
+	const hexdig = "0123456789ABCDEF"
+	templates := []string{
+		"http://a%sb.c/", "http://u%sv@h/", "http://[::1%s]/", "http://h:1%s/",
+		"http://h/p%sq", "http://h?q%sr", "http://h#f%sg", "s%st:x", "s:o%sp",
+	}
+	n := 0
+	for c := 0; c < 256; c++ {
+		reps := []string{
+			string([]byte{byte(c)}),
+			"%" + string([]byte{hexdig[c>>4], hexdig[c&15]}),
+			"%" + strings.ToLower(string([]byte{hexdig[c>>4], hexdig[c&15]})),
+		}
+		for _, tpl := range templates {
+			for _, r := range reps {
+				requireAgreesOn(t, "uri", strings.Replace(tpl, "%s", r, 1))
+				n++
+			}
+		}
+	}
+	t.Logf("%d strings", n)
+}
+
+// TestFormatEmailBytesExhaustive puts every byte in each part of an email
+// address and compares with the validator.
+func TestFormatEmailBytesExhaustive(t *testing.T) {
+	templates := []string{
+		"a%sb@example.com", "%s@example.com", `"a%sb"@example.com`, "a@ex%sample.com",
+		"a@example.com%s", "a@[1.2.3%s4]", "a@[IPv6:%s::1]", "a@[IPv6:::1%s]",
+	}
+	n := 0
+	for c := 0; c < 256; c++ {
+		for _, tpl := range templates {
+			requireAgreesOn(t, "email", strings.Replace(tpl, "%s", string([]byte{byte(c)}), 1))
+			n++
+		}
+	}
+	t.Logf("%d strings", n)
+}
+
+// TestFormatIPv6Differential checks the net/netip mirror directly: it must accept
 // exactly the strings that netip.ParseAddr parses as IPv6 without a zone.
-func TestIPv6Differential(t *testing.T) {
+func TestFormatIPv6Differential(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	ipSeeds := []string{"::", "::1", "1::", "2001:db8::1", "1:2:3:4:5:6:7:8", "::ffff:1.2.3.4", "1:2:3:4:5:6:1.2.3.4", "fe80::1%eth0", "1:2::3:4", "abcd:ef01::"}
 	for i := 0; i < 20000; i++ {
@@ -537,8 +587,11 @@ func FuzzFormats(f *testing.F) {
 			f.Add(tc.in)
 		}
 	}
-	// Findings of earlier fuzzing runs.
+	// Fuzzing runs so far (60s, 180s and 60s, about 5.5 million executions
+	// together) found no disagreement; add every future finding here.
 	f.Add("")
+	f.Add("a@[+1.-0.+001.2]")
+	f.Add("2024-01-01T+1:-0:+5+-0:+3")
 	f.Fuzz(func(t *testing.T, s string) {
 		requireAgrees(t, s)
 	})

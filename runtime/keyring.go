@@ -186,7 +186,9 @@ func (kr *KeyRing) Open(state string, maxLen int) ([]byte, error) {
 	if maxLen > 0 && len(state) > maxLen {
 		return nil, ErrStateTooLarge
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(state)
+	// Strict: a state whose last character differs only in its unused bits
+	// is a different string and must not open.
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(state)
 	if err != nil {
 		return nil, ErrStateEncoding
 	}

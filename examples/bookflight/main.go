@@ -6,6 +6,7 @@
 //
 //	go run ./examples/bookflight -http 127.0.0.1:8080   # stateless Streamable HTTP at /mcp
 //	go run ./examples/bookflight -stdio                 # stdio
+//	go run ./examples/bookflight -demo                  # serve and drive three calls, printing the wire
 //
 // Instances behind a load balancer must share MCPGEN_STATE_KEYS
 // (comma-separated 32-byte base64 keys, newest first; `mcpgen keygen` makes
@@ -37,11 +38,18 @@ func run(args []string) int {
 	fs := flag.NewFlagSet("bookflight", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve stateless Streamable HTTP at /mcp on this address, e.g. 127.0.0.1:8080")
 	stdio := fs.Bool("stdio", false, "serve over stdin and stdout")
+	demoRun := fs.Bool("demo", false, "serve on a free loopback port and drive one accepted, one declined and one cancelled call, printing the wire")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if (*httpAddr == "") == !*stdio {
-		fmt.Fprintln(os.Stderr, "bookflight: give exactly one of -http ADDR or -stdio")
+	modes := 0
+	for _, on := range []bool{*httpAddr != "", *stdio, *demoRun} {
+		if on {
+			modes++
+		}
+	}
+	if modes != 1 {
+		fmt.Fprintln(os.Stderr, "bookflight: give exactly one of -http ADDR, -stdio or -demo")
 		fs.Usage()
 		return 2
 	}
@@ -54,6 +62,13 @@ func run(args []string) int {
 	if keys == nil {
 		log.Warn("MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls")
 		keys = runtime.EphemeralKeyRing()
+	}
+	if *demoRun {
+		if err := demo(os.Stdout, keys); err != nil {
+			log.Error("demo", "err", err)
+			return 1
+		}
+		return 0
 	}
 	server := newServer(keys, bookFlightArgsHandler{}, log)
 
