@@ -23,4 +23,3 @@ const (
 	Afternoon Window = "afternoon" // Afternoon
 	Evening   Window = "evening"   // Evening
 )
-
