@@ -1,0 +1,367 @@
+package runtime_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+)
+
+// env is one server's view of the plan_trip flow: a recording handler, the
+// options (with a settable clock) and every rejection the hook received.
+type env struct {
+	t    *testing.T
+	rec  *fixture.TripRecorder
+	flow *runtime.Flow
+	opts *runtime.Options
+
+	mu      sync.Mutex
+	rejects []runtime.Rejection
+	now     time.Time
+}
+
+var t0 = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+
+func newEnv(t *testing.T, keys *runtime.KeyRing) *env {
+	t.Helper()
+	if keys == nil {
+		keys = runtime.EphemeralKeyRing()
+	}
+	e := &env{t: t, rec: &fixture.TripRecorder{}, now: t0}
+	e.flow = fixture.NewTripFlow(e.rec)
+	e.opts = &runtime.Options{
+		Keys: keys,
+		Now: func() time.Time {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.now
+		},
+		OnReject: func(_ context.Context, r runtime.Rejection) {
+			e.mu.Lock()
+			e.rejects = append(e.rejects, r)
+			e.mu.Unlock()
+		},
+	}
+	return e
+}
+
+func (e *env) setNow(t time.Time) {
+	e.mu.Lock()
+	e.now = t
+	e.mu.Unlock()
+}
+
+// rejections returns how many rejections the hook saw, and the last one.
+func (e *env) rejections() (int, runtime.Rejection) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.rejects) == 0 {
+		return 0, runtime.Rejection{}
+	}
+	return len(e.rejects), e.rejects[len(e.rejects)-1]
+}
+
+// req is a 2026-07-28 tools/call from a client that declares form elicitation.
+func req(args string, state string, responses map[string]runtime.InputResponse) *runtime.Request {
+	return &runtime.Request{
+		Method: "tools/call", Arguments: json.RawMessage(args), RequestState: state,
+		InputResponses: responses, FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR,
+	}
+}
+
+func accept(key string, content map[string]any) map[string]runtime.InputResponse {
+	return map[string]runtime.InputResponse{key: &runtime.ElicitResult{Action: runtime.Accept, Content: content}}
+}
+
+func act(key string, a runtime.Action) map[string]runtime.InputResponse {
+	return map[string]runtime.InputResponse{key: &runtime.ElicitResult{Action: a}}
+}
+
+const paris = `{"city":"Paris"}`
+
+var goodAnswer = map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 3}
+
+// ask runs a call that must return an input-required response.
+func (e *env) ask(r *runtime.Request) *runtime.Response {
+	e.t.Helper()
+	resp, err := e.flow.Call(context.Background(), e.opts, r)
+	require.NoError(e.t, err)
+	require.Nil(e.t, resp.Result, "expected input requests, got a result: %+v", resp.Result)
+	require.NotEmpty(e.t, resp.RequestState)
+	require.Len(e.t, resp.InputRequests, 1)
+	return resp
+}
+
+// done runs a call that must complete and returns the result.
+func (e *env) done(r *runtime.Request) *runtime.Result {
+	e.t.Helper()
+	resp, err := e.flow.Call(context.Background(), e.opts, r)
+	require.NoError(e.t, err)
+	require.NotNil(e.t, resp.Result, "expected a result, got input requests %v", resp.InputRequests)
+	require.Empty(e.t, resp.InputRequests)
+	require.Empty(e.t, resp.RequestState)
+	return resp.Result
+}
+
+// rejected runs a retry that must be refused with -32602, report one more
+// rejection with a reason, and run no branch.
+func (e *env) rejected(r *runtime.Request, why string) {
+	e.t.Helper()
+	before, _ := e.rejections()
+	ran := e.rec.Count()
+	resp, err := e.flow.Call(context.Background(), e.opts, r)
+	require.Nil(e.t, resp, "%s: a hostile state produced a response", why)
+	var pe *runtime.ProtocolError
+	require.ErrorAs(e.t, err, &pe, "%s", why)
+	require.EqualValues(e.t, -32602, pe.Code, "%s", why)
+	n, last := e.rejections()
+	require.Equal(e.t, before+1, n, "%s: the hook sees every rejection", why)
+	require.NotEmpty(e.t, last.Reason, why)
+	require.Error(e.t, last.Err, why)
+	require.Equal(e.t, "plan_trip", last.Flow)
+	require.Equal(e.t, ran, e.rec.Count(), "%s: no branch may run", why)
+}
+
+func TestHostileStates(t *testing.T) {
+	e := newEnv(t, nil)
+	first := e.ask(req(paris, "", nil))
+	state := first.RequestState
+	answer := accept("plan_trip", goodAnswer)
+
+	t.Run("bit flips of the base64 text", func(t *testing.T) {
+		for i := 0; i < len(state); i++ {
+			for bit := 0; bit < 8; bit++ {
+				b := []byte(state)
+				b[i] ^= 1 << bit
+				e.rejected(req(paris, string(b), answer), "text flip")
+			}
+		}
+	})
+	t.Run("bit flips of the sealed bytes", func(t *testing.T) {
+		raw, err := base64.RawURLEncoding.DecodeString(state)
+		require.NoError(t, err)
+		for i := range raw {
+			for bit := 0; bit < 8; bit++ {
+				b := append([]byte(nil), raw...)
+				b[i] ^= 1 << bit
+				e.rejected(req(paris, base64.RawURLEncoding.EncodeToString(b), answer), "byte flip")
+			}
+		}
+	})
+	t.Run("truncations", func(t *testing.T) {
+		for n := 1; n < len(state); n++ {
+			e.rejected(req(paris, state[:n], answer), "truncated")
+		}
+		raw, _ := base64.RawURLEncoding.DecodeString(state)
+		for n := 0; n < len(raw); n++ {
+			e.rejected(req(paris, base64.RawURLEncoding.EncodeToString(raw[:n])+"A", answer), "truncated bytes")
+		}
+	})
+	t.Run("not base64", func(t *testing.T) {
+		for _, s := range []string{"!!!!", state + "=", strings.ReplaceAll(state, state[5:6], "+"), "é" + state, state + " ", `{"r":1}`} {
+			e.rejected(req(paris, s, answer), "not base64: "+s)
+		}
+	})
+	t.Run("standard padded base64 of the same bytes", func(t *testing.T) {
+		raw, _ := base64.RawURLEncoding.DecodeString(state)
+		if std := base64.StdEncoding.EncodeToString(raw); std != state {
+			e.rejected(req(paris, std, answer), "std base64")
+		}
+	})
+	t.Run("1 MiB of garbage", func(t *testing.T) {
+		g := make([]byte, 3<<18)
+		_, _ = rand.Read(g)
+		s := base64.RawURLEncoding.EncodeToString(g)
+		require.GreaterOrEqual(t, len(s), 1<<20)
+		e.rejected(req(paris, s, answer), "1 MiB")
+	})
+	t.Run("same tool, other arguments", func(t *testing.T) {
+		e.rejected(req(`{"city":"Rome"}`, state, answer), "other arguments")
+		e.rejected(req(`{"city":"Paris","name":"Eve"}`, state, answer), "an extra argument")
+		e.rejected(req(`{}`, state, answer), "no arguments")
+	})
+	t.Run("another principal", func(t *testing.T) {
+		r := req(paris, state, answer)
+		r.Principal = "mallory"
+		e.rejected(r, "principal")
+	})
+	t.Run("another method", func(t *testing.T) {
+		r := req(paris, state, answer)
+		r.Method = "prompts/get"
+		e.rejected(r, "method")
+	})
+	t.Run("a state from another tool", func(t *testing.T) {
+		other := fixture.NewTripFlow(&fixture.TripRecorder{})
+		other.Name, other.Key = "plan_holiday", "plan_holiday"
+		oresp, err := other.Call(context.Background(), e.opts, req(paris, "", nil))
+		require.NoError(t, err)
+		require.NotEmpty(t, oresp.RequestState)
+		e.rejected(req(paris, oresp.RequestState, answer), "other tool")
+	})
+	t.Run("expired", func(t *testing.T) {
+		e.setNow(t0.Add(runtime.DefaultTTL + time.Second))
+		defer e.setNow(t0)
+		e.rejected(req(paris, state, answer), "expired")
+	})
+	t.Run("issued in the future beyond the skew", func(t *testing.T) {
+		e.setNow(t0.Add(time.Hour))
+		future := e.ask(req(paris, "", nil)).RequestState
+		e.setNow(t0)
+		e.rejected(req(paris, future, answer), "future")
+	})
+	t.Run("sealed with a key no longer in the ring", func(t *testing.T) {
+		f := newEnv(t, nil)
+		old := f.ask(req(paris, "", nil)).RequestState
+		e.rejected(req(paris, old, answer), "foreign key")
+	})
+	// After all of that, the real state still works: nothing above consumed it.
+	res := e.done(req(paris, state, answer))
+	assert.Contains(t, res.Text, `"email":"ada@example.com"`)
+	assert.Equal(t, 1, e.rec.Count())
+}
+
+func TestStateWithinSkewAndTTLOpens(t *testing.T) {
+	e := newEnv(t, nil)
+	e.setNow(t0.Add(runtime.DefaultClockSkew - time.Second)) // an instance whose clock runs ahead
+	state := e.ask(req(paris, "", nil)).RequestState
+	e.setNow(t0)
+	e.done(req(paris, state, accept("plan_trip", goodAnswer)))
+
+	e.setNow(t0)
+	state = e.ask(req(paris, "", nil)).RequestState
+	e.setNow(t0.Add(runtime.DefaultTTL - time.Second))
+	e.done(req(paris, state, accept("plan_trip", goodAnswer)))
+	assert.Equal(t, 2, e.rec.Count())
+
+	// A shorter TTL is honoured.
+	e.opts.TTL = time.Minute
+	e.setNow(t0)
+	state = e.ask(req(paris, "", nil)).RequestState
+	e.setNow(t0.Add(2 * time.Minute))
+	e.rejected(req(paris, state, accept("plan_trip", goodAnswer)), "custom TTL")
+}
+
+func TestPrincipalIsBound(t *testing.T) {
+	e := newEnv(t, nil)
+	r := req(paris, "", nil)
+	r.Principal = "alice"
+	state := e.ask(r).RequestState
+	anon := req(paris, state, accept("plan_trip", goodAnswer))
+	e.rejected(anon, "anonymous retry of alice's state")
+	bob := req(paris, state, accept("plan_trip", goodAnswer))
+	bob.Principal = "bob"
+	e.rejected(bob, "bob")
+	alice := req(paris, state, accept("plan_trip", goodAnswer))
+	alice.Principal = "alice"
+	e.done(alice)
+}
+
+func TestKeyRotation(t *testing.T) {
+	oldKey, newKey := runtime.GenerateKey(), runtime.GenerateKey()
+	before, err := runtime.ParseKeyRing(oldKey)
+	require.NoError(t, err)
+	e := newEnv(t, before)
+	state := e.ask(req(paris, "", nil)).RequestState
+
+	// Rotation: the new key is prepended; the old one stays to open old states.
+	e.opts.Keys, err = runtime.ParseKeyRing(newKey + "," + oldKey)
+	require.NoError(t, err)
+	r2 := e.ask(req(paris, state, accept("plan_trip", map[string]any{"name": "Ada", "email": "nope", "nights": 2})))
+	e.done(req(paris, r2.RequestState, accept("plan_trip_2", map[string]any{"email": "ada@example.com"})))
+
+	// New states are sealed with the newest key: the old key alone cannot open them.
+	fresh := e.ask(req(paris, "", nil)).RequestState
+	e.opts.Keys = before
+	e.rejected(req(paris, fresh, accept("plan_trip", goodAnswer)), "sealed with the new key")
+
+	// Once the old key is dropped, states sealed with it are rejected.
+	e.opts.Keys, err = runtime.ParseKeyRing(newKey)
+	require.NoError(t, err)
+	e.rejected(req(paris, state, accept("plan_trip", goodAnswer)), "old key dropped")
+	assert.Equal(t, 1, e.rec.Count())
+}
+
+func TestKeyID(t *testing.T) {
+	k := make([]byte, runtime.KeySize)
+	_, _ = rand.Read(k)
+	sum := sha256.Sum256(k)
+	id := runtime.KeyID(k)
+	assert.Equal(t, sum[:8], id[:])
+
+	kr, err := runtime.NewKeyRing(k)
+	require.NoError(t, err)
+	raw, err := base64.RawURLEncoding.DecodeString(kr.Seal([]byte("x")))
+	require.NoError(t, err)
+	assert.Equal(t, byte(1), raw[0], "format version byte")
+	assert.Equal(t, sum[:8], raw[1:9], "the key id follows the version byte")
+
+	// Adding a key never renumbers the others.
+	k2 := make([]byte, runtime.KeySize)
+	_, _ = rand.Read(k2)
+	kr2, err := runtime.NewKeyRing(k2, k)
+	require.NoError(t, err)
+	pt, err := kr2.Open(kr.Seal([]byte("hello")), 0)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(pt))
+}
+
+func TestKeyRingParsing(t *testing.T) {
+	k := make([]byte, runtime.KeySize)
+	for i := range k {
+		k[i] = byte(250 + i) // makes + and / (or - and _) appear
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		kr, err := runtime.ParseKeyRing(" " + enc.EncodeToString(k) + " ,")
+		require.NoError(t, err)
+		ref, _ := runtime.NewKeyRing(k)
+		_, err = kr.Open(ref.Seal([]byte("x")), 0)
+		require.NoError(t, err)
+	}
+	for _, bad := range []string{"", ",", "not base64!", base64.RawURLEncoding.EncodeToString(k[:16]), runtime.GenerateKey() + "," + base64.RawURLEncoding.EncodeToString(k[:31])} {
+		_, err := runtime.ParseKeyRing(bad)
+		require.Error(t, err, "%q", bad)
+		assert.Contains(t, err.Error(), runtime.EnvStateKeys)
+	}
+	dup := runtime.GenerateKey()
+	_, err := runtime.ParseKeyRing(dup + "," + dup)
+	require.ErrorContains(t, err, "twice")
+	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + ",x")
+	require.ErrorContains(t, err, "key 2")
+}
+
+func TestCanonicalArgumentsDigest(t *testing.T) {
+	e := newEnv(t, nil)
+	state := e.ask(req(`{"city":"Paris","extra":{"b":1,"a":[1,2]}}`, "", nil)).RequestState
+	// Key order and whitespace do not matter; values do.
+	e.done(req("{ \"extra\" : {\"a\":[1, 2], \"b\":1},\n\t\"city\": \"Paris\" }", state, accept("plan_trip", goodAnswer)))
+	e.rejected(req(`{"city":"Paris","extra":{"b":1,"a":[2,1]}}`, state, accept("plan_trip", goodAnswer)), "array order matters")
+	e.rejected(req(`{"city":"Paris","extra":{"b":"1","a":[1,2]}}`, state, accept("plan_trip", goodAnswer)), "types matter")
+
+	// Absent, null and {} arguments are the same empty object.
+	state = e.ask(req(``, "", nil)).RequestState
+	e.done(req(`null`, state, accept("plan_trip", goodAnswer)))
+	state = e.ask(req(`null`, "", nil)).RequestState
+	e.done(req(`{}`, state, accept("plan_trip", goodAnswer)))
+}
+
+func TestArgumentsThatAreNotAnObject(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, bad := range []string{`[1]`, `"x"`, `{`, `3`} {
+		_, err := e.flow.Call(context.Background(), e.opts, req(bad, "", nil))
+		var pe *runtime.ProtocolError
+		require.ErrorAs(t, err, &pe, bad)
+		assert.EqualValues(t, -32602, pe.Code)
+	}
+	assert.Zero(t, e.rec.Count())
+}
