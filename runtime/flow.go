@@ -163,12 +163,21 @@ type Request struct {
 	// FormElicitation reports whether the client declared form elicitation
 	// ({"elicitation":{}} or {"elicitation":{"form":{}}}).
 	FormElicitation bool
+	// Sampling reports whether the client declared {"sampling":{…}}.
+	Sampling bool
+	// Roots reports whether the client declared {"roots":{…}}.
+	Roots bool
 	// ProtocolVersion is the request's protocol version. Before 2026-07-28
 	// the client is served through an SDK bridge that answers one round.
 	ProtocolVersion string
 	// Principal identifies the authenticated caller ("" when anonymous); it
 	// is bound into the state.
 	Principal string
+}
+
+// Capabilities returns the client capabilities the request declared.
+func (r *Request) Capabilities() Capabilities {
+	return Capabilities{FormElicitation: r.FormElicitation, Sampling: r.Sampling, Roots: r.Roots}
 }
 
 // Response is what the flow returns: either a final Result, or input
@@ -265,8 +274,10 @@ func (c *call) reject(ctx context.Context, err error) error {
 // first handles a call without requestState.
 func (c *call) first(ctx context.Context) (*Response, error) {
 	toAsk := c.fieldsToAsk()
-	if len(toAsk) > 0 && len(c.req.InputResponses) > 0 && c.f.AcceptUnsealed {
-		// Opted in: treat the answers as replies to the round-1 question.
+	if _, answered := c.req.InputResponses[c.f.Key]; answered && len(toAsk) > 0 && c.f.AcceptUnsealed {
+		// Opted in: treat the answer under the round-1 key as the reply to
+		// the round-1 question (answers under other keys are ignored, and
+		// without one the question is asked as on any first call).
 		st := &flowState{Key: c.f.Key, Asked: toAsk, Round: 1, FlowID: newFlowID()}
 		st.Question = questionDigest(st.Key, c.args.RequestedSchema(toAsk...))
 		return c.retry(ctx, st)

@@ -81,6 +81,9 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
 		r.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 	}
+	if caps := req.ClientCapabilities(); caps != nil {
+		r.Sampling, r.Roots = samplingAndRoots(caps)
+	}
 	if len(responses) > 0 {
 		r.InputResponses = make(map[string]runtime.InputResponse, len(responses))
 		for k, v := range responses {
@@ -98,7 +101,7 @@ func inputResponse(v mcp.InputResponse) runtime.InputResponse {
 		}
 		return &runtime.ElicitResult{Action: runtime.Action(x.Action), Content: x.Content}
 	}
-	return nil
+	return deprecatedInputResponse(v)
 }
 
 func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
@@ -107,6 +110,10 @@ func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
 		switch x := ir.(type) {
 		case *runtime.ElicitRequest:
 			m[k] = &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
+		default:
+			if r := deprecatedInputRequest(ir); r != nil {
+				m[k] = r
+			}
 		}
 	}
 	return m

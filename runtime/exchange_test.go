@@ -1,0 +1,198 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func exchangeOpts(t *testing.T) *Options {
+	t.Helper()
+	return &Options{Keys: EphemeralKeyRing()}
+}
+
+func allCaps(req *Request) *Request {
+	req.FormElicitation, req.Sampling, req.Roots = true, true, true
+	return req
+}
+
+// askRound1 runs the first call of an exchange named "tool" that asks for a
+// sampling answer and the roots, carrying "carried".
+func askRound1(t *testing.T, o *Options, args string) *Response {
+	t.Helper()
+	x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(args)}))
+	require.NoError(t, err)
+	assert.Equal(t, 0, x.Round())
+	_, ok := x.Sampling("q")
+	assert.False(t, ok, "a first call has no answers")
+	resp, err := x.Ask(map[string]InputRequest{
+		"q":     &SamplingRequest{Messages: []SamplingMessage{{Role: "user", Text: "Capital of France?"}}, MaxTokens: 10},
+		"roots": &RootsRequest{},
+	}, map[string]string{"step": "one"})
+	require.NoError(t, err)
+	require.Nil(t, resp.Result)
+	require.NotEmpty(t, resp.RequestState)
+	require.Len(t, resp.InputRequests, 2)
+	return resp
+}
+
+func TestExchangeRoundTrip(t *testing.T) {
+	o := exchangeOpts(t)
+	r1 := askRound1(t, o, `{"a":1}`)
+
+	x, err := NewExchange("tool", o, allCaps(&Request{
+		Method: "tools/call", Arguments: json.RawMessage(`{ "a" : 1 }`), RequestState: r1.RequestState,
+		InputResponses: map[string]InputResponse{
+			"q":     &SamplingResult{Role: "assistant", Text: "Paris", Model: "m"},
+			"roots": &RootsResult{Roots: []Root{{URI: "file:///r", Name: "R"}}},
+			"extra": &ElicitResult{Action: Accept},
+		},
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, 1, x.Round())
+	assert.NotEmpty(t, x.FlowID())
+	s, ok := x.Sampling("q")
+	require.True(t, ok)
+	assert.Equal(t, "Paris", s.Text)
+	roots, ok := x.Roots("roots")
+	require.True(t, ok)
+	assert.Equal(t, []Root{{URI: "file:///r", Name: "R"}}, roots.Roots)
+	_, ok = x.Elicitation("extra")
+	assert.False(t, ok, "an answer under a key that was not asked is ignored")
+	var carried map[string]string
+	ok, err = x.Carried(&carried)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, map[string]string{"step": "one"}, carried)
+
+	// Round 2 keeps the flow id and yields a new state.
+	id := x.FlowID()
+	r2, err := x.Ask(map[string]InputRequest{"more": &RootsRequest{}}, nil)
+	require.NoError(t, err)
+	assert.NotEqual(t, r1.RequestState, r2.RequestState)
+	x2, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r2.RequestState}))
+	require.NoError(t, err)
+	assert.Equal(t, 2, x2.Round())
+	assert.Equal(t, id, x2.FlowID())
+	_, ok = x2.Sampling("q")
+	assert.False(t, ok, "round 2 did not ask q")
+	ok, err = x2.Carried(&carried)
+	require.NoError(t, err)
+	assert.False(t, ok, "a nil carry carries nothing")
+}
+
+func TestExchangeRejectsStates(t *testing.T) {
+	o := exchangeOpts(t)
+	var rejected []Rejection
+	o.OnReject = func(_ context.Context, r Rejection) { rejected = append(rejected, r) }
+	r1 := askRound1(t, o, `{"a":1}`)
+	other := EphemeralKeyRing()
+	later := time.Now().Add(DefaultTTL + time.Minute)
+	cases := []struct {
+		name   string
+		opts   *Options
+		mutate func(*Request)
+	}{
+		{"tampered suffix", o, func(r *Request) { r.RequestState += "-TAMPERED" }},
+		{"flipped character", o, func(r *Request) {
+			b := []byte(r.RequestState)
+			b[len(b)/2] ^= 1
+			r.RequestState = string(b)
+		}},
+		{"other key", &Options{Keys: other}, func(*Request) {}},
+		{"other method", o, func(r *Request) { r.Method = "prompts/get" }},
+		{"other arguments", o, func(r *Request) { r.Arguments = json.RawMessage(`{"a":2}`) }},
+		{"other principal", o, func(r *Request) { r.Principal = "mallory" }},
+		{"expired", &Options{Keys: o.Keys, Now: func() time.Time { return later }}, func(*Request) {}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState,
+				InputResponses: map[string]InputResponse{"q": &SamplingResult{Text: "Paris"}}})
+			tc.mutate(req)
+			_, err := NewExchange("tool", tc.opts, req)
+			var pe *ProtocolError
+			require.True(t, errors.As(err, &pe), "got %v", err)
+			assert.Equal(t, int64(CodeInvalidParams), pe.Code)
+		})
+	}
+	_, err := NewExchange("other", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState}))
+	require.Error(t, err, "a state issued for tool does not resume other")
+	assert.NotEmpty(t, rejected, "rejections reach OnReject")
+	assert.Equal(t, "tool", rejected[0].Flow)
+}
+
+func TestExchangeWrongAnswerShape(t *testing.T) {
+	o := exchangeOpts(t)
+	r1 := askRound1(t, o, `{}`)
+	for name, ans := range map[string]InputResponse{
+		"elicitation answer to a sampling request": &ElicitResult{Action: Accept},
+		"undecodable answer":                       nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: r1.RequestState,
+				InputResponses: map[string]InputResponse{"q": ans}}))
+			var pe *ProtocolError
+			require.True(t, errors.As(err, &pe), "got %v", err)
+			assert.Equal(t, int64(CodeInvalidParams), pe.Code)
+			assert.Contains(t, pe.Message, `"q"`)
+		})
+	}
+}
+
+func TestExchangeAnswersWithoutStateIgnored(t *testing.T) {
+	x, err := NewExchange("tool", exchangeOpts(t), allCaps(&Request{Method: "tools/call",
+		InputResponses: map[string]InputResponse{"q": &SamplingResult{Text: "forged"}}}))
+	require.NoError(t, err)
+	_, ok := x.Sampling("q")
+	assert.False(t, ok)
+}
+
+func TestExchangeAskChecksCapabilities(t *testing.T) {
+	x, err := NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call", Sampling: true})
+	require.NoError(t, err)
+	assert.True(t, x.Capabilities().Supports(&SamplingRequest{}))
+	assert.False(t, x.Capabilities().Supports(&ElicitRequest{}))
+	_, err = x.Ask(map[string]InputRequest{
+		"name":  &ElicitRequest{Message: "Name?", RequestedSchema: NewObjectSchema()},
+		"roots": &RootsRequest{},
+		"q":     &SamplingRequest{MaxTokens: 1},
+	}, nil)
+	var pe *ProtocolError
+	require.True(t, errors.As(err, &pe), "got %v", err)
+	assert.Equal(t, int64(CodeMissingCapability), pe.Code)
+	b, _ := json.Marshal(pe.Data)
+	assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}},"roots":{}}}`, string(b))
+
+	_, err = x.Ask(nil, nil)
+	assert.Error(t, err)
+	_, err = x.Ask(map[string]InputRequest{"": &SamplingRequest{}}, nil)
+	assert.Error(t, err)
+	_, err = x.Ask(map[string]InputRequest{"q": &SamplingRequest{MaxTokens: 1}}, func() {})
+	assert.Error(t, err, "a carry that does not encode")
+}
+
+func TestExchangeRoundLimit(t *testing.T) {
+	o := &Options{Keys: EphemeralKeyRing(), MaxRounds: 2}
+	state := ""
+	for round := 0; round < 2; round++ {
+		x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: state}))
+		require.NoError(t, err)
+		resp, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+		require.NoError(t, err)
+		require.Nil(t, resp.Result)
+		state = resp.RequestState
+	}
+	x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: state}))
+	require.NoError(t, err)
+	resp, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result)
+	assert.True(t, resp.Result.IsError)
+	assert.Contains(t, resp.Result.Text, "2 rounds")
+}

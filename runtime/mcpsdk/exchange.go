@@ -1,0 +1,84 @@
+package mcpsdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// ExchangeHandler handles one tools/call or prompts/get through a
+// *runtime.Exchange: it reads the previous round's answers and either
+// returns a complete response (&runtime.Response{Result: …}) or the next
+// round from x.Ask. Errors that are *runtime.ProtocolError become JSON-RPC
+// errors; for a tool, other errors become tool error results (the SDK's rule).
+type ExchangeHandler func(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error)
+
+// AddExchangeTool registers a hand-written tool whose handler asks for
+// input with sampling/createMessage, roots/list or elicitation/create
+// requests it builds itself, through a runtime.Exchange bound to the tool's
+// name and "tools/call" (see runtime.Exchange for what the sealed
+// requestState guarantees). A nil tool.InputSchema means {"type":"object"}
+// (no arguments). It panics, like the SDK's AddTool, when opts has no key
+// ring.
+func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHandler) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.AddExchangeTool %q: Options.Flow.Keys is required", tool.Name))
+	}
+	t := *tool
+	if t.InputSchema == nil {
+		t.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	s.AddTool(&t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		x, err := runtime.NewExchange(t.Name, &opts.Flow, rreq)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		resp, err := h(ctx, x)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		return callToolResponse(resp), nil
+	})
+}
+
+// AddExchangePrompt is [AddExchangeTool] for a prompt: the exchange is bound
+// to the prompt's name and "prompts/get", and the response becomes a
+// GetPromptResult as in [AddPrompt] (Result.Native *mcp.GetPromptResult
+// passes unchanged; a text becomes one user message; IsError becomes -32602).
+// The handler reads the prompt's arguments, a string map, as a JSON object
+// from the exchange's request. It panics when opts has no key ring.
+func AddExchangePrompt(s *mcp.Server, prompt *mcp.Prompt, opts *Options, h ExchangeHandler) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.AddExchangePrompt %q: Options.Flow.Keys is required", prompt.Name))
+	}
+	p := *prompt
+	s.AddPrompt(&p, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		args, err := promptArgs(req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		rreq := request(ctx, opts, "prompts/get", req, args, req.Params.InputResponses, req.Params.RequestState)
+		x, err := runtime.NewExchange(p.Name, &opts.Flow, rreq)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		resp, err := h(ctx, x)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		return promptResponse(p.Description, resp)
+	})
+}
+
+// callToolResponse turns a flow or exchange response into a CallToolResult.
+func callToolResponse(resp *runtime.Response) *mcp.CallToolResult {
+	if resp.Result == nil {
+		return &mcp.CallToolResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}
+	}
+	return toolResult(resp.Result)
+}

@@ -1,0 +1,72 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by SEP-2577 in MCP 2026-07-28 but still served during the deprecation window; this file is their only bridge.
+
+package mcpsdk
+
+import (
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// samplingAndRoots reports whether the client declared sampling and roots.
+func samplingAndRoots(caps *mcp.ClientCapabilities) (sampling, roots bool) {
+	return caps.Sampling != nil, caps.RootsV2 != nil || caps.Roots.ListChanged
+}
+
+// deprecatedInputRequest converts a runtime sampling or roots request to the
+// SDK's params, or returns nil for any other type.
+func deprecatedInputRequest(ir runtime.InputRequest) mcp.InputRequest {
+	switch x := ir.(type) {
+	case *runtime.SamplingRequest:
+		msgs := make([]*mcp.SamplingMessage, 0, len(x.Messages))
+		for _, msg := range x.Messages {
+			msgs = append(msgs, &mcp.SamplingMessage{Role: mcp.Role(msg.Role), Content: &mcp.TextContent{Text: msg.Text}})
+		}
+		return &mcp.CreateMessageParams{Messages: msgs, SystemPrompt: x.SystemPrompt, MaxTokens: x.MaxTokens}
+	case *runtime.RootsRequest:
+		return &mcp.ListRootsParams{}
+	}
+	return nil
+}
+
+// deprecatedInputResponse converts the SDK's sampling or roots answer, or
+// returns nil for anything else (the flow then rejects it with -32602).
+func deprecatedInputResponse(v mcp.InputResponse) runtime.InputResponse {
+	switch x := v.(type) {
+	case *mcp.CreateMessageWithToolsResult:
+		if x == nil {
+			return nil
+		}
+		return &runtime.SamplingResult{Role: string(x.Role), Text: joinText(x.Content), Model: x.Model, StopReason: x.StopReason}
+	case *mcp.CreateMessageResult:
+		if x == nil {
+			return nil
+		}
+		return &runtime.SamplingResult{Role: string(x.Role), Text: joinText([]mcp.Content{x.Content}), Model: x.Model, StopReason: x.StopReason}
+	case *mcp.ListRootsResult:
+		if x == nil {
+			return nil
+		}
+		roots := make([]runtime.Root, 0, len(x.Roots))
+		for _, r := range x.Roots {
+			if r != nil {
+				roots = append(roots, runtime.Root{URI: r.URI, Name: r.Name})
+			}
+		}
+		return &runtime.RootsResult{Roots: roots}
+	}
+	return nil
+}
+
+// joinText joins the text items of a sampling answer, one per line.
+func joinText(content []mcp.Content) string {
+	var parts []string
+	for _, c := range content {
+		if t, ok := c.(*mcp.TextContent); ok && t != nil {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
