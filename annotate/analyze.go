@@ -9,13 +9,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"golang.org/x/tools/go/packages"
 )
 
 type analyzer struct {
-	pkg         *packages.Package
 	fset        *token.FileSet
+	types       *types.Package
+	files       []*ast.File
+	info        *types.Info
 	diags       []Diagnostic
 	structNames []string
 	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
@@ -27,9 +27,12 @@ func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
 }
 
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
-	model := &Package{Name: a.pkg.Name, Path: a.pkg.PkgPath}
-	if len(a.pkg.GoFiles) > 0 {
-		model.Dir = dirOf(a.pkg.GoFiles[0])
+	model := &Package{Name: a.types.Name(), Path: a.types.Path()}
+	for _, f := range a.files {
+		if name := a.fset.Position(f.Package).Filename; name != "" {
+			model.Dir = dirOf(name)
+			break
+		}
 	}
 	a.astFields = map[token.Pos]*ast.Field{}
 	a.constDocs = map[token.Pos]string{}
@@ -39,7 +42,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		f  *ast.File
 	}
 	var cands []cand
-	for _, file := range a.pkg.Syntax {
+	for _, file := range a.files {
 		for _, decl := range file.Decls {
 			gd, ok := decl.(*ast.GenDecl)
 			if !ok {
@@ -88,7 +91,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s is generic; mcpgen needs a concrete struct type (declare one, e.g. type %sInts = %s[int]... as a defined struct)", name, name, name)
 			continue
 		}
-		obj, _ := a.pkg.TypesInfo.Defs[c.ts.Name].(*types.TypeName)
+		obj, _ := a.info.Defs[c.ts.Name].(*types.TypeName)
 		if obj == nil {
 			continue
 		}

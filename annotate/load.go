@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -93,7 +94,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		if p.Types == nil || p.TypesInfo == nil {
 			continue
 		}
-		a := &analyzer{pkg: p, fset: p.Fset}
+		a := &analyzer{fset: p.Fset, types: p.Types, files: p.Syntax, info: p.TypesInfo}
 		model := a.run(wanted, found)
 		diags = append(diags, a.diags...)
 		diags = append(diags, untoleratedErrors(p, a.generatedNames())...)
@@ -108,6 +109,27 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 	}
 	sortDiags(diags)
 	return out, diags
+}
+
+// Check checks one type-checked package, however it was loaded: go/packages
+// (as [Load] does) and go/analysis (as the mcpgen-vet analyzer does) both
+// provide the file set, the package, its parsed files (with comments) and
+// its type information (Defs at least). typeNames, like -type, restricts the
+// check to those struct types and reports each that is not a struct; empty,
+// it checks every struct with an elicit tag. It returns the model of the
+// annotated structs and every diagnostic, sorted by position; the model must
+// not be used for generation when there is any diagnostic. Names in typeNames
+// that the package does not declare are not reported here (a command may
+// load several packages); see the second result's absence from the model.
+func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, typeNames []string) (*Package, []Diagnostic) {
+	wanted, found := map[string]bool{}, map[string]bool{}
+	for _, t := range typeNames {
+		wanted[t] = true
+	}
+	a := &analyzer{fset: fset, types: pkg, files: files, info: info}
+	model := a.run(wanted, found)
+	sortDiags(a.diags)
+	return model, a.diags
 }
 
 func sortDiags(diags []Diagnostic) {

@@ -1,0 +1,125 @@
+// Package analyzer exposes mcpgen's checks of `elicit` tags and argument
+// structs as a go/analysis [Analyzer], so that `go vet -vettool` and editors
+// (gopls) report them without running generation. It reuses package
+// annotate's checking code ([annotate.Check]); the rules live there only.
+//
+// Besides every struct with an elicit tag, it checks the -type names of each
+// `//go:generate … mcpgen … -type T1,T2` directive in the package: a name
+// that is not declared, or not a struct type, is reported at the directive.
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/mcpgen/mcpgen/annotate"
+)
+
+// Analyzer reports every diagnostic mcpgen would report for a package's
+// annotated structs, at the same positions and with the same messages.
+var Analyzer = &analysis.Analyzer{
+	Name: "mcpgen",
+	Doc: `check mcpgen elicit tags and argument structs
+
+Reports what mcpgen would refuse to generate from: unknown or misspelled elicit
+tag options, bad values, bounds that contradict each other, defaults outside
+the rules, Go types a form cannot hold, secret-looking fields, JSON name clashes,
+and -type names in //go:generate mcpgen directives that are not structs.`,
+	URL: "https://github.com/mcpgen/mcpgen#diagnostics",
+	Run: run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	_, diags := annotate.Check(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo, nil)
+	for _, d := range diags {
+		pass.Report(analysis.Diagnostic{Pos: toPos(pass, d.Pos), Message: d.Message})
+	}
+	for _, t := range generateTypes(pass.Files) {
+		obj := pass.Pkg.Scope().Lookup(t.name)
+		tn, ok := obj.(*types.TypeName)
+		switch {
+		case obj == nil:
+			pass.Reportf(t.pos, "-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
+		case !ok:
+			pass.Reportf(t.pos, "-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, objKind(obj))
+		default:
+			if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
+				pass.Reportf(t.pos, "-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
+			}
+		}
+	}
+	return nil, nil
+}
+
+func objKind(obj types.Object) string {
+	switch obj.(type) {
+	case *types.Func:
+		return "func"
+	case *types.Var:
+		return "var"
+	case *types.Const:
+		return "const"
+	}
+	return "name"
+}
+
+// toPos turns a position reported by annotate back into a token.Pos of the
+// pass's file set (annotate's positions carry exact byte offsets).
+func toPos(pass *analysis.Pass, p token.Position) token.Pos {
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.Pos())
+		if tf != nil && tf.Name() == p.Filename && p.Offset >= 0 && p.Offset <= tf.Size() {
+			return tf.Pos(p.Offset)
+		}
+	}
+	return token.NoPos
+}
+
+type typeName struct {
+	name string
+	pos  token.Pos
+}
+
+// generateTypes returns the -type names of every //go:generate directive
+// that runs mcpgen, positioned at the name within the comment.
+func generateTypes(files []*ast.File) []typeName {
+	var out []typeName
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				text, ok := strings.CutPrefix(c.Text, "//go:generate ")
+				if !ok || !strings.Contains(text, "mcpgen") {
+					continue
+				}
+				fields := strings.Fields(text)
+				for i, fl := range fields {
+					var val string
+					switch {
+					case fl == "-type" || fl == "--type":
+						if i+1 < len(fields) {
+							val = fields[i+1]
+						}
+					case strings.HasPrefix(fl, "-type="):
+						val = fl[len("-type="):]
+					case strings.HasPrefix(fl, "--type="):
+						val = fl[len("--type="):]
+					default:
+						continue
+					}
+					base := strings.Index(c.Text, val)
+					for _, name := range strings.Split(val, ",") {
+						off := strings.Index(c.Text[base:], name)
+						if name = strings.TrimSpace(name); name != "" {
+							out = append(out, typeName{name, c.Pos() + token.Pos(base+off)})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,17 @@
+// Command mcpgen-vet runs mcpgen's checks of elicit tags and argument structs
+// as a vet tool, without generating anything:
+//
+//	go install github.com/mcpgen/mcpgen/cmd/mcpgen-vet
+//	go vet -vettool=$(which mcpgen-vet) ./...
+//
+// It reports exactly what mcpgen would (see package
+// github.com/mcpgen/mcpgen/annotate/analyzer), printed file:line:col: message.
+package main
+
+import (
+	"golang.org/x/tools/go/analysis/singlechecker"
+
+	"github.com/mcpgen/mcpgen/annotate/analyzer"
+)
+
+func main() { singlechecker.Main(analyzer.Analyzer) }
