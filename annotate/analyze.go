@@ -20,6 +20,7 @@ type analyzer struct {
 	structNames []string
 	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
 	constDocs   map[token.Pos]string     // constant name position → its line comment
+	top         token.Position           // collect: the root struct's field being walked
 }
 
 func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
@@ -84,11 +85,11 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 				a.errorf(a.fset.Position(c.ts.Name.Pos()), "-type %s: %s is not a struct type", name, name)
 				continue
 			}
-		} else if !isStruct || !hasElicitTag(st) {
+		} else if !isStruct || !a.hasElicitTag(c.ts, st) {
 			continue
 		}
 		if c.ts.TypeParams != nil {
-			a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s is generic; mcpgen needs a concrete struct type (declare one, e.g. type %sInts = %s[int]... as a defined struct)", name, name, name)
+			a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s has type parameters; mcpgen generates methods for a concrete struct only: declare a struct without type parameters and tag its fields", name)
 			continue
 		}
 		obj, _ := a.info.Defs[c.ts.Name].(*types.TypeName)
@@ -116,7 +117,15 @@ func embeddedIdentPos(e ast.Expr) token.Pos {
 	return e.Pos()
 }
 
-func hasElicitTag(st *ast.StructType) bool {
+// hasElicitTag reports whether a struct declaration has a field with an elicit
+// tag, directly or through an embedded struct (whose promoted fields would
+// be elicited).
+func (a *analyzer) hasElicitTag(ts *ast.TypeSpec, st *ast.StructType) bool {
+	if obj, _ := a.info.Defs[ts.Name].(*types.TypeName); obj != nil {
+		if s, ok := obj.Type().Underlying().(*types.Struct); ok && structHasElicit(s, nil) {
+			return true
+		}
+	}
 	for _, f := range st.Fields.List {
 		if f.Tag != nil {
 			if s, err := strconv.Unquote(f.Tag.Value); err == nil {
@@ -234,6 +243,7 @@ type fieldCand struct {
 	hasTag   bool
 	jsTag    string
 	tagStart token.Position // start of the elicit tag value, or the field position
+	top      token.Position // the field of the root struct it comes from (an embedded one, when promoted)
 	rawTag   bool           // tagStart is exact (raw string literal)
 }
 
@@ -243,11 +253,18 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 		v := st.Field(i)
 		rawTag := st.Tag(i)
 		fpos := a.fset.Position(v.Pos())
+		if depth == 0 {
+			a.top = fpos
+		}
 		tag := reflect.StructTag(rawTag)
 		elicit, hasElicit := tag.Lookup("elicit")
 		if hasElicit || strings.Contains(rawTag, "elicit") {
 			if msg := checkStructTag(rawTag); msg != "" {
-				a.errorf(fpos, "malformed struct tag on %s: %s", v.Name(), msg)
+				tpos := fpos
+				if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
+					tpos = a.fset.Position(af.Tag.Pos())
+				}
+				a.errorf(tpos, "malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)
 				continue
 			}
 		}
@@ -269,7 +286,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 				if seen[t] {
 					continue
 				}
-				if ptr && structHasElicit(est) {
+				if ptr && structHasElicit(est, nil) {
 					a.errorf(fpos, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
 					continue
 				}
@@ -286,7 +303,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 			continue
 		}
 		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
-			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema")}
+			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top}
 		if c.json == "" {
 			c.json = v.Name()
 		}
@@ -325,7 +342,17 @@ func (c *fieldCand) at(offset int) token.Position {
 	return p
 }
 
-func structHasElicit(st *types.Struct) bool {
+// structHasElicit reports whether st or a struct embedded in it (at any
+// depth, by value or pointer) has a field with an elicit tag. seen guards
+// against embedding cycles (type A struct{ *A }).
+func structHasElicit(st *types.Struct, seen map[*types.Struct]bool) bool {
+	if seen[st] {
+		return false
+	}
+	if seen == nil {
+		seen = map[*types.Struct]bool{}
+	}
+	seen[st] = true
 	for i := 0; i < st.NumFields(); i++ {
 		if _, ok := reflect.StructTag(st.Tag(i)).Lookup("elicit"); ok {
 			return true
@@ -335,7 +362,7 @@ func structHasElicit(st *types.Struct) bool {
 			if p, ok := t.(*types.Pointer); ok {
 				t = p.Elem()
 			}
-			if est, ok := t.Underlying().(*types.Struct); ok && structHasElicit(est) {
+			if est, ok := t.Underlying().(*types.Struct); ok && structHasElicit(est, seen) {
 				return true
 			}
 		}
@@ -366,9 +393,24 @@ func (a *analyzer) resolve(cands []*fieldCand) []*Field {
 				for _, g := range group {
 					names = append(names, strings.Join(g.path, "."))
 				}
-				a.errorf(a.fset.Position(group[len(group)-1].v.Pos()),
-					"JSON name %q is used by %s: encoding/json would hide all but one of them; give each a distinct json tag",
-					c.json, strings.Join(names, " and "))
+				shallowest, atMin := group[0], 0
+				for _, g := range group {
+					if g.depth < shallowest.depth {
+						shallowest = g
+					}
+				}
+				for _, g := range group {
+					if g.depth == shallowest.depth {
+						atMin++
+					}
+				}
+				what := "encoding/json would use only the shallowest, " + strings.Join(shallowest.path, ".") + ", and ignore the rest"
+				if atMin > 1 {
+					what = "at the same depth, so encoding/json would drop all of them"
+				}
+				a.errorf(group[len(group)-1].top,
+					"JSON name %q is used by %s: %s; give each a distinct json tag",
+					c.json, strings.Join(names, " and "), what)
 			}
 			continue
 		}

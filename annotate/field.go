@@ -56,13 +56,13 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 			ok = false
 			continue
 		}
-		if prev, dup := byKey[o.Key]; dup {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q given twice (first at offset %d)", v.Name(), o.Key, prev.Offset)
+		if _, dup := byKey[o.Key]; dup {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q is given twice; keep one", v.Name(), o.Key)
 			ok = false
 			continue
 		}
 		if flagOptions[o.Key] && o.HasVal {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value", v.Name(), o.Key)
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value; write %s alone", v.Name(), o.Key, o.Key)
 			ok = false
 			continue
 		}
@@ -75,7 +75,7 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	}
 	if _, skip := byKey["-"]; skip {
 		if len(opts) > 1 {
-			a.errorf(c.at(byKey["-"].Offset), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options", v.Name())
+			a.errorf(c.at(byKey["-"].Offset), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())
 		}
 		return nil
 	}
@@ -84,7 +84,7 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	}
 	if _, r := byKey["required"]; r {
 		if o, opt := byKey["optional"]; opt {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: both required and optional", v.Name())
+			a.errorf(c.at(o.Offset), "elicit tag on %s: both required and optional; keep one (required is the default)", v.Name())
 			return nil
 		}
 	}
@@ -116,11 +116,11 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 		}
 	}
 	if f.Required && !f.Pointer && !f.Slice && f.Kind == Boolean {
-		a.errorf(fpos, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool", v.Name())
+		a.errorf(fpos, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool (nil means missing), or mark it optional", v.Name())
 		return nil
 	}
 	if f.Required && !f.Pointer && (f.Kind == Integer || f.Kind == Number) && boundsAllowZero(f) {
-		a.errorf(fpos, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (or set minimum above 0)", v.Name(), f.Type.Name, f.Type.Name)
+		a.errorf(fpos, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (nil means missing), give it bounds that exclude 0, or mark it optional", v.Name(), f.Type.Name, f.Type.Name)
 		return nil
 	}
 	return f
@@ -180,8 +180,31 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 			return true
 		}
 	}
-	a.errorf(p, "%s has type %s, which a form cannot hold: elicitable fields are strings, integers, numbers, bools, time.Time, or []string (multi select), or pointers to these; mark it elicit:\"-\" or remove the elicit tag", f.GoName, typeString(orig))
+	a.errorf(p, "%s has type %s, which a form cannot hold: elicitable fields are strings, integers, numbers, bools, time.Time, or []string (multi select), or pointers to these%s; remove the elicit tag or mark it elicit:\"-\"", f.GoName, typeString(orig), typeHint(orig))
 	return false
+}
+
+// typeHint suggests what to write instead of an unsupported field type.
+func typeHint(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		if _, ok := p.Elem().Underlying().(*types.Slice); ok {
+			return " (use " + typeString(p.Elem()) + " itself: nil already means missing)"
+		}
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		return "; to ask for the fields of " + typeString(t) + ", embed it (write " + typeString(t) + " without a field name) and tag its fields"
+	case *types.Slice:
+		return "; for a multi select use []string with enum=a|b|c, or a slice of a named string type with constants"
+	case *types.Map:
+		return "; ask for each entry as its own field"
+	case *types.Basic:
+		if u.Kind() == types.Uintptr || u.Info()&types.IsComplex != 0 {
+			return "; use an int or float type"
+		}
+	}
+	return ""
 }
 
 func typeRef(t types.Type) TypeRef {
@@ -221,13 +244,15 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			f.Format = o.Value
 		case f.Kind == String && contains([]string{"email", "uri", "date", "date-time"}, o.Value):
 			if len(f.Enum) > 0 || opts["enum"].Key != "" {
-				bad(o, "format and enum cannot be combined")
+				bad(o, "format cannot be combined with enum: the choices already fix the values; remove format")
 			}
 			f.Format = o.Value
-		case f.Kind == String || f.Kind == DateTime:
-			bad(o, "format=%s is not one the form grammar knows; use email, uri, date or date-time", o.Value)
+		case f.Kind == DateTime:
+			bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
+		case f.Kind == String:
+			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
 		default:
-			bad(o, "format applies to strings, not to %s (a %s)", f.Kind, f.Type.Name)
+			bad(o, "%s", kindMismatch("format", f))
 		}
 	}
 	if f.Kind == DateTime && f.Format == "" {
@@ -238,13 +263,13 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		if !has {
 			return
 		}
-		if f.Kind != String || f.Format != "" && f.Kind != String {
-			bad(o, "%s applies to strings, not to %s", key, kindPhrase(f))
+		if f.Kind != String {
+			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
 		n, err := strconv.ParseUint(o.Value, 10, 32)
 		if err != nil {
-			bad(o, "%s=%s: want a whole number ≥ 0", key, o.Value)
+			bad(o, "%s=%s is not a whole number ≥ 0; write a length in characters, e.g. %s=100", key, o.Value, key)
 			return
 		}
 		*dst = &n
@@ -257,12 +282,12 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			return
 		}
 		if f.Kind != MultiSelect {
-			bad(o, "%s applies to multi selects ([]string), not to %s", key, kindPhrase(f))
+			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
 		n, err := strconv.ParseUint(o.Value, 10, 32)
 		if err != nil {
-			bad(o, "%s=%s: want a whole number ≥ 0", key, o.Value)
+			bad(o, "%s=%s is not a whole number ≥ 0; write a count of choices, e.g. %s=1", key, o.Value, key)
 			return
 		}
 		*dst = &n
@@ -275,22 +300,22 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			return
 		}
 		if f.Kind != Integer && f.Kind != Number {
-			bad(o, "%s applies to numbers, not to %s", key, kindPhrase(f))
+			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
 		x, err := strconv.ParseFloat(o.Value, 64)
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-			bad(o, "%s=%s: want a number", key, o.Value)
+			bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
 			return
 		}
 		if f.Kind == Integer && x != math.Trunc(x) {
-			bad(o, "%s=%s: %s is an integer field; want a whole number", key, o.Value, f.GoName)
+			bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
 			return
 		}
 		if f.Kind == Integer {
 			lo, hi := intRange(f)
 			if x < lo || x > hi {
-				bad(o, "%s=%s is outside what %s can hold (%s to %s)", key, o.Value, f.Type.Name, fmtFloat(lo), fmtFloat(hi))
+				bad(o, "%s=%s is outside what %s can hold (%s to %s)", key, o.Value, f.Type.Name, rangeText(lo), rangeText(hi))
 				return
 			}
 		}
@@ -300,17 +325,17 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	numOpt("minimum", &f.Minimum, &f.MinimumLit)
 	numOpt("maximum", &f.Maximum, &f.MaximumLit)
 	if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
-		bad(opts["minimum"], "minimum=%s is above maximum=%s", f.MinimumLit, f.MaximumLit)
+		bad(opts["minimum"], "minimum=%s is above maximum=%s, so no value can satisfy both; swap them or fix one", f.MinimumLit, f.MaximumLit)
 	}
 	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
-		bad(opts["minLength"], "minLength=%d is above maxLength=%d", *f.MinLength, *f.MaxLength)
+		bad(opts["minLength"], "minLength=%d is above maxLength=%d, so no value can satisfy both; swap them or fix one", *f.MinLength, *f.MaxLength)
 	}
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
-		bad(opts["minItems"], "minItems=%d is above maxItems=%d", *f.MinItems, *f.MaxItems)
+		bad(opts["minItems"], "minItems=%d is above maxItems=%d, so no answer can satisfy both; swap them or fix one", *f.MinItems, *f.MaxItems)
 	}
 	if o, has := opts["enum"]; has {
 		if f.Kind != String && f.Kind != MultiSelect {
-			bad(o, "enum applies to strings and []string, not to %s", kindPhrase(f))
+			bad(o, "%s", kindMismatch("enum", f))
 		} else if items, msg := parseEnum(o); msg != "" {
 			bad(o, "%s", msg)
 		} else {
@@ -322,13 +347,13 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		ok = false
 	}
 	if len(f.Enum) > 0 && f.MinLength != nil {
-		bad(opts["minLength"], "minLength cannot be combined with enum")
+		bad(opts["minLength"], "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
 	}
 	if len(f.Enum) > 0 && f.MaxLength != nil {
-		bad(opts["maxLength"], "maxLength cannot be combined with enum")
+		bad(opts["maxLength"], "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
 	}
-	if f.MaxItems != nil && len(f.Enum) > 0 && *f.MinItems0() > uint64(len(f.Enum)) {
-		bad(opts["minItems"], "minItems=%d is more than the %d choices", *f.MinItems, len(f.Enum))
+	if f.MinItems != nil && len(f.Enum) > 0 && *f.MinItems > uint64(len(f.Enum)) {
+		bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
 	}
 	if !ok {
 		return false
@@ -353,6 +378,61 @@ func (f *Field) MinItems0() *uint64 {
 	return f.MinItems
 }
 
+// formatExample names a format with an example of a valid value.
+func formatExample(format string) string {
+	switch format {
+	case "date":
+		return "date; write YYYY-MM-DD (RFC 3339 full-date), e.g. 2026-07-28"
+	case "date-time":
+		return "date-time; write an RFC 3339 date-time, e.g. 2026-07-28T09:30:00Z"
+	case "email":
+		return "email address, e.g. name@example.com"
+	case "uri":
+		return "absolute URI, e.g. https://example.com/"
+	}
+	return format
+}
+
+// kindMismatch says that option key does not apply to the field's kind, and
+// what to write instead.
+func kindMismatch(key string, f *Field) string {
+	applies := map[string]string{
+		"format": "strings", "minLength": "strings", "maxLength": "strings",
+		"minimum": "integers and numbers", "maximum": "integers and numbers",
+		"minItems": "multi selects ([]string)", "maxItems": "multi selects ([]string)",
+		"enum": "strings and []string",
+	}[key]
+	goType := f.Type.Name
+	if f.Pointer {
+		goType = "*" + goType
+	} else if f.Slice {
+		goType = "[]" + goType
+	}
+	msg := fmt.Sprintf("%s applies to %s, not to %s (%s is %s)", key, applies, kindPhrase(f), f.GoName, goType)
+	var hint string
+	switch {
+	case key == "enum" && f.Kind == Boolean:
+		hint = "a bool is already a yes/no choice: remove enum, or make the field a string"
+	case key == "enum", key == "format":
+		hint = "remove " + key + ", or make the field a string"
+	case (f.Kind == Integer || f.Kind == Number) && strings.HasPrefix(key, "min"):
+		hint = "for a number's bounds use minimum"
+	case f.Kind == Integer || f.Kind == Number:
+		hint = "for a number's bounds use maximum"
+	case f.Kind == String && strings.HasPrefix(key, "min"):
+		hint = "for a string's length use minLength"
+	case f.Kind == String:
+		hint = "for a string's length use maxLength"
+	case f.Kind == MultiSelect && strings.HasPrefix(key, "min"):
+		hint = "for the number of choices use minItems"
+	case f.Kind == MultiSelect:
+		hint = "for the number of choices use maxItems"
+	default:
+		hint = "remove " + key
+	}
+	return msg + "; " + hint
+}
+
 func kindPhrase(f *Field) string {
 	if f.Kind == DateTime {
 		return "time.Time"
@@ -365,7 +445,7 @@ func kindPhrase(f *Field) string {
 
 func parseEnum(o Option) ([]EnumItem, string) {
 	if strings.TrimSpace(o.Value) == "" {
-		return nil, "enum= is empty; list the choices: enum=a|b|c"
+		return nil, "enum= is empty; list the choices, e.g. enum=a|b|c"
 	}
 	var items []EnumItem
 	seen := map[string]bool{}
@@ -373,15 +453,15 @@ func parseEnum(o Option) ([]EnumItem, string) {
 	for _, it := range o.Items {
 		val, title, hasTitle := strings.Cut(it, ":")
 		if val == "" {
-			return nil, fmt.Sprintf("enum has an empty choice in %q", o.Value)
+			return nil, fmt.Sprintf("enum=%s has an empty choice; remove the extra '|' (or quote an empty value: '')", o.Value)
 		}
 		if seen[val] {
-			return nil, fmt.Sprintf("enum lists %q twice", val)
+			return nil, fmt.Sprintf("enum lists %q twice; list each choice once", val)
 		}
 		seen[val] = true
 		if hasTitle {
 			if title == "" {
-				return nil, fmt.Sprintf("enum choice %q has an empty title after ':'", val)
+				return nil, fmt.Sprintf("enum choice %q has an empty title after ':'; write %s:Title, or drop the ':'", val, val)
 			}
 			titledCount++
 		}
@@ -413,6 +493,20 @@ func intRange(f *Field) (float64, float64) {
 	return math.MinInt64, math.MaxInt64
 }
 
+// rangeText writes a bound of intRange exactly (the float64 of MaxUint64 and
+// MaxInt64 would print rounded).
+func rangeText(x float64) string {
+	switch x {
+	case math.MaxUint64:
+		return strconv.FormatUint(math.MaxUint64, 10)
+	case math.MaxInt64:
+		return strconv.FormatInt(math.MaxInt64, 10)
+	case math.MinInt64:
+		return strconv.FormatInt(math.MinInt64, 10)
+	}
+	return fmtFloat(x)
+}
+
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // canonicalNumber writes a number literal the way JSON would: no '+', no
@@ -436,7 +530,11 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 				return ""
 			}
 		}
-		return fmt.Sprintf("%q is not one of the enum choices", v)
+		vals := make([]string, len(f.Enum))
+		for i, e := range f.Enum {
+			vals[i] = e.Value
+		}
+		return fmt.Sprintf("%q is not one of the choices (%s)", v, strings.Join(vals, ", "))
 	}
 	switch f.Kind {
 	case String:
@@ -446,32 +544,32 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 		}
 		n := uint64(utf8.RuneCountInString(o.Value))
 		if f.MinLength != nil && n < *f.MinLength {
-			return nil, fmt.Sprintf("shorter than minLength=%d", *f.MinLength)
+			return nil, fmt.Sprintf("shorter than minLength=%d; pick a default the field accepts", *f.MinLength)
 		}
 		if f.MaxLength != nil && n > *f.MaxLength {
-			return nil, fmt.Sprintf("longer than maxLength=%d", *f.MaxLength)
+			return nil, fmt.Sprintf("longer than maxLength=%d; pick a default the field accepts", *f.MaxLength)
 		}
 		if f.Format != "" && !validFormat(f.Format, o.Value) {
-			return nil, fmt.Sprintf("not a valid %s", f.Format)
+			return nil, "not a valid " + formatExample(f.Format)
 		}
 	case DateTime:
 		if !validFormat(f.Format, o.Value) {
-			return nil, fmt.Sprintf("not a valid %s (RFC 3339)", f.Format)
+			return nil, "not a valid " + formatExample(f.Format)
 		}
 		d.String = o.Value
 	case Integer:
 		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || x != math.Trunc(x) {
-			return nil, "want a whole number"
+		if err != nil || x != math.Trunc(x) || math.IsInf(x, 0) {
+			return nil, fmt.Sprintf("%s is an integer (%s); write a whole number, e.g. default=1", f.GoName, f.Type.Name)
 		}
 		lo, hi := intRange(f)
 		if x < lo || x > hi {
-			return nil, fmt.Sprintf("outside what %s can hold", f.Type.Name)
+			return nil, fmt.Sprintf("outside what %s can hold (%s to %s)", f.Type.Name, rangeText(lo), rangeText(hi))
 		}
 		if f.Unsigned() {
 			u, err := strconv.ParseUint(o.Value, 10, 64)
 			if err != nil {
-				return nil, "want a whole number ≥ 0"
+				return nil, fmt.Sprintf("%s is an unsigned integer (%s); write a whole number ≥ 0 without sign or exponent, e.g. default=1", f.GoName, f.Type.Name)
 			}
 			d.Uint = u
 		} else {
@@ -487,7 +585,7 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 	case Number:
 		x, err := strconv.ParseFloat(o.Value, 64)
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, "want a number"
+			return nil, fmt.Sprintf("%s is a number (%s); write a finite decimal number, e.g. default=1.5", f.GoName, f.Type.Name)
 		}
 		d.Float = x
 		if m := boundsMsg(f, x); m != "" {
@@ -499,7 +597,7 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 			d.Bool = true
 		case "false":
 		default:
-			return nil, "want true or false"
+			return nil, fmt.Sprintf("%s is a bool; write default=true or default=false", f.GoName)
 		}
 	case MultiSelect:
 		if o.Value != "" {
@@ -511,16 +609,16 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 				return nil, m
 			}
 			if seen[it] {
-				return nil, fmt.Sprintf("lists %q twice", it)
+				return nil, fmt.Sprintf("lists %q twice; list each choice once", it)
 			}
 			seen[it] = true
 		}
 		n := uint64(len(d.Strings))
 		if f.MinItems != nil && n < *f.MinItems {
-			return nil, fmt.Sprintf("fewer items than minItems=%d", *f.MinItems)
+			return nil, fmt.Sprintf("fewer items than minItems=%d; pick a default the field accepts", *f.MinItems)
 		}
 		if f.MaxItems != nil && n > *f.MaxItems {
-			return nil, fmt.Sprintf("more items than maxItems=%d", *f.MaxItems)
+			return nil, fmt.Sprintf("more items than maxItems=%d; pick a default the field accepts", *f.MaxItems)
 		}
 	}
 	return d, ""
@@ -528,10 +626,10 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 
 func boundsMsg(f *Field, x float64) string {
 	if f.Minimum != nil && x < *f.Minimum {
-		return fmt.Sprintf("below minimum=%s", f.MinimumLit)
+		return fmt.Sprintf("below minimum=%s; pick a default within the bounds", f.MinimumLit)
 	}
 	if f.Maximum != nil && x > *f.Maximum {
-		return fmt.Sprintf("above maximum=%s", f.MaximumLit)
+		return fmt.Sprintf("above maximum=%s; pick a default within the bounds", f.MaximumLit)
 	}
 	return ""
 }

@@ -56,7 +56,7 @@ func ParseTag(tag string) ([]Option, error) {
 					i++
 					for {
 						if i >= len(tag) {
-							return nil, &TagError{Offset: q, Msg: "quote opened here is never closed"}
+							return nil, &TagError{Offset: q, Msg: "quote opened here is never closed; end the value with ' (and write '' for a quote inside it)"}
 						}
 						if tag[i] == '\'' {
 							if i+1 < len(tag) && tag[i+1] == '\'' {
@@ -96,7 +96,7 @@ func ParseTag(tag string) ([]Option, error) {
 
 func emptyOptionMsg(o Option) string {
 	if o.HasVal {
-		return fmt.Sprintf("option with a value but no name (=%s)", o.Value)
+		return fmt.Sprintf("option with a value but no name (=%s); write key=%s with a key such as title or default", o.Value, o.Value)
 	}
-	return "empty option (two commas in a row, or a trailing comma)"
+	return "empty option (two commas in a row, or a trailing comma); remove the extra comma"
 }

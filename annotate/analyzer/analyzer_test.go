@@ -1,0 +1,78 @@
+package analyzer_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/mcpgen/mcpgen/annotate/analyzer"
+)
+
+// TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
+// every diagnostic must match a `// want` comment on its line, and every
+// want must be matched.
+func TestCorpus(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, analyzer.Analyzer, "corpus")
+}
+
+// TestGoVet builds cmd/mcpgen-vet and runs `go vet -vettool=` on the corpus,
+// as a user would, checking that the diagnostics come out of go vet
+// (file:line:col: message) and that it fails.
+func TestGoVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary and runs go vet")
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
+	if runtime.GOOS == "windows" {
+		tool += ".exe"
+	}
+	build := exec.Command(goTool, "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// A module of its own, so go vet sees the corpus as a normal package.
+	mod := t.TempDir()
+	src := filepath.Join("..", "testdata", "src", "corpus")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/corpus\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vet := exec.Command(goTool, "vet", "-vettool="+tool, "./...")
+	vet.Dir = mod
+	vet.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := vet.CombinedOutput()
+	if err == nil {
+		t.Fatalf("go vet passed on the corpus; output:\n%s", out)
+	}
+	for _, want := range []string{
+		`tags.go:9:42: elicit tag on MinLen: unknown option "minLenght"; did you mean "minLength"?`,
+		`secrets.go:5:2: Password looks like a secret ("password")`,
+		`structs.go:39:80: -type Missing: no type Missing in package corpus`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("go vet output lacks %q:\n%s", want, out)
+		}
+	}
+}

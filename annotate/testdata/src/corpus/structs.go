@@ -1,0 +1,39 @@
+package corpus
+
+// Contact is embedded twice through different paths.
+type Contact struct {
+	Email string `json:"email" elicit:"format=email"`
+}
+
+// Billing has its own email.
+type Billing struct {
+	Email string `json:"email"`
+}
+
+// Clash promotes two fields named "email" at the same depth.
+type Clash struct {
+	Contact
+	Billing // want `^JSON name "email" is used by Contact\.Email and Billing\.Email: at the same depth, so encoding/json would drop all of them; give each a distinct json tag$`
+}
+
+// Shipping is embedded by pointer.
+type Shipping struct {
+	Street string `json:"street" elicit:"optional"`
+}
+
+// PtrEmbed embeds a pointer to a struct with elicit fields.
+type PtrEmbed struct {
+	*Shipping // want `^embedded pointer \*corpus\.Shipping holds elicit fields; embed corpus\.Shipping by value so its fields can be set$`
+}
+
+// Malformed has struct tags that reflect.StructTag cannot read.
+type Malformed struct {
+	NoQuotes string `json:"noQuotes" elicit:optional` // want "^malformed struct tag on NoQuotes: bad syntax for struct tag value \\(values are double-quoted\\); write key:\"value\" pairs separated by spaces, e\\.g\\. `json:\"name\" elicit:\"optional\"`$"
+	NoSpace  string `json:"noSpace"elicit:"optional"` // want "^malformed struct tag on NoSpace: key:\"value\" pairs not separated by spaces; write key:\"value\" pairs separated by spaces, e\\.g\\. `json:\"name\" elicit:\"optional\"`$"
+	Hidden   string `json:"-" elicit:"optional"`      // want `^Hidden has json:"-", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag$`
+}
+
+// NotStruct is named by -type but is not a struct.
+type NotStruct string
+
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type Clash,NotStruct,Missing // want `^-type NotStruct: NotStruct is not a struct type \(its type is string\); mcpgen generates for structs only$` `^-type Missing: no type Missing in package corpus; name a struct type declared in this package$`
