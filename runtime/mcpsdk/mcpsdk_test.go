@@ -227,7 +227,11 @@ func TestBearerPrincipalIsBound(t *testing.T) {
 	var reasons []string
 	var mu sync.Mutex
 	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(),
-		OnReject: func(_ context.Context, r runtime.Rejection) { mu.Lock(); reasons = append(reasons, r.Reason); mu.Unlock() }}}
+		OnReject: func(_ context.Context, r runtime.Rejection) {
+			mu.Lock()
+			reasons = append(reasons, r.Reason)
+			mu.Unlock()
+		}}}
 	h := auth.RequireBearerToken(verify, nil)(mcpsdk.HTTPHandler(server(opts, rec, &fixture.PicksRecorder{})))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
