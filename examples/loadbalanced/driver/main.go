@@ -1,0 +1,194 @@
+// Command driver drives book_flight flows through a load balancer in front of
+// several bookflight instances (examples/loadbalanced/run starts them behind
+// nginx) and checks that every flow completes with its own answers.
+//
+// Each flow is one tool call of -rounds input-required rounds: the first
+// call asks for the date; the driver answers -rounds-1 times with a date that
+// is not a date (each answer asks again, on whichever instance the balancer
+// picks) and then with the flow's own date and passenger count, and checks
+// that the booking text names exactly that date, route and count. The rounds
+// are driven by hand (go-sdk client, MultiRoundTrip disabled) so that every
+// request goes through the balancer.
+//
+// Usage:
+//
+//	driver -url http://127.0.0.1:8080/mcp [-flows 200] [-concurrency 200] [-rounds 3]
+//	driver -free-ports 4     # print 4 free loopback TCP ports, for scripts
+//
+// It prints one line, "flows=N completed=C errors=E elapsed=D", then up to ten
+// errors, and exits 1 when any flow failed, 2 on usage errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("driver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	endpoint := fs.String("url", "", "MCP endpoint behind the load balancer, e.g. http://127.0.0.1:8080/mcp")
+	flows := fs.Int("flows", 200, "number of flows (tool calls)")
+	concurrency := fs.Int("concurrency", 0, "flows in flight at once (default: all)")
+	rounds := fs.Int("rounds", 3, "input-required rounds per flow, 1 to 3 (the server's default limit)")
+	timeout := fs.Duration("timeout", 2*time.Minute, "give up after this long")
+	freePorts := fs.Int("free-ports", 0, "print this many free loopback TCP ports and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *freePorts > 0 {
+		ports, err := pickPorts(*freePorts)
+		if err != nil {
+			fmt.Fprintln(stderr, "driver:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, strings.Join(ports, " "))
+		return 0
+	}
+	if *endpoint == "" || *flows < 1 || *rounds < 1 || *rounds > 3 || *concurrency < 0 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "driver: need -url, -flows >= 1, -rounds 1..3 and no other arguments")
+		fs.Usage()
+		return 2
+	}
+	if *concurrency == 0 {
+		*concurrency = *flows
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+
+	start := time.Now()
+	var completed atomic.Int64
+	var mu sync.Mutex
+	var errs []error
+	sem := make(chan struct{}, *concurrency)
+	var wg sync.WaitGroup
+	for i := 0; i < *flows; i++ {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := flow(ctx, *endpoint, i, *rounds); err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("flow %d: %w", i, err))
+				mu.Unlock()
+				return
+			}
+			completed.Add(1)
+		}()
+	}
+	wg.Wait()
+	fmt.Fprintf(stdout, "flows=%d completed=%d errors=%d elapsed=%s\n", *flows, completed.Load(), len(errs), time.Since(start).Round(time.Millisecond))
+	for i, err := range errs {
+		if i == 10 {
+			fmt.Fprintf(stdout, "… and %d more\n", len(errs)-10)
+			break
+		}
+		fmt.Fprintln(stdout, "error:", err)
+	}
+	if len(errs) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// flow runs one tool call of rounds input-required rounds and checks that the
+// booking is its own.
+func flow(ctx context.Context, endpoint string, i, rounds int) error {
+	c := mcp.NewClient(&mcp.Implementation{Name: "loadbalanced-driver", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		// Declares form elicitation; the rounds are answered below, not here.
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("rounds are driven by hand")
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer cs.Close()
+
+	origin, destination := fmt.Sprintf("O%03d", i%1000), fmt.Sprintf("D%03d", (i*7)%1000)
+	date := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%700).Format(time.DateOnly)
+	passengers := 1 + i%9
+	params := &mcp.CallToolParams{Name: "book_flight", Arguments: map[string]any{"origin": origin, "destination": destination}}
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		return fmt.Errorf("round 1: %w", err)
+	}
+	for round := 1; round <= rounds; round++ {
+		if !res.NeedsInput() || len(res.InputRequests) != 1 {
+			return fmt.Errorf("round %d: want one question, got %s", round, describe(res))
+		}
+		var key string
+		for k := range res.InputRequests {
+			key = k
+		}
+		content := map[string]any{"date": fmt.Sprintf("%d/%d", i, round), "passengers": passengers}
+		if round == rounds {
+			content["date"] = date
+		}
+		params.InputResponses = mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept", Content: content}}
+		params.RequestState = res.RequestState
+		if res, err = cs.CallTool(ctx, params); err != nil {
+			return fmt.Errorf("answer %d: %w", round, err)
+		}
+	}
+	want := fmt.Sprintf("Booked %d passenger(s) from %s to %s on %s.", passengers, origin, destination, date)
+	if got := text(res); res.NeedsInput() || res.IsError || got != want {
+		return fmt.Errorf("got %s, want %q", describe(res), want)
+	}
+	return nil
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func describe(res *mcp.CallToolResult) string {
+	if res.NeedsInput() {
+		return fmt.Sprintf("%d input requests", len(res.InputRequests))
+	}
+	return fmt.Sprintf("result (isError %v) %q", res.IsError, text(res))
+}
+
+// pickPorts asks the kernel for n free loopback ports and releases them.
+func pickPorts(n int) ([]string, error) {
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	var ports []string
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		lns = append(lns, ln)
+		ports = append(ports, fmt.Sprint(ln.Addr().(*net.TCPAddr).Port))
+	}
+	return ports, nil
+}
