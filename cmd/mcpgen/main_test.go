@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// repoRoot is the module root of mcpgen, for the replace directive of the
+// test modules.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// newModule writes a module that uses mcpgen (through a replace directive)
+// with the given files, and makes it the working directory.
+func newModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	root := repoRoot(t)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mcpgen's own requirements, so that the go command never needs to
+	// add any (a changed go.mod would hide a file mcpgen changed).
+	reqs := string(mod[strings.Index(string(mod), "require"):])
+	if i := strings.Index(reqs, "\ntool"); i >= 0 {
+		reqs = reqs[:i]
+	}
+	all := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\n" + reqs + "\nreplace github.com/mcpgen/mcpgen => " + root + "\n",
+		"go.sum": string(sum),
+	}
+	for k, v := range files {
+		all[k] = v
+	}
+	for name, content := range all {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOWORK", "off")
+	return dir
+}
+
+func mcpgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+const goodArgs = `package m
+
+// Args are the arguments of a tool.
+type Args struct {
+	City   string ` + "`" + `json:"city"` + "`" + `
+	Date   string ` + "`" + `json:"date,omitempty" elicit:"format=date"` + "`" + `
+	Nights *int   ` + "`" + `json:"nights,omitempty" elicit:"optional,minimum=1,maximum=9,default=1"` + "`" + `
+}
+`
+
+// fileState is a file's content and modification time.
+type fileState struct {
+	content string
+	mtime   time.Time
+}
+
+// snapshot returns every regular file under dir (go.sum aside) with its content and mtime.
+func snapshot(t *testing.T, dir string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = fileState{string(b), fi.ModTime()}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func names(m map[string]fileState) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ageFiles sets every file's mtime an hour back, so that a rewrite shows.
+func ageFiles(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	for name := range snapshot(t, dir) {
+		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func requireSame(t *testing.T, before, after map[string]fileState) {
+	t.Helper()
+	if strings.Join(names(before), " ") != strings.Join(names(after), " ") {
+		t.Fatalf("files changed:\nbefore %v\nafter  %v", names(before), names(after))
+	}
+	for name, b := range before {
+		a := after[name]
+		if a.content != b.content {
+			t.Errorf("%s: content changed", name)
+		}
+		if !a.mtime.Equal(b.mtime) {
+			t.Errorf("%s: modification time changed from %v to %v", name, b.mtime, a.mtime)
+		}
+	}
+}
+
+func TestGenerateThenFailedRunChangesNothing(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": goodArgs})
+	code, _, stderr := mcpgen(t, "-type", "Args")
+	if code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"args_elicit.go", "args_handler.go"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("first run did not write %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stderr, "mcpgen: wrote args_elicit.go") {
+		t.Errorf("stderr lacks the relative path of the written file:\n%s", stderr)
+	}
+
+	// Break two tags: both are reported, sorted, and nothing is written.
+	bad := strings.Replace(goodArgs, `elicit:"format=date"`, `elicit:"format=phone"`, 1)
+	bad = strings.Replace(bad, `default=1"`, `default=1,minLenght=2"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "args.go"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ageFiles(t, dir)
+	before := snapshot(t, dir)
+	code, stdout, stderr := mcpgen(t, "-type", "Args")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout = %q, want nothing", stdout)
+	}
+	want := "args.go:6:47: elicit tag on Date: format=phone is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler\n" +
+		"args.go:7:88: elicit tag on Nights: unknown option \"minLenght\"; did you mean \"minLength\"?\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	requireSame(t, before, snapshot(t, dir))
+}
+
+func TestUnchangedFilesAreNotRewrittenAndHandlerIsKept(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": goodArgs})
+	if code, _, stderr := mcpgen(t, "-q"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	ageFiles(t, dir)
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t)
+	if code != 0 {
+		t.Fatalf("second run: exit %d\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "wrote") {
+		t.Errorf("second run wrote files:\n%s", stderr)
+	}
+	requireSame(t, before, snapshot(t, dir))
+
+	// The handler is the user's: a changed struct regenerates the elicit
+	// file but never the handler.
+	handler := filepath.Join(dir, "args_handler.go")
+	mine := before["args_handler.go"].content + "\n// my change\n"
+	if err := os.WriteFile(handler, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(goodArgs, "maximum=9", "maximum=8", 1)
+	if err := os.WriteFile(filepath.Join(dir, "args.go"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("third run: exit %d\n%s", code, stderr)
+	}
+	after := snapshot(t, dir)
+	if after["args_handler.go"].content != mine {
+		t.Error("the handler file was overwritten")
+	}
+	if after["args_elicit.go"].content == before["args_elicit.go"].content || !strings.Contains(after["args_elicit.go"].content, "8") {
+		t.Error("the elicit file was not regenerated")
+	}
+}
+
+func TestStaleGeneratedFileAndEarlyCallsAreTolerated(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"args.go": goodArgs,
+		// A stale generated file that no longer compiles.
+		"args_elicit.go": "// Code generated by mcpgen. DO NOT EDIT.\n\npackage m\n\nfunc (t *Args) Gone() int { return t.Removed }\n",
+		// User code calling what mcpgen has not generated yet.
+		"use.go": `package m
+
+import "context"
+
+var flow = NewArgsFlow(argsHandler{})
+
+func check(a *Args) error { _ = context.Background(); return a.Validate() }
+
+var _ = check
+`,
+	})
+	code, _, stderr := mcpgen(t, "-type", "Args")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "args_elicit.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Gone") || !strings.Contains(string(b), "func NewArgsFlow(") {
+		t.Errorf("the stale file was not replaced:\n%s", b)
+	}
+}
+
+func TestPackageThatDoesNotCompile(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"args.go": goodArgs,
+		"bad.go":  "package m\n\nvar n int = \"three\"\n\nvar _ = undefinedThing\n",
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t, "-type", "Args")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	for _, re := range []string{
+		`(?m)^bad\.go:3:13: cannot use "three" \(untyped string constant\) as int value in variable declaration$`,
+		`(?m)^bad\.go:5:9: undefined: undefinedThing$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(stderr) {
+			t.Errorf("stderr lacks %s:\n%s", re, stderr)
+		}
+	}
+	requireSame(t, before, snapshot(t, dir))
+}
+
+func TestTypeFlagErrors(t *testing.T) {
+	newModule(t, map[string]string{"args.go": goodArgs + "\n// Name is not a struct.\ntype Name string\n"})
+	code, _, stderr := mcpgen(t, "-type", "Args,Missing,Name")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"args.go:11:6: -type Name: Name is not a struct type",
+		"-type Missing: no such type",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat("args_elicit.go"); err == nil {
+		t.Error("args_elicit.go written despite diagnostics")
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	newModule(t, map[string]string{"args.go": goodArgs})
+	for _, args := range [][]string{
+		{"-nosuchflag"},
+		{"-type", "1Bad"},
+		{"-type", "a-b"},
+		{"keygen", "extra"},
+	} {
+		code, _, stderr := mcpgen(t, args...)
+		if code != 2 {
+			t.Errorf("mcpgen %v: exit %d, want 2\n%s", args, code, stderr)
+		}
+		if stderr == "" {
+			t.Errorf("mcpgen %v: no message", args)
+		}
+	}
+	if _, err := os.Stat("args_elicit.go"); err == nil {
+		t.Error("a usage error wrote files")
+	}
+}
