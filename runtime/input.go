@@ -101,3 +101,20 @@ func requiredCapability(ir InputRequest) map[string]any {
 	}
 	return nil
 }
+
+// Filter returns the requests a client with these capabilities may be sent,
+// by key, leaving out the rest (nil when none is left): the way to choose
+// among alternative input requests by declared capability (MCP 2026-07-28,
+// basic/patterns/mrtr: ask only for what the client declared).
+func (c Capabilities) Filter(requests map[string]InputRequest) map[string]InputRequest {
+	var out map[string]InputRequest
+	for k, ir := range requests {
+		if c.Supports(ir) {
+			if out == nil {
+				out = make(map[string]InputRequest, len(requests))
+			}
+			out[k] = ir
+		}
+	}
+	return out
+}

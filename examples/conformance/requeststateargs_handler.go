@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// requestStateArgsHandler runs the branches of the test_input_required_result_request_state tool: register it with
+// NewRequestStateArgsFlow(requestStateArgsHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If RequestStateArgsHandler changes, the assertion below stops compiling until the methods match.
+type requestStateArgsHandler struct{}
+
+var _ RequestStateArgsHandler = requestStateArgsHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (requestStateArgsHandler) Accept(ctx context.Context, args *RequestStateArgs) (*runtime.Result, error) {
+	return runtime.Textf("state-ok: the sealed requestState opened and bound this call (ok=%t, round %d)", *args.OK, runtime.Round(ctx)), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h requestStateArgsHandler) Decline(ctx context.Context, args *RequestStateArgs, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("test_input_required_result_request_state: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (requestStateArgsHandler) Cancel(ctx context.Context, args *RequestStateArgs) (*runtime.Result, error) {
+	return runtime.Text("test_input_required_result_request_state: cancelled by the user; nothing done"), nil
+}
