@@ -1,0 +1,188 @@
+// Package mcpgo registers mcpgen flows on github.com/mark3labs/mcp-go
+// (v1.2.1, which speaks MCP 2026-07-28 with multi round-trip requests,
+// SEP-2322) and serves them over stateless Streamable HTTP or stdio: the same
+// generated tools as runtime/mcpsdk, on the other Go SDK.
+//
+// It translates between mcp-go's requests and results and runtime.Request and
+// runtime.Response; the flow itself lives in package runtime. mcp-go builds
+// the input-required result (server.NewInputRequestBuilder), reads the
+// retry's answers (server.ElicitationResponse) and, for clients before
+// 2026-07-28 on a stateful session, bridges the rounds to server-initiated
+// elicitation/create requests itself; the flow answers such clients one round.
+//
+// One difference from runtime/mcpsdk: mcp-go v1.2.1 turns every error a tool
+// handler returns into JSON-RPC -32603 (internal error), with the error's
+// text as the message. A rejected requestState (the flow's -32602) or a
+// missing capability under runtime.ProtocolErrorOnMissingCapability (-32021)
+// therefore reaches the client as a -32603 error whose message carries the
+// intended code, e.g. "invalid requestState: … (JSON-RPC -32602)". No branch
+// runs and the rejection hook is called either way.
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Options configure how flows run on an mcp-go server.
+type Options struct {
+	// Flow holds the runtime options: key ring (required), TTL, round limit,
+	// rejection hook.
+	Flow runtime.Options
+	// Principal returns the authenticated caller of a request, bound into the
+	// requestState so that a state cannot be replayed by someone else
+	// (SPEC.md §1). mcp-go has no token model of its own: put the caller into
+	// the context in your authentication middleware (for HTTP, with
+	// server.WithHTTPContextFunc) and read it here. The default returns ""
+	// (anonymous: states are bound to no one).
+	Principal func(ctx context.Context, req mcp.CallToolRequest) string
+}
+
+// AddTool registers flow as a tool on s: its input schema is
+// runtime.InputSchema(flow) (elicitable fields optional), and its handler
+// runs flow.Call for each tools/call and retry. It panics when opts has no
+// key ring, or when the input schema does not encode.
+func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpgo.AddTool %q: Options.Flow.Keys is required", flow.Name))
+	}
+	schema, err := json.Marshal(runtime.InputSchema(flow))
+	if err != nil {
+		panic(fmt.Sprintf("mcpgo.AddTool %q: input schema: %v", flow.Name, err))
+	}
+	tool := mcp.NewToolWithRawSchema(flow.Name, flow.Description, schema)
+	s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rreq, err := request(ctx, opts, req)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := flow.Call(ctx, &opts.Flow, rreq)
+		if err != nil {
+			return nil, err
+		}
+		if resp.Result == nil {
+			b := server.NewInputRequestBuilder(resp.RequestState)
+			for key, ir := range resp.InputRequests {
+				if er, ok := ir.(*runtime.ElicitRequest); ok {
+					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: er.RequestedSchema})
+				}
+			}
+			return b.ToolResult(), nil
+		}
+		return toolResult(resp.Result), nil
+	})
+}
+
+func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*runtime.Request, error) {
+	args := req.Params.RawArguments
+	if len(args) == 0 && req.Params.Arguments != nil {
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return nil, &runtime.ProtocolError{Code: runtime.CodeInvalidParams, Message: "arguments do not encode: " + err.Error()}
+		}
+		args = b
+	}
+	r := &runtime.Request{
+		Method:          "tools/call",
+		Arguments:       args,
+		RequestState:    req.Params.RequestState,
+		ProtocolVersion: server.RequestProtocolVersion(ctx),
+	}
+	if opts.Principal != nil {
+		r.Principal = opts.Principal(ctx, req)
+	}
+	if caps := clientCapabilities(ctx); caps != nil && caps.Elicitation != nil {
+		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
+		r.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+	}
+	if len(req.Params.InputResponses) > 0 {
+		r.InputResponses = make(map[string]runtime.InputResponse, len(req.Params.InputResponses))
+		for key := range req.Params.InputResponses {
+			// Every input request the flow sends is an elicitation; an answer
+			// that does not decode as one is passed as nil (-32602 in the flow).
+			var ir runtime.InputResponse
+			if er := server.ElicitationResponse(req.Params.InputResponses, key); er != nil {
+				content, _ := er.Content.(map[string]any)
+				ir = &runtime.ElicitResult{Action: runtime.Action(er.Action), Content: content}
+			}
+			r.InputResponses[key] = ir
+		}
+	}
+	return r, nil
+}
+
+// clientCapabilities returns the capabilities the request declared
+// (2026-07-28: per request, in _meta) or, for an older client, those of its
+// session's initialize.
+func clientCapabilities(ctx context.Context) *mcp.ClientCapabilities {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+		return info.ClientCapabilities
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		caps := s.GetClientCapabilities()
+		return &caps
+	}
+	return nil
+}
+
+func toolResult(r *runtime.Result) *mcp.CallToolResult {
+	if native, ok := r.Native.(*mcp.CallToolResult); ok {
+		return native
+	}
+	res := mcp.NewToolResultText(r.Text)
+	res.StructuredContent = r.Structured
+	res.IsError = r.IsError
+	return res
+}
+
+// HTTPHandler returns a stateless Streamable HTTP handler for s (no session
+// ids: each request stands alone, so any instance behind a load balancer can
+// answer any retry). opts are passed to server.NewStreamableHTTPServer after
+// server.WithStateLess(true), e.g. server.WithHTTPContextFunc to carry the
+// caller's identity into the context.
+func HTTPHandler(s *server.MCPServer, opts ...server.StreamableHTTPOption) http.Handler {
+	return server.NewStreamableHTTPServer(s, append([]server.StreamableHTTPOption{server.WithStateLess(true)}, opts...)...)
+}
+
+// ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
+// done, then shuts down gracefully. If ready is non-nil it receives the bound
+// address (useful with port 0).
+func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", HTTPHandler(s))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}
+}
+
+// ServeStdio serves s over stdin/stdout until the client disconnects or ctx
+// is done. A stdio session is stateful, so older clients (2025-11-25 and
+// earlier) are served through mcp-go's bridge, one round per call.
+func ServeStdio(ctx context.Context, s *server.MCPServer) error {
+	return server.NewStdioServer(s).Listen(ctx, os.Stdin, os.Stdout)
+}
