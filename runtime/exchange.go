@@ -71,6 +71,9 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 		return nil, errors.New("mcpgen: Options.Keys is required")
 	}
 	o := opts.withDefaults()
+	if err := o.checkLimits(context.Background(), name, req); err != nil {
+		return nil, err
+	}
 	digest, err := canonicalArgs(req.Arguments)
 	if err != nil {
 		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}

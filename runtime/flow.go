@@ -118,6 +118,19 @@ type Options struct {
 	// MaxStateSize bounds an incoming requestState, in characters, checked
 	// before any decoding (default 16 KiB).
 	MaxStateSize int
+	// MaxContentBytes bounds the content of each form answer (accept):
+	// bytes of every key and string, plus 8 per number, boolean or null
+	// (default [DefaultMaxContentBytes], 64 KiB; negative: no limit).
+	// MaxStringBytes bounds each string in it, in bytes (default
+	// [DefaultMaxStringBytes], 8 KiB; negative: no limit). MaxSelectItems
+	// bounds each array in it, in items (default [DefaultMaxSelectItems],
+	// 100; negative: no limit). All three, like MaxStateSize, are checked
+	// before any other work; a retry over a limit is rejected with -32602
+	// naming the answer and the field, and reported to OnReject with
+	// [ErrContentTooLarge] (or [ErrStateTooLarge]).
+	MaxContentBytes int
+	MaxStringBytes  int
+	MaxSelectItems  int
 	// ClockSkew is how far in the future a state's issued-at may lie
 	// (default 30 s), for instances whose clocks differ.
 	ClockSkew time.Duration
@@ -139,6 +152,15 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.MaxStateSize <= 0 {
 		c.MaxStateSize = DefaultMaxStateSize
+	}
+	if c.MaxContentBytes == 0 {
+		c.MaxContentBytes = DefaultMaxContentBytes
+	}
+	if c.MaxStringBytes == 0 {
+		c.MaxStringBytes = DefaultMaxStringBytes
+	}
+	if c.MaxSelectItems == 0 {
+		c.MaxSelectItems = DefaultMaxSelectItems
 	}
 	if c.ClockSkew <= 0 {
 		c.ClockSkew = DefaultClockSkew
@@ -230,6 +252,9 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		return nil, errors.New("mcpgen: Options.Keys is required")
 	}
 	o := opts.withDefaults()
+	if err := o.checkLimits(ctx, f.Name, req); err != nil {
+		return nil, err
+	}
 	digest, err := canonicalArgs(req.Arguments)
 	if err != nil {
 		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}

@@ -1,0 +1,131 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Defaults of the input limits in [Options]. Sizes are in bytes of UTF-8.
+const (
+	// DefaultMaxContentBytes bounds one form answer's content as a whole.
+	DefaultMaxContentBytes = 64 << 10
+	// DefaultMaxStringBytes bounds each string in a form answer.
+	DefaultMaxStringBytes = 8 << 10
+	// DefaultMaxSelectItems bounds the items of each array in a form answer
+	// (a multi select's choices).
+	DefaultMaxSelectItems = 100
+)
+
+// ErrContentTooLarge is the error (inside a [Rejection]) of a retry whose
+// form answer is over a limit of [Options]: MaxContentBytes, MaxStringBytes
+// or MaxSelectItems.
+var ErrContentTooLarge = errors.New("form answer over a size limit")
+
+// limitError is a limit broken by a request, for Rejection.Err.
+type limitError struct {
+	msg string
+	err error
+}
+
+func (e *limitError) Error() string { return e.msg }
+func (e *limitError) Unwrap() error { return e.err }
+
+// checkLimits checks a request against the size limits before any other work
+// (no decoding, decryption or validation has happened): the requestState's
+// length and, for every elicitation answer, the content's total size, each
+// string's length and each array's item count. A broken limit is reported to
+// OnReject and returned as a -32602 *ProtocolError naming what is too large;
+// no branch runs and nothing is asked again (a client that follows the
+// schema it was sent stays far below the defaults).
+func (o *Options) checkLimits(ctx context.Context, name string, req *Request) error {
+	var err *limitError
+	if n := len(req.RequestState); o.MaxStateSize > 0 && n > o.MaxStateSize {
+		err = &limitError{fmt.Sprintf("requestState of %d characters is over the limit of %d (Options.MaxStateSize)", n, o.MaxStateSize), ErrStateTooLarge}
+	} else {
+		keys := make([]string, 0, len(req.InputResponses))
+		for k := range req.InputResponses {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			er, ok := req.InputResponses[k].(*ElicitResult)
+			if !ok || er == nil || er.Content == nil {
+				continue
+			}
+			if msg := o.contentOverLimit(er.Content); msg != "" {
+				err = &limitError{fmt.Sprintf("inputResponses[%q] content %s", k, msg), ErrContentTooLarge}
+				break
+			}
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	if o.OnReject != nil {
+		o.OnReject(ctx, Rejection{Flow: name, Reason: err.Error(), Err: err})
+	}
+	return &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+}
+
+// contentOverLimit measures content against MaxContentBytes (the bytes of
+// every key and string, plus 8 per number, boolean or null), MaxStringBytes
+// and MaxSelectItems, and says which is broken first ("" when none). It
+// stops as soon as the total is over, so hostile content costs little.
+func (o *Options) contentOverLimit(content map[string]any) string {
+	total := 0
+	var walk func(field string, v any) string
+	walk = func(field string, v any) string {
+		switch x := v.(type) {
+		case string:
+			if o.MaxStringBytes > 0 && len(x) > o.MaxStringBytes {
+				return fmt.Sprintf("field %q: string of %d bytes is over the limit of %d (Options.MaxStringBytes)", field, len(x), o.MaxStringBytes)
+			}
+			total += len(x)
+		case []any:
+			if o.MaxSelectItems > 0 && len(x) > o.MaxSelectItems {
+				return fmt.Sprintf("field %q: %d items are over the limit of %d (Options.MaxSelectItems)", field, len(x), o.MaxSelectItems)
+			}
+			for _, it := range x {
+				if msg := walk(field, it); msg != "" {
+					return msg
+				}
+			}
+		case []string:
+			if o.MaxSelectItems > 0 && len(x) > o.MaxSelectItems {
+				return fmt.Sprintf("field %q: %d items are over the limit of %d (Options.MaxSelectItems)", field, len(x), o.MaxSelectItems)
+			}
+			for _, it := range x {
+				if msg := walk(field, it); msg != "" {
+					return msg
+				}
+			}
+		case map[string]any:
+			for k, it := range x {
+				total += len(k)
+				if msg := walk(field, it); msg != "" {
+					return msg
+				}
+			}
+		default:
+			total += 8
+		}
+		if o.MaxContentBytes > 0 && total > o.MaxContentBytes {
+			return fmt.Sprintf("is over the limit of %d bytes (Options.MaxContentBytes)", o.MaxContentBytes)
+		}
+		return ""
+	}
+	keys := make([]string, 0, len(content))
+	for k := range content {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		total += len(k)
+		if msg := walk(k, content[k]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
