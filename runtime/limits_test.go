@@ -17,7 +17,7 @@ import (
 // limitCall runs round 1 of plan_trip under opts, then retries with content
 // as the accepted answer (and args as the retry's arguments). It returns the
 // retry's error, whether a branch ran, and the rejections reported.
-func limitCall(t *testing.T, opts runtime.Options, args string, content map[string]any) (error, bool, []runtime.Rejection) {
+func limitCall(t *testing.T, opts runtime.Options, args string, content map[string]any) (bool, []runtime.Rejection, error) {
 	t.Helper()
 	var rejects []runtime.Rejection
 	opts.Keys = runtime.EphemeralKeyRing()
@@ -36,7 +36,7 @@ func limitCall(t *testing.T, opts runtime.Options, args string, content map[stri
 			"plan_trip": &runtime.ElicitResult{Action: runtime.Accept, Content: content},
 		},
 	})
-	return err, rec.Count() > 0, rejects
+	return rec.Count() > 0, rejects, err
 }
 
 func requireLimitRejection(t *testing.T, err error, ran bool, rejects []runtime.Rejection, sentinel error, words ...string) {
@@ -59,27 +59,27 @@ func valid(name string) map[string]any {
 func TestMaxStringBytes(t *testing.T) {
 	// The longest string is the email, a@example.com: 13 bytes.
 	opts := runtime.Options{MaxStringBytes: 13}
-	err, ran, rejects := limitCall(t, opts, `{"city":"Paris"}`, valid("Adaaaaaaaaaaa"))
+	ran, rejects, err := limitCall(t, opts, `{"city":"Paris"}`, valid("Adaaaaaaaaaaa"))
 	require.NoError(t, err)
 	assert.True(t, ran, "13-byte strings are within MaxStringBytes=13")
 	assert.Empty(t, rejects)
 
 	// Checked before anything else: the broken arguments are never read.
-	err, ran, rejects = limitCall(t, opts, `{"city":`, valid("Adaaaaaaaaaaaa"))
+	ran, rejects, err = limitCall(t, opts, `{"city":`, valid("Adaaaaaaaaaaaa"))
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge,
 		`inputResponses["plan_trip"]`, `field "name"`, "14 bytes", "limit of 13", "MaxStringBytes")
 
 	// Bytes, not characters: 7 × "é" is 14 bytes.
-	err, ran, rejects = limitCall(t, opts, `{"city":"Paris"}`, valid("ééééééé"))
+	ran, rejects, err = limitCall(t, opts, `{"city":"Paris"}`, valid("ééééééé"))
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, "14 bytes")
 }
 
 func TestMaxStringBytesDefault(t *testing.T) {
-	err, ran, rejects := limitCall(t, runtime.Options{}, `{"city":"Paris"}`, valid(strings.Repeat("x", runtime.DefaultMaxStringBytes+1)))
+	ran, rejects, err := limitCall(t, runtime.Options{}, `{"city":"Paris"}`, valid(strings.Repeat("x", runtime.DefaultMaxStringBytes+1)))
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, "MaxStringBytes")
 	// The same answer passes the limit (and fails maxLength=20 instead) when
 	// the limit is off.
-	err, _, rejects = limitCall(t, runtime.Options{MaxStringBytes: -1}, `{"city":"Paris"}`, valid(strings.Repeat("x", runtime.DefaultMaxStringBytes+1)))
+	_, rejects, err = limitCall(t, runtime.Options{MaxStringBytes: -1}, `{"city":"Paris"}`, valid(strings.Repeat("x", runtime.DefaultMaxStringBytes+1)))
 	require.NoError(t, err)
 	assert.Empty(t, rejects)
 }
@@ -88,22 +88,22 @@ func TestMaxSelectItems(t *testing.T) {
 	opts := runtime.Options{MaxSelectItems: 2}
 	c := valid("Ada")
 	c["tags"] = []any{"a", "b"}
-	err, ran, _ := limitCall(t, opts, `{"city":"Paris"}`, c)
+	ran, _, err := limitCall(t, opts, `{"city":"Paris"}`, c)
 	require.NoError(t, err)
 	assert.True(t, ran)
 
 	c["tags"] = []any{"a", "b", "c"}
-	err, ran, rejects := limitCall(t, opts, `{"city":"Paris"}`, c)
+	ran, rejects, err := limitCall(t, opts, `{"city":"Paris"}`, c)
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, `field "tags"`, "3 items", "limit of 2", "MaxSelectItems")
 }
 
 func TestMaxContentBytes(t *testing.T) {
 	// name(4)+Ada(3) + email(5)+a@example.com(13) + nights(6)+number(8) = 39.
-	err, ran, _ := limitCall(t, runtime.Options{MaxContentBytes: 39}, `{"city":"Paris"}`, valid("Ada"))
+	ran, _, err := limitCall(t, runtime.Options{MaxContentBytes: 39}, `{"city":"Paris"}`, valid("Ada"))
 	require.NoError(t, err)
 	assert.True(t, ran)
 
-	err, ran, rejects := limitCall(t, runtime.Options{MaxContentBytes: 38}, `{"city":"Paris"}`, valid("Ada"))
+	ran, rejects, err := limitCall(t, runtime.Options{MaxContentBytes: 38}, `{"city":"Paris"}`, valid("Ada"))
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, "limit of 38 bytes", "MaxContentBytes")
 
 	// Keys the form did not ask for count too: padding cannot slip through.
@@ -111,7 +111,7 @@ func TestMaxContentBytes(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		c[strings.Repeat("k", 10)+string(rune('a'+i%26))+strings.Repeat("z", i/26)] = "padding-padding-padding"
 	}
-	err, ran, rejects = limitCall(t, runtime.Options{}, `{"city":"Paris"}`, c)
+	ran, rejects, err = limitCall(t, runtime.Options{}, `{"city":"Paris"}`, c)
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, "MaxContentBytes")
 }
 
