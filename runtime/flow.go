@@ -316,7 +316,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		return c.dispatch(ctx, nil, Outcome{Action: Accept})
 	}
 	if !c.req.FormElicitation {
-		return c.missingCapability(schema)
+		return c.missingCapability(schema, "")
 	}
 	st := &flowState{FlowID: newFlowID(), Answers: map[string]any{}}
 	return c.ask(ctx, st, toAsk, "")
@@ -411,6 +411,11 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 		return complete(&Result{Text: msg, IsError: true}), nil
 	}
 	schema := c.args.RequestedSchema(fields...)
+	if !c.req.FormElicitation {
+		// Capabilities are declared on every request (MCP 2026-07-28): a
+		// retry that does not declare form elicitation is sent no form.
+		return c.missingCapability(schema, reason)
+	}
 	st.Round++
 	st.Key = c.f.Key
 	if st.Round > 1 {
@@ -463,11 +468,18 @@ func (c *call) dispatch(ctx context.Context, st *flowState, out Outcome) (*Respo
 	return complete(res), nil
 }
 
-func (c *call) missingCapability(schema *jsonschema.Schema) (*Response, error) {
+// missingCapability answers a request that must ask the user but did not
+// declare form elicitation; reason, when set, is what was wrong with the last
+// answer.
+func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Response, error) {
+	var names []string
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		names = append(names, pair.Key)
+	}
 	if c.o.MissingCapability == ProtocolErrorOnMissingCapability {
 		return nil, &ProtocolError{
 			Code:    CodeMissingCapability,
-			Message: c.f.Name + " needs form elicitation to ask for " + strings.Join(schema.Required, ", "),
+			Message: c.f.Name + " needs form elicitation to ask for " + strings.Join(names, ", "),
 			Data: map[string]any{"requiredCapabilities": map[string]any{
 				"elicitation": map[string]any{"form": map[string]any{}}}},
 		}
@@ -477,6 +489,9 @@ func (c *call) missingCapability(schema *jsonschema.Schema) (*Response, error) {
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		b.WriteString("\n- ")
 		b.WriteString(DescribeField(pair.Key, pair.Value, contains(schema.Required, pair.Key)))
+	}
+	if reason != "" {
+		b.WriteString("\nproblem with the last answer: " + reason)
 	}
 	return complete(&Result{Text: b.String(), IsError: true}), nil
 }

@@ -347,3 +347,30 @@ func TestDeclineAndCancelEndTheCall(t *testing.T) {
 		require.Positive(t, stats[m], "move %d was exercised", m)
 	}
 }
+
+// Capabilities are declared on every request: a retry that needs another
+// round but no longer declares form elicitation is sent no form.
+func TestRetryWithoutCapabilityIsSentNoForm(t *testing.T) {
+	e := newEnv(t, nil)
+	r1 := e.ask(req(paris, "", nil))
+	r := req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "bad", "nights": 2}))
+	r.FormElicitation = false
+	res := e.done(r)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, `email ("Email"): required string, format email`)
+	assert.NotContains(t, res.Text, "nights", "only the failing field is named")
+	assert.Contains(t, res.Text, "problem with the last answer: email: must be")
+
+	e.opts.MissingCapability = runtime.ProtocolErrorOnMissingCapability
+	_, err := e.flow.Call(context.Background(), e.opts, r)
+	var pe *runtime.ProtocolError
+	require.ErrorAs(t, err, &pe)
+	assert.EqualValues(t, -32021, pe.Code)
+	assert.Contains(t, pe.Message, "ask for email")
+
+	// The same answer from a client that declares the capability asks again.
+	r.FormElicitation = true
+	_, _, asked := question(t, e.ask(r))
+	assert.Equal(t, []string{"email"}, asked)
+	assert.Zero(t, e.rec.Count())
+}
