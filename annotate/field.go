@@ -315,7 +315,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		if f.Kind == Integer {
 			lo, hi := intRange(f)
 			if x < lo || x > hi {
-				bad(o, "%s=%s is outside what %s can hold (%s to %s)", key, o.Value, f.Type.Name, rangeText(lo), rangeText(hi))
+				bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, rangeText(lo), rangeText(hi))
 				return
 			}
 		}

@@ -104,7 +104,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 	}
 	for _, t := range cfg.Types {
 		if !found[t] {
-			diags = append(diags, Diagnostic{Message: fmt.Sprintf("-type %s: no such type in %s", t, strings.Join(patterns, " "))})
+			diags = append(diags, Diagnostic{Message: fmt.Sprintf("-type %s: no type %s in %s; name a struct type declared there", t, t, strings.Join(patterns, " "))})
 		}
 	}
 	sortDiags(diags)

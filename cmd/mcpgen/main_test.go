@@ -283,7 +283,7 @@ func TestTypeFlagErrors(t *testing.T) {
 	}
 	for _, want := range []string{
 		"args.go:11:6: -type Name: Name is not a struct type",
-		"-type Missing: no such type",
+		"-type Missing: no type Missing in .; name a struct type declared there",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

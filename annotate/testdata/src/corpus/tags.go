@@ -30,7 +30,7 @@ type Values struct {
 	Lengths   string   `json:"lengths" elicit:"minLength=5,maxLength=2"`        // want `^elicit tag on Lengths: minLength=5 is above maxLength=2, so no value can satisfy both; swap them or fix one$`
 	Items     []string `json:"items" elicit:"enum=a|b|c,minItems=3,maxItems=1"` // want `^elicit tag on Items: minItems=3 is above maxItems=1, so no answer can satisfy both; swap them or fix one$`
 	Half      *int     `json:"half" elicit:"minimum=1.5"`                       // want `^elicit tag on Half: minimum=1\.5 is not a whole number, but Half is an integer \(int\); write e\.g\. minimum=2$`
-	Tiny      *int8    `json:"tiny" elicit:"maximum=300"`                       // want `^elicit tag on Tiny: maximum=300 is outside what int8 can hold \(-128 to 127\)$`
+	Tiny      *int8    `json:"tiny" elicit:"maximum=300"`                       // want `^elicit tag on Tiny: maximum=300 is outside what int8 can hold \(-128 to 127\); write a bound in that range, or use a wider type$`
 	TooMany   []string `json:"tooMany" elicit:"enum=a|b,minItems=3,maxItems=3"` // want `^elicit tag on TooMany: minItems=3 is more than the 2 choices, so no answer can satisfy it; lower it to at most 2$`
 	FormatSel string   `json:"formatSel" elicit:"format=email,enum=a|b"`        // want `^elicit tag on FormatSel: format cannot be combined with enum: the choices already fix the values; remove format$`
 	LenSel    string   `json:"lenSel" elicit:"enum=a|b,maxLength=3"`            // want `^elicit tag on LenSel: maxLength cannot be combined with enum: the choices already fix the values; remove maxLength$`
