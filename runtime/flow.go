@@ -174,7 +174,8 @@ func (o *Options) withDefaults() *Options {
 // Request is one tools/call or prompts/get as the flow sees it, filled in by
 // an adapter from the SDK's request.
 type Request struct {
-	// Method is "tools/call" or "prompts/get"; it is bound into the state.
+	// Method is "tools/call", "prompts/get" or (for an Exchange)
+	// "resources/read"; it is bound into the state.
 	Method string
 	// Arguments is the raw arguments object (absent or null means {}).
 	Arguments json.RawMessage

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// ExchangeHandler handles one tools/call or prompts/get through a
+// ExchangeHandler handles one tools/call, prompts/get or resources/read through a
 // *runtime.Exchange: it reads the previous round's answers and either
 // returns a complete response (&runtime.Response{Result: …}) or the next
 // round from x.Ask. Errors that are *runtime.ProtocolError become JSON-RPC
@@ -81,4 +82,61 @@ func callToolResponse(resp *runtime.Response) *mcp.CallToolResult {
 		return &mcp.CallToolResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}
 	}
 	return toolResult(resp.Result)
+}
+
+// AddExchangeResource is [AddExchangeTool] for a resource: resources/read of
+// resource.URI runs h through an exchange bound to the URI (as its name),
+// "resources/read" and the arguments {"uri": <the URI read>} (MCP
+// 2026-07-28, basic/patterns/mrtr: resources/read may return an
+// input-required result). A complete response becomes one text content item
+// with the resource's MIME type, or passes unchanged when Result.Native is a
+// *mcp.ReadResourceResult; a result marked IsError becomes -32602 with its
+// text. It panics when opts has no key ring.
+func AddExchangeResource(s *mcp.Server, resource *mcp.Resource, opts *Options, h ExchangeHandler) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.AddExchangeResource %q: Options.Flow.Keys is required", resource.URI))
+	}
+	r := *resource
+	s.AddResource(&r, resourceHandler(r.URI, r.MIMEType, opts, h))
+}
+
+// AddExchangeResourceTemplate is [AddExchangeResource] for every URI that
+// matches template.URITemplate (RFC 6570): the exchange is bound to the
+// template (as its name) and to the URI read, so a state issued while
+// reading one URI cannot resume the read of another.
+func AddExchangeResourceTemplate(s *mcp.Server, template *mcp.ResourceTemplate, opts *Options, h ExchangeHandler) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.AddExchangeResourceTemplate %q: Options.Flow.Keys is required", template.URITemplate))
+	}
+	t := *template
+	s.AddResourceTemplate(&t, resourceHandler(t.URITemplate, t.MIMEType, opts, h))
+}
+
+func resourceHandler(name, mimeType string, opts *Options, h ExchangeHandler) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		args, err := json.Marshal(map[string]string{"uri": req.Params.URI})
+		if err != nil {
+			return nil, err
+		}
+		rreq := request(ctx, opts, "resources/read", req, args, req.Params.InputResponses, req.Params.RequestState)
+		x, err := runtime.NewExchange(name, &opts.Flow, rreq)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		resp, err := h(ctx, x)
+		if err != nil {
+			return nil, protocolError(err)
+		}
+		if resp.Result == nil {
+			return &mcp.ReadResourceResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}, nil
+		}
+		if native, ok := resp.Result.Native.(*mcp.ReadResourceResult); ok {
+			return native, nil
+		}
+		if resp.Result.IsError {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: resp.Result.Text}
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+			URI: req.Params.URI, MIMEType: mimeType, Text: resp.Result.Text}}}, nil
+	}
 }

@@ -4,6 +4,7 @@ package mcpsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"testing"
@@ -88,6 +89,23 @@ func capitalTool(_ context.Context, x *runtime.Exchange) (*runtime.Response, err
 	}, q)
 }
 
+// confirmRead asks the user to confirm before a document is read.
+func confirmRead(_ context.Context, x *runtime.Exchange) (*runtime.Response, error) {
+	if ans, ok := x.Elicitation("confirm"); ok {
+		if ans.Action != runtime.Accept {
+			return &runtime.Response{Result: runtime.ToolError("not confirmed")}, nil
+		}
+		var a struct{ URI string }
+		if err := json.Unmarshal(x.Arguments(), &a); err != nil {
+			return nil, err
+		}
+		return &runtime.Response{Result: runtime.Textf("contents of %s", a.URI)}, nil
+	}
+	s := runtime.NewObjectSchema()
+	s.Properties.Set("ok", &jsonschema.Schema{Type: "boolean"})
+	return x.Ask(map[string]runtime.InputRequest{"confirm": &runtime.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
+}
+
 func serve(t *testing.T) string {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
@@ -95,6 +113,8 @@ func serve(t *testing.T) string {
 	mcpsdk.AddExchangeTool(s, &mcp.Tool{Name: "capital", Description: "asks the model"}, opts, capitalTool)
 	mcpsdk.AddPrompt(s, topicFlow(), opts)
 	mcpsdk.AddTool(s, topicFlow(), opts) // same name as the prompt, other method
+	mcpsdk.AddExchangeResourceTemplate(s, &mcp.ResourceTemplate{Name: "doc", URITemplate: "test://doc/{id}", MIMEType: "text/plain"},
+		opts, confirmRead)
 	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -212,4 +232,30 @@ func requireRPC(t *testing.T, err error, code int64) *jsonrpc.Error {
 	require.ErrorAs(t, err, &je, "want JSON-RPC error %d", code)
 	require.Equal(t, code, je.Code, "error: %v", err)
 	return je
+}
+
+func TestExchangeResource(t *testing.T) {
+	cs := dial(t, serve(t), true)
+	ctx := context.Background()
+	r1, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1"})
+	require.NoError(t, err)
+	require.True(t, r1.NeedsInput())
+	require.Contains(t, r1.InputRequests, "confirm")
+
+	yes := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
+	r2, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1", InputResponses: yes, RequestState: r1.RequestState})
+	require.NoError(t, err)
+	require.False(t, r2.NeedsInput())
+	require.Len(t, r2.Contents, 1)
+	assert.Equal(t, "contents of test://doc/1", r2.Contents[0].Text)
+	assert.Equal(t, "text/plain", r2.Contents[0].MIMEType)
+
+	// The state of a read of doc/1 does not resume a read of doc/2.
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/2", InputResponses: yes, RequestState: r1.RequestState})
+	requireRPC(t, err, jsonrpc.CodeInvalidParams)
+
+	no := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "decline"}}
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1", InputResponses: no, RequestState: r1.RequestState})
+	je := requireRPC(t, err, jsonrpc.CodeInvalidParams)
+	assert.Equal(t, "not confirmed", je.Message)
 }
