@@ -64,16 +64,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	pcfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
-		Dir:       cfg.Dir,
-		ParseFile: parseSkippingOwnOutput,
-	}
-	if len(cfg.BuildTags) > 0 {
-		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.BuildTags, ",")}
-	}
-	pkgs, err := packages.Load(pcfg, patterns...)
+	pkgs, err := packages.Load(PackagesConfig(cfg), patterns...)
 	if err != nil {
 		return nil, []Diagnostic{{Message: "loading packages: " + err.Error()}}
 	}
@@ -130,6 +121,23 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	model := a.run(wanted, found)
 	sortDiags(a.diags)
 	return model, a.diags
+}
+
+// PackagesConfig returns the golang.org/x/tools/go/packages configuration
+// Load uses for cfg (mode, directory, build tags, and a parser that reads
+// mcpgen's own output as empty), so that a benchmark can time the same
+// packages.Load alone: the floor of a generation.
+func PackagesConfig(cfg Config) *packages.Config {
+	pcfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
+		Dir:       cfg.Dir,
+		ParseFile: parseSkippingOwnOutput,
+	}
+	if len(cfg.BuildTags) > 0 {
+		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.BuildTags, ",")}
+	}
+	return pcfg
 }
 
 func sortDiags(diags []Diagnostic) {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/invopop/jsonschema"
@@ -46,7 +48,7 @@ type Outcome struct {
 // Flow is one tool (or prompt) whose arguments may be elicited. mcpgen
 // generates a constructor for each annotated struct (New<T>Flow) that fills
 // it in; adapters register it with an SDK and call [Flow.Call] for every
-// tools/call or prompts/get.
+// tools/call or prompts/get. Its fields must not change after its first Call.
 type Flow struct {
 	// Name is the tool or prompt name (//mcpgen:tool), bound into the state.
 	Name string
@@ -73,6 +75,44 @@ type Flow struct {
 	New func() Args
 	// Dispatch runs exactly one branch of the user's handler.
 	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
+}
+
+// questionMemo holds question digests by flow, key and fields asked (see
+// [Flow.question]); questionCount counts its entries, at most maxQuestions.
+var (
+	questionMemo  sync.Map // questionID → []byte
+	questionCount atomic.Int32
+)
+
+type questionID struct {
+	flow *Flow
+	id   string // key, then the fields asked, separated by NUL
+}
+
+// maxQuestions bounds the question digests memoised in a process: the fields
+// asked in round 1 depend on which arguments a caller left out.
+const maxQuestions = 4096
+
+// question returns questionDigest(key, RequestedSchema(fields...)), memoised:
+// a generated RequestedSchema depends only on the names it is given, so the
+// digest of one flow, key and field list never changes while the process
+// runs, and encoding the schema to JSON was most of the flow's own cost per
+// request. schema, when non-nil, is args.RequestedSchema(fields...).
+func (f *Flow) question(args Args, key string, fields []string, schema *jsonschema.Schema) []byte {
+	id := questionID{flow: f, id: key + "\x00" + strings.Join(fields, "\x00")}
+	if d, ok := questionMemo.Load(id); ok {
+		return d.([]byte)
+	}
+	if schema == nil {
+		schema = args.RequestedSchema(fields...)
+	}
+	d := questionDigest(key, schema)
+	if questionCount.Load() < maxQuestions {
+		if _, loaded := questionMemo.LoadOrStore(id, d); !loaded {
+			questionCount.Add(1)
+		}
+	}
+	return d
 }
 
 // CapabilityPolicy says what a flow does when it must ask the user but the
@@ -305,7 +345,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
 		st := &flowState{Key: c.f.Key, Asked: toAsk, Round: 1, FlowID: newFlowID()}
-		st.Question = questionDigest(st.Key, c.args.RequestedSchema(toAsk...))
+		st.Question = c.f.question(c.args, st.Key, toAsk, nil)
 		return c.retry(ctx, st)
 	}
 	schema := c.args.RequestedSchema(toAsk...)
@@ -320,7 +360,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		return c.missingCapability(schema, "")
 	}
 	st := &flowState{FlowID: newFlowID(), Answers: map[string]any{}}
-	return c.ask(ctx, st, toAsk, "")
+	return c.ask(ctx, st, toAsk, "", schema)
 }
 
 // fieldsToAsk is MissingFields plus the ask=always fields, in field order.
@@ -338,9 +378,9 @@ func (c *call) fieldsToAsk() []string {
 // retry handles a call whose state opened and matched.
 func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
 	answer, present := c.req.InputResponses[st.Key]
-	if !present || !equalDigest(st.Question, questionDigest(st.Key, c.args.RequestedSchema(st.Asked...))) {
+	if !present || !equalDigest(st.Question, c.f.question(c.args, st.Key, st.Asked, nil)) {
 		// No answer to the question asked (or to another question): ask again.
-		return c.ask(ctx, st, st.Asked, "")
+		return c.ask(ctx, st, st.Asked, "", nil)
 	}
 	er, ok := answer.(*ElicitResult)
 	if !ok || er == nil {
@@ -375,7 +415,7 @@ func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
 			}
 		}
 		st.Answers = kept
-		return c.ask(ctx, st, failing, ve.Error())
+		return c.ask(ctx, st, failing, ve.Error(), nil)
 	case Decline, Cancel:
 		_ = c.args.ApplyPartial(st.Answers)
 		out := Outcome{Action: er.Action}
@@ -391,7 +431,8 @@ func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
 
 // ask issues the next input-required result for fields, or a tool error when
 // the round limit (or a legacy client's single bridged round) is reached.
-func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason string) (*Response, error) {
+// schema, when non-nil, is RequestedSchema(fields...), already built.
+func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
 	limit := c.o.MaxRounds
 	if c.f.MaxRounds > 0 {
 		limit = c.f.MaxRounds
@@ -411,7 +452,9 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 		}
 		return complete(&Result{Text: msg, IsError: true}), nil
 	}
-	schema := c.args.RequestedSchema(fields...)
+	if schema == nil {
+		schema = c.args.RequestedSchema(fields...)
+	}
 	if !c.req.FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
 		// retry that does not declare form elicitation is sent no form.
@@ -423,7 +466,7 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 		st.Key = c.f.Key + "_" + strconv.Itoa(st.Round)
 	}
 	st.Asked = fields
-	st.Question = questionDigest(st.Key, schema)
+	st.Question = c.f.question(c.args, st.Key, fields, schema)
 	st.Tool, st.Method, st.Args, st.Principal = c.f.Name, c.req.Method, c.digest, c.req.Principal
 	now := c.o.Now()
 	st.IssuedAt, st.Expires = now.Unix(), now.Add(c.o.TTL).Unix()

@@ -1,0 +1,19 @@
+// Package bench holds mcpgen's benchmarks; it has no code of its own.
+//
+// The benchmarks compare what mcpgen generates or does against a baseline
+// measured in the same run:
+//
+//   - BenchmarkAccept: a form answer accepted by the generated ApplyContent
+//     and Validate, against github.com/santhosh-tekuri/jsonschema/v6 checking
+//     the same content against the same RequestedSchema, and against
+//     encoding/json decoding it into the struct.
+//   - BenchmarkGenerate: mcpgen on a synthetic package of 100 annotated
+//     structs, against the packages.Load of that package alone.
+//   - BenchmarkRoundTrip: one tools/call over loopback stateless HTTP with
+//     one elicitation round, against the same call with every argument and
+//     against a hand-written go-sdk tool doing the same round.
+//
+// The requestState benchmarks live beside the code, in package runtime
+// (BenchmarkState). Run them all and print the table of ratios with
+// bench/run; they run only with -bench, never in a plain go test.
+package bench

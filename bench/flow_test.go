@@ -1,0 +1,65 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// BenchmarkFlowCall times the generated book_flight flow in process, without
+// an SDK or a network: what the server spends in mcpgen per request.
+//
+//   - plain: every argument given; Accept runs at once;
+//   - first: the date missing; the flow asks and seals the state;
+//   - retry: the answer and the state; the flow opens it, applies the answer
+//     and runs Accept.
+func BenchmarkFlowCall(b *testing.B) {
+	flow := bookflight.NewBookFlightArgsFlow(bookHandler{})
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
+	ctx := context.Background()
+	full, _ := json.Marshal(fullArgs)
+	route, _ := json.Marshal(routeArgs)
+	first := &runtime.Request{Method: "tools/call", Arguments: route, FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR}
+	asked, err := flow.Call(ctx, opts, first)
+	if err != nil || asked.RequestState == "" {
+		b.Fatalf("first call did not ask: %v", err)
+	}
+	// The answer as an SDK decodes it: numbers are float64.
+	var reply map[string]any
+	raw, _ := json.Marshal(formReply)
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		b.Fatal(err)
+	}
+	retry := *first
+	retry.RequestState = asked.RequestState
+	retry.InputResponses = map[string]runtime.InputResponse{inputKey: &runtime.ElicitResult{Action: runtime.Accept, Content: reply}}
+	plain := *first
+	plain.Arguments = full
+
+	cases := []struct {
+		name string
+		req  *runtime.Request
+		want func(*runtime.Response) bool
+	}{
+		{"plain", &plain, func(r *runtime.Response) bool { return r.Result != nil && r.Result.Text == wantText }},
+		{"first", first, func(r *runtime.Response) bool { return r.Result == nil && r.RequestState != "" }},
+		{"retry", &retry, func(r *runtime.Response) bool { return r.Result != nil && r.Result.Text == wantText }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := flow.Call(ctx, opts, c.req)
+				if err != nil || !c.want(resp) {
+					b.Fatalf("unexpected response %+v, %v", resp, err)
+				}
+			}
+			if c.name == "first" {
+				b.ReportMetric(float64(len(asked.RequestState)), "state-bytes")
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/gen"
+)
+
+// Size of the synthetic package: structs, spread over files.
+const (
+	synthStructs = 100
+	synthFiles   = 10
+)
+
+// writeSynthetic writes a package of synthStructs annotated structs (eight
+// fields each, every kind the grammar allows) under bench/testdata, inside
+// this module so that the generated files' imports resolve, and removes it
+// when tb ends. It returns the directory.
+func writeSynthetic(tb testing.TB) string {
+	tb.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "synth-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = os.RemoveAll(dir) })
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	write("window.go", `package synth
+
+// Window is the part of the day a trip starts in.
+type Window string
+
+// The windows; each line comment is the choice's title.
+const (
+	Morning   Window = "morning"   // Morning
+	Afternoon Window = "afternoon" // Afternoon
+	Evening   Window = "evening"   // Evening
+)
+`)
+	per := synthStructs / synthFiles
+	for f := range synthFiles {
+		var b strings.Builder
+		b.WriteString("package synth\n\nimport \"time\"\n")
+		for i := f * per; i < (f+1)*per; i++ {
+			fmt.Fprintf(&b, `
+// Trip%[1]d are the arguments of the trip_%[1]d tool.
+//
+//mcpgen:tool trip_%[1]d Plan trip number %[1]d.
+//mcpgen:message When and how should trip %[1]d go?
+type Trip%[1]d struct {
+	Origin     string    `+"`json:\"origin\"`"+`
+	Date       string    `+"`json:\"date,omitempty\" elicit:\"required,format=date,title=Departure date\"`"+`
+	Window     *Window   `+"`json:\"window,omitempty\" elicit:\"optional,title=Time of day\"`"+`
+	Passengers int       `+"`json:\"passengers,omitempty\" elicit:\"optional,minimum=1,maximum=9,default=1\"`"+`
+	Email      string    `+"`json:\"email,omitempty\" elicit:\"optional,format=email,maxLength=254\"`"+`
+	Seats      []string  `+"`json:\"seats,omitempty\" elicit:\"optional,enum=a:Aisle|w:Window|m:Middle,maxItems=2\"`"+`
+	Agree      *bool     `+"`json:\"agree,omitempty\" elicit:\"title=I agree,default=true\"`"+`
+	Return     time.Time `+"`json:\"return\" elicit:\"optional\"`"+`
+}
+`, i)
+		}
+		write(fmt.Sprintf("trips%d.go", f), b.String())
+	}
+	return dir
+}
+
+// generate does what the mcpgen command does on dir: load and check, render,
+// write (skipping unchanged files and existing handler files).
+func generate(tb testing.TB, dir string) gen.WriteResult {
+	pkgs, diags := annotate.Load(annotate.Config{Dir: dir})
+	for _, d := range diags {
+		tb.Error(d.Format(dir))
+	}
+	if len(diags) > 0 || len(pkgs) != 1 || len(pkgs[0].Structs) != synthStructs {
+		tb.Fatalf("want one package of %d structs, got %d packages and %d diagnostics", synthStructs, len(pkgs), len(diags))
+	}
+	files, err := gen.Generate(pkgs[0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := gen.Write(files)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}
+
+// BenchmarkGenerate times mcpgen on a synthetic package of 100 annotated
+// structs, against the floor: the same packages.Load (annotate.PackagesConfig)
+// and nothing else.
+//
+//   - mcpgen: a rerun of go generate, the generated files already present and
+//     unchanged (the common case; nothing is written);
+//   - mcpgen-fresh: the first run, the generated files removed before each
+//     iteration (outside the timer) and written again;
+//   - packages.Load: the floor, on the package with its generated files.
+func BenchmarkGenerate(b *testing.B) {
+	dir, err := filepath.Abs(writeSynthetic(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res := generate(b, dir); len(res.Written) != 2*synthStructs {
+		b.Fatalf("first run wrote %d files, want %d", len(res.Written), 2*synthStructs)
+	}
+	// Warm the build cache: go list -export compiles the package with its
+	// generated files once; every timed load after that finds it cached.
+	generate(b, dir)
+	b.Run("mcpgen", func(b *testing.B) {
+		for b.Loop() {
+			if res := generate(b, dir); len(res.Written) != 0 {
+				b.Fatalf("a rerun wrote %d files", len(res.Written))
+			}
+		}
+	})
+	b.Run("mcpgen-fresh", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			out, _ := filepath.Glob(filepath.Join(dir, "*_*.go"))
+			for _, f := range out {
+				if err := os.Remove(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StartTimer()
+			if res := generate(b, dir); len(res.Written) != 2*synthStructs {
+				b.Fatalf("wrote %d files, want %d", len(res.Written), 2*synthStructs)
+			}
+		}
+	})
+	b.Run("packages.Load", func(b *testing.B) {
+		for b.Loop() {
+			pkgs, err := packages.Load(annotate.PackagesConfig(annotate.Config{Dir: dir}), ".")
+			if err != nil || len(pkgs) != 1 {
+				b.Fatalf("packages.Load: %v %v", err, pkgs)
+			}
+		}
+	})
+}

@@ -1,0 +1,270 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+)
+
+// envServer makes the test binary serve the round-trip benchmark's tools
+// instead of running tests: the server runs in its own process so that its
+// CPU time can be measured apart from the client's.
+const envServer = "MCPGEN_BENCH_SERVER"
+
+// envServerProfile, when set, names a file the server process writes its CPU
+// profile to (bench/run -profile sets it).
+const envServerProfile = "MCPGEN_BENCH_SERVER_CPUPROFILE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envServer) == "1" {
+		if path := os.Getenv(envServerProfile); path != "" {
+			f, err := os.Create(path)
+			if err == nil {
+				err = pprof.StartCPUProfile(f)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench server:", err)
+				os.Exit(1)
+			}
+			defer pprof.StopCPUProfile()
+		}
+		if err := serve(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// The tools the server offers.
+const (
+	toolGenerated = "book_flight"      // the generated flow, through runtime/mcpsdk
+	toolHand      = "book_flight_hand" // the hand-written baseline
+	inputKey      = "book_flight"      // the inputRequests key both use
+)
+
+// serve listens on a loopback port, prints its base URL on stdout, and serves
+// /mcp (stateless Streamable HTTP) and /cpu (this process's CPU time in
+// nanoseconds, user plus system) until stdin closes.
+func serve() error {
+	keys := runtime.EphemeralKeyRing()
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{Keys: keys}})
+	addHandWritten(s, keys)
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpsdk.HTTPHandler(s))
+	mux.HandleFunc("/cpu", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, processCPU())
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Println("http://" + ln.Addr().String())
+	go func() { _, _ = io.Copy(io.Discard, os.Stdin); _ = ln.Close() }()
+	if err := http.Serve(ln, mux); err != nil && !strings.Contains(err.Error(), "closed") {
+		return err
+	}
+	return nil
+}
+
+// processCPU returns the CPU time this process has used, in nanoseconds.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// bookHandler is the generated tool's handler: it answers like the
+// hand-written tool.
+type bookHandler struct{}
+
+func (bookHandler) Accept(_ context.Context, a *bookflight.BookFlightArgs) (*runtime.Result, error) {
+	return runtime.Text(booked(a.Passengers, a.Origin, a.Destination, a.Date)), nil
+}
+
+func (bookHandler) Decline(context.Context, *bookflight.BookFlightArgs, []string) (*runtime.Result, error) {
+	return runtime.Text("nothing booked"), nil
+}
+
+func (bookHandler) Cancel(context.Context, *bookflight.BookFlightArgs) (*runtime.Result, error) {
+	return runtime.Text("cancelled"), nil
+}
+
+func booked(passengers int, origin, destination, date string) string {
+	return "Booked " + strconv.Itoa(passengers) + " passenger(s) from " + origin + " to " + destination + " on " + date + "."
+}
+
+// handState is what the hand-written tool seals: the least a careful author
+// would bind (tool, arguments, expiry).
+type handState struct {
+	Tool    string `json:"t"`
+	Args    []byte `json:"a"`
+	Expires int64  `json:"e"`
+}
+
+// addHandWritten registers the baseline: a raw go-sdk tool doing the same
+// round by hand with the same sealing (runtime.KeyRing). It checks the
+// arguments, asks for a missing date with the same requestedSchema (built
+// once), and on retry opens the state, checks its binding and reads the answer.
+func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
+	schema := (&bookflight.BookFlightArgs{}).RequestedSchema()
+	const message = "Which day should the flight leave, and how many people are flying?"
+	tool := &mcp.Tool{Name: toolHand, InputSchema: map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"origin": map[string]any{"type": "string"}, "destination": map[string]any{"type": "string"},
+			"date": map[string]any{"type": "string", "format": "date"}, "window": map[string]any{"type": "string"},
+			"passengers": map[string]any{"type": "integer"},
+		},
+		"required": []string{"origin", "destination"},
+	}}
+	s.AddTool(tool, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct {
+			Origin      string `json:"origin"`
+			Destination string `json:"destination"`
+			Date        string `json:"date"`
+			Window      string `json:"window"`
+			Passengers  int    `json:"passengers"`
+		}
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || args.Origin == "" || args.Destination == "" {
+			return toolError("origin and destination are required"), nil
+		}
+		if args.Date != "" {
+			return text(booked(max(args.Passengers, 1), args.Origin, args.Destination, args.Date)), nil
+		}
+		digest := sha256.Sum256(req.Params.Arguments)
+		if req.Params.RequestState == "" {
+			st, _ := json.Marshal(handState{Tool: toolHand, Args: digest[:], Expires: time.Now().Add(10 * time.Minute).Unix()})
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}},
+				RequestState:  keys.Seal(st),
+			}, nil
+		}
+		pt, err := keys.Open(req.Params.RequestState, 16<<10)
+		var st handState
+		if err == nil {
+			err = json.Unmarshal(pt, &st)
+		}
+		if err != nil || st.Tool != toolHand || string(st.Args) != string(digest[:]) || time.Now().Unix() > st.Expires {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState"}
+		}
+		er, ok := req.Params.InputResponses[inputKey].(*mcp.ElicitResult)
+		if !ok || er.Action != "accept" {
+			return text("nothing booked"), nil
+		}
+		date, _ := er.Content["date"].(string)
+		if !runtime.IsDate(date) {
+			return toolError("date must be YYYY-MM-DD"), nil
+		}
+		passengers := 1
+		if p, ok := er.Content["passengers"].(float64); ok {
+			if p < 1 || p > 9 || p != float64(int(p)) {
+				return toolError("passengers must be 1 to 9"), nil
+			}
+			passengers = int(p)
+		}
+		if w, ok := er.Content["window"].(string); ok && w != "morning" && w != "afternoon" && w != "evening" {
+			return toolError("window must be morning, afternoon or evening"), nil
+		}
+		return text(booked(passengers, args.Origin, args.Destination, date)), nil
+	})
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func toolError(s string) *mcp.CallToolResult {
+	r := text(s)
+	r.IsError = true
+	return r
+}
+
+// benchServer is the server process, started by the benchmark.
+type benchServer struct {
+	url   string
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+// startServer runs this test binary as the server (see [TestMain]) and waits
+// for its URL. The process ends when its stdin is closed (b.Cleanup).
+func startServer(tb testing.TB) *benchServer {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envServer+"=1")
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	srv := &benchServer{cmd: cmd, stdin: stdin}
+	tb.Cleanup(func() {
+		_ = stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		tb.Fatalf("bench server did not start: %v", err)
+	}
+	srv.url = strings.TrimSpace(line)
+	return srv
+}
+
+// cpu returns the server process's CPU time so far, in nanoseconds.
+func (s *benchServer) cpu(tb testing.TB) int64 {
+	tb.Helper()
+	resp, err := http.Get(s.url + "/cpu")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
