@@ -323,3 +323,41 @@ func (userSwap) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// An mcp-go client pinned to 2025-11-25 on a stateful (in-process) session
+// is served through mcp-go's bridge: one round works, a second is a tool
+// error that says why.
+func TestMCPGoLegacyClientThroughTheBridge(t *testing.T) {
+	rec, rj := &fixture.TripRecorder{}, &rejections{}
+	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithElicitation())
+	mcpgo.AddTool(s, fixture.NewTripFlow(rec), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), OnReject: rj.hook}})
+	legacy := func(a *answerer) *mgclient.Client {
+		c, err := mgclient.NewInProcessClientWithOptions(s, mgclient.WithElicitationHandler(a), mgclient.WithProtocolVersion(runtime.Protocol20251125))
+		require.NoError(t, err)
+		require.NoError(t, c.Start(context.Background()))
+		t.Cleanup(func() { c.Close() })
+		init := mg.InitializeRequest{}
+		init.Params.ProtocolVersion = runtime.Protocol20251125
+		init.Params.Capabilities.Elicitation = &mg.ElicitationCapability{}
+		res, err := c.Initialize(context.Background(), init)
+		require.NoError(t, err)
+		require.Equal(t, runtime.Protocol20251125, res.ProtocolVersion)
+		return c
+	}
+	a := &answerer{content: []map[string]any{good}}
+	res, err := callPlanTrip(legacy(a))
+	require.NoError(t, err)
+	assert.False(t, res.IsError, mgText(res))
+	assert.Contains(t, mgText(res), `"meal":"fish"`)
+	require.Len(t, a.asked, 1)
+	assert.Equal(t, 1, rec.Count())
+
+	a = &answerer{content: []map[string]any{{"name": "Ada", "email": "bad", "nights": 2}}}
+	res, err = callPlanTrip(legacy(a))
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, mgText(res), "only one round")
+	assert.Len(t, a.asked, 1)
+	assert.Equal(t, 1, rec.Count())
+	assert.Zero(t, rj.count())
+}
