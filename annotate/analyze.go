@@ -193,6 +193,11 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 			s.Key = rest
 		case "unsealed":
 			s.Unsealed = true
+		case "enumnames":
+			if rest != "" {
+				a.errorf(p, "//mcpgen:enumnames takes no value (got %q)", rest)
+			}
+			s.LegacyEnumNames = true
 		case "rounds":
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 1 || n > 10 {
@@ -200,7 +205,7 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 			}
 			s.MaxRounds = n
 		default:
-			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds", verb)
+			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds, enumnames", verb)
 		}
 	}
 }
@@ -370,8 +375,12 @@ func structHasElicit(st *types.Struct, seen map[*types.Struct]bool) bool {
 	return false
 }
 
-// resolve applies encoding/json's dominance rules to JSON names and builds
-// the elicitable fields; a clash that involves an elicit field is an error.
+// resolve applies encoding/json's dominance rules to JSON names (the rules of
+// encoding/json's typeFields/dominantField: among fields sharing a JSON name,
+// the shallowest wins; at equal depth a json-tagged field beats untagged ones;
+// otherwise all of them are hidden) and builds the elicitable fields. An
+// elicit tag on a field that encoding/json hides is an error: no argument or
+// answer could ever set it.
 func (a *analyzer) resolve(cands []*fieldCand) []*Field {
 	byName := map[string][]*fieldCand{}
 	for _, c := range cands {
@@ -381,38 +390,16 @@ func (a *analyzer) resolve(cands []*fieldCand) []*Field {
 	for _, c := range cands {
 		group := byName[c.json]
 		if len(group) > 1 {
-			anyElicit := false
-			for _, g := range group {
-				anyElicit = anyElicit || g.hasTag
+			win := dominant(group)
+			if win == nil && group[0] == c && anyTagged(group) { // report once
+				a.errorf(group[len(group)-1].top, "%s", hiddenMsg(c, nil, group))
 			}
-			if !anyElicit {
+			if win != c {
+				if win != nil && c.hasTag {
+					a.errorf(c.top, "%s", hiddenMsg(c, win, group))
+				}
 				continue
 			}
-			if group[0] == c { // report once, at the first
-				var names []string
-				for _, g := range group {
-					names = append(names, strings.Join(g.path, "."))
-				}
-				shallowest, atMin := group[0], 0
-				for _, g := range group {
-					if g.depth < shallowest.depth {
-						shallowest = g
-					}
-				}
-				for _, g := range group {
-					if g.depth == shallowest.depth {
-						atMin++
-					}
-				}
-				what := "encoding/json would use only the shallowest, " + strings.Join(shallowest.path, ".") + ", and ignore the rest"
-				if atMin > 1 {
-					what = "at the same depth, so encoding/json would drop all of them"
-				}
-				a.errorf(group[len(group)-1].top,
-					"JSON name %q is used by %s: %s; give each a distinct json tag",
-					c.json, strings.Join(names, " and "), what)
-			}
-			continue
 		}
 		if !c.hasTag {
 			continue
@@ -422,6 +409,44 @@ func (a *analyzer) resolve(cands []*fieldCand) []*Field {
 		}
 	}
 	return fields
+}
+
+// dominant returns the field encoding/json uses for a JSON name shared by
+// several fields, or nil when they hide each other.
+func dominant(group []*fieldCand) *fieldCand {
+	sorted := append([]*fieldCand(nil), group...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].depth != sorted[j].depth {
+			return sorted[i].depth < sorted[j].depth
+		}
+		return sorted[i].named && !sorted[j].named
+	})
+	if len(sorted) > 1 && sorted[0].depth == sorted[1].depth && sorted[0].named == sorted[1].named {
+		return nil
+	}
+	return sorted[0]
+}
+
+func anyTagged(group []*fieldCand) bool {
+	for _, g := range group {
+		if g.hasTag {
+			return true
+		}
+	}
+	return false
+}
+
+func hiddenMsg(c, win *fieldCand, group []*fieldCand) string {
+	var names []string
+	for _, g := range group {
+		names = append(names, strings.Join(g.path, "."))
+	}
+	if win != nil {
+		return sprintf("JSON name %q is used by %s: encoding/json would use only %s and ignore %s, so its elicit tag can never be answered; give it a distinct json tag or remove the elicit tag",
+			c.json, strings.Join(names, " and "), strings.Join(win.path, "."), strings.Join(c.path, "."))
+	}
+	return sprintf("JSON name %q is used by %s: at the same depth, so encoding/json would drop all of them; give each a distinct json tag",
+		c.json, strings.Join(names, " and "))
 }
 
 func isTime(t types.Type) bool {

@@ -355,6 +355,25 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	if f.MinItems != nil && len(f.Enum) > 0 && *f.MinItems > uint64(len(f.Enum)) {
 		bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
 	}
+	// A required non-pointer string or multi select reads "" or [] as no
+	// answer, so the schema must not allow them: a form that sent one would
+	// pass the validator and still leave the field missing.
+	if f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 {
+		if f.MinLength == nil {
+			one := uint64(1)
+			f.MinLength = &one
+		} else if *f.MinLength == 0 {
+			bad(opts["minLength"], "minLength=0 on a required string: \"\" reads as no answer; leave minLength out (it becomes 1), or make the field optional or a *string")
+		}
+	}
+	if f.Required && f.Kind == MultiSelect {
+		if f.MinItems == nil {
+			one := uint64(1)
+			f.MinItems = &one
+		} else if *f.MinItems == 0 {
+			bad(opts["minItems"], "minItems=0 on a required multi select: an empty list reads as no answer; leave minItems out (it becomes 1), or make the field optional")
+		}
+	}
 	if !ok {
 		return false
 	}

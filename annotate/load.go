@@ -53,7 +53,10 @@ type Config struct {
 	Patterns  []string // package patterns (default ".")
 	Types     []string // struct type names to generate for; empty: every struct with an elicit tag
 	BuildTags []string // build tags (-tags)
-	// LegacyEnumNames is not part of the model; gen reads its own option.
+	// LegacyEnumNames makes every struct's titled single selects use the
+	// deprecated enum + enumNames form (mcpgen -legacy-enum-names), as the
+	// //mcpgen:enumnames directive does for one struct.
+	LegacyEnumNames bool
 }
 
 // Load loads the packages and returns the model of every annotated struct,
@@ -89,6 +92,11 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		model := a.run(wanted, found)
 		diags = append(diags, a.diags...)
 		diags = append(diags, untoleratedErrors(p, a.generatedNames())...)
+		if cfg.LegacyEnumNames {
+			for _, s := range model.Structs {
+				s.LegacyEnumNames = true
+			}
+		}
 		if len(model.Structs) > 0 {
 			out = append(out, model)
 		}

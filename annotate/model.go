@@ -61,6 +61,11 @@ type Struct struct {
 	Key             string // input request key (//mcpgen:key NAME; default Tool)
 	Unsealed        bool   // //mcpgen:unsealed: accept answers that arrive without requestState
 	MaxRounds       int    // //mcpgen:rounds N (0: the runtime's default)
+	// LegacyEnumNames (//mcpgen:enumnames, or mcpgen -legacy-enum-names):
+	// titled single selects are written {"type":"string","enum":[…],"enumNames":[…]},
+	// the deprecated form of MCP 2025-06-18, instead of oneOf of const+title.
+	// Titled multi selects keep anyOf (the legacy form has no arrays).
+	LegacyEnumNames bool
 
 	Fields []*Field // elicitable fields, in encoding/json field order
 }

@@ -28,7 +28,10 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 		absent = append(absent, jen.List(jen.Id(v), jen.Id(set)).Op("=").List(defaultValue(fd), jen.True()))
 	}
 	present := convertAnswer(s, fd, v, set)
-	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok").Op("&&").Id("raw").Op("!=").Nil()
+	// A key that is present is an answer, even null: null is not a value of
+	// any property type (SPEC.md §4), so it is a type error, as the
+	// validator says.
+	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok")
 	inner := jen.If(cond).Block(present...)
 	if len(absent) > 0 {
 		inner = inner.Else().Block(absent...)
@@ -94,7 +97,17 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 				typeErr(fd, "a string"),
 			).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(runtimePkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
 				addErrP(fd, "format", "must be "+want),
-			).Else().Block(stage(jen.Id("tm"))),
+			).Else().BlockFunc(func(g *jen.Group) {
+				if fd.Required && !fd.Pointer {
+					// The zero time.Time is how the field says "no answer":
+					// holding it would leave a required field missing.
+					g.If(jen.Id("tm").Dot("IsZero").Call()).Block(
+						addErrP(fd, "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer"),
+					).Else().Block(stage(jen.Id("tm")))
+					return
+				}
+				g.Add(stage(jen.Id("tm")))
+			}),
 		}
 	case annotate.Integer:
 		lo, hi := intBounds(fd)
@@ -112,23 +125,22 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			),
 		}
 	case annotate.Number:
+		var ok jen.Code
 		if fd.Basic == "float32" {
-			x64 := "x"
-			if !hasChecks(fd) {
-				x64 = "_"
-			}
-			return []jen.Code{
-				checked(jen.If(jen.List(jen.Id(x64), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
-					typeErr(fd, "a number"),
-				).Else().If(jen.List(jen.Id("x32"), jen.Id("st")).Op(":=").Qual(runtimePkg, "AsFloat32").Call(jen.Id("raw")), jen.Id("st").Op("!=").Qual(runtimePkg, "ConvOK")).Block(
-					addErrP(fd, "range", "does not fit in float32"),
-				), jen.Id("x"), conv(jen.Id("x32"))),
-			}
+			// A float32 holds every float64 up to rounding, but not beyond
+			// ±math.MaxFloat32 (it would become an infinity).
+			ok = jen.If(jen.Qual("math", "IsInf").Call(jen.Float64().Parens(jen.Float32().Parens(jen.Id("x"))), jen.Lit(0))).Block(
+				addErrP(fd, "range", "does not fit in float32"),
+			).Else().Block(checkedStmt(jen.Id("x"), typeCode(fd.Type).Parens(jen.Id("x"))))
+		} else {
+			ok = checkedStmt(jen.Id("x"), conv(jen.Id("x")))
 		}
 		return []jen.Code{
-			checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsNumber").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
-				typeErr(fd, "a number"),
-			), jen.Id("x"), conv(jen.Id("x"))),
+			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Qual(runtimePkg, "AsFloat64").Call(jen.Id("raw")), jen.Id("st")).Block(
+				jen.Case(jen.Qual(runtimePkg, "ConvWrongType")).Block(typeErr(fd, "a number")),
+				jen.Case(jen.Qual(runtimePkg, "ConvOutOfRange")).Block(addErrP(fd, "range", "does not fit in float64")),
+				jen.Default().Block(ok),
+			),
 		}
 	case annotate.MultiSelect:
 		items := jen.Id("x")
@@ -204,8 +216,9 @@ func defaultValue(fd *annotate.Field) jen.Code {
 }
 
 // propertySchema is the *jsonschema.Schema literal of one property
-// (SPEC.md §3). withDefault is false for the tool's input schema.
-func propertySchema(fd *annotate.Field, withDefault bool) *jen.Statement {
+// (SPEC.md §3). withDefault is false for the tool's input schema; legacy
+// writes a titled single select as enum + enumNames (//mcpgen:enumnames).
+func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
 		if fd.Title != "" {
@@ -238,6 +251,13 @@ func propertySchema(fd *annotate.Field, withDefault bool) *jen.Statement {
 		if len(fd.Enum) > 0 {
 			if fd.Kind == annotate.MultiSelect {
 				d[jen.Id("Items")] = itemsSchema(fd)
+			} else if fd.Titled && legacy {
+				d[jen.Id("Enum")] = jen.Index().Any().Values(enumLits(fd)...)
+				var names []jen.Code
+				for _, e := range fd.Enum {
+					names = append(names, jen.Lit(e.Title))
+				}
+				d[jen.Id("Extras")] = jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit("enumNames"): jen.Index().String().Values(names...)})
 			} else if fd.Titled {
 				d[jen.Id("OneOf")] = constList(fd)
 			} else {

@@ -36,7 +36,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot("MissingFields").Call())
 		g.Id("s").Op(":=").Qual(runtimePkg, "NewObjectSchema").Call()
 		for _, fd := range s.Fields {
-			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true))}
+			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true, s.LegacyEnumNames))}
 			if fd.Required {
 				body = append(body, jen.Id("s").Dot("Required").Op("=").Append(jen.Id("s").Dot("Required"), jen.Lit(fd.JSONName)))
 			}
@@ -329,9 +329,9 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		switch fd.Kind {
 		case annotate.String:
-			if fd.MinLength != nil || fd.MaxLength != nil {
+			if fd.MinLength != nil && *fd.MinLength > 0 || fd.MaxLength != nil {
 				g.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v"))
-				if fd.MinLength != nil {
+				if fd.MinLength != nil && *fd.MinLength > 0 {
 					g.If(jen.Id("n").Op("<").Lit(int(*fd.MinLength))).Add(fail("minLength", fmt.Sprintf("must be at least %d characters", *fd.MinLength)))
 				}
 				if fd.MaxLength != nil {
@@ -355,7 +355,7 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 			}
 		case annotate.MultiSelect:
-			if fd.MinItems != nil {
+			if fd.MinItems != nil && *fd.MinItems > 0 {
 				g.If(jen.Len(jen.Id("v")).Op("<").Lit(int(*fd.MinItems))).Add(fail("minItems", fmt.Sprintf("must have at least %d items", *fd.MinItems)))
 			}
 			if fd.MaxItems != nil {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"math"
+	"math/big"
 	"strconv"
 	"time"
 )
@@ -82,6 +83,20 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			return clampInt(i, lo, hi)
 		}
+		// Decide integer-ness on the exact decimal, not on its float64
+		// rounding: 1e-400 and 3.0000000000000001 are not integers, 1e400 is
+		// one (too big for any Go integer).
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok {
+			return 0, ConvWrongType
+		}
+		if !r.IsInt() {
+			return 0, ConvWrongType
+		}
+		if !r.Num().IsInt64() {
+			return 0, ConvOutOfRange
+		}
+		return clampInt(r.Num().Int64(), lo, hi)
 	}
 	f, ok := AsNumber(v)
 	if !ok || f != math.Trunc(f) {
@@ -117,6 +132,14 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 			}
 			return u, ConvOK
 		}
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok || !r.IsInt() {
+			return 0, ConvWrongType
+		}
+		if !r.Num().IsUint64() || r.Num().Uint64() > hi {
+			return 0, ConvOutOfRange
+		}
+		return r.Num().Uint64(), ConvOK
 	}
 	i, st := AsInt(v, math.MinInt64, math.MaxInt64)
 	if st == ConvWrongType {
@@ -147,13 +170,34 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 	return uint64(i), ConvOK
 }
 
-// AsFloat32 returns v as a float32: ConvOutOfRange beyond ±math.MaxFloat32.
-func AsFloat32(v any) (float32, Conv) {
+// AsFloat64 returns v as a float64: ConvWrongType when v is not a number,
+// ConvOutOfRange for a JSON number beyond ±math.MaxFloat64 (1e400), which is a
+// valid JSON number that no float64 can hold.
+func AsFloat64(v any) (float64, Conv) {
+	if n, ok := v.(json.Number); ok {
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && math.IsInf(f, 0) {
+				return 0, ConvOutOfRange
+			}
+			return 0, ConvWrongType
+		}
+		return f, ConvOK
+	}
 	f, ok := AsNumber(v)
 	if !ok {
 		return 0, ConvWrongType
 	}
-	if math.Abs(f) > math.MaxFloat32 {
+	return f, ConvOK
+}
+
+// AsFloat32 returns v as a float32: ConvOutOfRange beyond ±math.MaxFloat32.
+func AsFloat32(v any) (float32, Conv) {
+	f, st := AsFloat64(v)
+	if st != ConvOK {
+		return 0, st
+	}
+	if math.IsInf(float64(float32(f)), 0) { // rounds beyond ±math.MaxFloat32
 		return 0, ConvOutOfRange
 	}
 	return float32(f), ConvOK
@@ -183,9 +227,20 @@ func AsStrings(v any) ([]string, bool) {
 // [IsDateTime] accepted. It fails where time.Parse cannot represent a valid
 // RFC 3339 value, such as a leap second (23:59:60): one of the two
 // disagreements with the JSON Schema validator that mcpgen allows.
+//
+// RFC 3339 §5.6 lets "T" and "Z" be written in lower case; time.Parse wants
+// them in upper case, so they are upper-cased first.
 func ParseDateTime(s string) (time.Time, bool) {
 	if !IsDateTime(s) {
 		return time.Time{}, false
+	}
+	if s[10] == 't' || s[len(s)-1] == 'z' {
+		b := []byte(s)
+		b[10] = 'T'
+		if b[len(b)-1] == 'z' {
+			b[len(b)-1] = 'Z'
+		}
+		s = string(b)
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	return t, err == nil

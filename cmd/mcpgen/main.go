@@ -63,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
 	version := fs.Bool("version", false, "print the version and exit")
 	quiet := fs.Bool("q", false, "do not list the files written")
+	legacyEnums := fs.Bool("legacy-enum-names", false, "write titled single selects as the deprecated enum + enumNames (MCP 2025-06-18) instead of oneOf const+title")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -73,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "mcpgen", buildVersion())
 		return 0
 	}
-	cfg := annotate.Config{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags)}
+	cfg := annotate.Config{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), LegacyEnumNames: *legacyEnums}
 	for _, t := range cfg.Types {
 		if !isIdent(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)

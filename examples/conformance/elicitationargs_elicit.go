@@ -34,6 +34,7 @@ func (t *ElicitationArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 		s.Properties.Set("name", &jsonschema.Schema{
 			Description: "How should we greet you?",
 			MaxLength:   runtime.Uint64(100),
+			MinLength:   runtime.Uint64(1),
 			Title:       "Name",
 			Type:        "string",
 		})
@@ -64,7 +65,7 @@ func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) err
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if raw, ok := content["name"]; ok && raw != nil {
+		if raw, ok := content["name"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if elicitationArgsCheckName(x, &ve) {
@@ -100,6 +101,10 @@ func (t *ElicitationArgs) Validate() error {
 func elicitationArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		ok = false
+	}
 	if n > 100 {
 		runtime.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
 		ok = false

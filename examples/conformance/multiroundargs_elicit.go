@@ -36,6 +36,7 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
 			MaxLength: runtime.Uint64(100),
+			MinLength: runtime.Uint64(1),
 			Title:     "Name",
 			Type:      "string",
 		})
@@ -44,6 +45,7 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "color") {
 		s.Properties.Set("color", &jsonschema.Schema{
 			MaxLength: runtime.Uint64(50),
+			MinLength: runtime.Uint64(1),
 			Title:     "Favorite color",
 			Type:      "string",
 		})
@@ -74,7 +76,7 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if raw, ok := content["name"]; ok && raw != nil {
+		if raw, ok := content["name"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if multiRoundArgsCheckName(x, &ve) {
@@ -88,7 +90,7 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 	var set1 bool
 	// Color (JSON "color")
 	if t.Color == "" {
-		if raw, ok := content["color"]; ok && raw != nil {
+		if raw, ok := content["color"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "color", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if multiRoundArgsCheckColor(x, &ve) {
@@ -132,6 +134,10 @@ func (t *MultiRoundArgs) Validate() error {
 func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		ok = false
+	}
 	if n > 100 {
 		runtime.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
 		ok = false
@@ -143,6 +149,10 @@ func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 func multiRoundArgsCheckColor(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		runtime.AddFieldError(ve, "color", "minLength", "must be at least 1 characters")
+		ok = false
+	}
 	if n > 50 {
 		runtime.AddFieldError(ve, "color", "maxLength", "must be at most 50 characters")
 		ok = false

@@ -33,6 +33,7 @@ func (t *PromptArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "context") {
 		s.Properties.Set("context", &jsonschema.Schema{
 			MaxLength: runtime.Uint64(500),
+			MinLength: runtime.Uint64(1),
 			Title:     "Context",
 			Type:      "string",
 		})
@@ -63,7 +64,7 @@ func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
 	var set0 bool
 	// Context (JSON "context")
 	if t.Context == "" {
-		if raw, ok := content["context"]; ok && raw != nil {
+		if raw, ok := content["context"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "context", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if promptArgsCheckContext(x, &ve) {
@@ -99,6 +100,10 @@ func (t *PromptArgs) Validate() error {
 func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		runtime.AddFieldError(ve, "context", "minLength", "must be at least 1 characters")
+		ok = false
+	}
 	if n > 500 {
 		runtime.AddFieldError(ve, "context", "maxLength", "must be at most 500 characters")
 		ok = false

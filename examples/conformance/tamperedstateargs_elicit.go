@@ -62,7 +62,7 @@ func (t *TamperedStateArgs) applyContent(content map[string]any, partial bool) e
 	var set0 bool
 	// OK (JSON "ok")
 	if t.OK == nil {
-		if raw, ok := content["ok"]; ok && raw != nil {
+		if raw, ok := content["ok"]; ok {
 			if x, ok := runtime.AsBool(raw); !ok {
 				runtime.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+runtime.TypeName(raw))
 			} else {

@@ -287,7 +287,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set0 bool
 	// Email (JSON "email")
 	if t.Contact.Email == "" {
-		if raw, ok := content["email"]; ok && raw != nil {
+		if raw, ok := content["email"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckContactEmail(x, &ve) {
@@ -301,7 +301,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set1 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if raw, ok := content["name"]; ok && raw != nil {
+		if raw, ok := content["name"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckName(x, &ve) {
@@ -315,7 +315,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set2 bool
 	// Website (JSON "website")
 	if t.Website == "" {
-		if raw, ok := content["website"]; ok && raw != nil {
+		if raw, ok := content["website"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "website", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckWebsite(x, &ve) {
@@ -327,7 +327,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set3 bool
 	// Birthday (JSON "birthday")
 	if t.Birthday == "" {
-		if raw, ok := content["birthday"]; ok && raw != nil {
+		if raw, ok := content["birthday"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "birthday", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckBirthday(x, &ve) {
@@ -339,7 +339,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set4 bool
 	// Meeting (JSON "meeting")
 	if t.Meeting.IsZero() {
-		if raw, ok := content["meeting"]; ok && raw != nil {
+		if raw, ok := content["meeting"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "meeting", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if tm, ok := runtime.ParseDateTime(x); !ok {
@@ -355,7 +355,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set5 bool
 	// Small (JSON "small")
 	if t.Small == 0 {
-		if raw, ok := content["small"]; ok && raw != nil {
+		if raw, ok := content["small"]; ok {
 			switch x, st := runtime.AsInt(raw, math.MinInt8, math.MaxInt8); st {
 			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "small", "type", "must be an integer, got "+runtime.TypeName(raw))
@@ -374,7 +374,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set6 bool
 	// Count (JSON "count")
 	if t.Count == nil {
-		if raw, ok := content["count"]; ok && raw != nil {
+		if raw, ok := content["count"]; ok {
 			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "count", "type", "must be an integer, got "+runtime.TypeName(raw))
@@ -393,7 +393,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set7 bool
 	// Big (JSON "big")
 	if t.Big == 0 {
-		if raw, ok := content["big"]; ok && raw != nil {
+		if raw, ok := content["big"]; ok {
 			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
 			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "big", "type", "must be an integer, got "+runtime.TypeName(raw))
@@ -408,11 +408,16 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set8 bool
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
-		if raw, ok := content["ratio"]; ok && raw != nil {
-			if x, ok := runtime.AsNumber(raw); !ok {
+		if raw, ok := content["ratio"]; ok {
+			switch x, st := runtime.AsFloat64(raw); st {
+			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "ratio", "type", "must be a number, got "+runtime.TypeName(raw))
-			} else if allKindsCheckRatio(x, &ve) {
-				v8, set8 = x, true
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
+			default:
+				if allKindsCheckRatio(x, &ve) {
+					v8, set8 = x, true
+				}
 			}
 		} else {
 			v8, set8 = float64(1.5), true
@@ -422,13 +427,18 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set9 bool
 	// Weight (JSON "weight")
 	if t.Weight == nil {
-		if raw, ok := content["weight"]; ok && raw != nil {
-			if _, ok := runtime.AsNumber(raw); !ok {
+		if raw, ok := content["weight"]; ok {
+			switch x, st := runtime.AsFloat64(raw); st {
+			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "weight", "type", "must be a number, got "+runtime.TypeName(raw))
-			} else if x32, st := runtime.AsFloat32(raw); st != runtime.ConvOK {
-				runtime.AddFieldError(&ve, "weight", "range", "does not fit in float32")
-			} else {
-				v9, set9 = float32(x32), true
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "weight", "range", "does not fit in float64")
+			default:
+				if math.IsInf(float64(float32(x)), 0) {
+					runtime.AddFieldError(&ve, "weight", "range", "does not fit in float32")
+				} else {
+					v9, set9 = float32(x), true
+				}
 			}
 		}
 	}
@@ -436,7 +446,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set10 bool
 	// Agree (JSON "agree")
 	if t.Agree == nil {
-		if raw, ok := content["agree"]; ok && raw != nil {
+		if raw, ok := content["agree"]; ok {
 			if x, ok := runtime.AsBool(raw); !ok {
 				runtime.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+runtime.TypeName(raw))
 			} else {
@@ -450,7 +460,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set11 bool
 	// Newsletter (JSON "newsletter")
 	if !t.Newsletter {
-		if raw, ok := content["newsletter"]; ok && raw != nil {
+		if raw, ok := content["newsletter"]; ok {
 			if x, ok := runtime.AsBool(raw); !ok {
 				runtime.AddFieldError(&ve, "newsletter", "type", "must be a boolean, got "+runtime.TypeName(raw))
 			} else {
@@ -462,7 +472,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set12 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if raw, ok := content["size"]; ok && raw != nil {
+		if raw, ok := content["size"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "size", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckSize(x, &ve) {
@@ -476,7 +486,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set13 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if raw, ok := content["meal"]; ok && raw != nil {
+		if raw, ok := content["meal"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckMeal(x, &ve) {
@@ -488,7 +498,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set14 bool
 	// Level (JSON "level")
 	if t.Level == nil {
-		if raw, ok := content["level"]; ok && raw != nil {
+		if raw, ok := content["level"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "level", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckLevel(x, &ve) {
@@ -500,7 +510,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set15 bool
 	// Color (JSON "color")
 	if t.Color == "" {
-		if raw, ok := content["color"]; ok && raw != nil {
+		if raw, ok := content["color"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "color", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckColor(x, &ve) {
@@ -514,7 +524,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set16 bool
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
-		if raw, ok := content["tags"]; ok && raw != nil {
+		if raw, ok := content["tags"]; ok {
 			if x, ok := runtime.AsStrings(raw); !ok {
 				runtime.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+runtime.TypeName(raw))
 			} else {
@@ -530,7 +540,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set17 bool
 	// Colors (JSON "colors")
 	if len(t.Colors) == 0 {
-		if raw, ok := content["colors"]; ok && raw != nil {
+		if raw, ok := content["colors"]; ok {
 			if x, ok := runtime.AsStrings(raw); !ok {
 				runtime.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+runtime.TypeName(raw))
 			} else {
@@ -548,7 +558,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var set18 bool
 	// Confirm (JSON "confirm")
 	{
-		if raw, ok := content["confirm"]; ok && raw != nil {
+		if raw, ok := content["confirm"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "confirm", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if allKindsCheckConfirm(x, &ve) {

@@ -96,7 +96,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	var set0 bool
 	// Date (JSON "date")
 	if t.Date == "" {
-		if raw, ok := content["date"]; ok && raw != nil {
+		if raw, ok := content["date"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "date", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if bookFlightArgsCheckDate(x, &ve) {
@@ -110,7 +110,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	var set1 bool
 	// Window (JSON "window")
 	if t.Window == nil {
-		if raw, ok := content["window"]; ok && raw != nil {
+		if raw, ok := content["window"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "window", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if bookFlightArgsCheckWindow(x, &ve) {
@@ -122,7 +122,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	var set2 bool
 	// Passengers (JSON "passengers")
 	if t.Passengers == 0 {
-		if raw, ok := content["passengers"]; ok && raw != nil {
+		if raw, ok := content["passengers"]; ok {
 			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case runtime.ConvWrongType:
 				runtime.AddFieldError(&ve, "passengers", "type", "must be an integer, got "+runtime.TypeName(raw))

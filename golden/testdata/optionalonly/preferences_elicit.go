@@ -82,7 +82,7 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	var set0 bool
 	// Seat (JSON "seat")
 	if t.Seat == "" {
-		if raw, ok := content["seat"]; ok && raw != nil {
+		if raw, ok := content["seat"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "seat", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if preferencesCheckSeat(x, &ve) {
@@ -94,7 +94,7 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	var set1 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if raw, ok := content["meal"]; ok && raw != nil {
+		if raw, ok := content["meal"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
 			} else if preferencesCheckMeal(x, &ve) {
@@ -106,7 +106,7 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	var set2 bool
 	// Pillow (JSON "pillow")
 	if t.Pillow == nil {
-		if raw, ok := content["pillow"]; ok && raw != nil {
+		if raw, ok := content["pillow"]; ok {
 			if x, ok := runtime.AsBool(raw); !ok {
 				runtime.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+runtime.TypeName(raw))
 			} else {

@@ -1,0 +1,102 @@
+package golden
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/golden/testdata/allkinds"
+	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
+	"github.com/mcpgen/mcpgen/golden/testdata/embedded"
+	"github.com/mcpgen/mcpgen/golden/testdata/legacyenums"
+	"github.com/mcpgen/mcpgen/golden/testdata/nums"
+	"github.com/mcpgen/mcpgen/golden/testdata/optionalonly"
+	"github.com/mcpgen/mcpgen/golden/testdata/person"
+	"github.com/mcpgen/mcpgen/golden/testdata/selects"
+	"github.com/mcpgen/mcpgen/golden/testdata/strs"
+	"github.com/mcpgen/mcpgen/golden/testdata/times"
+	"github.com/mcpgen/mcpgen/golden/testdata/titles"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// goldenStruct is one generated struct of a golden case, reached through its
+// generated flow constructor (the handler is not needed to build a Flow).
+type goldenStruct struct {
+	Case   string
+	Name   string
+	Flow   *runtime.Flow
+	Legacy bool // the struct asked for enum + enumNames (//mcpgen:enumnames)
+}
+
+// goldenStructs lists every struct the golden cases generate code for;
+// TestRegistryComplete keeps it in step with testdata.
+func goldenStructs() []goldenStruct {
+	return []goldenStruct{
+		{"allkinds", "AllKinds", allkinds.NewAllKindsFlow(nil), false},
+		{"bookflight", "BookFlightArgs", bookflight.NewBookFlightArgsFlow(nil), false},
+		{"embedded", "Order", embedded.NewOrderFlow(nil), false},
+		{"legacyenums", "Legacy", legacyenums.NewLegacyFlow(nil), true},
+		{"nums", "Bools", nums.NewBoolsFlow(nil), false},
+		{"nums", "Floats", nums.NewFloatsFlow(nil), false},
+		{"nums", "Ints", nums.NewIntsFlow(nil), false},
+		{"optionalonly", "Preferences", optionalonly.NewPreferencesFlow(nil), false},
+		{"person", "Person", person.NewPersonFlow(nil), false},
+		{"person", "Settings", person.NewSettingsFlow(nil), false},
+		{"selects", "Multis", selects.NewMultisFlow(nil), false},
+		{"selects", "Singles", selects.NewSinglesFlow(nil), false},
+		{"strs", "Strings", strs.NewStringsFlow(nil), false},
+		{"times", "Times", times.NewTimesFlow(nil), false},
+		{"titles", "Titles", titles.NewTitlesFlow(nil), false},
+	}
+}
+
+var flowCtor = regexp.MustCompile(`(?m)^func New(\w+)Flow\(`)
+
+// TestRegistryComplete fails when a golden case generates a struct that
+// goldenStructs does not list, so every new case joins the grammar,
+// go-sdk and differential tests.
+func TestRegistryComplete(t *testing.T) {
+	var want []string
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*_elicit.go"))
+	require.NoError(t, err)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range flowCtor.FindAllSubmatch(b, -1) {
+			want = append(want, filepath.Base(filepath.Dir(f))+"."+string(m[1]))
+		}
+	}
+	var got []string
+	for _, s := range goldenStructs() {
+		got = append(got, s.Case+"."+s.Name)
+	}
+	sort.Strings(want)
+	sort.Strings(got)
+	require.Equal(t, want, got, "add every generated struct to goldenStructs in registry_test.go")
+}
+
+// toAsk is what the flow asks for in a state: MissingFields plus the
+// ask=always fields, in field order (runtime.Flow's fieldsToAsk).
+func toAsk(f *runtime.Flow, a runtime.Args) []string {
+	missing := a.MissingFields()
+	var out []string
+	for _, name := range f.Fields {
+		if contains(missing, name) || contains(f.AskAlways, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,44 @@
+package nums
+
+// Ints has every integer size, signed and unsigned, plain and pointer.
+type Ints struct {
+	I    *int    `json:"i,omitempty" elicit:""`
+	I8   int8    `json:"i8,omitempty" elicit:"optional"`
+	I16  *int16  `json:"i16,omitempty" elicit:"optional,minimum=-300,maximum=300,default=-300"`
+	I32  int32   `json:"i32,omitempty" elicit:"optional,minimum=1"`
+	I64  *int64  `json:"i64,omitempty" elicit:"optional,default=-9007199254740993"`
+	U    uint    `json:"u,omitempty" elicit:"optional,maximum=1000"`
+	U8   *uint8  `json:"u8,omitempty" elicit:"optional,default=255"`
+	U16  uint16  `json:"u16,omitempty" elicit:"optional,minimum=10,maximum=20,default=15"`
+	U32  *uint32 `json:"u32,omitempty" elicit:"optional,minimum=0"`
+	U64  uint64  `json:"u64,omitempty" elicit:"optional,default=18446744073709551615"`
+	Age  Age     `json:"age,omitempty" elicit:"minimum=1,maximum=130"`
+	Rune *rune   `json:"rune,omitempty" elicit:"optional"`
+}
+
+// Age is a named integer type.
+type Age uint8
+
+// Floats has both float sizes, plain and pointer, bounds and defaults.
+type Floats struct {
+	F64   *float64 `json:"f64,omitempty" elicit:""`
+	F32   float32  `json:"f32,omitempty" elicit:"optional"`
+	Ratio float64  `json:"ratio,omitempty" elicit:"optional,minimum=-0.5,maximum=2.5,default=0.25"`
+	Temp  *float32 `json:"temp,omitempty" elicit:"optional,minimum=-273.15,default=21.5"`
+	Price Price    `json:"price,omitempty" elicit:"minimum=0.01"`
+}
+
+// Price is a named float type.
+type Price float64
+
+// Bools has bool pointers (required and optional) and plain optional bools.
+type Bools struct {
+	Agree   *bool `json:"agree,omitempty" elicit:""`
+	Opt     *bool `json:"opt,omitempty" elicit:"optional,default=false"`
+	On      bool  `json:"on,omitempty" elicit:"optional,default=true"`
+	Off     bool  `json:"off,omitempty" elicit:"optional"`
+	Flagged Flag  `json:"flagged,omitempty" elicit:"optional"`
+}
+
+// Flag is a named bool type.
+type Flag bool

@@ -1,0 +1,38 @@
+package person
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// personHandler runs the branches of the person tool: register it with
+// NewPersonFlow(personHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If PersonHandler changes, the assertion below stops compiling until the methods match.
+type personHandler struct{}
+
+var _ PersonHandler = personHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (personHandler) Accept(ctx context.Context, args *Person) (*runtime.Result, error) {
+	// TODO: do the work.
+	return runtime.Textf("person: done with %+v", *args), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h personHandler) Decline(ctx context.Context, args *Person, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("person: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (personHandler) Cancel(ctx context.Context, args *Person) (*runtime.Result, error) {
+	return runtime.Text("person: cancelled by the user; nothing done"), nil
+}

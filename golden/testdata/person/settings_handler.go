@@ -1,0 +1,38 @@
+package person
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// settingsHandler runs the branches of the settings tool: register it with
+// NewSettingsFlow(settingsHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If SettingsHandler changes, the assertion below stops compiling until the methods match.
+type settingsHandler struct{}
+
+var _ SettingsHandler = settingsHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (settingsHandler) Accept(ctx context.Context, args *Settings) (*runtime.Result, error) {
+	// TODO: do the work.
+	return runtime.Textf("settings: done with %+v", *args), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h settingsHandler) Decline(ctx context.Context, args *Settings, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("settings: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (settingsHandler) Cancel(ctx context.Context, args *Settings) (*runtime.Result, error) {
+	return runtime.Text("settings: cancelled by the user; nothing done"), nil
+}

@@ -1,0 +1,38 @@
+package strs
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// stringsHandler runs the branches of the strings tool: register it with
+// NewStringsFlow(stringsHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If StringsHandler changes, the assertion below stops compiling until the methods match.
+type stringsHandler struct{}
+
+var _ StringsHandler = stringsHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (stringsHandler) Accept(ctx context.Context, args *Strings) (*runtime.Result, error) {
+	// TODO: do the work.
+	return runtime.Textf("strings: done with %+v", *args), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h stringsHandler) Decline(ctx context.Context, args *Strings, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("strings: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (stringsHandler) Cancel(ctx context.Context, args *Strings) (*runtime.Result, error) {
+	return runtime.Text("strings: cancelled by the user; nothing done"), nil
+}

@@ -1,0 +1,38 @@
+package times
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// timesHandler runs the branches of the times tool: register it with
+// NewTimesFlow(timesHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If TimesHandler changes, the assertion below stops compiling until the methods match.
+type timesHandler struct{}
+
+var _ TimesHandler = timesHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (timesHandler) Accept(ctx context.Context, args *Times) (*runtime.Result, error) {
+	// TODO: do the work.
+	return runtime.Textf("times: done with %+v", *args), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h timesHandler) Decline(ctx context.Context, args *Times, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("times: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (timesHandler) Cancel(ctx context.Context, args *Times) (*runtime.Result, error) {
+	return runtime.Text("times: cancelled by the user; nothing done"), nil
+}

@@ -1,0 +1,38 @@
+package titles
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// titlesHandler runs the branches of the titled tool: register it with
+// NewTitlesFlow(titlesHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If TitlesHandler changes, the assertion below stops compiling until the methods match.
+type titlesHandler struct{}
+
+var _ TitlesHandler = titlesHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (titlesHandler) Accept(ctx context.Context, args *Titles) (*runtime.Result, error) {
+	// TODO: do the work.
+	return runtime.Textf("titled: done with %+v", *args), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h titlesHandler) Decline(ctx context.Context, args *Titles, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("titled: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (titlesHandler) Cancel(ctx context.Context, args *Titles) (*runtime.Result, error) {
+	return runtime.Text("titled: cancelled by the user; nothing done"), nil
+}
