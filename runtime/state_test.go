@@ -164,8 +164,8 @@ func TestHostileStates(t *testing.T) {
 			e.rejected(req(paris, state[:n], answer), "truncated")
 		}
 		raw, _ := base64.RawURLEncoding.DecodeString(state)
-		for n := 0; n < len(raw); n++ {
-			e.rejected(req(paris, base64.RawURLEncoding.EncodeToString(raw[:n])+"A", answer), "truncated bytes")
+		for n := 1; n < len(raw); n++ {
+			e.rejected(req(paris, base64.RawURLEncoding.EncodeToString(raw[:n]), answer), "truncated bytes")
 		}
 	})
 	t.Run("not base64", func(t *testing.T) {
@@ -364,4 +364,42 @@ func TestArgumentsThatAreNotAnObject(t *testing.T) {
 		assert.EqualValues(t, -32602, pe.Code)
 	}
 	assert.Zero(t, e.rec.Count())
+}
+
+// BenchmarkRetry measures one retry on a server: open and check the state,
+// apply the answer and run Accept.
+func BenchmarkRetry(b *testing.B) {
+	rec := &fixture.TripRecorder{}
+	flow := fixture.NewTripFlow(rec)
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
+	first, err := flow.Call(context.Background(), opts, req(paris, "", nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := req(paris, first.RequestState, accept("plan_trip", goodAnswer))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := flow.Call(context.Background(), opts, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRejectTampered measures the rejection of a tampered state.
+func BenchmarkRejectTampered(b *testing.B) {
+	flow := fixture.NewTripFlow(&fixture.TripRecorder{})
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
+	first, err := flow.Call(context.Background(), opts, req(paris, "", nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := []byte(first.RequestState)
+	st[len(st)/2] ^= 1
+	r := req(paris, string(st), accept("plan_trip", goodAnswer))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := flow.Call(context.Background(), opts, r); err == nil {
+			b.Fatal("accepted")
+		}
+	}
 }
