@@ -117,9 +117,10 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 // check to those struct types and reports each that is not a struct; empty,
 // it checks every struct with an elicit tag. It returns the model of the
 // annotated structs and every diagnostic, sorted by position; the model must
-// not be used for generation when there is any diagnostic. Names in typeNames
-// that the package does not declare are not reported here (a command may
-// load several packages); see the second result's absence from the model.
+// not be used for generation when there is any diagnostic. A name in
+// typeNames that the package does not declare is not reported here (a
+// command may load several packages and the type may be in another); it is
+// simply absent from the model.
 func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, typeNames []string) (*Package, []Diagnostic) {
 	wanted, found := map[string]bool{}, map[string]bool{}
 	for _, t := range typeNames {
