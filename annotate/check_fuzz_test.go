@@ -47,7 +47,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
-		conf := types.Config{Importer: importer.Default()}
+		conf := types.Config{Importer: fuzzImporter}
 		pkg, err := conf.Check("p", fset, []*ast.File{file}, info)
 		if err != nil {
 			t.Skip("does not type-check:", err)
@@ -75,6 +75,23 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// cachedImporter imports each package once (reading export data is far
+// slower than checking the fuzzed file).
+type cachedImporter map[string]*types.Package
+
+func (c cachedImporter) Import(path string) (*types.Package, error) {
+	if p, ok := c[path]; ok {
+		return p, nil
+	}
+	p, err := importer.Default().Import(path)
+	if err == nil {
+		c[path] = p
+	}
+	return p, err
+}
+
+var fuzzImporter = cachedImporter{}
 
 // elicitSkipped reports whether a tag says never to elicit the field.
 func elicitSkipped(tag string) bool {

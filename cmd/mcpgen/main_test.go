@@ -314,3 +314,31 @@ func TestUsageErrorsExit2(t *testing.T) {
 		t.Error("a usage error wrote files")
 	}
 }
+
+func TestDiagnosticsAcrossPackagesAreRelativeAndSorted(t *testing.T) {
+	bad := `package sub
+
+type B struct {
+	Z string ` + "`" + `json:"z" elicit:"maxLength=x"` + "`" + `
+	A bool   ` + "`" + `json:"a" elicit:"required"` + "`" + `
+}
+`
+	dir := newModule(t, map[string]string{
+		"args.go":     goodArgs,
+		"sub/b.go":    bad,
+		"sub/a.go":    "package sub\n\n// A is fine.\ntype A struct {\n\tX *int `json:\"x\" elicit:\"minimum=abc\"`\n}\n",
+		"other/ok.go": "package other\n",
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t, "./...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	want := "sub/a.go:5:27: elicit tag on X: minimum=abc is not a number; write a finite decimal number, e.g. minimum=1 or minimum=0.5\n" +
+		"sub/b.go:4:29: elicit tag on Z: maxLength=x is not a whole number ≥ 0; write a length in characters, e.g. maxLength=100\n" +
+		"sub/b.go:5:2: A is a required bool, but false is a real answer and would read as missing: declare it as *bool (nil means missing), or mark it optional\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	requireSame(t, before, snapshot(t, dir))
+}

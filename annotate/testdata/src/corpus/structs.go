@@ -37,3 +37,9 @@ type Malformed struct {
 type NotStruct string
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type Clash,NotStruct,Missing // want `^-type NotStruct: NotStruct is not a struct type \(its type is string\); mcpgen generates for structs only$` `^-type Missing: no type Missing in package corpus; name a struct type declared in this package$`
+
+// Loop embeds itself by pointer.
+type Loop struct {
+	*Loop        // want `^embedded pointer \*corpus\.Loop holds elicit fields; embed corpus\.Loop by value so its fields can be set$`
+	Name  string `json:"name" elicit:"optional,minLength=x"` // want `^elicit tag on Name: minLength=x is not a whole number ≥ 0; write a length in characters, e\.g\. minLength=100$`
+}
