@@ -241,7 +241,9 @@ func (x *Exchange) Carried(v any) (bool, error) {
 // the client declared; pick with [Exchange.Capabilities] first); a plain
 // error for an empty map, an empty key, a nil or unknown request, or a carry
 // that does not encode. When [Options.MaxRounds] rounds were already issued,
-// Ask returns a complete response holding a tool error result instead.
+// or when a legacy client (ProtocolVersion before 2026-07-28, served through
+// an SDK bridge that answers a single round) already answered one, Ask
+// returns a complete response holding a tool error result instead.
 func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, error) {
 	if len(requests) == 0 {
 		return nil, fmt.Errorf("mcpgen: %s: Ask needs at least one input request", x.name)
@@ -273,6 +275,12 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 	round := x.Round()
 	if round >= x.opts.MaxRounds {
 		return complete(ToolError("%s: gave up after %d rounds of input requests", x.name, round)), nil
+	}
+	if v := x.req.ProtocolVersion; v != "" && v < ProtocolMRTR && round >= 1 {
+		// An SDK bridges one round for a legacy session and re-runs the
+		// handler once; a second input-required result would reach a client
+		// that cannot read it (DESIGN.md, "The flow", step 7).
+		return complete(ToolError("%s: needs another round of input, but protocol %s clients answer only one", x.name, v)), nil
 	}
 	st := &exchangeState{
 		Kind: exchangeKind, Tool: x.name, Method: x.req.Method, Args: x.digest,
