@@ -95,27 +95,44 @@ func generateTypes(files []*ast.File) []typeName {
 				if !ok || !strings.Contains(text, "mcpgen") {
 					continue
 				}
-				fields := strings.Fields(text)
+				// Each field with its byte offset in the comment.
+				type field struct {
+					s   string
+					off int
+				}
+				var fields []field
+				prefix := len(c.Text) - len(text)
+				for i := 0; i < len(text); {
+					if text[i] == ' ' || text[i] == '\t' {
+						i++
+						continue
+					}
+					j := i
+					for j < len(text) && text[j] != ' ' && text[j] != '\t' {
+						j++
+					}
+					fields = append(fields, field{text[i:j], prefix + i})
+					i = j
+				}
 				for i, fl := range fields {
-					var val string
+					var val field
 					switch {
-					case fl == "-type" || fl == "--type":
+					case fl.s == "-type" || fl.s == "--type":
 						if i+1 < len(fields) {
 							val = fields[i+1]
 						}
-					case strings.HasPrefix(fl, "-type="):
-						val = fl[len("-type="):]
-					case strings.HasPrefix(fl, "--type="):
-						val = fl[len("--type="):]
+					case strings.HasPrefix(fl.s, "-type="), strings.HasPrefix(fl.s, "--type="):
+						eq := strings.IndexByte(fl.s, '=') + 1
+						val = field{fl.s[eq:], fl.off + eq}
 					default:
 						continue
 					}
-					base := strings.Index(c.Text, val)
-					for _, name := range strings.Split(val, ",") {
-						off := strings.Index(c.Text[base:], name)
-						if name = strings.TrimSpace(name); name != "" {
-							out = append(out, typeName{name, c.Pos() + token.Pos(base+off)})
+					off := val.off
+					for _, name := range strings.Split(val.s, ",") {
+						if name != "" {
+							out = append(out, typeName{name, c.Pos() + token.Pos(off)})
 						}
+						off += len(name) + 1
 					}
 				}
 			}

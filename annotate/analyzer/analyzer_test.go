@@ -1,10 +1,12 @@
 package analyzer_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -21,7 +23,30 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, analyzer.Analyzer, "corpus")
+	results := analysistest.Run(t, dir, analyzer.Analyzer, "corpus")
+
+	// Columns too: the analyzer reports exactly what the mcpgen command
+	// reports (testdata/corpus.golden), plus the //go:generate -type checks.
+	var got []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.Filename), p.Line, p.Column, d.Message))
+		}
+	}
+	sort.Strings(got)
+	golden, err := os.ReadFile(filepath.Join(dir, "corpus.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSpace(string(golden)), "\n")
+	want = append(want,
+		"structs.go:39:70: -type NotStruct: NotStruct is not a struct type (its type is string); mcpgen generates for structs only",
+		"structs.go:39:80: -type Missing: no type Missing in package corpus; name a struct type declared in this package")
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("analyzer diagnostics differ from the command's:\n--- got\n%s\n--- want\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestGoVet builds cmd/mcpgen-vet and runs `go vet -vettool=` on the corpus,
