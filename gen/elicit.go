@@ -85,7 +85,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		for _, fd := range s.Fields {
 			var present []jen.Code
 			if hasChecks(fd) {
-				present = append(present, jen.Id(checkFunc(s, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+				if storedFloat32(fd) {
+					v := access(fd)
+					if fd.Pointer {
+						v = jen.Op("*").Add(v)
+					}
+					present = append(present, jen.Id(checkFunc(s, fd)+"Stored").Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
+				} else {
+					present = append(present, jen.Id(checkFunc(s, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+				}
 			}
 			if fd.Required {
 				g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required")).Else().Block(present...)
@@ -100,6 +108,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	for _, fd := range s.Fields {
 		if hasChecks(fd) {
 			checkFuncDecl(f, s, fd)
+		}
+		if storedFloat32(fd) {
+			storedCheckDecl(f, s, fd)
 		}
 	}
 
@@ -416,4 +427,31 @@ func formatMsg(format string) string {
 		return "must be a date as YYYY-MM-DD (RFC 3339 full-date)"
 	}
 	return "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z"
+}
+
+// storedFloat32 reports whether a float32 field has bounds: Validate then
+// checks the stored float32 against the bounds rounded to float32, since an
+// answer that meets a bound exactly (0.7) may round below it in float32
+// (0.699999988); rounding is monotonic, so what ApplyContent accepted
+// always passes.
+func storedFloat32(fd *annotate.Field) bool {
+	return fd.Kind == annotate.Number && fd.Basic == "float32" && (lowerBound(fd) || upperBound(fd))
+}
+
+func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
+	name := checkFunc(s, fd) + "Stored"
+	f.Commentf("%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
+	f.Func().Id(name).Params(jen.Id("v").Float32(), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
+		g.Id("ok").Op(":=").True()
+		fail := func(keyword, msg string) *jen.Statement {
+			return jen.Block(addErr(fd, keyword, msg), jen.Id("ok").Op("=").False())
+		}
+		if lowerBound(fd) {
+			g.If(jen.Id("v").Op("<").Lit(float32(*fd.Minimum))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
+		}
+		if upperBound(fd) {
+			g.If(jen.Id("v").Op(">").Lit(float32(*fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
+		}
+		g.Return(jen.Id("ok"))
+	})
 }

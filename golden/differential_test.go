@@ -133,31 +133,66 @@ func cannotHold(k reflect.Kind, text string) bool {
 	return false
 }
 
-// lostInFloat64 reports whether decoding the JSON number text to float64
-// changes its value (integers beyond 2^53, very long fractions): SDKs decode
-// form content with encoding/json into float64, so mcpgen never sees the
-// exact number.
-func lostInFloat64(text string) bool {
+// roundingMatters reports whether holding the JSON number text as a float64
+// (as SDKs decode form content, and as mcpgen compares number bounds) can
+// change a verdict of the property p: whether it is an integer, which side
+// of a bound it falls on, or whether an integer kind can hold it.
+func roundingMatters(text string, p map[string]any, kind reflect.Kind) bool {
 	r, ok := new(big.Rat).SetString(text)
 	if !ok {
 		return false
 	}
 	f, exact := r.Float64()
-	return !exact && !math.IsInf(f, 0)
+	if exact || math.IsInf(f, 0) {
+		return false
+	}
+	fr := new(big.Rat).SetFloat64(f)
+	if r.IsInt() != fr.IsInt() {
+		return true
+	}
+	for _, k := range []string{"minimum", "maximum"} {
+		b, ok := p[k].(json.Number)
+		if !ok {
+			continue
+		}
+		br, _ := new(big.Rat).SetString(string(b))
+		bf, _ := strconv.ParseFloat(string(b), 64)
+		if r.Cmp(br) != big.NewRat(int64(cmpFloat(f, bf)), 1).Sign() {
+			return true
+		}
+	}
+	return cannotHold(kind, text) != cannotHold(kind, fr.RatString())
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // allowedDisagreement says why a disagreement is one DESIGN.md allows, or ""
 // when it is a bug. theirs is the validator's verdict, err ApplyContent's;
 // float says the content went through float64 decoding.
-func allowedDisagreement(a runtime.Args, content map[string]json.RawMessage, required []string, err error, theirs, float bool) string {
+func allowedDisagreement(a runtime.Args, props map[string]map[string]any, content map[string]json.RawMessage, required []string, err error, theirs, float bool) string {
 	for name, raw := range content {
 		typ, _ := fieldType(a, name)
-		isFloat := typ != nil && (typ.Kind() == reflect.Float32 || typ.Kind() == reflect.Float64)
+		if typ == nil {
+			continue
+		}
+		isFloat := typ.Kind() == reflect.Float32 || typ.Kind() == reflect.Float64
 		if !float && !isFloat {
 			continue
 		}
-		for _, n := range numbersIn(raw) {
-			if lostInFloat64(n) {
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			continue
+		}
+		{
+			if roundingMatters(string(n), props[name], typ.Kind()) {
 				if float {
 					return "float64 decoding changed a number"
 				}
@@ -195,27 +230,17 @@ func allowedDisagreement(a runtime.Args, content map[string]json.RawMessage, req
 	return strings.Join(out, "; ")
 }
 
-func numbersIn(raw json.RawMessage) []string {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var out []string
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return out
-		}
-		if n, ok := tok.(json.Number); ok {
-			out = append(out, string(n))
-		}
-	}
-}
-
 func timeParses(raw json.RawMessage) bool {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return true
 	}
-	if _, err := time.Parse(time.RFC3339Nano, s); err == nil {
+	// Lower-case t and z are upper-cased first, as runtime.ParseDateTime
+	// does: only what time.Parse cannot read even then is admitted.
+	if len(s) > 10 {
+		s = s[:10] + strings.ToUpper(s[10:11]) + s[11:]
+	}
+	if _, err := time.Parse(time.RFC3339Nano, strings.TrimSuffix(s, "z")+map[bool]string{true: "Z"}[strings.HasSuffix(s, "z")]); err == nil {
 		return true
 	}
 	_, err := time.Parse(time.DateOnly, s)
@@ -261,6 +286,9 @@ func properties(t testing.TB, s *invopop.Schema) []property {
 	}
 	return out
 }
+
+// newRand is the fixed-seed generator of the differential test.
+func newRand(stream uint64) *rand.Rand { return rand.New(rand.NewPCG(20260728, stream)) }
 
 // answerGen generates form content for a requestedSchema from the schema
 // alone, with a fixed-seed math/rand/v2 source.
@@ -580,6 +608,7 @@ func (g *answerGen) content(props []property) ([]byte, map[string]json.RawMessag
 type diffStats struct {
 	answers, accepted, rejected int
 	allowed                     map[string]int
+	example                     map[string]string // one content per allowed reason
 	bugs                        []string
 }
 
@@ -588,8 +617,8 @@ func TestDifferential(t *testing.T) {
 	var total int
 	for si, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {
-			g := &answerGen{r: rand.New(rand.NewPCG(20260728, uint64(si)))}
-			st := diffStats{allowed: map[string]int{}}
+			g := &answerGen{r: newRand(uint64(si))}
+			st := diffStats{allowed: map[string]int{}, example: map[string]string{}}
 			const states = 20
 			for state := range states {
 				base := gs.Flow.New()
@@ -616,6 +645,10 @@ func TestDifferential(t *testing.T) {
 				}
 				v := compileSchema(t, schema)
 				props := properties(t, schema)
+				byName := map[string]map[string]any{}
+				for _, p := range props {
+					byName[p.name] = p.p
+				}
 				n := answersPerStruct / states
 				for range n {
 					raw, vals := g.content(props)
@@ -648,18 +681,24 @@ func TestDifferential(t *testing.T) {
 						if ours == theirs {
 							continue
 						}
-						reason := allowedDisagreement(base, vals, schema.Required, err, theirs, float)
+						reason := allowedDisagreement(base, byName, vals, schema.Required, err, theirs, float)
 						if reason == "" {
 							st.bugs = append(st.bugs, fmt.Sprintf("float64 decoding=%v: validator accepts=%v, ApplyContent error=%v\n  schema: %s\n  content: %s",
 								float, theirs, err, mustJSON(t, schema), raw))
 							continue
 						}
 						st.allowed[reason]++
+						if _, ok := st.example[reason]; !ok {
+							st.example[reason] = fmt.Sprintf("%s → %v", raw, err)
+						}
 					}
 				}
 			}
 			total += st.answers
 			t.Logf("%d answers (%d valid, %d invalid by the validator); allowed disagreements: %v", st.answers, st.accepted, st.rejected, st.allowed)
+			for r, ex := range st.example {
+				t.Logf("  e.g. %s: %s", r, ex)
+			}
 			require.GreaterOrEqual(t, st.answers, answersPerStruct)
 			require.Greater(t, st.accepted, st.answers/20, "too few valid answers to mean anything")
 			require.Greater(t, st.rejected, st.answers/20, "too few invalid answers to mean anything")

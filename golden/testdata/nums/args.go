@@ -26,6 +26,7 @@ type Floats struct {
 	Ratio float64  `json:"ratio,omitempty" elicit:"optional,minimum=-0.5,maximum=2.5,default=0.25"`
 	Temp  *float32 `json:"temp,omitempty" elicit:"optional,minimum=-273.15,default=21.5"`
 	Price Price    `json:"price,omitempty" elicit:"minimum=0.01"`
+	Scale float32  `json:"scale,omitempty" elicit:"optional,minimum=0.7,maximum=1.3"`
 }
 
 // Price is a named float type.

@@ -32,6 +32,9 @@ func (t *Floats) MissingFields() []string {
 	if t.Price == 0 {
 		missing = append(missing, "price")
 	}
+	if t.Scale == 0 {
+		missing = append(missing, "scale")
+	}
 	return missing
 }
 
@@ -80,6 +83,14 @@ func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 			Type:    "number",
 		})
 		s.Required = append(s.Required, "price")
+	}
+	if slices.Contains(fields, "scale") {
+		s.Properties.Set("scale", &jsonschema.Schema{
+			Maximum: json.Number("1.3"),
+			Minimum: json.Number("0.7"),
+			Title:   "Scale",
+			Type:    "number",
+		})
 	}
 	return s
 }
@@ -199,6 +210,27 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			runtime.AddFieldError(&ve, "price", "required", "is required")
 		}
 	}
+	var v5 float32
+	var set5 bool
+	// Scale (JSON "scale")
+	if t.Scale == 0 {
+		if raw, ok := content["scale"]; ok {
+			switch x, st := runtime.AsFloat64(raw); st {
+			case runtime.ConvWrongType:
+				runtime.AddFieldError(&ve, "scale", "type", "must be a number, got "+runtime.TypeName(raw))
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "scale", "range", "does not fit in float64")
+			default:
+				if math.IsInf(float64(float32(x)), 0) {
+					runtime.AddFieldError(&ve, "scale", "range", "does not fit in float32")
+				} else {
+					if floatsCheckScale(x, &ve) {
+						v5, set5 = float32(x), true
+					}
+				}
+			}
+		}
+	}
 	if ve != nil && !partial {
 		return ve
 	}
@@ -217,6 +249,9 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	if set4 {
 		t.Price = v4
 	}
+	if set5 {
+		t.Scale = v5
+	}
 	return ve.Err()
 }
 
@@ -233,12 +268,15 @@ func (t *Floats) Validate() error {
 		floatsCheckRatio(float64(t.Ratio), &ve)
 	}
 	if t.Temp != nil {
-		floatsCheckTemp(float64(*t.Temp), &ve)
+		floatsCheckTempStored(float32(*t.Temp), &ve)
 	}
 	if t.Price == 0 {
 		runtime.AddFieldError(&ve, "price", "required", "is required")
 	} else {
 		floatsCheckPrice(float64(t.Price), &ve)
+	}
+	if t.Scale != 0 {
+		floatsCheckScaleStored(float32(t.Scale), &ve)
 	}
 	return ve.Err()
 }
@@ -267,11 +305,49 @@ func floatsCheckTemp(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
+// floatsCheckTempStored checks the bounds of Temp (JSON "temp") on the stored float32, against the bounds rounded to float32.
+func floatsCheckTempStored(v float32, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < float32(-273.15) {
+		runtime.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
+		ok = false
+	}
+	return ok
+}
+
 // floatsCheckPrice checks the rules of Price (JSON "price").
 func floatsCheckPrice(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.01 {
 		runtime.AddFieldError(ve, "price", "minimum", "must be at least 0.01")
+		ok = false
+	}
+	return ok
+}
+
+// floatsCheckScale checks the rules of Scale (JSON "scale").
+func floatsCheckScale(v float64, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < 0.7 {
+		runtime.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
+		ok = false
+	}
+	if v > 1.3 {
+		runtime.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
+		ok = false
+	}
+	return ok
+}
+
+// floatsCheckScaleStored checks the bounds of Scale (JSON "scale") on the stored float32, against the bounds rounded to float32.
+func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < float32(0.7) {
+		runtime.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
+		ok = false
+	}
+	if v > float32(1.3) {
+		runtime.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
 		ok = false
 	}
 	return ok
@@ -306,7 +382,7 @@ func NewFloatsFlow(h FloatsHandler) *runtime.Flow {
 			}
 			return nil, fmt.Errorf("mcpgen: unknown action %q", o.Action)
 		},
-		Fields: []string{"f64", "f32", "ratio", "temp", "price"},
+		Fields: []string{"f64", "f32", "ratio", "temp", "price", "scale"},
 		Key:    "floats",
 		Name:   "floats",
 		New: func() runtime.Args {
