@@ -171,7 +171,7 @@ func parseSkippingOwnOutput(fset *token.FileSet, filename string, src []byte) (*
 			return f, nil
 		}
 	}
-	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
+	return parser.ParseFile(fset, filename, src, parser.ParseComments)
 }
 
 var posPrefix = regexp.MustCompile(`^(.*?):(\d+):(\d+)$`)
@@ -199,7 +199,17 @@ var (
 // before the first generation).
 func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 	var out []Diagnostic
+	parseErrs := map[string]bool{} // files whose first syntax error is reported
 	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError {
+			// Like the compiler, only the first syntax error of a file:
+			// the rest usually follow from it.
+			d := packageErrorDiag(e)
+			if parseErrs[d.Pos.Filename] {
+				continue
+			}
+			parseErrs[d.Pos.Filename] = true
+		}
 		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n") {
 			// The go command compiled the package for export data and
 			// failed; the package is type-checked from source (skipping

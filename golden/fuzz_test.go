@@ -12,9 +12,9 @@ import (
 
 // FuzzApplyContent feeds arbitrary form content (and arbitrary starting
 // arguments) to the generated ApplyContent of the allkinds golden case: it
-// must never panic; when it returns nil the struct must Validate; when it
-// returns an error, it must be a *runtime.ValidationError and nothing may
-// have been set.
+// must never panic; when it returns nil the struct must Validate and
+// ApplyPartial must agree; when it returns an error, it must be a
+// *runtime.ValidationError and nothing may have been set.
 func FuzzApplyContent(f *testing.F) {
 	for _, seed := range [][2]string{
 		{`{}`, `{}`},
@@ -42,6 +42,10 @@ func FuzzApplyContent(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var p allkinds.AllKinds
+		_ = json.Unmarshal(args, &p)
+		perr := p.ApplyPartial(c)
+		partial, _ := json.Marshal(&p)
 		err = a.ApplyContent(c)
 		after, merr := json.Marshal(&a)
 		if merr != nil {
@@ -56,6 +60,11 @@ func FuzzApplyContent(f *testing.F) {
 				t.Fatalf("ApplyContent(%s) failed (%v) but changed the struct:\nbefore %s\nafter  %s", content, err, before, after)
 			}
 			return
+		}
+		// ApplyPartial sets at least what ApplyContent sets: when all is
+		// valid they agree.
+		if perr != nil || !bytes.Equal(partial, after) {
+			t.Fatalf("ApplyContent(%s) = nil, but ApplyPartial = %v and sets %s instead of %s", content, perr, partial, after)
 		}
 		if startValid {
 			if err := a.Validate(); err != nil {

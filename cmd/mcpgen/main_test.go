@@ -342,3 +342,20 @@ type B struct {
 	}
 	requireSame(t, before, snapshot(t, dir))
 }
+
+func TestSyntaxErrorIsReportedOnce(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"args.go": goodArgs,
+		"bad.go":  "package m\n\nfunc broken( {\n}\n",
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t, "-type", "Args")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 1 || !regexp.MustCompile(`^bad\.go:3:\d+: .+`).MatchString(lines[0]) {
+		t.Errorf("want one positioned diagnostic in bad.go, got:\n%s", stderr)
+	}
+	requireSame(t, before, snapshot(t, dir))
+}
