@@ -131,12 +131,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	ctor := "New" + s.Name + "Flow"
 	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
 	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
-	var askAlways []jen.Code
+	var askAlways, dateFields []jen.Code
 	var fields []jen.Code
 	for _, fd := range s.Fields {
 		fields = append(fields, jen.Lit(fd.JSONName))
 		if fd.AskAlways {
 			askAlways = append(askAlways, jen.Lit(fd.JSONName))
+		}
+		if fd.Kind == annotate.DateTime && fd.Format == "date" {
+			dateFields = append(dateFields, jen.Lit(fd.JSONName))
 		}
 	}
 	f.Func().Id(ctor).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
@@ -152,6 +155,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 			d[jen.Id("Fields")] = jen.Index().String().Values(fields...)
 			if len(askAlways) > 0 {
 				d[jen.Id("AskAlways")] = jen.Index().String().Values(askAlways...)
+			}
+			if len(dateFields) > 0 {
+				d[jen.Id("DateFields")] = jen.Index().String().Values(dateFields...)
 			}
 			if s.Unsealed {
 				d[jen.Id("AcceptUnsealed")] = jen.True()

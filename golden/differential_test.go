@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -614,9 +615,11 @@ type diffStats struct {
 
 // TestDifferential is the differential test described above.
 func TestDifferential(t *testing.T) {
-	var total int
+	var total atomic.Int64
+	t.Cleanup(func() { t.Logf("%d answers in all", total.Load()) })
 	for si, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {
+			t.Parallel()
 			g := &answerGen{r: newRand(uint64(si))}
 			st := diffStats{allowed: map[string]int{}, example: map[string]string{}}
 			const states = 20
@@ -694,7 +697,7 @@ func TestDifferential(t *testing.T) {
 					}
 				}
 			}
-			total += st.answers
+			total.Add(int64(st.answers))
 			t.Logf("%d answers (%d valid, %d invalid by the validator); allowed disagreements: %v", st.answers, st.accepted, st.rejected, st.allowed)
 			for r, ex := range st.example {
 				t.Logf("  e.g. %s: %s", r, ex)
@@ -711,5 +714,4 @@ func TestDifferential(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d answers in all", total)
 }

@@ -405,3 +405,34 @@ func TestTimes(t *testing.T) {
 	require.Equal(t, "format", fieldErr(t, (&times.Times{}).ApplyContent(map[string]any{"at": "2026-07-28"}), "at").Keyword)
 	require.Equal(t, "format", fieldErr(t, (&times.Times{}).ApplyContent(map[string]any{"at": "2026-07-28T09:30:00Z", "day": "2026-02-30"}), "day").Keyword)
 }
+
+type timesHandler struct{ got **times.Times }
+
+func (h timesHandler) Accept(_ context.Context, a *times.Times) (*runtime.Result, error) {
+	*h.got = a
+	return runtime.Text("ok"), nil
+}
+func (timesHandler) Decline(context.Context, *times.Times, []string) (*runtime.Result, error) {
+	return runtime.Text("declined"), nil
+}
+func (timesHandler) Cancel(context.Context, *times.Times) (*runtime.Result, error) {
+	return runtime.Text("cancelled"), nil
+}
+
+// TestDateArguments: a time.Time with format=date is announced as a
+// full-date in the tool's input schema, and the model passes it so
+// ("2026-07-28"); encoding/json alone cannot put that in a time.Time, so
+// the flow reads it as midnight UTC.
+func TestDateArguments(t *testing.T) {
+	var got *times.Times
+	flow := times.NewTimesFlow(timesHandler{&got})
+	require.Contains(t, mustJSON(t, runtime.InputSchema(flow)), `"format":"date"`)
+	res := callFlow(t, flow, `{"at":"2026-07-28T09:30:00Z","day":"2026-12-24","dayptr":"2024-02-29","maybe":"2026-07-28T10:00:00+02:00"}`, "", nil)
+	require.NotNil(t, res.Result)
+	require.False(t, res.Result.IsError, res.Result.Text)
+	require.Equal(t, time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC), got.Day)
+	require.Equal(t, time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), *got.Dayptr)
+	// A bad date is still an argument error.
+	res = callFlow(t, flow, `{"at":"2026-07-28T09:30:00Z","day":"2026-02-30"}`, "", nil)
+	require.True(t, res.Result.IsError)
+}

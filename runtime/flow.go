@@ -64,6 +64,11 @@ type Flow struct {
 	Fields []string
 	// AskAlways lists the ask=always fields: asked even when present.
 	AskAlways []string
+	// DateFields lists the time.Time fields with format "date": in the
+	// arguments they are RFC 3339 full-dates ("2026-07-28", what the tool's
+	// input schema announces), which encoding/json cannot put in a
+	// time.Time, so the flow reads them as midnight UTC.
+	DateFields []string
 	// AcceptUnsealed opts this tool into applying answers that arrive without
 	// a requestState (//mcpgen:unsealed). Only for answers whose tampering can
 	// do no harm: such answers are not bound to a question, a principal or
@@ -302,7 +307,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	}
 	args := f.New()
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
-		if err := json.Unmarshal(req.Arguments, args); err != nil {
+		if err := json.Unmarshal(widenDates(req.Arguments, f.DateFields), args); err != nil {
 			return complete(ToolError("invalid arguments: %s", jsonErrorText(err))), nil
 		}
 	}
@@ -596,4 +601,35 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// widenDates rewrites the full-date strings of the named fields of a JSON
+// arguments object ("2026-07-28") as the RFC 3339 date-times that
+// time.Time's UnmarshalJSON reads ("2026-07-28T00:00:00Z"). Anything else,
+// including arguments that are not an object, is left as it is, for
+// json.Unmarshal to judge.
+func widenDates(data json.RawMessage, fields []string) json.RawMessage {
+	if len(fields) == 0 {
+		return data
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return data
+	}
+	changed := false
+	for _, name := range fields {
+		var s string
+		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && IsDate(s) {
+			m[name] = json.RawMessage(`"` + s + `T00:00:00Z"`)
+			changed = true
+		}
+	}
+	if !changed {
+		return data
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return data
+	}
+	return out
 }

@@ -231,6 +231,7 @@ type TimesHandler interface {
 // branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewTimesFlow(h TimesHandler) *runtime.Flow {
 	return &runtime.Flow{
+		DateFields: []string{"day", "dayptr"},
 		Dispatch: func(ctx context.Context, a runtime.Args, o runtime.Outcome) (*runtime.Result, error) {
 			args := a.(*Times)
 			switch o.Action {
