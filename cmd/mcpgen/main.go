@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	mcpgen [-type T1,T2] [-tags list] [packages]
+//	mcpgen [-type T1,T2] [-tags list] [-legacy-enum-names] [packages]
 //	mcpgen keygen
 //	mcpgen -version
 //
@@ -15,6 +15,9 @@
 //	//go:generate go tool mcpgen -type BookFlightArgs
 //
 // works. Without -type it generates for every struct with an elicit tag.
+// -legacy-enum-names writes titled single selects as the deprecated
+// enum + enumNames (MCP 2025-06-18) instead of oneOf const/title, for every
+// struct (the //mcpgen:enumnames directive does it for one).
 // For each struct T it writes t_elicit.go (regenerated every run) and
 // t_handler.go (written once; yours to edit).
 //
@@ -42,7 +45,7 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-legacy-enum-names] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
