@@ -681,6 +681,11 @@ func TestDifferential(t *testing.T) {
 								}
 							}
 						}
+						if ours && !float {
+							if msg := checkValues(a, byName, vals); msg != "" {
+								st.bugs = append(st.bugs, fmt.Sprintf("ApplyContent accepted %s but %s", raw, msg))
+							}
+						}
 						if ours == theirs {
 							continue
 						}
@@ -714,4 +719,116 @@ func TestDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fieldValue returns the field whose JSON name is name (encoding/json's
+// visible fields), dereferenced; ok is false for a nil pointer.
+func fieldValue(a runtime.Args, name string) (reflect.Value, bool) {
+	v := reflect.ValueOf(a).Elem()
+	var best []int
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			continue
+		}
+		jn, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if jn == "" {
+			jn = f.Name
+		}
+		if jn == name && (best == nil || len(f.Index) < len(best)) {
+			best = f.Index
+		}
+	}
+	fv := v.FieldByIndex(best)
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return fv, false
+		}
+		fv = fv.Elem()
+	}
+	return fv, true
+}
+
+// checkValues checks, after an accepted answer, that every asked field
+// holds exactly what the content said (or its default when left out):
+// strings as sent, integers equal to the exact JSON number, floats equal to
+// the number rounded to the Go type, times as parsed, multi selects item by
+// item.
+func checkValues(a runtime.Args, props map[string]map[string]any, content map[string]json.RawMessage) string {
+	for name, p := range props {
+		raw, present := content[name]
+		if !present {
+			d, has := p["default"]
+			if !has {
+				continue
+			}
+			b, _ := json.Marshal(d)
+			raw = b
+		}
+		fv, ok := fieldValue(a, name)
+		if !ok {
+			return fmt.Sprintf("%s is nil", name)
+		}
+		if msg := sameValue(fv, raw, p); msg != "" {
+			return name + ": " + msg
+		}
+	}
+	return ""
+}
+
+func sameValue(fv reflect.Value, raw json.RawMessage, p map[string]any) string {
+	if fv.Type() == timeType {
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		want, ok := runtime.ParseDateTime(s)
+		if p["format"] == "date" {
+			want, ok = runtime.ParseDate(s)
+		}
+		if !ok || !fv.Interface().(time.Time).Equal(want) {
+			return fmt.Sprintf("holds %v, want %s", fv.Interface(), s)
+		}
+		return ""
+	}
+	switch fv.Kind() {
+	case reflect.String:
+		var s string
+		if json.Unmarshal(raw, &s) != nil || fv.String() != s {
+			return fmt.Sprintf("holds %q, want %s", fv.String(), raw)
+		}
+	case reflect.Bool:
+		var b bool
+		if json.Unmarshal(raw, &b) != nil || fv.Bool() != b {
+			return fmt.Sprintf("holds %v, want %s", fv.Bool(), raw)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		r, ok := new(big.Rat).SetString(string(raw))
+		if !ok || !r.IsInt() || r.Num().Cmp(big.NewInt(fv.Int())) != 0 {
+			return fmt.Sprintf("holds %d, want %s", fv.Int(), raw)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		r, ok := new(big.Rat).SetString(string(raw))
+		if !ok || !r.IsInt() || r.Num().Cmp(new(big.Int).SetUint64(fv.Uint())) != 0 {
+			return fmt.Sprintf("holds %d, want %s", fv.Uint(), raw)
+		}
+	case reflect.Float32, reflect.Float64:
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if fv.Kind() == reflect.Float32 {
+			f = float64(float32(f))
+		}
+		if err != nil || fv.Float() != f {
+			return fmt.Sprintf("holds %v, want %s", fv.Float(), raw)
+		}
+	case reflect.Slice:
+		var want []string
+		if json.Unmarshal(raw, &want) != nil || fv.Len() != len(want) {
+			return fmt.Sprintf("holds %v, want %s", fv.Interface(), raw)
+		}
+		for i := range want {
+			if fv.Index(i).String() != want[i] {
+				return fmt.Sprintf("holds %v, want %s", fv.Interface(), raw)
+			}
+		}
+	default:
+		return "unexpected kind " + fv.Kind().String()
+	}
+	return ""
 }
