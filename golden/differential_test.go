@@ -19,6 +19,7 @@ import (
 
 	invopop "github.com/invopop/jsonschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -655,7 +656,8 @@ func TestDifferential(t *testing.T) {
 				n := answersPerStruct / states
 				for range n {
 					raw, vals := g.content(props)
-					theirs := v.Validate(decodeForValidator(t, raw)) == nil
+					verr := v.Validate(decodeForValidator(t, raw))
+					theirs := verr == nil
 					st.answers++
 					if theirs {
 						st.accepted++
@@ -684,6 +686,13 @@ func TestDifferential(t *testing.T) {
 						if ours && !float {
 							if msg := checkValues(a, byName, vals); msg != "" {
 								st.bugs = append(st.bugs, fmt.Sprintf("ApplyContent accepted %s but %s", raw, msg))
+							}
+						}
+						if !ours && !theirs && !float {
+							// Both refuse: they must name the same fields, apart
+							// from fields only we refuse for an allowed reason.
+							if msg := sameFields(base, byName, vals, schema.Required, err, verr); msg != "" {
+								st.bugs = append(st.bugs, fmt.Sprintf("%s\n  content: %s", msg, raw))
 							}
 						}
 						if ours == theirs {
@@ -829,6 +838,64 @@ func sameValue(fv reflect.Value, raw json.RawMessage, p map[string]any) string {
 		}
 	default:
 		return "unexpected kind " + fv.Kind().String()
+	}
+	return ""
+}
+
+// validatorFields returns the properties a validation error names: the
+// first step of each leaf error's instance location, and the missing names
+// of a "required" error at the top.
+func validatorFields(err error) map[string]bool {
+	out := map[string]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		if len(e.InstanceLocation) > 0 {
+			out[e.InstanceLocation[0]] = true
+		} else if r, ok := e.ErrorKind.(*kind.Required); ok {
+			for _, m := range r.Missing {
+				out[m] = true
+			}
+		}
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		walk(ve)
+	}
+	return out
+}
+
+// sameFields compares the fields ApplyContent refused with those the
+// validator named.
+func sameFields(a runtime.Args, props map[string]map[string]any, content map[string]json.RawMessage, required []string, ours, theirs error) string {
+	var ve *runtime.ValidationError
+	if !errors.As(ours, &ve) {
+		return fmt.Sprintf("ApplyContent returned %v, not a *runtime.ValidationError", ours)
+	}
+	want := validatorFields(theirs)
+	got := map[string]bool{}
+	var extra []runtime.FieldError
+	for _, fe := range ve.Errors {
+		got[fe.Field] = true
+		if !want[fe.Field] {
+			extra = append(extra, fe)
+		}
+	}
+	for f := range want {
+		if !got[f] {
+			return fmt.Sprintf("the validator refuses %q, ApplyContent does not (it says: %v; the validator: %v)", f, ours, theirs)
+		}
+	}
+	if len(extra) > 0 {
+		only := &runtime.ValidationError{Errors: extra}
+		if allowedDisagreement(a, props, content, required, only, true, false) == "" {
+			return fmt.Sprintf("ApplyContent refuses %v, the validator does not (the validator: %v)", only, theirs)
+		}
 	}
 	return ""
 }
