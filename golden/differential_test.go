@@ -688,6 +688,40 @@ func TestDifferential(t *testing.T) {
 								st.bugs = append(st.bugs, fmt.Sprintf("ApplyContent accepted %s but %s", raw, msg))
 							}
 						}
+						if !theirs && !float {
+							// ApplyPartial sets every answer the validator does not
+							// name, and leaves the fields it names as they were.
+							pa := clone(base)
+							perr := pa.ApplyPartial(m)
+							named := validatorFields(verr)
+							var pve *runtime.ValidationError
+							errors.As(perr, &pve)
+							kept := map[string]map[string]any{}
+							for name, p := range byName {
+								allowed := false
+								if pve != nil && !named[name] {
+									for _, fe := range pve.Errors {
+										if fe.Field == name {
+											allowed = allowedDisagreement(base, byName, vals, schema.Required, &runtime.ValidationError{Errors: []runtime.FieldError{fe}}, true, false) != ""
+											if !allowed {
+												st.bugs = append(st.bugs, fmt.Sprintf("ApplyPartial refuses %q (%v), the validator does not: %s", name, fe, raw))
+											}
+										}
+									}
+								}
+								if !named[name] && !allowed {
+									kept[name] = p
+								} else if fv, _ := fieldValue(pa, name); true {
+									was, _ := fieldValue(base, name)
+									if fv.IsValid() && was.IsValid() && !reflect.DeepEqual(fv.Interface(), was.Interface()) {
+										st.bugs = append(st.bugs, fmt.Sprintf("ApplyPartial changed %q, which the validator refuses: %s", name, raw))
+									}
+								}
+							}
+							if msg := checkValues(pa, kept, vals); msg != "" {
+								st.bugs = append(st.bugs, fmt.Sprintf("ApplyPartial on %s: %s", raw, msg))
+							}
+						}
 						if !ours && !theirs && !float {
 							// Both refuse: they must name the same fields, apart
 							// from fields only we refuse for an allowed reason.
