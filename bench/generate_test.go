@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -99,14 +100,15 @@ func generate(tb testing.TB, dir string) gen.WriteResult {
 }
 
 // BenchmarkGenerate times mcpgen on a synthetic package of 100 annotated
-// structs, against the floor: the same packages.Load (annotate.PackagesConfig)
-// and nothing else.
+// structs against the floor: the same packages.Load (annotate.PackagesConfig)
+// of the same package, and nothing else. Every iteration runs the floor and
+// then mcpgen, so that both see the same machine; each reports floor-ms and
+// mcpgen-ms (wall time per run) and x-floor (their ratio).
 //
-//   - mcpgen: a rerun of go generate, the generated files already present and
+//   - rerun: go generate run again, the generated files present and
 //     unchanged (the common case; nothing is written);
-//   - mcpgen-fresh: the first run, the generated files removed before each
-//     iteration (outside the timer) and written again;
-//   - packages.Load: the floor, on the package with its generated files.
+//   - fresh: the first run, the generated files removed before each
+//     iteration (outside the timings) and written again.
 func BenchmarkGenerate(b *testing.B) {
 	dir, err := filepath.Abs(writeSynthetic(b))
 	if err != nil {
@@ -118,34 +120,46 @@ func BenchmarkGenerate(b *testing.B) {
 	// Warm the build cache: go list -export compiles the package with its
 	// generated files once; every timed load after that finds it cached.
 	generate(b, dir)
-	b.Run("mcpgen", func(b *testing.B) {
-		for b.Loop() {
-			if res := generate(b, dir); len(res.Written) != 0 {
-				b.Fatalf("a rerun wrote %d files", len(res.Written))
+	floor := func(b *testing.B) {
+		pkgs, err := packages.Load(annotate.PackagesConfig(annotate.Config{Dir: dir}), ".")
+		if err != nil || len(pkgs) != 1 {
+			b.Fatalf("packages.Load: %v %v", err, pkgs)
+		}
+	}
+	removeOutput := func(b *testing.B) {
+		out, _ := filepath.Glob(filepath.Join(dir, "*_*.go"))
+		for _, f := range out {
+			if err := os.Remove(f); err != nil {
+				b.Fatal(err)
 			}
 		}
-	})
-	b.Run("mcpgen-fresh", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			b.StopTimer()
-			out, _ := filepath.Glob(filepath.Join(dir, "*_*.go"))
-			for _, f := range out {
-				if err := os.Remove(f); err != nil {
-					b.Fatal(err)
+	}
+	for _, fresh := range []bool{false, true} {
+		name := "rerun"
+		if fresh {
+			name = "fresh"
+		}
+		b.Run(name, func(b *testing.B) {
+			var floorTime, genTime time.Duration
+			for i := 0; i < b.N; i++ {
+				if fresh {
+					b.StopTimer()
+					removeOutput(b)
+					b.StartTimer()
+				}
+				t0 := time.Now()
+				floor(b)
+				t1 := time.Now()
+				res := generate(b, dir)
+				genTime += time.Since(t1)
+				floorTime += t1.Sub(t0)
+				if want := map[bool]int{false: 0, true: 2 * synthStructs}[fresh]; len(res.Written) != want {
+					b.Fatalf("wrote %d files, want %d", len(res.Written), want)
 				}
 			}
-			b.StartTimer()
-			if res := generate(b, dir); len(res.Written) != 2*synthStructs {
-				b.Fatalf("wrote %d files, want %d", len(res.Written), 2*synthStructs)
-			}
-		}
-	})
-	b.Run("packages.Load", func(b *testing.B) {
-		for b.Loop() {
-			pkgs, err := packages.Load(annotate.PackagesConfig(annotate.Config{Dir: dir}), ".")
-			if err != nil || len(pkgs) != 1 {
-				b.Fatalf("packages.Load: %v %v", err, pkgs)
-			}
-		}
-	})
+			b.ReportMetric(float64(floorTime.Milliseconds())/float64(b.N), "floor-ms")
+			b.ReportMetric(float64(genTime.Milliseconds())/float64(b.N), "mcpgen-ms")
+			b.ReportMetric(float64(genTime)/float64(floorTime), "x-floor")
+		})
+	}
 }

@@ -1,0 +1,247 @@
+// Command table reads the output of mcpgen's benchmarks (go test -bench
+// -benchmem, any -count) on stdin and prints one Markdown table of ratios
+// against the baselines measured in the same run, with the goals of issue 7.
+// Each figure is the median over the runs (-count) of that benchmark.
+// bench/run drives it; it is not meant to be run by hand.
+//
+// Usage:
+//
+//	go test -run '^$' -bench . -benchmem -count 5 ./bench ./runtime | go run ./bench/internal/table
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	res, err := parse(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "table:", err)
+		os.Exit(1)
+	}
+	if len(res) == 0 {
+		fmt.Fprintln(os.Stderr, "table: no benchmark results on stdin")
+		os.Exit(1)
+	}
+	render(os.Stdout, res)
+}
+
+// results maps a benchmark name (without the -GOMAXPROCS suffix) and a unit
+// ("ns/op", "allocs/op", "p50-us", …) to the values of every run.
+type results map[string]map[string][]float64
+
+var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+func parse(r io.Reader) (results, error) {
+	res := results{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		f := strings.Fields(m[2])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			if res[m[1]] == nil {
+				res[m[1]] = map[string][]float64{}
+			}
+			res[m[1]][f[i+1]] = append(res[m[1]][f[i+1]], v)
+		}
+	}
+	return res, sc.Err()
+}
+
+// get returns the median of name's unit over the runs, or NaN when absent.
+func (r results) get(name, unit string) float64 {
+	vs := slices.Clone(r[name][unit])
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(vs)
+	if n := len(vs); n%2 == 0 {
+		return (vs[n/2-1] + vs[n/2]) / 2
+	}
+	return vs[len(vs)/2]
+}
+
+// ratio returns the median over runs of f(i) / g(i), where run i of every
+// benchmark comes from the same pass of -count, close together in time: on a
+// busy machine pairing runs this way is much steadier than dividing medians.
+// It is NaN when either side is absent.
+func (r results) ratio(f, g func(i int) float64) float64 {
+	var vs []float64
+	for i := 0; ; i++ {
+		a, b := f(i), g(i)
+		if math.IsNaN(a) || math.IsNaN(b) {
+			break
+		}
+		vs = append(vs, a/b)
+	}
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(vs)
+	if n := len(vs); n%2 == 0 {
+		return (vs[n/2-1] + vs[n/2]) / 2
+	}
+	return vs[len(vs)/2]
+}
+
+// at returns run i of name's unit, or NaN.
+func (r results) at(name, unit string) func(i int) float64 {
+	return func(i int) float64 {
+		vs := r[name][unit]
+		if i >= len(vs) {
+			return math.NaN()
+		}
+		return vs[i]
+	}
+}
+
+func sum(fs ...func(int) float64) func(int) float64 {
+	return func(i int) float64 {
+		t := 0.0
+		for _, f := range fs {
+			t += f(i)
+		}
+		return t
+	}
+}
+
+// dur formats nanoseconds.
+func dur(ns float64) string {
+	switch {
+	case math.IsNaN(ns):
+		return "n/a"
+	case ns < 1e3:
+		return fmt.Sprintf("%.0f ns", ns)
+	case ns < 1e6:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	case ns < 1e9:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	}
+	return fmt.Sprintf("%.2f s", ns/1e9)
+}
+
+func num(v float64, format string) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// goal renders a goal with whether it was met (ok false: missed).
+func goal(text string, ok bool, known bool) string {
+	switch {
+	case !known:
+		return text
+	case ok:
+		return text + " ✓"
+	}
+	return text + " ✗ missed"
+}
+
+type row struct{ what, mcpgen, baseline, ratio, goal string }
+
+func render(w io.Writer, r results) {
+	var rows []row
+	add := func(what, m, b, ratio, g string) { rows = append(rows, row{what, m, b, ratio, g}) }
+
+	// 1. Accepting a form answer.
+	for _, c := range []string{"bookflight", "allkinds"} {
+		gen := r.get("Accept/"+c+"/mcpgen", "ns/op")
+		genAt := r.at("Accept/"+c+"/mcpgen", "ns/op")
+		vsJS := r.ratio(r.at("Accept/"+c+"/jsonschema", "ns/op"), genAt)
+		vsEJ := r.ratio(r.at("Accept/"+c+"/encoding-json", "ns/op"), genAt)
+		genAllocs := r.get("Accept/"+c+"/mcpgen", "allocs/op")
+		js := r.get("Accept/"+c+"/jsonschema", "ns/op")
+		ej := r.get("Accept/"+c+"/encoding-json", "ns/op")
+		m := dur(gen) + ", " + num(genAllocs, "%.0f") + " allocs"
+		add("accept a form answer, "+c+": ApplyContent+Validate vs jsonschema/v6 Validate",
+			m, dur(js)+", "+num(r.get("Accept/"+c+"/jsonschema", "allocs/op"), "%.0f")+" allocs",
+			num(vsJS, "%.1f× faster"), goal("≥ 20×", vsJS >= 20, !math.IsNaN(vsJS)))
+		add("accept a form answer, "+c+": ApplyContent+Validate vs encoding/json decode",
+			m, dur(ej)+", "+num(r.get("Accept/"+c+"/encoding-json", "allocs/op"), "%.0f")+" allocs",
+			num(vsEJ, "%.1f× faster"), "")
+		va := r.get("Validate/"+c, "allocs/op")
+		add("Validate alone, "+c, dur(r.get("Validate/"+c, "ns/op"))+", "+num(va, "%.0f")+" allocs", "", "",
+			goal("0 allocs/op", va == 0, !math.IsNaN(va)))
+	}
+
+	// 2. requestState.
+	plain := r.get("RoundTrip/mcpgen/plain", "p50-us") * 1e3
+	for _, n := range []string{"1", "3", "10"} {
+		so := r.get("State/answers="+n+"/seal", "ns/op") + r.get("State/answers="+n+"/open", "ns/op")
+		size := r.get("State/answers="+n+"/seal", "state-bytes")
+		pct := 100 * r.ratio(sum(r.at("State/answers="+n+"/seal", "ns/op"), r.at("State/answers="+n+"/open", "ns/op")),
+			func(i int) float64 { return 1e3 * r.at("RoundTrip/mcpgen/plain", "p50-us")(i) })
+		add("requestState seal+open, "+n+" answer(s), vs one plain loopback call (p50)",
+			dur(so)+", "+num(size, "%.0f")+" bytes", dur(plain), num(pct, "%.2f %%"),
+			goal("< 2 %", pct < 2, !math.IsNaN(pct)))
+	}
+	bs := r.get("RoundTrip/mcpgen/manual", "state-bytes")
+	if math.IsNaN(bs) {
+		bs = r.get("FlowCall/first", "state-bytes")
+	}
+	add("bookflight's requestState after round 1", num(bs, "%.0f bytes"),
+		num(r.get("RoundTrip/hand/manual", "state-bytes"), "%.0f bytes (hand-written)"), "",
+		goal("< 512 bytes", bs < 512, !math.IsNaN(bs)))
+
+	// 3. Generation.
+	for _, c := range []struct{ name, what string }{
+		{"rerun", "generation, 100 structs, rerun (output unchanged) vs packages.Load alone"},
+		{"fresh", "generation, 100 structs, first run (200 files written) vs packages.Load alone"},
+	} {
+		n := "Generate/" + c.name
+		x := r.get(n, "x-floor")
+		add(c.what, dur(1e6*r.get(n, "mcpgen-ms")), dur(1e6*r.get(n, "floor-ms")), num(x, "%.2f×"), goal("≤ 1.3×", x <= 1.3, !math.IsNaN(x)))
+	}
+
+	// 4. Round trips.
+	rt := func(mode string) string {
+		n := "RoundTrip/" + mode
+		return fmt.Sprintf("p50 %s, p99 %s, %s calls/s, server CPU %s",
+			dur(r.get(n, "p50-us")*1e3), dur(r.get(n, "p99-us")*1e3),
+			num(r.get(n, "calls/s"), "%.0f"), dur(r.get(n, "server-cpu-us")*1e3))
+	}
+	ratio := func(a, b, unit string) float64 { return r.ratio(r.at("RoundTrip/"+a, unit), r.at("RoundTrip/"+b, unit)) }
+	lat := ratio("mcpgen/manual", "hand/manual", "p50-us")
+	cpu := ratio("mcpgen/manual", "hand/manual", "server-cpu-us")
+	add("one elicitation round, client-driven: mcpgen vs hand-written go-sdk tool (latency p50)",
+		rt("mcpgen/manual"), rt("hand/manual"), num(lat, "%.2f×"), goal("≤ 1.10×", lat <= 1.10, !math.IsNaN(lat)))
+	add("the same: server CPU per call", "", "", num(cpu, "%.2f×"), goal("≤ 1.10×", cpu <= 1.10, !math.IsNaN(cpu)))
+	add("one round, SDK's automatic rounds: mcpgen vs hand-written", rt("mcpgen/auto"), rt("hand/auto"),
+		num(ratio("mcpgen/auto", "hand/auto", "p50-us"), "%.2f× latency")+", "+num(ratio("mcpgen/auto", "hand/auto", "server-cpu-us"), "%.2f× CPU"), "")
+	add("no round (every argument given): mcpgen vs hand-written", rt("mcpgen/plain"), rt("hand/plain"),
+		num(ratio("mcpgen/plain", "hand/plain", "p50-us"), "%.2f× latency")+", "+num(ratio("mcpgen/plain", "hand/plain", "server-cpu-us"), "%.2f× CPU"), "")
+	for _, who := range []string{"mcpgen", "hand"} {
+		for _, how := range []string{"manual", "auto"} {
+			add(fmt.Sprintf("one round (%s) vs no round, %s", how, who), "", "",
+				num(ratio(who+"/"+how, who+"/plain", "p50-us"), "%.2f× latency")+", "+num(ratio(who+"/"+how, who+"/plain", "server-cpu-us"), "%.2f× CPU"),
+				"floor 2.0×")
+		}
+	}
+	own := r.get("FlowCall/first", "ns/op") + r.get("FlowCall/retry", "ns/op")
+	add("mcpgen's own work in a round (Flow.Call first + retry, in process) vs the round's server CPU",
+		dur(own), dur(r.get("RoundTrip/mcpgen/manual", "server-cpu-us")*1e3),
+		num(100*r.ratio(sum(r.at("FlowCall/first", "ns/op"), r.at("FlowCall/retry", "ns/op")),
+			func(i int) float64 { return 1e3 * r.at("RoundTrip/mcpgen/manual", "server-cpu-us")(i) }), "%.1f %%"), "")
+
+	fmt.Fprintln(w, "| measure | mcpgen | baseline | ratio | goal |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	for _, x := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", x.what, x.mcpgen, x.baseline, x.ratio, x.goal)
+	}
+}
