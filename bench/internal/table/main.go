@@ -216,7 +216,9 @@ func render(w io.Writer, r results) {
 			dur(r.get(n, "p50-us")*1e3), dur(r.get(n, "p99-us")*1e3),
 			num(r.get(n, "calls/s"), "%.0f"), dur(r.get(n, "server-cpu-us")*1e3))
 	}
-	ratio := func(a, b, unit string) float64 { return r.ratio(r.at("RoundTrip/"+a, unit), r.at("RoundTrip/"+b, unit)) }
+	ratio := func(a, b, unit string) float64 {
+		return r.ratio(r.at("RoundTrip/"+a, unit), r.at("RoundTrip/"+b, unit))
+	}
 	lat := ratio("mcpgen/manual", "hand/manual", "p50-us")
 	cpu := ratio("mcpgen/manual", "hand/manual", "server-cpu-us")
 	add("one elicitation round, client-driven: mcpgen vs hand-written go-sdk tool (latency p50)",
