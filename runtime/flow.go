@@ -241,10 +241,22 @@ type Request struct {
 	// Principal identifies the authenticated caller ("" when anonymous); it
 	// is bound into the state.
 	Principal string
+	// LoadCapabilities, when set, returns the capabilities the client
+	// declared, in place of FormElicitation, Sampling and Roots; the flow
+	// calls it at most once, and only when it needs them (before asking), so
+	// that an adapter whose SDK decodes them on each access pays nothing on
+	// calls that ask nothing.
+	LoadCapabilities func() Capabilities
 }
 
-// Capabilities returns the client capabilities the request declared.
+// Capabilities returns the client capabilities the request declared (from
+// LoadCapabilities, called once, when it is set).
 func (r *Request) Capabilities() Capabilities {
+	if r.LoadCapabilities != nil {
+		c := r.LoadCapabilities()
+		r.FormElicitation, r.Sampling, r.Roots = c.FormElicitation, c.Sampling, c.Roots
+		r.LoadCapabilities = nil
+	}
 	return Capabilities{FormElicitation: r.FormElicitation, Sampling: r.Sampling, Roots: r.Roots}
 }
 
@@ -361,7 +373,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		}
 		return c.dispatch(ctx, nil, Outcome{Action: Accept})
 	}
-	if !c.req.FormElicitation {
+	if !c.req.Capabilities().FormElicitation {
 		return c.missingCapability(schema, "")
 	}
 	st := &flowState{FlowID: newFlowID(), Answers: map[string]any{}}
@@ -460,7 +472,7 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 	if schema == nil {
 		schema = c.args.RequestedSchema(fields...)
 	}
-	if !c.req.FormElicitation {
+	if !c.req.Capabilities().FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
 		// retry that does not declare form elicitation is sent no form.
 		return c.missingCapability(schema, reason)

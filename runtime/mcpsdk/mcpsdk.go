@@ -50,7 +50,15 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 	if opts == nil || opts.Flow.Keys == nil {
 		panic(fmt.Sprintf("mcpsdk.AddTool %q: Options.Flow.Keys is required", flow.Name))
 	}
-	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: runtime.InputSchema(flow)}
+	// The input schema is handed over as its JSON: go-sdk re-encodes a
+	// tool's input schema on every tools/call (to find x-mcp-header
+	// annotations), and encoding invopop's *jsonschema.Schema each time was
+	// the largest cost mcpgen added to a call (bench/, BenchmarkRoundTrip).
+	schema, err := json.Marshal(runtime.InputSchema(flow))
+	if err != nil {
+		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name, err))
+	}
+	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: json.RawMessage(schema)}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
@@ -77,12 +85,18 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		ProtocolVersion: req.ProtocolVersion(),
 		Principal:       principal(ctx, req.Extra),
 	}
-	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
-		r.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
-	}
-	if caps := req.ClientCapabilities(); caps != nil {
-		r.Sampling, r.Roots = samplingAndRoots(caps)
+	// ClientCapabilities decodes the request's _meta on each access: the
+	// flow asks for it only when it needs it, and only once.
+	r.LoadCapabilities = func() runtime.Capabilities {
+		var c runtime.Capabilities
+		if caps := req.ClientCapabilities(); caps != nil {
+			if caps.Elicitation != nil {
+				// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
+				c.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+			}
+			c.Sampling, c.Roots = samplingAndRoots(caps)
+		}
+		return c
 	}
 	if len(responses) > 0 {
 		r.InputResponses = make(map[string]runtime.InputResponse, len(responses))
