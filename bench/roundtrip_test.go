@@ -148,7 +148,8 @@ func TestRoundTripModes(t *testing.T) {
 // for the generated flow (mcpgen/…) and for a hand-written go-sdk tool doing
 // the same round with the same sealing (hand/…). Besides ns/op it reports
 // calls/s, p50 and p99 latency in µs, and the server process's CPU time per
-// call in µs (server-cpu-us), and in manual mode the size in bytes of the
+// call in µs (server-cpu-us), the client's (this process's: the go-sdk
+// client and the benchmark) in µs (client-cpu-us), and in manual mode the size in bytes of the
 // requestState the round carried (state-bytes).
 func BenchmarkRoundTrip(b *testing.B) {
 	srv := startServer(b)
@@ -165,6 +166,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			}
 			lat := make([]time.Duration, 0, 1<<14)
 			cpu0 := srv.cpu(b)
+			client0 := processCPU()
 			start := time.Now()
 			for b.Loop() {
 				t0 := time.Now()
@@ -178,6 +180,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 				}
 			}
 			elapsed := time.Since(start)
+			client := processCPU() - client0
 			cpu := srv.cpu(b) - cpu0
 			slices.Sort(lat)
 			n := len(lat)
@@ -185,6 +188,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			b.ReportMetric(us(lat[n/2]), "p50-us")
 			b.ReportMetric(us(lat[min(n-1, n*99/100)]), "p99-us")
 			b.ReportMetric(float64(cpu)/1e3/float64(n), "server-cpu-us")
+			b.ReportMetric(float64(client)/1e3/float64(n), "client-cpu-us")
 			if state != "" {
 				b.ReportMetric(float64(len(state)), "state-bytes")
 			}

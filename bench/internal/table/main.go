@@ -212,9 +212,9 @@ func render(w io.Writer, r results) {
 	// 4. Round trips.
 	rt := func(mode string) string {
 		n := "RoundTrip/" + mode
-		return fmt.Sprintf("p50 %s, p99 %s, %s calls/s, server CPU %s",
+		return fmt.Sprintf("p50 %s, p99 %s, %s calls/s, CPU %s server + %s client",
 			dur(r.get(n, "p50-us")*1e3), dur(r.get(n, "p99-us")*1e3),
-			num(r.get(n, "calls/s"), "%.0f"), dur(r.get(n, "server-cpu-us")*1e3))
+			num(r.get(n, "calls/s"), "%.0f"), dur(r.get(n, "server-cpu-us")*1e3), dur(r.get(n, "client-cpu-us")*1e3))
 	}
 	ratio := func(a, b, unit string) float64 {
 		return r.ratio(r.at("RoundTrip/"+a, unit), r.at("RoundTrip/"+b, unit))
@@ -231,7 +231,9 @@ func render(w io.Writer, r results) {
 	for _, who := range []string{"mcpgen", "hand"} {
 		for _, how := range []string{"manual", "auto"} {
 			add(fmt.Sprintf("one round (%s) vs no round, %s", how, who), "", "",
-				num(ratio(who+"/"+how, who+"/plain", "p50-us"), "%.2f× latency")+", "+num(ratio(who+"/"+how, who+"/plain", "server-cpu-us"), "%.2f× CPU"),
+				num(ratio(who+"/"+how, who+"/plain", "p50-us"), "%.2f× latency")+", "+
+					num(ratio(who+"/"+how, who+"/plain", "server-cpu-us"), "%.2f× server CPU")+", "+
+					num(ratio(who+"/"+how, who+"/plain", "client-cpu-us"), "%.2f× client CPU"),
 				"floor 2.0×")
 		}
 	}
