@@ -129,8 +129,10 @@ func dur(ns float64) string {
 		return fmt.Sprintf("%.0f ns", ns)
 	case ns < 1e6:
 		return fmt.Sprintf("%.1f µs", ns/1e3)
-	case ns < 1e9:
+	case ns < 1e7:
 		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns < 1e9:
+		return fmt.Sprintf("%.0f ms", ns/1e6)
 	}
 	return fmt.Sprintf("%.2f s", ns/1e9)
 }
