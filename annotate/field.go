@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -45,7 +46,7 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	byKey := map[string]Option{}
 	ok := true
 	for _, o := range opts {
-		if !contains(knownOptions, o.Key) {
+		if !slices.Contains(knownOptions, o.Key) {
 			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", v.Name(), o.Key)
 			if s := nearest(o.Key, knownOptions); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
@@ -242,7 +243,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		switch {
 		case f.Kind == DateTime && (o.Value == "date" || o.Value == "date-time"):
 			f.Format = o.Value
-		case f.Kind == String && contains([]string{"email", "uri", "date", "date-time"}, o.Value):
+		case f.Kind == String && slices.Contains([]string{"email", "uri", "date", "date-time"}, o.Value):
 			if len(f.Enum) > 0 || opts["enum"].Key != "" {
 				bad(o, "format cannot be combined with enum: the choices already fix the values; remove format")
 			}
@@ -758,15 +759,6 @@ func secretWord(goName, jsonName string) string {
 		}
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nearest returns the known option closest to s by edit distance (case

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -385,7 +386,7 @@ func (c *call) fieldsToAsk() []string {
 	missing := c.args.MissingFields()
 	var out []string
 	for _, name := range c.f.Fields {
-		if contains(missing, name) || contains(c.f.AskAlways, name) {
+		if slices.Contains(missing, name) || slices.Contains(c.f.AskAlways, name) {
 			out = append(out, name)
 		}
 	}
@@ -427,7 +428,7 @@ func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
 		failing := ve.Fields()
 		kept := make(map[string]any, len(merged))
 		for k, v := range merged {
-			if !contains(failing, k) {
+			if !slices.Contains(failing, k) {
 				kept[k] = v
 			}
 		}
@@ -549,7 +550,7 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 	b.WriteString("missing arguments (this client cannot show a form, so pass them as arguments):")
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		b.WriteString("\n- ")
-		b.WriteString(DescribeField(pair.Key, pair.Value, contains(schema.Required, pair.Key)))
+		b.WriteString(DescribeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
 	}
 	if reason != "" {
 		b.WriteString("\nproblem with the last answer: " + reason)
@@ -604,15 +605,6 @@ func titles(schema *jsonschema.Schema) []string {
 		out = append(out, t)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // widenDates rewrites the full-date strings of the named fields of a JSON

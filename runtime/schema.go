@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -107,7 +108,7 @@ func DowngradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 	var unrenderable []string
 	for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		name, p := pair.Key, pair.Value
-		required := contains(s.Required, name)
+		required := slices.Contains(s.Required, name)
 		if p.Type == "array" {
 			if required {
 				unrenderable = append(unrenderable, name)
@@ -163,7 +164,7 @@ func InputSchema(f *Flow) *jsonschema.Schema {
 	}
 	var req []string
 	for _, name := range s.Required {
-		if !contains(f.Fields, name) {
+		if !slices.Contains(f.Fields, name) {
 			req = append(req, name)
 		}
 	}
