@@ -546,14 +546,37 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 				"elicitation": map[string]any{"form": map[string]any{}}}},
 		}
 	}
-	var b strings.Builder
-	b.WriteString("missing arguments (this client cannot show a form, so pass them as arguments):")
+	// Fields the model can supply as arguments, and ask=always fields, which
+	// only the user can confirm in a form: no argument satisfies them.
+	var required, optional, confirm []string
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		b.WriteString("\n- ")
-		b.WriteString(DescribeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
+		req := slices.Contains(schema.Required, pair.Key)
+		line := "\n- " + DescribeField(pair.Key, pair.Value, req)
+		switch {
+		case slices.Contains(c.f.AskAlways, pair.Key):
+			confirm = append(confirm, line)
+		case req:
+			required = append(required, line)
+		default:
+			optional = append(optional, line)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(c.f.Name + " needs input from the user, but this client declared no form elicitation, so it cannot be asked.")
+	if len(confirm) > 0 {
+		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
+		b.WriteString(strings.Join(confirm, ""))
+	}
+	if len(required) > 0 {
+		b.WriteString("\nPass these as arguments and call again:")
+		b.WriteString(strings.Join(required, ""))
+	}
+	if len(optional) > 0 {
+		b.WriteString("\nOptional; pass them as arguments if known:")
+		b.WriteString(strings.Join(optional, ""))
 	}
 	if reason != "" {
-		b.WriteString("\nproblem with the last answer: " + reason)
+		b.WriteString("\nProblem with the last answer: " + reason)
 	}
 	return complete(&Result{Text: b.String(), IsError: true}), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -213,6 +214,28 @@ func TestMalformedInputResponses(t *testing.T) {
 	assert.Zero(t, e.rec.Count())
 }
 
+// An ask=always field needs the user, not an argument: a client without form
+// elicitation is told the call cannot complete, and the field is not listed
+// among the arguments the model could pass.
+func TestMissingCapabilityWithAskAlways(t *testing.T) {
+	e := newEnv(t, nil)
+	e.flow.AskAlways = []string{"email"}
+	r := req(paris, "", nil)
+	r.Arguments = json.RawMessage(`{"city":"Paris","name":"Ada","email":"a@b.c"}`)
+	r.FormElicitation = false
+	res := e.done(r)
+	assert.True(t, res.IsError)
+	confirm, rest, ok := strings.Cut(res.Text, "Pass these as arguments")
+	require.True(t, ok, res.Text)
+	assert.Contains(t, confirm, "must be confirmed by the user in a form")
+	assert.Contains(t, confirm, `email ("Email")`)
+	assert.NotContains(t, rest, "email (")
+	assert.Contains(t, rest, `nights ("Nights"): required integer`)
+	optional := rest[strings.Index(rest, "Optional"):]
+	assert.Contains(t, optional, `meal ("Meal")`)
+	assert.Zero(t, e.rec.Count())
+}
+
 func TestMissingCapability(t *testing.T) {
 	e := newEnv(t, nil)
 	r := req(paris, "", nil)
@@ -359,7 +382,7 @@ func TestRetryWithoutCapabilityIsSentNoForm(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Text, `email ("Email"): required string, format email`)
 	assert.NotContains(t, res.Text, "nights", "only the failing field is named")
-	assert.Contains(t, res.Text, "problem with the last answer: email: must be")
+	assert.Contains(t, res.Text, "Problem with the last answer: email: must be")
 
 	e.opts.MissingCapability = runtime.ProtocolErrorOnMissingCapability
 	_, err := e.flow.Call(context.Background(), e.opts, r)
