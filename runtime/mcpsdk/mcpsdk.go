@@ -7,10 +7,12 @@
 package mcpsdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -164,9 +166,78 @@ func protocolError(err error) error {
 // HTTPHandler returns a stateless Streamable HTTP handler for s: the only
 // HTTP mode that serves MCP 2026-07-28 (SPEC.md §2). Each request stands
 // alone, so any instance behind a load balancer can answer any retry.
+//
+// A tools/call, prompts/get or resources/read whose params do not decode
+// (inputResponses that are not an object of results, a requestState that is
+// not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
+// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses. (The
+// SDK's stateless header check would otherwise fail first, with -32020.)
 func HTTPHandler(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		// Read what the SDK would accept; a larger body goes on to the SDK
+		// unread, which answers 413.
+		head, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+		if err != nil {
+			http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+		if len(head) <= mcp.DefaultMaxRequestBodyBytes {
+			if resp := invalidParams(head); resp != nil {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(resp)
+				return
+			}
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// invalidParams returns a JSON-RPC -32602 error response when body is a
+// single request to a method that can return input requests and its params
+// do not decode into the SDK's params type; otherwise nil.
+func invalidParams(body []byte) []byte {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || len(msg.Params) == 0 {
+		return nil // not a single request with params: the SDK judges it
+	}
+	var params any
+	switch msg.Method {
+	case "tools/call":
+		params = new(mcp.CallToolParams)
+	case "prompts/get":
+		params = new(mcp.GetPromptParams)
+	case "resources/read":
+		params = new(mcp.ReadResourceParams)
+	default:
+		return nil
+	}
+	err := json.Unmarshal(msg.Params, params)
+	if err == nil {
+		return nil
+	}
+	resp, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      msg.ID,
+		"error": map[string]any{
+			"code":    runtime.CodeInvalidParams,
+			"message": "invalid params for " + msg.Method + ": " + err.Error(),
+		},
+	})
+	return resp
 }
 
 // ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is

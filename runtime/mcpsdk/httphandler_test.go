@@ -1,0 +1,96 @@
+package mcpsdk_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+)
+
+// post sends one raw JSON-RPC request for plan_trip over stateless HTTP with
+// the 2026-07-28 headers and returns the HTTP status and body.
+func post(t *testing.T, url, params string) (int, []byte) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "plan_trip")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, b
+}
+
+// rpcResponse finds the JSON-RPC response in a JSON or SSE body.
+func rpcResponse(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimPrefix(line, "data: ")
+		if strings.HasPrefix(line, "{") {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+			return m
+		}
+	}
+	t.Fatalf("no JSON-RPC response in %q", b)
+	return nil
+}
+
+// Malformed retries (SPEC §1: "Malformed inputResponses → -32602") get
+// invalid params over stateless HTTP too, with the request's id, and no
+// branch runs; well-formed calls and oversized bodies are untouched.
+func TestHTTPMalformedRetryIsInvalidParams(t *testing.T) {
+	rec := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	args := `"name":"plan_trip","arguments":{"city":"Paris"},` + meta
+	for name, extra := range map[string]string{
+		"inputResponses is an array": `,"inputResponses":[1,2],"requestState":"x"`,
+		"inputResponses is a string": `,"inputResponses":"yes","requestState":"x"`,
+		"an answer is a number":      `,"inputResponses":{"plan_trip":5},"requestState":"x"`,
+		"an answer has no action":    `,"inputResponses":{"plan_trip":{"content":{}}},"requestState":"x"`,
+		"requestState is an object":  `,"inputResponses":{"plan_trip":{"action":"accept"}},"requestState":{"a":1}`,
+		"requestState is a number":   `,"requestState":42`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, body := post(t, srv.URL, "{"+args+extra+"}")
+			assert.Equal(t, http.StatusOK, status, "%s", body)
+			m := rpcResponse(t, body)
+			assert.EqualValues(t, 7, m["id"])
+			e, ok := m["error"].(map[string]any)
+			require.True(t, ok, "%s", body)
+			assert.EqualValues(t, -32602, e["code"], "%s", body)
+			assert.Contains(t, e["message"], "tools/call")
+		})
+	}
+	assert.Zero(t, rec.Count(), "no branch runs")
+
+	// A well-formed first call still reaches the flow.
+	status, body := post(t, srv.URL, "{"+args+"}")
+	assert.Equal(t, http.StatusOK, status)
+	res, ok := rpcResponse(t, body)["result"].(map[string]any)
+	require.True(t, ok, "%s", body)
+	assert.Equal(t, "input_required", res["resultType"])
+
+	// A body over the SDK's limit is still the SDK's 413.
+	huge := `{` + args + `,"requestState":"` + string(bytes.Repeat([]byte("A"), 5<<20)) + `"}`
+	status, _ = post(t, srv.URL, huge)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
+}
