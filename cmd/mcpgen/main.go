@@ -45,7 +45,7 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-legacy-enum-names] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-q] [-legacy-enum-names] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
