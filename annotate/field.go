@@ -1,9 +1,11 @@
 package annotate
 
 import (
+	"errors"
 	"fmt"
 	"go/types"
 	"math"
+	"math/big"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -304,28 +306,46 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
+		if f.Kind == Integer {
+			n, why := exactInt(o.Value)
+			switch why {
+			case notNumber:
+				bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
+				return
+			case notWhole:
+				x, _ := strconv.ParseFloat(o.Value, 64)
+				bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
+				return
+			case inexact:
+				bad(o, "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
+				return
+			}
+			if lo, hi := intRange(f); n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+				bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, lo, hi)
+				return
+			}
+			// The bound goes out exactly as written in digits: a float64
+			// would round -9223372036854775808 to -9223372036854776000.
+			x, _ := new(big.Float).SetInt(n).Float64()
+			*dst = &x
+			*lit = n.String()
+			return
+		}
 		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) || math.IsInf(x, 0) && !errors.Is(err, strconv.ErrRange) {
 			bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
 			return
 		}
-		if f.Kind == Integer && x != math.Trunc(x) {
-			bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
+		if lim := floatLimit(f); math.Abs(x) > lim {
+			bad(o, "%s=%s is outside what %s can hold (-%s to %s); write a bound in that range%s", key, o.Value, f.Type.Name, fmtLimit(lim), fmtLimit(lim), widerHint(f))
 			return
-		}
-		if f.Kind == Integer {
-			lo, hi := intRange(f)
-			if x < lo || x > hi {
-				bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, rangeText(lo), rangeText(hi))
-				return
-			}
 		}
 		*dst = &x
 		*lit = canonicalNumber(o.Value)
 	}
 	numOpt("minimum", &f.Minimum, &f.MinimumLit)
 	numOpt("maximum", &f.Maximum, &f.MaximumLit)
-	if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
+	if f.Minimum != nil && f.Maximum != nil && compareBounds(f, f.MinimumLit, f.MaximumLit) > 0 {
 		bad(opts["minimum"], "minimum=%s is above maximum=%s, so no value can satisfy both; swap them or fix one", f.MinimumLit, f.MaximumLit)
 	}
 	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
@@ -493,38 +513,95 @@ func parseEnum(o Option) ([]EnumItem, string) {
 	return items, ""
 }
 
-func intRange(f *Field) (float64, float64) {
+// intRange is the range of the field's integer type, exactly.
+func intRange(f *Field) (lo, hi *big.Int) {
+	i := func(x int64) *big.Int { return big.NewInt(x) }
+	u := func(x uint64) *big.Int { return new(big.Int).SetUint64(x) }
 	switch f.Basic {
 	case "int8":
-		return math.MinInt8, math.MaxInt8
+		return i(math.MinInt8), i(math.MaxInt8)
 	case "int16":
-		return math.MinInt16, math.MaxInt16
+		return i(math.MinInt16), i(math.MaxInt16)
 	case "int32", "rune":
-		return math.MinInt32, math.MaxInt32
+		return i(math.MinInt32), i(math.MaxInt32)
 	case "uint8", "byte":
-		return 0, math.MaxUint8
+		return i(0), u(math.MaxUint8)
 	case "uint16":
-		return 0, math.MaxUint16
+		return i(0), u(math.MaxUint16)
 	case "uint32":
-		return 0, math.MaxUint32
+		return i(0), u(math.MaxUint32)
 	case "uint", "uint64":
-		return 0, math.MaxUint64
+		return i(0), u(math.MaxUint64)
 	}
-	return math.MinInt64, math.MaxInt64
+	return i(math.MinInt64), i(math.MaxInt64)
 }
 
-// rangeText writes a bound of intRange exactly (the float64 of MaxUint64 and
-// MaxInt64 would print rounded).
-func rangeText(x float64) string {
-	switch x {
-	case math.MaxUint64:
-		return strconv.FormatUint(math.MaxUint64, 10)
-	case math.MaxInt64:
-		return strconv.FormatInt(math.MaxInt64, 10)
-	case math.MinInt64:
-		return strconv.FormatInt(math.MinInt64, 10)
+// Why exactInt could not read a literal as an integer.
+const (
+	isInt     = iota
+	notNumber // not a finite number
+	notWhole  // a number with a fraction
+	inexact   // in float notation beyond 2^53, where float64 rounds
+)
+
+// exactInt reads an integer literal exactly: plain digits (with an optional
+// sign) of any size, or a whole number in float notation (1e3, 10.0) up to
+// 2^53, where float64 is still exact. For inexact it returns the rounded
+// value as a suggestion.
+func exactInt(s string) (*big.Int, int) {
+	if n, ok := new(big.Int).SetString(s, 10); ok {
+		return n, isInt
 	}
-	return fmtFloat(x)
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil, notNumber
+	}
+	if x != math.Trunc(x) {
+		return nil, notWhole
+	}
+	n, _ := new(big.Float).SetFloat64(x).Int(nil)
+	if math.Abs(x) > 1<<53 {
+		return n, inexact
+	}
+	return n, isInt
+}
+
+// compareBounds compares two bounds of the field as written (MinimumLit,
+// MaximumLit): exactly for integers, as float64 for numbers.
+func compareBounds(f *Field, a, b string) int {
+	if f.Kind == Integer {
+		x, _ := new(big.Int).SetString(a, 10)
+		y, _ := new(big.Int).SetString(b, 10)
+		if x != nil && y != nil {
+			return x.Cmp(y)
+		}
+	}
+	x, _ := strconv.ParseFloat(a, 64)
+	y, _ := strconv.ParseFloat(b, 64)
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// floatLimit is the largest finite magnitude of the field's float type.
+func floatLimit(f *Field) float64 {
+	if f.Basic == "float32" {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+func fmtLimit(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func widerHint(f *Field) string {
+	if f.Basic == "float32" {
+		return ", or use float64"
+	}
+	return ""
 }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
@@ -578,37 +655,38 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 		}
 		d.String = o.Value
 	case Integer:
-		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || x != math.Trunc(x) || math.IsInf(x, 0) {
+		n, why := exactInt(o.Value)
+		switch why {
+		case notNumber, notWhole:
 			return nil, fmt.Sprintf("%s is an integer (%s); write a whole number, e.g. default=1", f.GoName, f.Type.Name)
+		case inexact:
+			return nil, fmt.Sprintf("too large to read exactly in that notation; write it in plain digits, e.g. default=%s", n)
 		}
 		lo, hi := intRange(f)
-		if x < lo || x > hi {
-			return nil, fmt.Sprintf("outside what %s can hold (%s to %s)", f.Type.Name, rangeText(lo), rangeText(hi))
+		if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+			return nil, fmt.Sprintf("outside what %s can hold (%s to %s)", f.Type.Name, lo, hi)
 		}
 		if f.Unsigned() {
-			u, err := strconv.ParseUint(o.Value, 10, 64)
-			if err != nil {
+			if _, err := strconv.ParseUint(o.Value, 10, 64); err != nil {
 				return nil, fmt.Sprintf("%s is an unsigned integer (%s); write a whole number ≥ 0 without sign or exponent, e.g. default=1", f.GoName, f.Type.Name)
 			}
-			d.Uint = u
+			d.Uint = n.Uint64()
 		} else {
-			i, err := strconv.ParseInt(o.Value, 10, 64)
-			if err != nil {
-				i = int64(x)
-			}
-			d.Int = i
+			d.Int = n.Int64()
 		}
-		if m := boundsMsg(f, x); m != "" {
+		if m := boundsMsg(f, n.String()); m != "" {
 			return nil, m
 		}
 	case Number:
 		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) || math.IsInf(x, 0) && !errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Sprintf("%s is a number (%s); write a finite decimal number, e.g. default=1.5", f.GoName, f.Type.Name)
 		}
+		if lim := floatLimit(f); math.Abs(x) > lim {
+			return nil, fmt.Sprintf("outside what %s can hold (-%s to %s); pick a default in that range%s", f.Type.Name, fmtLimit(lim), fmtLimit(lim), widerHint(f))
+		}
 		d.Float = x
-		if m := boundsMsg(f, x); m != "" {
+		if m := boundsMsg(f, o.Value); m != "" {
 			return nil, m
 		}
 	case Boolean:
@@ -644,11 +722,12 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 	return d, ""
 }
 
-func boundsMsg(f *Field, x float64) string {
-	if f.Minimum != nil && x < *f.Minimum {
+// boundsMsg checks a default, written as a number literal, against the bounds.
+func boundsMsg(f *Field, lit string) string {
+	if f.Minimum != nil && compareBounds(f, lit, f.MinimumLit) < 0 {
 		return fmt.Sprintf("below minimum=%s; pick a default within the bounds", f.MinimumLit)
 	}
-	if f.Maximum != nil && x > *f.Maximum {
+	if f.Maximum != nil && compareBounds(f, lit, f.MaximumLit) > 0 {
 		return fmt.Sprintf("above maximum=%s; pick a default within the bounds", f.MaximumLit)
 	}
 	return ""

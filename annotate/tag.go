@@ -26,6 +26,8 @@ func (e *TagError) Error() string { return e.Msg }
 // options are separated by commas; an option is a flag or key=value; a list
 // value separates items with '|'; a value holding ',' or '|' is wrapped in
 // single quotes, and a quote inside quotes is written twice (”).
+// Spaces around keys, values and list items are dropped unless quoted:
+// "optional , title = Spaced out " gives title "Spaced out", title=' x ' gives " x ".
 // It never panics; a syntax error is a *TagError with the offset.
 func ParseTag(tag string) ([]Option, error) {
 	if strings.TrimSpace(tag) == "" {
@@ -46,8 +48,7 @@ func ParseTag(tag string) ([]Option, error) {
 		if i < len(tag) && tag[i] == '=' {
 			opt.HasVal = true
 			i++
-			var item strings.Builder
-			var val strings.Builder
+			var item, val trimmed
 			for i < len(tag) && tag[i] != ',' {
 				c := tag[i]
 				switch c {
@@ -60,26 +61,27 @@ func ParseTag(tag string) ([]Option, error) {
 						}
 						if tag[i] == '\'' {
 							if i+1 < len(tag) && tag[i+1] == '\'' {
-								item.WriteByte('\'')
-								val.WriteByte('\'')
+								item.keep('\'')
+								val.keep('\'')
 								i += 2
 								continue
 							}
 							i++
 							break
 						}
-						item.WriteByte(tag[i])
-						val.WriteByte(tag[i])
+						item.keep(tag[i])
+						val.keep(tag[i])
 						i++
 					}
 					continue
 				case '|':
 					opt.Items = append(opt.Items, item.String())
-					item.Reset()
+					item = trimmed{}
+					val.keep(c)
 				default:
-					item.WriteByte(c)
+					item.add(c)
+					val.add(c)
 				}
-				val.WriteByte(c)
 				i++
 			}
 			opt.Items = append(opt.Items, item.String())
@@ -93,6 +95,34 @@ func ParseTag(tag string) ([]Option, error) {
 	}
 	return opts, nil
 }
+
+// trimmed builds a value without its unquoted leading and trailing spaces:
+// add appends unquoted text, keep appends text that stays as written.
+type trimmed struct {
+	b    []byte
+	kept int // length of b up to the last byte that is not an unquoted space
+}
+
+func isTagSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func (t *trimmed) add(c byte) {
+	if isTagSpace(c) {
+		if len(t.b) > 0 {
+			t.b = append(t.b, c)
+		}
+		return
+	}
+	t.keep(c)
+}
+
+func (t *trimmed) keep(c byte) {
+	t.b = append(t.b, c)
+	t.kept = len(t.b)
+}
+
+func (t *trimmed) String() string { return string(t.b[:t.kept]) }
 
 func emptyOptionMsg(o Option) string {
 	if o.HasVal {

@@ -7,7 +7,8 @@ import (
 )
 
 // formatTag writes options back in the tag grammar, quoting every item that
-// holds ',', '|' or a quote (a quote inside quotes is doubled).
+// holds ',', '|' or a quote (a quote inside quotes is doubled), or that
+// starts or ends with a space (unquoted, ParseTag would drop it).
 func formatTag(opts []Option) string {
 	var b strings.Builder
 	for i, o := range opts {
@@ -23,7 +24,7 @@ func formatTag(opts []Option) string {
 			if j > 0 {
 				b.WriteByte('|')
 			}
-			if strings.ContainsAny(it, ",|'") {
+			if strings.ContainsAny(it, ",|'") || it != "" && (isTagSpace(it[0]) || isTagSpace(it[len(it)-1])) {
 				b.WriteString("'" + strings.ReplaceAll(it, "'", "''") + "'")
 			} else {
 				b.WriteString(it)
@@ -44,7 +45,7 @@ func FuzzParseTag(f *testing.F) {
 		"ask=always,enum=yes,title=Type yes to confirm",
 		"optional,enum=a|b|c,minItems=1,maxItems=2,default=a|b",
 		"title='it''s here'", "-", "notsecret,optional", "a,,b", "=x", "x='open", "'q'=1",
-		"enum=|", "title= spaced , x", "default=''", "k=a''b", "k='a''",
+		"enum=|", "title= spaced , x", "enum= a | ' b ' |c ", "title=' '", "default=''", "k=a''b", "k='a''",
 	} {
 		f.Add(s)
 	}
@@ -67,6 +68,11 @@ func FuzzParseTag(f *testing.F) {
 			if o.Offset < 0 || o.Offset > len(tag) ||
 				!strings.HasPrefix(strings.TrimLeftFunc(tag[o.Offset:], unicode.IsSpace), o.Key) {
 				t.Fatalf("ParseTag(%q): offset %d does not point at key %q", tag, o.Offset, o.Key)
+			}
+			for _, it := range append([]string{o.Value}, o.Items...) {
+				if it != "" && (isTagSpace(it[0]) || isTagSpace(it[len(it)-1])) && !strings.Contains(tag, "'") {
+					t.Fatalf("ParseTag(%q): option %q keeps unquoted spaces around %q", tag, o.Key, it)
+				}
 			}
 			if o.HasVal != (len(o.Items) > 0) {
 				t.Fatalf("ParseTag(%q): option %q: HasVal %v with %d items", tag, o.Key, o.HasVal, len(o.Items))

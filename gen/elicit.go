@@ -315,7 +315,7 @@ func upperBound(fd *annotate.Field) bool {
 	if fd.Maximum == nil {
 		return false
 	}
-	return !(fd.Kind == annotate.Integer && fd.Unsigned() && fd.Basic == "uint64" && *fd.Maximum >= math.MaxUint64)
+	return !(fd.Kind == annotate.Integer && fd.Unsigned() && fd.Basic == "uint64" && fd.MaximumLit == strconv.FormatUint(math.MaxUint64, 10))
 }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
@@ -366,10 +366,10 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			}
 		case annotate.Integer, annotate.Number:
 			if lowerBound(fd) {
-				g.If(jen.Id("v").Op("<").Add(boundLit(fd, *fd.Minimum))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
+				g.If(jen.Id("v").Op("<").Add(boundLit(fd, *fd.Minimum, fd.MinimumLit))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
 			}
 			if upperBound(fd) {
-				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
+				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum, fd.MaximumLit))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 			}
 		case annotate.MultiSelect:
 			if fd.MinItems != nil && *fd.MinItems > 0 {
@@ -401,12 +401,17 @@ func enumLits(fd *annotate.Field) []jen.Code {
 	return out
 }
 
-func boundLit(fd *annotate.Field, x float64) jen.Code {
+// boundLit is a bound as a literal of the check's parameter type: for
+// integers parsed exactly from the bound as written (annotate keeps integer
+// bounds in plain digits), for numbers the float64.
+func boundLit(fd *annotate.Field, x float64, lit string) jen.Code {
 	if fd.Kind == annotate.Integer {
 		if fd.Unsigned() {
-			return jen.Lit(uint64(x))
+			u, _ := strconv.ParseUint(lit, 10, 64)
+			return jen.Lit(u)
 		}
-		return jen.Lit(int64(x))
+		i, _ := strconv.ParseInt(lit, 10, 64)
+		return jen.Lit(i)
 	}
 	return jen.Lit(x)
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -52,6 +53,10 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			dir := filepath.Dir(s.File)
+			if err := checkNumbers(s); err != nil {
+				errs[i] = err
+				return
+			}
 			src, err := render(elicitFile(pkg, s))
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, ElicitFileName(s.Name), err)
@@ -71,6 +76,42 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkNumbers refuses a model whose float bounds or defaults are not finite
+// or do not fit the field's Go type: the literals in the generated code would
+// not compile (float32(1e+39)) or would name an infinity (+Inf). annotate
+// reports these at the tag; this is the backstop for models built otherwise.
+func checkNumbers(s *annotate.Struct) error {
+	for _, fd := range s.Fields {
+		if fd.Kind != annotate.Number {
+			continue
+		}
+		lim := math.MaxFloat64
+		if fd.Basic == "float32" {
+			lim = math.MaxFloat32
+		}
+		check := func(what string, x float64) error {
+			if math.IsNaN(x) || math.Abs(x) > lim {
+				return fmt.Errorf("%s.%s: %s %v does not fit in %s", s.Name, fd.GoName, what, x, fd.Basic)
+			}
+			return nil
+		}
+		var errs []error
+		if fd.Minimum != nil {
+			errs = append(errs, check("minimum", *fd.Minimum))
+		}
+		if fd.Maximum != nil {
+			errs = append(errs, check("maximum", *fd.Maximum))
+		}
+		if fd.Default != nil {
+			errs = append(errs, check("default", fd.Default.Float))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // render renders f (jennifer's output is gofmt-clean) and groups its imports

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -319,6 +320,22 @@ func TestFloat32Bounds(t *testing.T) {
 	require.Equal(t, "range", fieldErr(t, (&nums.Floats{}).ApplyContent(map[string]any{"f64": json.Number("1e400")}), "f64").Keyword)
 }
 
+// TestExactIntegerBounds: integer bounds beyond 2^53 go into the schema as
+// written and are checked exactly, not through float64.
+func TestExactIntegerBounds(t *testing.T) {
+	i := &nums.Ints{}
+	require.Contains(t, mustJSON(t, i.RequestedSchema("low")), `"minimum":-9223372036854775808`)
+	require.Contains(t, mustJSON(t, i.RequestedSchema("high")), `"maximum":18446744073709551614`)
+	base := func() *nums.Ints { return &nums.Ints{I: new(int), Age: 30} }
+	a := base()
+	require.NoError(t, a.ApplyContent(map[string]any{"low": json.Number("-9223372036854775808"), "high": json.Number("18446744073709551614")}))
+	require.Equal(t, int64(math.MinInt64), *a.Low)
+	require.Equal(t, uint64(18446744073709551614), *a.High)
+	require.Equal(t, "maximum", fieldErr(t, base().ApplyContent(map[string]any{"low": json.Number("9223372036854775807")}), "low").Keyword)
+	require.Equal(t, "maximum", fieldErr(t, base().ApplyContent(map[string]any{"high": json.Number("18446744073709551615")}), "high").Keyword)
+	require.Equal(t, "minimum", fieldErr(t, base().ApplyContent(map[string]any{"high": json.Number("999")}), "high").Keyword)
+}
+
 // TestEmptyElicitTag: elicit:"" on a string gives a required string property
 // under its JSON name, titled from the Go field name.
 func TestEmptyElicitTag(t *testing.T) {
@@ -348,6 +365,7 @@ func TestTitleFallbacks(t *testing.T) {
 		"bio":             {"Biography", "Short, please"},
 		"NoJSON":          {"No JSON", ""},
 		"confirm":         {"Type yes to confirm", ""},
+		"spaced":          {"Spaced out", " kept "}, // unquoted spaces around values are dropped, quoted ones kept
 	} {
 		p := prop(t, a, name)
 		require.Equal(t, want[0], p["title"], name)
@@ -364,7 +382,7 @@ func TestTitleFallbacks(t *testing.T) {
 func TestAskAlways(t *testing.T) {
 	flow := titles.NewTitlesFlow(nil)
 	res := callFlow(t, flow, `{"first_name":"Ada","confirm":"yes","sure":true}`, "", nil)
-	require.Equal(t, []string{"departure_date", "user_id", "http_server_url", "nick", "motto", "city", "bio", "NoJSON", "confirm", "sure"}, asked(t, res))
+	require.Equal(t, []string{"departure_date", "user_id", "http_server_url", "nick", "motto", "city", "bio", "NoJSON", "confirm", "sure", "spaced"}, asked(t, res))
 	a := &titles.Titles{FirstName: "Ada", Confirm: "yes"}
 	require.Equal(t, "required", fieldErr(t, a.ApplyContent(map[string]any{}), "confirm").Keyword)
 	require.Equal(t, "enum", fieldErr(t, a.ApplyContent(map[string]any{"confirm": "no"}), "confirm").Keyword)

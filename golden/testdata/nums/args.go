@@ -14,6 +14,8 @@ type Ints struct {
 	U64  uint64  `json:"u64,omitempty" elicit:"optional,default=18446744073709551615"`
 	Age  Age     `json:"age,omitempty" elicit:"minimum=1,maximum=130"`
 	Rune *rune   `json:"rune,omitempty" elicit:"optional"`
+	Low  *int64  `json:"low,omitempty" elicit:"optional,minimum=-9223372036854775808,maximum=9223372036854775806"`
+	High *uint64 `json:"high,omitempty" elicit:"optional,minimum=1e3,maximum=18446744073709551614"`
 }
 
 // Age is a named integer type.
@@ -27,6 +29,8 @@ type Floats struct {
 	Temp  *float32 `json:"temp,omitempty" elicit:"optional,minimum=-273.15,default=21.5"`
 	Price Price    `json:"price,omitempty" elicit:"minimum=0.01"`
 	Scale float32  `json:"scale,omitempty" elicit:"optional,minimum=0.7,maximum=1.3"`
+	Edge  *float32 `json:"edge,omitempty" elicit:"optional,minimum=-3.4028234663852886e38,maximum=3.4028234663852886e38,default=-1e38"`
+	Tiny  *float32 `json:"tiny,omitempty" elicit:"optional,minimum=1e-50,default=1e-40"`
 }
 
 // Price is a named float type.

@@ -35,6 +35,12 @@ func (t *Floats) MissingFields() []string {
 	if t.Scale == 0 {
 		missing = append(missing, "scale")
 	}
+	if t.Edge == nil {
+		missing = append(missing, "edge")
+	}
+	if t.Tiny == nil {
+		missing = append(missing, "tiny")
+	}
 	return missing
 }
 
@@ -89,6 +95,23 @@ func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 			Maximum: json.Number("1.3"),
 			Minimum: json.Number("0.7"),
 			Title:   "Scale",
+			Type:    "number",
+		})
+	}
+	if slices.Contains(fields, "edge") {
+		s.Properties.Set("edge", &jsonschema.Schema{
+			Default: json.Number("-1e+38"),
+			Maximum: json.Number("340282346638528860000000000000000000000"),
+			Minimum: json.Number("-340282346638528860000000000000000000000"),
+			Title:   "Edge",
+			Type:    "number",
+		})
+	}
+	if slices.Contains(fields, "tiny") {
+		s.Properties.Set("tiny", &jsonschema.Schema{
+			Default: json.Number("1e-40"),
+			Minimum: json.Number("0.00000000000000000000000000000000000000000000000001"),
+			Title:   "Tiny",
 			Type:    "number",
 		})
 	}
@@ -231,6 +254,52 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			}
 		}
 	}
+	var v6 float32
+	var set6 bool
+	// Edge (JSON "edge")
+	if t.Edge == nil {
+		if raw, ok := content["edge"]; ok {
+			switch x, st := runtime.AsFloat64(raw); st {
+			case runtime.ConvWrongType:
+				runtime.AddFieldError(&ve, "edge", "type", "must be a number, got "+runtime.TypeName(raw))
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "edge", "range", "does not fit in float64")
+			default:
+				if math.IsInf(float64(float32(x)), 0) {
+					runtime.AddFieldError(&ve, "edge", "range", "does not fit in float32")
+				} else {
+					if floatsCheckEdge(x, &ve) {
+						v6, set6 = float32(x), true
+					}
+				}
+			}
+		} else {
+			v6, set6 = float32(-1e+38), true
+		}
+	}
+	var v7 float32
+	var set7 bool
+	// Tiny (JSON "tiny")
+	if t.Tiny == nil {
+		if raw, ok := content["tiny"]; ok {
+			switch x, st := runtime.AsFloat64(raw); st {
+			case runtime.ConvWrongType:
+				runtime.AddFieldError(&ve, "tiny", "type", "must be a number, got "+runtime.TypeName(raw))
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "tiny", "range", "does not fit in float64")
+			default:
+				if math.IsInf(float64(float32(x)), 0) {
+					runtime.AddFieldError(&ve, "tiny", "range", "does not fit in float32")
+				} else {
+					if floatsCheckTiny(x, &ve) {
+						v7, set7 = float32(x), true
+					}
+				}
+			}
+		} else {
+			v7, set7 = float32(1e-40), true
+		}
+	}
 	if ve != nil && !partial {
 		return ve
 	}
@@ -251,6 +320,12 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	}
 	if set5 {
 		t.Scale = v5
+	}
+	if set6 {
+		t.Edge = &v6
+	}
+	if set7 {
+		t.Tiny = &v7
 	}
 	return ve.Err()
 }
@@ -277,6 +352,12 @@ func (t *Floats) Validate() error {
 	}
 	if t.Scale != 0 {
 		floatsCheckScaleStored(float32(t.Scale), &ve)
+	}
+	if t.Edge != nil {
+		floatsCheckEdgeStored(float32(*t.Edge), &ve)
+	}
+	if t.Tiny != nil {
+		floatsCheckTinyStored(float32(*t.Tiny), &ve)
 	}
 	return ve.Err()
 }
@@ -353,6 +434,54 @@ func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
 	return ok
 }
 
+// floatsCheckEdge checks the rules of Edge (JSON "edge").
+func floatsCheckEdge(v float64, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < -3.4028234663852886e+38 {
+		runtime.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		ok = false
+	}
+	if v > 3.4028234663852886e+38 {
+		runtime.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		ok = false
+	}
+	return ok
+}
+
+// floatsCheckEdgeStored checks the bounds of Edge (JSON "edge") on the stored float32, against the bounds rounded to float32.
+func floatsCheckEdgeStored(v float32, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < float32(-3.4028235e+38) {
+		runtime.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		ok = false
+	}
+	if v > float32(3.4028235e+38) {
+		runtime.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		ok = false
+	}
+	return ok
+}
+
+// floatsCheckTiny checks the rules of Tiny (JSON "tiny").
+func floatsCheckTiny(v float64, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < 1e-50 {
+		runtime.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		ok = false
+	}
+	return ok
+}
+
+// floatsCheckTinyStored checks the bounds of Tiny (JSON "tiny") on the stored float32, against the bounds rounded to float32.
+func floatsCheckTinyStored(v float32, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < float32(0) {
+		runtime.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		ok = false
+	}
+	return ok
+}
+
 // FloatsHandler runs the branches of the floats tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
 // implementation once, in floats_handler.go; a handler that no longer fits this interface fails to compile.
@@ -382,7 +511,7 @@ func NewFloatsFlow(h FloatsHandler) *runtime.Flow {
 			}
 			return nil, fmt.Errorf("mcpgen: unknown action %q", o.Action)
 		},
-		Fields: []string{"f64", "f32", "ratio", "temp", "price", "scale"},
+		Fields: []string{"f64", "f32", "ratio", "temp", "price", "scale", "edge", "tiny"},
 		Key:    "floats",
 		Name:   "floats",
 		New: func() runtime.Args {

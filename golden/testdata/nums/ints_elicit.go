@@ -53,6 +53,12 @@ func (t *Ints) MissingFields() []string {
 	if t.Rune == nil {
 		missing = append(missing, "rune")
 	}
+	if t.Low == nil {
+		missing = append(missing, "low")
+	}
+	if t.High == nil {
+		missing = append(missing, "high")
+	}
 	return missing
 }
 
@@ -150,6 +156,22 @@ func (t *Ints) RequestedSchema(fields ...string) *jsonschema.Schema {
 		s.Properties.Set("rune", &jsonschema.Schema{
 			Title: "Rune",
 			Type:  "integer",
+		})
+	}
+	if slices.Contains(fields, "low") {
+		s.Properties.Set("low", &jsonschema.Schema{
+			Maximum: json.Number("9223372036854775806"),
+			Minimum: json.Number("-9223372036854775808"),
+			Title:   "Low",
+			Type:    "integer",
+		})
+	}
+	if slices.Contains(fields, "high") {
+		s.Properties.Set("high", &jsonschema.Schema{
+			Maximum: json.Number("18446744073709551614"),
+			Minimum: json.Number("1000"),
+			Title:   "High",
+			Type:    "integer",
 		})
 	}
 	return s
@@ -377,6 +399,40 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			}
 		}
 	}
+	var v12 int64
+	var set12 bool
+	// Low (JSON "low")
+	if t.Low == nil {
+		if raw, ok := content["low"]; ok {
+			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case runtime.ConvWrongType:
+				runtime.AddFieldError(&ve, "low", "type", "must be an integer, got "+runtime.TypeName(raw))
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "low", "range", "does not fit in int64")
+			default:
+				if intsCheckLow(x, &ve) {
+					v12, set12 = int64(x), true
+				}
+			}
+		}
+	}
+	var v13 uint64
+	var set13 bool
+	// High (JSON "high")
+	if t.High == nil {
+		if raw, ok := content["high"]; ok {
+			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
+			case runtime.ConvWrongType:
+				runtime.AddFieldError(&ve, "high", "type", "must be an integer, got "+runtime.TypeName(raw))
+			case runtime.ConvOutOfRange:
+				runtime.AddFieldError(&ve, "high", "range", "does not fit in uint64")
+			default:
+				if intsCheckHigh(x, &ve) {
+					v13, set13 = uint64(x), true
+				}
+			}
+		}
+	}
 	if ve != nil && !partial {
 		return ve
 	}
@@ -416,6 +472,12 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	if set11 {
 		t.Rune = &v11
 	}
+	if set12 {
+		t.Low = &v12
+	}
+	if set13 {
+		t.High = &v13
+	}
 	return ve.Err()
 }
 
@@ -444,6 +506,12 @@ func (t *Ints) Validate() error {
 		runtime.AddFieldError(&ve, "age", "required", "is required")
 	} else {
 		intsCheckAge(uint64(t.Age), &ve)
+	}
+	if t.Low != nil {
+		intsCheckLow(int64(*t.Low), &ve)
+	}
+	if t.High != nil {
+		intsCheckHigh(uint64(*t.High), &ve)
 	}
 	return ve.Err()
 }
@@ -510,6 +578,34 @@ func intsCheckAge(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
+// intsCheckLow checks the rules of Low (JSON "low").
+func intsCheckLow(v int64, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < int64(-9223372036854775808) {
+		runtime.AddFieldError(ve, "low", "minimum", "must be at least -9223372036854775808")
+		ok = false
+	}
+	if v > int64(9223372036854775806) {
+		runtime.AddFieldError(ve, "low", "maximum", "must be at most 9223372036854775806")
+		ok = false
+	}
+	return ok
+}
+
+// intsCheckHigh checks the rules of High (JSON "high").
+func intsCheckHigh(v uint64, ve **runtime.ValidationError) bool {
+	ok := true
+	if v < uint64(0x3e8) {
+		runtime.AddFieldError(ve, "high", "minimum", "must be at least 1000")
+		ok = false
+	}
+	if v > uint64(0xfffffffffffffffe) {
+		runtime.AddFieldError(ve, "high", "maximum", "must be at most 18446744073709551614")
+		ok = false
+	}
+	return ok
+}
+
 // IntsHandler runs the branches of the ints tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
 // implementation once, in ints_handler.go; a handler that no longer fits this interface fails to compile.
@@ -539,7 +635,7 @@ func NewIntsFlow(h IntsHandler) *runtime.Flow {
 			}
 			return nil, fmt.Errorf("mcpgen: unknown action %q", o.Action)
 		},
-		Fields: []string{"i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "age", "rune"},
+		Fields: []string{"i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "age", "rune", "low", "high"},
 		Key:    "ints",
 		Name:   "ints",
 		New: func() runtime.Args {

@@ -18,4 +18,5 @@ type Titles struct {
 	NoJSON        string `elicit:"optional"`
 	Confirm       string `json:"confirm" elicit:"ask=always,enum=yes,title=Type yes to confirm"`
 	Sure          *bool  `json:"sure,omitempty" elicit:"ask=always,optional,default=true"`
+	Spaced        string `json:"spaced,omitempty" elicit:"optional , title = Spaced out , description=' kept '"`
 }

@@ -49,6 +49,9 @@ func (t *Titles) MissingFields() []string {
 	if t.Sure == nil {
 		missing = append(missing, "sure")
 	}
+	if t.Spaced == "" {
+		missing = append(missing, "spaced")
+	}
 	return missing
 }
 
@@ -135,6 +138,13 @@ func (t *Titles) RequestedSchema(fields ...string) *jsonschema.Schema {
 			Default: true,
 			Title:   "Sure",
 			Type:    "boolean",
+		})
+	}
+	if slices.Contains(fields, "spaced") {
+		s.Properties.Set("spaced", &jsonschema.Schema{
+			Description: " kept ",
+			Title:       "Spaced out",
+			Type:        "string",
 		})
 	}
 	return s
@@ -296,6 +306,18 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 			v10, set10 = bool(true), true
 		}
 	}
+	var v11 string
+	var set11 bool
+	// Spaced (JSON "spaced")
+	if t.Spaced == "" {
+		if raw, ok := content["spaced"]; ok {
+			if x, ok := runtime.AsString(raw); !ok {
+				runtime.AddFieldError(&ve, "spaced", "type", "must be a string, got "+runtime.TypeName(raw))
+			} else {
+				v11, set11 = x, true
+			}
+		}
+	}
 	if ve != nil && !partial {
 		return ve
 	}
@@ -331,6 +353,9 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	}
 	if set10 {
 		t.Sure = &v10
+	}
+	if set11 {
+		t.Spaced = v11
 	}
 	return ve.Err()
 }
@@ -433,7 +458,7 @@ func NewTitlesFlow(h TitlesHandler) *runtime.Flow {
 			}
 			return nil, fmt.Errorf("mcpgen: unknown action %q", o.Action)
 		},
-		Fields:  []string{"first_name", "departure_date", "user_id", "http_server_url", "nick", "motto", "city", "bio", "NoJSON", "confirm", "sure"},
+		Fields:  []string{"first_name", "departure_date", "user_id", "http_server_url", "nick", "motto", "city", "bio", "NoJSON", "confirm", "sure", "spaced"},
 		Key:     "titled",
 		Message: "Tell us about yourself.",
 		Name:    "titled",

@@ -34,6 +34,8 @@ type Values struct {
 	TooMany   []string `json:"tooMany" elicit:"enum=a|b,minItems=3,maxItems=3"` // want `^elicit tag on TooMany: minItems=3 is more than the 2 choices, so no answer can satisfy it; lower it to at most 2$`
 	FormatSel string   `json:"formatSel" elicit:"format=email,enum=a|b"`        // want `^elicit tag on FormatSel: format cannot be combined with enum: the choices already fix the values; remove format$`
 	LenSel    string   `json:"lenSel" elicit:"enum=a|b,maxLength=3"`            // want `^elicit tag on LenSel: maxLength cannot be combined with enum: the choices already fix the values; remove maxLength$`
+	SpacedFmt string   `json:"spacedFmt" elicit:"optional, format = mail "`     // want `^elicit tag on SpacedFmt: format=mail is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler$`
+	SpacedOK  *int     `json:"spacedOK" elicit:"optional , minimum = 1 , default = 5 "`
 }
 
 // Enums are broken choice lists.
