@@ -3,6 +3,8 @@ package annotate
 import (
 	"errors"
 	"fmt"
+	"go/constant"
+	"go/token"
 	"go/types"
 	"math"
 	"math/big"
@@ -154,6 +156,9 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 			f.Kind, f.Slice, f.Basic = MultiSelect, true, b.Name()
 			f.Type = typeRef(el)
 			if named, ok := el.(*types.Named); ok {
+				if !a.allOrNoTitles(f, named) {
+					return false
+				}
 				f.Enum = a.enumConstants(named)
 				f.Titled = titled(f.Enum)
 			}
@@ -162,6 +167,9 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 	}
 	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 {
 		if b, ok := named.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			if !a.allOrNoTitles(f, named) {
+				return false
+			}
 			f.Enum = a.enumConstants(named)
 			f.Titled = titled(f.Enum)
 		}
@@ -223,6 +231,38 @@ func typeRef(t types.Type) TypeRef {
 	}
 	return TypeRef{Name: t.String()}
 }
+
+// allOrNoTitles reports, at the field, a named string type whose constants
+// are only partly titled by line comments: the select would silently lose
+// every title (a titled select needs a title on each choice, SPEC.md §3).
+func (a *analyzer) allOrNoTitles(f *Field, named *types.Named) bool {
+	obj := named.Obj()
+	if obj.Pkg() == nil {
+		return true
+	}
+	var titledName, untitled *types.Const
+	scope := obj.Pkg().Scope()
+	for _, n := range scope.Names() {
+		c, ok := scope.Lookup(n).(*types.Const)
+		if !ok || !types.Identical(c.Type(), named) || c.Val().Kind() != constant.String {
+			continue
+		}
+		if a.constDocs[c.Pos()] != "" {
+			if titledName == nil || c.Pos() < titledName.Pos() {
+				titledName = c
+			}
+		} else if untitled == nil || c.Pos() < untitled.Pos() {
+			untitled = c
+		}
+	}
+	if titledName == nil || untitled == nil {
+		return true
+	}
+	a.errorf(f.Pos, "%s has type %s, whose constants are only partly titled: %s has a line comment (its title) but %s (%s) has none; give every constant of %s a line comment, or none", f.GoName, obj.Name(), titledName.Name(), untitled.Name(), constAt(a.fset.Position(untitled.Pos())), obj.Name())
+	return false
+}
+
+func constAt(p token.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) }
 
 func titled(items []EnumItem) bool {
 	return len(items) > 0 && items[0].Title != ""
