@@ -17,7 +17,7 @@ type analyzer struct {
 	files       []*ast.File
 	info        *types.Info
 	diags       []Diagnostic
-	structNames []string
+	taggedNames []string                 // structs tagged or named by -type: their generated identifiers are tolerated
 	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
 	constDocs   map[token.Pos]string     // constant name position → its line comment
 	top         token.Position           // collect: the root struct's field being walked
@@ -76,6 +76,9 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	for _, c := range cands {
 		name := c.ts.Name.Name
 		st, isStruct := c.ts.Type.(*ast.StructType)
+		if isStruct && (wanted[name] || a.hasElicitTag(c.ts, st)) {
+			a.taggedNames = append(a.taggedNames, name)
+		}
 		if len(wanted) > 0 {
 			if !wanted[name] {
 				continue
@@ -96,13 +99,34 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		if obj == nil {
 			continue
 		}
-		a.structNames = append(a.structNames, name)
 		s := a.structModel(obj, c.gd, c.ts)
 		if s != nil {
+			s.HandlerDeclared = a.declaredByUser(HandlerTypeName(name))
 			model.Structs = append(model.Structs, s)
 		}
 	}
 	return model
+}
+
+// declaredByUser reports whether the package scope declares name in a file
+// that is not mcpgen's own output. ([Load] reads those files as empty, so
+// they declare nothing; a go/analysis pass sees them whole.)
+func (a *analyzer) declaredByUser(name string) bool {
+	obj := a.types.Scope().Lookup(name)
+	if obj == nil {
+		return false
+	}
+	for _, f := range a.files {
+		if f.FileStart <= obj.Pos() && obj.Pos() < f.FileEnd {
+			return !isOwnOutput(f)
+		}
+	}
+	return true
+}
+
+// isOwnOutput reports whether a parsed file starts with [GeneratedHeader].
+func isOwnOutput(f *ast.File) bool {
+	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && f.Comments[0].List[0].Text == GeneratedHeader
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {

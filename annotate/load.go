@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -67,7 +68,8 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	pkgs, err := packages.Load(PackagesConfig(cfg), patterns...)
+	own := &ownFiles{files: map[string]*ownFile{}}
+	pkgs, err := packages.Load(packagesConfig(cfg, own), patterns...)
 	if err != nil {
 		return nil, []Diagnostic{{Message: "loading packages: " + err.Error()}}
 	}
@@ -91,13 +93,15 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		a := &analyzer{fset: p.Fset, types: p.Types, files: p.Syntax, info: p.TypesInfo}
 		model := a.run(wanted, found)
 		diags = append(diags, a.diags...)
-		diags = append(diags, untoleratedErrors(p, a.generatedNames())...)
+		names := a.generatedNames()
+		model.Stale = own.judge(p, names)
+		diags = append(diags, untoleratedErrors(p, names)...)
 		if cfg.LegacyEnumNames {
 			for _, s := range model.Structs {
 				s.LegacyEnumNames = true
 			}
 		}
-		if len(model.Structs) > 0 {
+		if len(model.Structs) > 0 || len(model.Stale) > 0 {
 			out = append(out, model)
 		}
 	}
@@ -107,7 +111,20 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		}
 	}
 	sortDiags(diags)
-	return out, diags
+	return out, dedupDiags(diags)
+}
+
+// dedupDiags drops repeats of a diagnostic from sorted diags (a package
+// loaded twice, or the go command and the parser reporting the same error).
+func dedupDiags(diags []Diagnostic) []Diagnostic {
+	out := diags[:0]
+	for i, d := range diags {
+		if i > 0 && d == diags[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // Check checks one type-checked package, however it was loaded: go/packages
@@ -137,11 +154,15 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 // mcpgen's own output as empty), so that a benchmark can time the same
 // packages.Load alone: the floor of a generation.
 func PackagesConfig(cfg Config) *packages.Config {
+	return packagesConfig(cfg, &ownFiles{files: map[string]*ownFile{}})
+}
+
+func packagesConfig(cfg Config, own *ownFiles) *packages.Config {
 	pcfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 		Dir:       cfg.Dir,
-		ParseFile: parseSkippingOwnOutput,
+		ParseFile: own.parse,
 	}
 	if len(cfg.BuildTags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.BuildTags, ",")}
@@ -162,16 +183,123 @@ func sortDiags(diags []Diagnostic) {
 	})
 }
 
-// parseSkippingOwnOutput parses a file, reading mcpgen's own earlier output as
-// an empty file of the same package.
-func parseSkippingOwnOutput(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+// ownFile is what one of mcpgen's own generated files declares.
+type ownFile struct {
+	top   []string            // package-level names other than methods
+	recvs map[string][]string // receiver type name → its method names
+}
+
+// ownFiles records the declarations of mcpgen's own output as the loader
+// parses it (go/packages calls ParseFile concurrently).
+type ownFiles struct {
+	mu    sync.Mutex
+	files map[string]*ownFile // by file name as given to ParseFile
+}
+
+// parse parses a file, reading mcpgen's own earlier output as an empty file
+// of the same package, and recording what that output declares.
+func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	if bytes.HasPrefix(src, []byte(GeneratedHeader)) {
 		f, err := parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
 		if err == nil {
+			decls := ownDecls(src)
+			o.mu.Lock()
+			o.files[filename] = decls
+			o.mu.Unlock()
 			return f, nil
 		}
 	}
 	return parser.ParseFile(fset, filename, src, parser.ParseComments)
+}
+
+// ownDecls lists the declarations of a generated file (of a file set of its
+// own: the positions are not needed). A file that no longer parses yields
+// what was parsed.
+func ownDecls(src []byte) *ownFile {
+	of := &ownFile{recvs: map[string][]string{}}
+	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if f == nil {
+		return of
+	}
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil || len(d.Recv.List) == 0 {
+				of.top = append(of.top, d.Name.Name)
+				continue
+			}
+			if r := recvTypeName(d.Recv.List[0].Type); r != "" {
+				of.recvs[r] = append(of.recvs[r], d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					of.top = append(of.top, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						of.top = append(of.top, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return of
+}
+
+// recvTypeName returns T of a receiver T, *T, T[P] or *T[P].
+func recvTypeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return recvTypeName(t.X)
+	case *ast.ParenExpr:
+		return recvTypeName(t.X)
+	case *ast.IndexExpr:
+		return recvTypeName(t.X)
+	case *ast.IndexListExpr:
+		return recvTypeName(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return ""
+}
+
+// judge sorts the generated files of package p: the declarations of a file
+// whose methods are on types the package still declares (or that has no
+// methods) are added to names, to be tolerated while the file is read as
+// empty; a file whose methods are all on types the package no longer
+// declares is stale and returned. Handler files are the user's and never stale.
+func (o *ownFiles) judge(p *packages.Package, names generatedNames) []StaleFile {
+	var stale []StaleFile
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, name := range p.GoFiles {
+		of := o.files[name]
+		if of == nil {
+			continue
+		}
+		var gone []string
+		for r := range of.recvs {
+			if p.Types.Scope().Lookup(r) == nil {
+				gone = append(gone, r)
+			}
+		}
+		if len(of.recvs) > 0 && len(gone) == len(of.recvs) && !strings.HasSuffix(name, "_handler.go") {
+			sort.Strings(gone)
+			stale = append(stale, StaleFile{Path: name, Types: gone})
+			continue
+		}
+		for _, n := range of.top {
+			names.top[n] = true
+		}
+		for r, ms := range of.recvs {
+			for _, m := range ms {
+				names.method(r, m)
+			}
+		}
+	}
+	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
+	return stale
 }
 
 var posPrefix = regexp.MustCompile(`^(.*?):(\d+):(\d+)$`)
@@ -183,7 +311,7 @@ func packageErrorDiag(e packages.Error) Diagnostic {
 		fmt.Sscan(m[2], &line)
 		fmt.Sscan(m[3], &col)
 		d.Pos = token.Position{Filename: m[1], Line: line, Column: col}
-	} else if e.Pos != "" {
+	} else if e.Pos != "" && e.Pos != "-" {
 		d.Pos = token.Position{Filename: e.Pos}
 	}
 	return d
@@ -196,14 +324,20 @@ var (
 
 // untoleratedErrors returns the package's errors, except type errors that
 // come from identifiers mcpgen generates (user code calling generated code
-// before the first generation).
+// before it is generated, or while mcpgen reads its own output as empty).
+// Like the compiler, a package with syntax errors reports only those, one
+// per file: its type errors are mostly their consequences.
 func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 	var out []Diagnostic
+	syntax := false
+	for _, e := range p.Errors {
+		syntax = syntax || e.Kind == packages.ParseError
+	}
 	parseErrs := map[string]bool{} // files whose first syntax error is reported
 	for _, e := range p.Errors {
 		if e.Kind == packages.ParseError {
-			// Like the compiler, only the first syntax error of a file:
-			// the rest usually follow from it.
+			// Only the first syntax error of a file: the rest usually
+			// follow from it.
 			d := packageErrorDiag(e)
 			if parseErrs[d.Pos.Filename] {
 				continue
@@ -217,10 +351,13 @@ func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 			continue
 		}
 		if e.Kind == packages.TypeError {
+			if syntax {
+				continue
+			}
 			if m := undefinedRE.FindStringSubmatch(e.Msg); m != nil && gen.top[m[1]] {
 				continue
 			}
-			if m := noMethodRE.FindStringSubmatch(e.Msg); m != nil && gen.types[m[1]] && gen.methods[m[2]] {
+			if m := noMethodRE.FindStringSubmatch(e.Msg); m != nil && gen.methods[m[1]][m[2]] {
 				continue
 			}
 		}
@@ -229,21 +366,31 @@ func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 	return out
 }
 
+// generatedNames is what mcpgen's output declares in a package.
 type generatedNames struct {
-	top, types, methods map[string]bool
+	top     map[string]bool            // package-level names
+	methods map[string]map[string]bool // receiver type name → method names
+}
+
+func (g generatedNames) method(recv, name string) {
+	if g.methods[recv] == nil {
+		g.methods[recv] = map[string]bool{}
+	}
+	g.methods[recv][name] = true
 }
 
 // generatedNames lists what the generated files (and the handler file written
-// once) declare for the annotated structs found.
+// once) declare for every struct mcpgen generates for in the package, whatever
+// -type this run has: the other structs' output is read as empty too.
 func (a *analyzer) generatedNames() generatedNames {
-	g := generatedNames{top: map[string]bool{}, types: map[string]bool{}, methods: map[string]bool{
-		"MissingFields": true, "RequestedSchema": true, "ApplyContent": true, "ApplyPartial": true, "Validate": true,
-	}}
-	for _, name := range a.structNames {
+	g := generatedNames{top: map[string]bool{}, methods: map[string]map[string]bool{}}
+	for _, name := range a.taggedNames {
 		for _, n := range GeneratedIdents(name) {
 			g.top[n] = true
 		}
-		g.types[name] = true
+		for _, m := range []string{"MissingFields", "RequestedSchema", "ApplyContent", "ApplyPartial", "Validate"} {
+			g.method(name, m)
+		}
 	}
 	return g
 }

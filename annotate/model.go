@@ -46,6 +46,17 @@ type Package struct {
 	Path    string    // import path
 	Dir     string    // directory of the package's files
 	Structs []*Struct // annotated structs, in source order
+	// Stale lists mcpgen's own generated files in the package whose methods
+	// are all on receiver types the package no longer declares (the struct
+	// was renamed or deleted): they no longer compile and are to be removed.
+	// Only [Load] fills it.
+	Stale []StaleFile
+}
+
+// StaleFile is a generated file of mcpgen's whose types are gone.
+type StaleFile struct {
+	Path  string   // the file
+	Types []string // the receiver types of its methods, none of which exists any more
 }
 
 // Struct is one annotated argument struct.
@@ -66,6 +77,11 @@ type Struct struct {
 	// the deprecated form of MCP 2025-06-18, instead of oneOf of const+title.
 	// Titled multi selects keep anyOf (the legacy form has no arrays).
 	LegacyEnumNames bool
+	// HandlerDeclared: the package already declares the handler type
+	// (HandlerTypeName(Name)) in a file that is not mcpgen's output, e.g. a
+	// handler file the user moved or renamed. gen then writes no
+	// <name>_handler.go for the struct, which would declare the type twice.
+	HandlerDeclared bool
 
 	Fields []*Field // elicitable fields, in encoding/json field order
 }

@@ -30,6 +30,9 @@ type File struct {
 	Content []byte // gofmt-clean Go source
 	// Once marks the user's handler file: written only when it does not exist.
 	Once bool
+	// Remove marks a stale file of mcpgen's own output (see
+	// annotate.Package.Stale): Write removes it, Content is empty.
+	Remove bool
 }
 
 // ElicitFileName is the generated file's name for struct type name:
@@ -40,8 +43,10 @@ func ElicitFileName(name string) string { return strings.ToLower(name) + "_elici
 func HandlerFileName(name string) string { return strings.ToLower(name) + "_handler.go" }
 
 // Generate returns the files for every struct of pkg, in order: for each, the
-// generated file and then the handler file. Files go into the directory of
-// the file that declares the struct. Structs are rendered concurrently.
+// generated file and then the handler file (none when the package already
+// declares the handler type: Struct.HandlerDeclared), and last the stale
+// files to remove (pkg.Stale). Files go into the directory of the file that
+// declares the struct. Structs are rendered concurrently.
 func Generate(pkg *annotate.Package) ([]File, error) {
 	out := make([]File, 2*len(pkg.Structs))
 	errs := make([]error, len(pkg.Structs))
@@ -63,6 +68,9 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				return
 			}
 			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
+			if s.HandlerDeclared {
+				return
+			}
 			hsrc, err := render(handlerFile(pkg, s))
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, HandlerFileName(s.Name), err)
@@ -75,7 +83,16 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return out, nil
+	files := out[:0]
+	for _, f := range out {
+		if f.Path != "" {
+			files = append(files, f)
+		}
+	}
+	for _, st := range pkg.Stale {
+		files = append(files, File{Path: st.Path, Remove: true})
+	}
+	return files, nil
 }
 
 // checkNumbers refuses a model whose float bounds or defaults are not finite

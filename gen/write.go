@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpgen/mcpgen/annotate"
 )
 
 // WriteResult says what Write did with each file.
@@ -13,13 +15,16 @@ type WriteResult struct {
 	Written   []string // files created or changed
 	Unchanged []string // files whose content was already current
 	Kept      []string // handler files that exist and belong to the user
+	Removed   []string // stale generated files removed (File.Remove)
 }
 
 // Write writes files all or nothing: every changed file is first written to a
 // temporary file beside it, and only when all of them are written are they
 // renamed into place. A file whose content is unchanged is not rewritten
 // (its modification time stays), and a file marked Once is never
-// overwritten.
+// overwritten. Files marked Remove are removed only after every write has
+// succeeded, and only when they still start with annotate.GeneratedHeader
+// (mcpgen's own output; anything else is left alone).
 func Write(files []File) (WriteResult, error) {
 	var res WriteResult
 	type pending struct{ tmp, dst string }
@@ -29,7 +34,12 @@ func Write(files []File) (WriteResult, error) {
 			os.Remove(p.tmp)
 		}
 	}
+	var remove []string
 	for _, f := range files {
+		if f.Remove {
+			remove = append(remove, f.Path)
+			continue
+		}
 		old, err := os.ReadFile(f.Path)
 		switch {
 		case err == nil && f.Once:
@@ -67,6 +77,19 @@ func Write(files []File) (WriteResult, error) {
 			return res, fmt.Errorf("renaming into %s: %w", p.dst, err)
 		}
 		res.Written = append(res.Written, p.dst)
+	}
+	for _, path := range remove {
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) || err == nil && !bytes.HasPrefix(b, []byte(annotate.GeneratedHeader)) {
+			continue
+		}
+		if err == nil {
+			err = os.Remove(path)
+		}
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return res, fmt.Errorf("removing stale %s: %w", path, err)
+		}
+		res.Removed = append(res.Removed, path)
 	}
 	return res, nil
 }

@@ -19,7 +19,9 @@
 // enum + enumNames (MCP 2025-06-18) instead of oneOf const/title, for every
 // struct (the //mcpgen:enumnames directive does it for one).
 // For each struct T it writes t_elicit.go (regenerated every run) and
-// t_handler.go (written once; yours to edit).
+// t_handler.go (written once; yours to edit; not written at all when the
+// package already declares T's handler type, e.g. in a file you renamed).
+// A t_elicit.go whose type no longer exists (renamed or deleted) is removed.
 //
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
 // file:line:col: message, all of them; no file is written), 2 on usage errors.
@@ -92,7 +94,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if len(pkgs) == 0 {
+	generating := false
+	for _, p := range pkgs {
+		generating = generating || len(p.Structs) > 0
+	}
+	if !generating {
 		fmt.Fprintln(stderr, "mcpgen: no struct with an elicit tag found; tag a field (elicit:\"required\") or name the type with -type")
 		return 1
 	}
@@ -114,8 +120,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, f := range res.Written {
 			fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, f))
 		}
+		gone := map[string][]string{}
+		for _, p := range pkgs {
+			for _, st := range p.Stale {
+				gone[st.Path] = st.Types
+			}
+		}
+		for _, f := range res.Removed {
+			fmt.Fprintf(stderr, "mcpgen: removed stale %s (%s)\n", rel(wd, f), goneTypes(gone[f]))
+		}
 	}
 	return 0
+}
+
+// goneTypes is "type A no longer exists" or "types A, B no longer exist".
+func goneTypes(names []string) string {
+	if len(names) == 1 {
+		return "type " + names[0] + " no longer exists"
+	}
+	return "types " + strings.Join(names, ", ") + " no longer exist"
 }
 
 func rel(wd, path string) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -358,4 +359,166 @@ func TestSyntaxErrorIsReportedOnce(t *testing.T) {
 		t.Errorf("want one positioned diagnostic in bad.go, got:\n%s", stderr)
 	}
 	requireSame(t, before, snapshot(t, dir))
+}
+
+// tagged returns a tagged struct type T with a //go:generate line of its own.
+func tagged(name string) string {
+	return "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type " + name + "\n\n// " + name + " are the arguments of a tool.\ntype " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
+}
+
+// goBuild builds the package in the working directory, as the user would.
+func goBuild(t *testing.T) {
+	t.Helper()
+	if out, err := exec.Command("go", "build", "./...").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+}
+
+func TestOneDirectivePerTypeRegenerates(t *testing.T) {
+	newModule(t, map[string]string{
+		"a.go": tagged("A"),
+		"b.go": tagged("B"),
+		// No elicit tag: generated only because -type names it.
+		"p.go": "package m\n\n// P has no tags.\ntype P struct {\n\tName string `json:\"name\"`\n}\n",
+		// User code calling B's generated code.
+		"use.go": "package m\n\nvar _ = NewBFlow(bHandler{})\n",
+	})
+	// The first runs (as go generate runs them: one per directive), then
+	// every run again: each type-checks the others' handler files.
+	for round := 1; round <= 2; round++ {
+		for _, typ := range []string{"A", "B", "P"} {
+			if code, _, stderr := mcpgen(t, "-type", typ); code != 0 {
+				t.Fatalf("round %d, -type %s: exit %d\n%s", round, typ, code, stderr)
+			}
+		}
+	}
+	// A run without -type tolerates P's output although P has no tag.
+	code, _, stderr := mcpgen(t)
+	if code != 0 {
+		t.Fatalf("untyped run: exit %d\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "p_elicit.go") {
+		t.Errorf("untyped run touched P's output:\n%s", stderr)
+	}
+	goBuild(t)
+
+	// A typo'd -type says only that.
+	code, _, stderr = mcpgen(t, "-type", "Nope")
+	if want := "-type Nope: no type Nope in .; name a struct type declared there\n"; code != 1 || stderr != want {
+		t.Errorf("-type Nope: exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+}
+
+func TestTypoTypeBeforeFirstGeneration(t *testing.T) {
+	newModule(t, map[string]string{
+		"q.go":   tagged("Q"),
+		"use.go": "package m\n\nvar _ = NewQFlow(nil)\n",
+	})
+	code, _, stderr := mcpgen(t, "-type", "Nope")
+	if want := "-type Nope: no type Nope in .; name a struct type declared there\n"; code != 1 || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+}
+
+func TestMovedHandlerFileIsNotWrittenAgain(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": goodArgs})
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if err := os.Rename(filepath.Join(dir, "args_handler.go"), filepath.Join(dir, "myhandler.go")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := mcpgen(t)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "args_handler.go")); err == nil {
+		t.Fatalf("a new args_handler.go was written beside myhandler.go:\n%s", stderr)
+	}
+	goBuild(t)
+}
+
+func TestStaleElicitFileOfRenamedTypeIsRemoved(t *testing.T) {
+	dir := newModule(t, map[string]string{"deploy.go": tagged("DeployArgs")})
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	// The user renames the struct and follows it in the handler file.
+	for _, f := range []string{"deploy.go", "deployargs_handler.go"} {
+		p := filepath.Join(dir, f)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.ReplaceAll(b, []byte("DeployArgs"), []byte("ReleaseArgs"))
+		b = bytes.ReplaceAll(b, []byte("deployArgs"), []byte("releaseArgs"))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A file of the user's with methods on the old type too: not mcpgen's, kept.
+	mine := "package m\n\nfunc (DeployArgs) Old() {}\n"
+
+	// With a diagnostic, nothing is removed.
+	bad := strings.Replace(tagged("ReleaseArgs"), `elicit:"required"`, `elicit:"requird"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "deploy.go"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	if code, _, stderr := mcpgen(t); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	requireSame(t, before, snapshot(t, dir))
+
+	if err := os.WriteFile(filepath.Join(dir, "deploy.go"), []byte(tagged("ReleaseArgs")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := mcpgen(t)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "mcpgen: removed stale deployargs_elicit.go (type DeployArgs no longer exists)\n") {
+		t.Errorf("stderr lacks the removal:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "deployargs_elicit.go")); err == nil {
+		t.Error("deployargs_elicit.go is still there")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "deployargs_handler.go")); err != nil {
+		t.Error("the user's handler file was removed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "releaseargs_handler.go")); err == nil {
+		t.Error("a second handler was written beside the user's renamed one")
+	}
+	goBuild(t)
+
+	// mcpgen's header is what makes a file its own: a user's file with
+	// methods on a type that is gone stays (and is reported by the compiler).
+	if err := os.WriteFile(filepath.Join(dir, "old.go"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = mcpgen(t)
+	if code != 1 || !strings.Contains(stderr, "old.go:3:7: undefined: DeployArgs") {
+		t.Errorf("exit %d, want 1 and old.go's error:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old.go")); err != nil {
+		t.Error("the user's old.go was removed")
+	}
+}
+
+func TestSyntaxErrorsOncePositioned(t *testing.T) {
+	for _, src := range []string{
+		"package m\n\nfunc (\n",
+		"package m\n\nfunc (\n\nvar x = 1\n",
+		"package m func (\n",
+		"package m\nfunc (x",
+	} {
+		dir := newModule(t, map[string]string{"args.go": goodArgs, "bad.go": src})
+		before := snapshot(t, dir)
+		code, _, stderr := mcpgen(t)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 1 || len(lines) != 1 || !regexp.MustCompile(`^bad\.go:\d+:\d+: .+`).MatchString(lines[0]) {
+			t.Errorf("%q: exit %d, want 1 and one positioned diagnostic in bad.go, got:\n%s", src, code, stderr)
+		}
+		requireSame(t, before, snapshot(t, dir))
+	}
 }
