@@ -28,8 +28,10 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,")
 	f.Comment("since a client may send the final retry twice.")
 	f.Func().Params(jen.Id(typ)).Id("Accept").Params(ctx(), args()).Add(res()).Block(
-		jen.Comment("TODO: do the work."),
-		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": done with %+v"), jen.Op("*").Id("args")), jen.Nil()),
+		jen.Comment("TODO: do the work. Until then, echo the arguments as JSON (pointer fields print as values)."),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("args")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": done with %s"), jen.Id("b")), jen.Nil()),
 	)
 
 	f.Comment("Decline runs when the user declined the form: declined holds the JSON names of the fields asked.")

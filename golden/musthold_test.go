@@ -320,6 +320,19 @@ func TestFloat32Bounds(t *testing.T) {
 	require.Equal(t, "range", fieldErr(t, (&nums.Floats{}).ApplyContent(map[string]any{"f64": json.Number("1e400")}), "f64").Keyword)
 }
 
+// TestSkeletonAcceptPrintsJSON: the untouched handler skeleton answers with
+// the arguments as JSON, so pointer fields show their values, not addresses.
+func TestSkeletonAcceptPrintsJSON(t *testing.T) {
+	i := 7
+	res, err := nums.IntsSkeleton.Accept(context.Background(), &nums.Ints{I: &i, Age: 30})
+	require.NoError(t, err)
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `ints: done with {\"i\":7,`)
+	require.Contains(t, string(b), `\"age\":30`)
+	require.NotContains(t, string(b), "0xc")
+}
+
 // TestExactIntegerBounds: integer bounds beyond 2^53 go into the schema as
 // written and are checked exactly, not through float64.
 func TestExactIntegerBounds(t *testing.T) {

@@ -2,6 +2,7 @@ package person
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -20,8 +21,12 @@ var _ SettingsHandler = settingsHandler{}
 // runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
 // since a client may send the final retry twice.
 func (settingsHandler) Accept(ctx context.Context, args *Settings) (*runtime.Result, error) {
-	// TODO: do the work.
-	return runtime.Textf("settings: done with %+v", *args), nil
+	// TODO: do the work. Until then, echo the arguments as JSON (pointer fields print as values).
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Textf("settings: done with %s", b), nil
 }
 
 // Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
