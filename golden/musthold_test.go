@@ -333,6 +333,25 @@ func TestSkeletonAcceptPrintsJSON(t *testing.T) {
 	require.NotContains(t, string(b), "0xc")
 }
 
+// TestArgumentTypeErrors: wrong-typed arguments read like wrong-typed form
+// answers (JSON Schema type names, the field's JSON name).
+func TestArgumentTypeErrors(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"i":"3"}`:            "invalid arguments: i: must be an integer, got string",
+		`{"i8":1000}`:          "invalid arguments: i8: does not fit in int8",
+		`{"age":true}`:         "invalid arguments: age: must be an integer, got boolean",
+		`{"i":1,"age":"many"}`: "invalid arguments: age: must be an integer, got string",
+	} {
+		b, err := json.Marshal(callFlow(t, nums.NewIntsFlow(nil), args, "", nil))
+		require.NoError(t, err)
+		require.Contains(t, string(b), want, args)
+	}
+	// city is promoted from Shipping.Address: its JSON path is just "city".
+	b, err := json.Marshal(callFlow(t, embedded.NewOrderFlow(nil), `{"city":5}`, "", nil))
+	require.NoError(t, err)
+	require.Contains(t, string(b), "invalid arguments: city: must be a string, got number")
+}
+
 // TestExactIntegerBounds: integer bounds beyond 2^53 go into the schema as
 // written and are checked exactly, not through float64.
 func TestExactIntegerBounds(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,7 +322,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	args := f.New()
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 		if err := json.Unmarshal(widenDates(req.Arguments, f.DateFields), args); err != nil {
-			return complete(ToolError("invalid arguments: %s", jsonErrorText(err))), nil
+			return complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args)))), nil
 		}
 	}
 	if err := presentErrors(args.Validate()); err != nil {
@@ -595,14 +596,6 @@ func presentErrors(err error) error {
 		}
 	}
 	return out.Err()
-}
-
-func jsonErrorText(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("%s: must be %s, got %s", te.Field, te.Type.Kind(), te.Value)
-	}
-	return err.Error()
 }
 
 // questionDigest is SHA-256 over the key and the canonical JSON of the schema
