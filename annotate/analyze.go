@@ -2,7 +2,6 @@ package annotate
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -487,39 +486,4 @@ func exportName(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// enumConstants returns the typed constants of a named string type declared
-// in the loaded package, in source order, with their line comments as titles.
-func (a *analyzer) enumConstants(named *types.Named) []EnumItem {
-	obj := named.Obj()
-	if obj.Pkg() == nil {
-		return nil
-	}
-	scope := obj.Pkg().Scope()
-	type item struct {
-		pos token.Pos
-		EnumItem
-	}
-	var items []item
-	for _, n := range scope.Names() {
-		c, ok := scope.Lookup(n).(*types.Const)
-		if !ok || !types.Identical(c.Type(), named) || c.Val().Kind() != constant.String {
-			continue
-		}
-		items = append(items, item{c.Pos(), EnumItem{Value: constant.StringVal(c.Val()), Title: a.constDocs[c.Pos()]}})
-	}
-	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
-	out := make([]EnumItem, 0, len(items))
-	allTitled := len(items) > 0
-	for _, it := range items {
-		allTitled = allTitled && it.Title != ""
-	}
-	for _, it := range items {
-		if !allTitled {
-			it.Title = ""
-		}
-		out = append(out, it.EnumItem)
-	}
-	return out
 }

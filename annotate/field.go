@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"go/constant"
@@ -156,22 +157,18 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 			f.Kind, f.Slice, f.Basic = MultiSelect, true, b.Name()
 			f.Type = typeRef(el)
 			if named, ok := el.(*types.Named); ok {
-				if !a.allOrNoTitles(f, named) {
+				if !a.constEnum(f, named) {
 					return false
 				}
-				f.Enum = a.enumConstants(named)
-				f.Titled = titled(f.Enum)
 			}
 			return true
 		}
 	}
 	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 {
 		if b, ok := named.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			if !a.allOrNoTitles(f, named) {
+			if !a.constEnum(f, named) {
 				return false
 			}
-			f.Enum = a.enumConstants(named)
-			f.Titled = titled(f.Enum)
 		}
 	}
 	if b, ok := t.Underlying().(*types.Basic); ok {
@@ -232,41 +229,47 @@ func typeRef(t types.Type) TypeRef {
 	return TypeRef{Name: t.String()}
 }
 
-// allOrNoTitles reports, at the field, a named string type whose constants
-// are only partly titled by line comments: the select would silently lose
+// constEnum sets f.Enum to the typed constants of the named string type
+// declared in its package, in source order, with their line comments as
+// titles (f.Titled when every constant has one), the way stringer finds
+// constants. A type whose constants are only partly titled is reported at
+// the field and constEnum returns false: the select would silently lose
 // every title (a titled select needs a title on each choice, SPEC.md §3).
-func (a *analyzer) allOrNoTitles(f *Field, named *types.Named) bool {
+func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 	obj := named.Obj()
 	if obj.Pkg() == nil {
 		return true
 	}
-	var titledName, untitled *types.Const
+	var consts []*types.Const
 	scope := obj.Pkg().Scope()
 	for _, n := range scope.Names() {
 		c, ok := scope.Lookup(n).(*types.Const)
-		if !ok || !types.Identical(c.Type(), named) || c.Val().Kind() != constant.String {
-			continue
+		if ok && types.Identical(c.Type(), named) && c.Val().Kind() == constant.String {
+			consts = append(consts, c)
 		}
+	}
+	slices.SortFunc(consts, func(x, y *types.Const) int { return cmp.Compare(x.Pos(), y.Pos()) })
+	var titledConst, untitled *types.Const
+	for _, c := range consts {
 		if a.constDocs[c.Pos()] != "" {
-			if titledName == nil || c.Pos() < titledName.Pos() {
-				titledName = c
-			}
-		} else if untitled == nil || c.Pos() < untitled.Pos() {
-			untitled = c
+			titledConst = cmp.Or(titledConst, c)
+		} else {
+			untitled = cmp.Or(untitled, c)
 		}
 	}
-	if titledName == nil || untitled == nil {
-		return true
+	if titledConst != nil && untitled != nil {
+		a.errorf(f.Pos, "%s has type %s, whose constants are only partly titled: %s has a line comment (its title) but %s (%s) has none; give every constant of %s a line comment, or none", f.GoName, obj.Name(), titledConst.Name(), untitled.Name(), constAt(a.fset.Position(untitled.Pos())), obj.Name())
+		return false
 	}
-	a.errorf(f.Pos, "%s has type %s, whose constants are only partly titled: %s has a line comment (its title) but %s (%s) has none; give every constant of %s a line comment, or none", f.GoName, obj.Name(), titledName.Name(), untitled.Name(), constAt(a.fset.Position(untitled.Pos())), obj.Name())
-	return false
+	f.Enum = make([]EnumItem, 0, len(consts))
+	for _, c := range consts {
+		f.Enum = append(f.Enum, EnumItem{Value: constant.StringVal(c.Val()), Title: a.constDocs[c.Pos()]})
+	}
+	f.Titled = titledConst != nil
+	return true
 }
 
 func constAt(p token.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) }
-
-func titled(items []EnumItem) bool {
-	return len(items) > 0 && items[0].Title != ""
-}
 
 // applyOptions checks each option against the field's kind and fills the model.
 func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) bool {
