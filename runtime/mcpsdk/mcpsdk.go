@@ -13,15 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
 )
 
 // Options configure how flows run on a go-sdk server.
@@ -241,32 +240,12 @@ func invalidParams(body []byte) []byte {
 }
 
 // ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
-// done, then shuts down gracefully. If ready is non-nil it receives the bound
-// address (useful with port 0).
+// done, then shuts down gracefully, giving open requests 5 seconds. If ready
+// is non-nil it receives the bound address (useful with port 0). It returns
+// the listen or serve error, or the shutdown error when requests were still
+// open after the grace period; nil after a clean shutdown.
 func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", HTTPHandler(s))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready(ln.Addr())
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			slog.Warn("mcpgen: HTTP shutdown", "err", err)
-		}
-		return nil
-	}
+	return httpserve.Serve(ctx, addr, HTTPHandler(s), ready)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
