@@ -30,6 +30,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := annotate.Config{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), LegacyEnumNames: *legacyEnums}
 	for _, t := range cfg.Types {
-		if !isIdent(t) {
+		if !token.IsIdentifier(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)
 			return 2
 		}
@@ -156,15 +157,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func buildVersion() string {

@@ -301,6 +301,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-nosuchflag"},
 		{"-type", "1Bad"},
 		{"-type", "a-b"},
+		{"-type", "func"}, // a keyword names no type
 		{"keygen", "extra"},
 	} {
 		code, _, stderr := mcpgen(t, args...)
