@@ -452,15 +452,6 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	return ok
 }
 
-// MinItems0 returns MinItems or a pointer to 0.
-func (f *Field) MinItems0() *uint64 {
-	if f.MinItems == nil {
-		var z uint64
-		return &z
-	}
-	return f.MinItems
-}
-
 // formatExample names a format with an example of a valid value.
 func formatExample(format string) string {
 	switch format {
