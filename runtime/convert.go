@@ -191,18 +191,6 @@ func AsFloat64(v any) (float64, Conv) {
 	return f, ConvOK
 }
 
-// AsFloat32 returns v as a float32: ConvOutOfRange beyond ±math.MaxFloat32.
-func AsFloat32(v any) (float32, Conv) {
-	f, st := AsFloat64(v)
-	if st != ConvOK {
-		return 0, st
-	}
-	if math.IsInf(float64(float32(f)), 0) { // rounds beyond ±math.MaxFloat32
-		return 0, ConvOutOfRange
-	}
-	return float32(f), ConvOK
-}
-
 // AsStrings returns v as a []string. It accepts []any whose items are all
 // strings, and []string. The result is a fresh slice.
 func AsStrings(v any) ([]string, bool) {
