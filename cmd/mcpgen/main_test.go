@@ -345,23 +345,6 @@ type B struct {
 	requireSame(t, before, snapshot(t, dir))
 }
 
-func TestSyntaxErrorIsReportedOnce(t *testing.T) {
-	dir := newModule(t, map[string]string{
-		"args.go": goodArgs,
-		"bad.go":  "package m\n\nfunc broken( {\n}\n",
-	})
-	before := snapshot(t, dir)
-	code, _, stderr := mcpgen(t, "-type", "Args")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, stderr)
-	}
-	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 1 || !regexp.MustCompile(`^bad\.go:3:\d+: .+`).MatchString(lines[0]) {
-		t.Errorf("want one positioned diagnostic in bad.go, got:\n%s", stderr)
-	}
-	requireSame(t, before, snapshot(t, dir))
-}
-
 // tagged returns a tagged struct type T with a //go:generate line of its own.
 func tagged(name string) string {
 	return "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type " + name + "\n\n// " + name + " are the arguments of a tool.\ntype " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
@@ -507,18 +490,23 @@ func TestStaleElicitFileOfRenamedTypeIsRemoved(t *testing.T) {
 }
 
 func TestSyntaxErrorsOncePositioned(t *testing.T) {
-	for _, src := range []string{
-		"package m\n\nfunc (\n",
-		"package m\n\nfunc (\n\nvar x = 1\n",
-		"package m func (\n",
-		"package m\nfunc (x",
+	for _, tc := range []struct {
+		src  string
+		line string // regexp of the diagnostic's line
+		args []string
+	}{
+		{"package m\n\nfunc broken( {\n}\n", "3", []string{"-type", "Args"}},
+		{"package m\n\nfunc (\n", `\d+`, nil},
+		{"package m\n\nfunc (\n\nvar x = 1\n", `\d+`, nil},
+		{"package m func (\n", `\d+`, nil},
+		{"package m\nfunc (x", `\d+`, nil},
 	} {
-		dir := newModule(t, map[string]string{"args.go": goodArgs, "bad.go": src})
+		dir := newModule(t, map[string]string{"args.go": goodArgs, "bad.go": tc.src})
 		before := snapshot(t, dir)
-		code, _, stderr := mcpgen(t)
+		code, _, stderr := mcpgen(t, tc.args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
-		if code != 1 || len(lines) != 1 || !regexp.MustCompile(`^bad\.go:\d+:\d+: .+`).MatchString(lines[0]) {
-			t.Errorf("%q: exit %d, want 1 and one positioned diagnostic in bad.go, got:\n%s", src, code, stderr)
+		if code != 1 || len(lines) != 1 || !regexp.MustCompile(`^bad\.go:`+tc.line+`:\d+: .+`).MatchString(lines[0]) {
+			t.Errorf("%q %v: exit %d, want 1 and one positioned diagnostic in bad.go, got:\n%s", tc.src, tc.args, code, stderr)
 		}
 		requireSame(t, before, snapshot(t, dir))
 	}
