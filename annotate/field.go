@@ -304,42 +304,28 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	if f.Kind == DateTime && f.Format == "" {
 		f.Format = "date-time"
 	}
-	lenOpt := func(key string, dst **uint64) {
+	// countOpt reads a length or item count option of a field of kind;
+	// want describes the number, e.g. "a length in characters, e.g. %s=100".
+	countOpt := func(key string, kind Kind, want string, dst **uint64) {
 		o, has := opts[key]
 		if !has {
 			return
 		}
-		if f.Kind != String {
+		if f.Kind != kind {
 			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
 		n, err := strconv.ParseUint(o.Value, 10, 32)
 		if err != nil {
-			bad(o, "%s=%s is not a whole number ≥ 0; write a length in characters, e.g. %s=100", key, o.Value, key)
+			bad(o, "%s=%s is not a whole number ≥ 0; write "+want, key, o.Value, key)
 			return
 		}
 		*dst = &n
 	}
-	lenOpt("minLength", &f.MinLength)
-	lenOpt("maxLength", &f.MaxLength)
-	itemsOpt := func(key string, dst **uint64) {
-		o, has := opts[key]
-		if !has {
-			return
-		}
-		if f.Kind != MultiSelect {
-			bad(o, "%s", kindMismatch(key, f))
-			return
-		}
-		n, err := strconv.ParseUint(o.Value, 10, 32)
-		if err != nil {
-			bad(o, "%s=%s is not a whole number ≥ 0; write a count of choices, e.g. %s=1", key, o.Value, key)
-			return
-		}
-		*dst = &n
-	}
-	itemsOpt("minItems", &f.MinItems)
-	itemsOpt("maxItems", &f.MaxItems)
+	countOpt("minLength", String, "a length in characters, e.g. %s=100", &f.MinLength)
+	countOpt("maxLength", String, "a length in characters, e.g. %s=100", &f.MaxLength)
+	countOpt("minItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MinItems)
+	countOpt("maxItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MaxItems)
 	numOpt := func(key string, dst **float64, lit *string) {
 		o, has := opts[key]
 		if !has {
