@@ -66,10 +66,7 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		if err != nil {
 			return nil, protocolError(err)
 		}
-		if resp.Result == nil {
-			return &mcp.CallToolResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}, nil
-		}
-		return toolResult(resp.Result), nil
+		return callToolResponse(resp), nil
 	})
 }
 
