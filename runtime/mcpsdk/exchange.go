@@ -3,7 +3,6 @@ package mcpsdk
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,9 +25,7 @@ type ExchangeHandler func(ctx context.Context, x *runtime.Exchange) (*runtime.Re
 // (no arguments). It panics, like the SDK's AddTool, when opts has no key
 // ring.
 func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHandler) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddExchangeTool %q: Options.Flow.Keys is required", tool.Name))
-	}
+	requireKeys("AddExchangeTool", tool.Name, opts)
 	t := *tool
 	if t.InputSchema == nil {
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
@@ -54,9 +51,7 @@ func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHan
 // The handler reads the prompt's arguments, a string map, as a JSON object
 // from the exchange's request. It panics when opts has no key ring.
 func AddExchangePrompt(s *mcp.Server, prompt *mcp.Prompt, opts *Options, h ExchangeHandler) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddExchangePrompt %q: Options.Flow.Keys is required", prompt.Name))
-	}
+	requireKeys("AddExchangePrompt", prompt.Name, opts)
 	p := *prompt
 	s.AddPrompt(&p, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := promptArgs(req.Params.Arguments)
@@ -93,9 +88,7 @@ func callToolResponse(resp *runtime.Response) *mcp.CallToolResult {
 // *mcp.ReadResourceResult; a result marked IsError becomes -32602 with its
 // text. It panics when opts has no key ring.
 func AddExchangeResource(s *mcp.Server, resource *mcp.Resource, opts *Options, h ExchangeHandler) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddExchangeResource %q: Options.Flow.Keys is required", resource.URI))
-	}
+	requireKeys("AddExchangeResource", resource.URI, opts)
 	r := *resource
 	s.AddResource(&r, resourceHandler(r.URI, r.MIMEType, opts, h))
 }
@@ -105,9 +98,7 @@ func AddExchangeResource(s *mcp.Server, resource *mcp.Resource, opts *Options, h
 // template (as its name) and to the URI read, so a state issued while
 // reading one URI cannot resume the read of another.
 func AddExchangeResourceTemplate(s *mcp.Server, template *mcp.ResourceTemplate, opts *Options, h ExchangeHandler) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddExchangeResourceTemplate %q: Options.Flow.Keys is required", template.URITemplate))
-	}
+	requireKeys("AddExchangeResourceTemplate", template.URITemplate, opts)
 	t := *template
 	s.AddResourceTemplate(&t, resourceHandler(t.URITemplate, t.MIMEType, opts, h))
 }

@@ -43,14 +43,20 @@ func DefaultPrincipal(_ context.Context, extra *mcp.RequestExtra) string {
 	return extra.TokenInfo.UserID
 }
 
+// requireKeys panics, naming the registering function fn and what it
+// registers, when opts has no key ring: every registration seals state.
+func requireKeys(fn, name string, opts *Options) {
+	if opts == nil || opts.Flow.Keys == nil {
+		panic(fmt.Sprintf("mcpsdk.%s %q: Options.Flow.Keys is required", fn, name))
+	}
+}
+
 // AddTool registers flow as a tool on s: its input schema is
 // runtime.InputSchema(flow) (elicitable fields optional), and its handler
 // runs flow.Call for each tools/call and retry. It panics, like the SDK's own
 // AddTool, when opts has no key ring.
 func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddTool %q: Options.Flow.Keys is required", flow.Name))
-	}
+	requireKeys("AddTool", flow.Name, opts)
 	// The input schema is handed over as its JSON: go-sdk re-encodes a
 	// tool's input schema on every tools/call (to find x-mcp-header
 	// annotations), and encoding invopop's *jsonschema.Schema each time was

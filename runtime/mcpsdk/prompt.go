@@ -3,7 +3,6 @@ package mcpsdk
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -34,9 +33,7 @@ import (
 // result has no error flag. It panics, like the SDK's AddPrompt, when opts
 // has no key ring.
 func AddPrompt(s *mcp.Server, flow *runtime.Flow, opts *Options) {
-	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpsdk.AddPrompt %q: Options.Flow.Keys is required", flow.Name))
-	}
+	requireKeys("AddPrompt", flow.Name, opts)
 	prompt := &mcp.Prompt{Name: flow.Name, Description: flow.Description, Arguments: promptArguments(runtime.InputSchema(flow))}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := promptArgs(req.Params.Arguments)
