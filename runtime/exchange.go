@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 )
 
 // Exchange runs the rounds of a hand-written tools/call or prompts/get
@@ -40,17 +39,12 @@ type Exchange struct {
 // Kind keeps it apart from a Flow's state (flowState has no "x" and requires
 // "k" and "s", which this lacks), so neither opens as the other.
 type exchangeState struct {
-	Kind      string            `json:"x"`           // always exchangeKind
-	Tool      string            `json:"t"`           // tool or prompt name
-	Method    string            `json:"m"`           // "tools/call" or "prompts/get"
-	Args      []byte            `json:"a"`           // SHA-256 of the canonical arguments
-	Principal string            `json:"p,omitempty"` // who started the exchange
-	FlowID    []byte            `json:"f"`           // random, fixed in round 1
-	Asked     map[string]string `json:"q"`           // key → method asked in the last round
-	Carry     json.RawMessage   `json:"c,omitempty"` // the handler's data from earlier rounds
-	Round     int               `json:"r"`           // input-required results issued so far
-	IssuedAt  int64             `json:"i"`           // Unix seconds
-	Expires   int64             `json:"e"`           // Unix seconds
+	binding
+	Kind   string            `json:"x"`           // always exchangeKind
+	FlowID []byte            `json:"f"`           // random, fixed in round 1
+	Asked  map[string]string `json:"q"`           // key → method asked in the last round
+	Carry  json.RawMessage   `json:"c,omitempty"` // the handler's data from earlier rounds
+	Round  int               `json:"r"`           // input-required results issued so far
 }
 
 const exchangeKind = "exchange"
@@ -113,23 +107,13 @@ func (x *Exchange) open(state string) (*exchangeState, error) {
 	if err := json.Unmarshal(pt, &st); err != nil {
 		return nil, fmt.Errorf("requestState payload does not decode: %w", err)
 	}
-	now := o.Now()
-	switch {
-	case st.Kind != exchangeKind:
+	if st.Kind != exchangeKind {
 		return nil, errors.New("requestState was not issued by an exchange")
-	case st.Tool != x.name:
-		return nil, fmt.Errorf("requestState belongs to %q, not %q", st.Tool, x.name)
-	case st.Method != x.req.Method:
-		return nil, fmt.Errorf("requestState belongs to a %s request, not %s", st.Method, x.req.Method)
-	case string(st.Args) != string(x.digest):
-		return nil, errors.New("requestState was issued for other arguments")
-	case st.Principal != x.req.Principal:
-		return nil, errors.New("requestState was issued to another principal")
-	case now.Unix() > st.Expires:
-		return nil, fmt.Errorf("requestState expired at %s", time.Unix(st.Expires, 0).UTC().Format(time.RFC3339))
-	case time.Unix(st.IssuedAt, 0).After(now.Add(o.ClockSkew)):
-		return nil, errors.New("requestState was issued in the future")
-	case st.Round < 1 || len(st.Asked) == 0 || len(st.FlowID) == 0:
+	}
+	if err := st.check(x.name, x.req.Method, x.digest, x.req.Principal, o.Now(), o.ClockSkew); err != nil {
+		return nil, err
+	}
+	if st.Round < 1 || len(st.Asked) == 0 || len(st.FlowID) == 0 {
 		return nil, errors.New("requestState is incomplete")
 	}
 	return &st, nil
@@ -283,8 +267,8 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 		return complete(ToolError("%s: needs another round of input, but protocol %s clients answer only one", x.name, v)), nil
 	}
 	st := &exchangeState{
-		Kind: exchangeKind, Tool: x.name, Method: x.req.Method, Args: x.digest,
-		Principal: x.req.Principal, Asked: asked, Round: round + 1,
+		binding: x.opts.bind(x.name, x.req, x.digest),
+		Kind:    exchangeKind, Asked: asked, Round: round + 1,
 	}
 	if x.st != nil {
 		st.FlowID = x.st.FlowID
@@ -298,8 +282,6 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 		}
 		st.Carry = b
 	}
-	now := x.opts.Now()
-	st.IssuedAt, st.Expires = now.Unix(), now.Add(x.opts.TTL).Unix()
 	b, err := json.Marshal(st)
 	if err != nil {
 		return nil, fmt.Errorf("mcpgen: encoding requestState: %w", err)

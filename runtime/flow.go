@@ -486,9 +486,7 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 	}
 	st.Asked = fields
 	st.Question = c.f.question(c.args, st.Key, fields, schema)
-	st.Tool, st.Method, st.Args, st.Principal = c.f.Name, c.req.Method, c.digest, c.req.Principal
-	now := c.o.Now()
-	st.IssuedAt, st.Expires = now.Unix(), now.Add(c.o.TTL).Unix()
+	st.binding = c.o.bind(c.f.Name, c.req, c.digest)
 
 	sent := schema
 	if legacy {

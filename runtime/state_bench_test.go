@@ -20,9 +20,10 @@ func benchState(n int) *flowState {
 	question := sha256.Sum256([]byte("question"))
 	now := time.Now()
 	return &flowState{
-		Tool: "book_flight", Method: "tools/call", Args: args[:], FlowID: newFlowID(),
-		Key: "book_flight_2", Question: question[:], Asked: []string{"confirm"}, Answers: answers,
-		Round: 2, IssuedAt: now.Unix(), Expires: now.Add(DefaultTTL).Unix(),
+		binding: binding{Tool: "book_flight", Method: "tools/call", Args: args[:],
+			IssuedAt: now.Unix(), Expires: now.Add(DefaultTTL).Unix()},
+		FlowID: newFlowID(), Key: "book_flight_2", Question: question[:], Asked: []string{"confirm"}, Answers: answers,
+		Round: 2,
 	}
 }
 
