@@ -61,16 +61,9 @@ const exchangeKind = "exchange"
 // shape (an elicitation answer under a sampling key, or an answer the adapter
 // could not decode).
 func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
-	if opts == nil || opts.Keys == nil {
-		return nil, errors.New("mcpgen: Options.Keys is required")
-	}
-	o := opts.withDefaults()
-	if err := o.checkLimits(context.Background(), name, req); err != nil {
-		return nil, err
-	}
-	digest, err := canonicalArgs(req.Arguments)
+	o, digest, err := begin(context.Background(), opts, name, req)
 	if err != nil {
-		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+		return nil, err
 	}
 	x := &Exchange{name: name, opts: o, req: req, digest: digest}
 	if req.RequestState == "" {
@@ -78,10 +71,7 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 	}
 	st, err := x.open(req.RequestState)
 	if err != nil {
-		if o.OnReject != nil {
-			o.OnReject(context.Background(), Rejection{Flow: name, Reason: err.Error(), Err: err})
-		}
-		return nil, &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+		return nil, o.rejectState(context.Background(), name, err)
 	}
 	for key, method := range st.Asked {
 		ans, ok := req.InputResponses[key]

@@ -308,16 +308,9 @@ func Round(ctx context.Context) int {
 // -32602 for a rejected state or malformed inputResponses, -32021 for a
 // missing capability when so configured) or errors returned by the branch.
 func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response, error) {
-	if opts == nil || opts.Keys == nil {
-		return nil, errors.New("mcpgen: Options.Keys is required")
-	}
-	o := opts.withDefaults()
-	if err := o.checkLimits(ctx, f.Name, req); err != nil {
-		return nil, err
-	}
-	digest, err := canonicalArgs(req.Arguments)
+	o, digest, err := begin(ctx, opts, f.Name, req)
 	if err != nil {
-		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+		return nil, err
 	}
 	args := f.New()
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
@@ -350,8 +343,31 @@ type call struct {
 func complete(r *Result) *Response { return &Response{Result: r} }
 
 func (c *call) reject(ctx context.Context, err error) error {
-	if c.o.OnReject != nil {
-		c.o.OnReject(ctx, Rejection{Flow: c.f.Name, Reason: err.Error(), Err: err})
+	return c.o.rejectState(ctx, c.f.Name, err)
+}
+
+// begin checks opts and the limits of req and digests its arguments: the
+// start of every flow call and exchange. o is opts with defaults filled in.
+func begin(ctx context.Context, opts *Options, name string, req *Request) (o *Options, digest []byte, err error) {
+	if opts == nil || opts.Keys == nil {
+		return nil, nil, errors.New("mcpgen: Options.Keys is required")
+	}
+	o = opts.withDefaults()
+	if err := o.checkLimits(ctx, name, req); err != nil {
+		return nil, nil, err
+	}
+	digest, err = canonicalArgs(req.Arguments)
+	if err != nil {
+		return nil, nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+	}
+	return o, digest, nil
+}
+
+// rejectState reports a requestState of name that failed to open or bind to
+// OnReject and returns the -32602 error for the adapter.
+func (o *Options) rejectState(ctx context.Context, name string, err error) error {
+	if o.OnReject != nil {
+		o.OnReject(ctx, Rejection{Flow: name, Reason: err.Error(), Err: err})
 	}
 	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 }
