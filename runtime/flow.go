@@ -327,7 +327,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	}
 	st, err := o.open(req.RequestState, f.Name, req.Method, digest, req.Principal, o.Now())
 	if err != nil {
-		return nil, c.reject(ctx, err)
+		return nil, o.rejectState(ctx, f.Name, err)
 	}
 	return c.retry(ctx, st)
 }
@@ -341,10 +341,6 @@ type call struct {
 }
 
 func complete(r *Result) *Response { return &Response{Result: r} }
-
-func (c *call) reject(ctx context.Context, err error) error {
-	return c.o.rejectState(ctx, c.f.Name, err)
-}
 
 // begin checks opts and the limits of req and digests its arguments: the
 // start of every flow call and exchange. o is opts with defaults filled in.
