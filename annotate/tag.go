@@ -20,6 +20,7 @@ type TagError struct {
 	Msg    string
 }
 
+// Error returns Msg, without the offset (callers position it).
 func (e *TagError) Error() string { return e.Msg }
 
 // ParseTag splits an elicit tag value into options (DESIGN.md, "The tag"):
