@@ -84,22 +84,12 @@ func (o *Options) contentOverLimit(content map[string]any) string {
 			}
 			total += len(x)
 		case []any:
-			if o.MaxSelectItems > 0 && len(x) > o.MaxSelectItems {
-				return fmt.Sprintf("field %q: %d items are over the limit of %d (Options.MaxSelectItems)", field, len(x), o.MaxSelectItems)
+			if msg := walkItems(o, field, x, walk); msg != "" {
+				return msg
 			}
-			for _, it := range x {
-				if msg := walk(field, it); msg != "" {
-					return msg
-				}
-			}
-		case []string:
-			if o.MaxSelectItems > 0 && len(x) > o.MaxSelectItems {
-				return fmt.Sprintf("field %q: %d items are over the limit of %d (Options.MaxSelectItems)", field, len(x), o.MaxSelectItems)
-			}
-			for _, it := range x {
-				if msg := walk(field, it); msg != "" {
-					return msg
-				}
+		case []string: // content built in Go rather than decoded from JSON
+			if msg := walkItems(o, field, x, walk); msg != "" {
+				return msg
 			}
 		case map[string]any:
 			for k, it := range x {
@@ -124,6 +114,20 @@ func (o *Options) contentOverLimit(content map[string]any) string {
 	for _, k := range keys {
 		total += len(k)
 		if msg := walk(k, content[k]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// walkItems checks a select answer's item count against MaxSelectItems, then
+// walks each item; it is contentOverLimit's step for []any and []string.
+func walkItems[T any](o *Options, field string, items []T, walk func(field string, v any) string) string {
+	if o.MaxSelectItems > 0 && len(items) > o.MaxSelectItems {
+		return fmt.Sprintf("field %q: %d items are over the limit of %d (Options.MaxSelectItems)", field, len(items), o.MaxSelectItems)
+	}
+	for _, it := range items {
+		if msg := walk(field, it); msg != "" {
 			return msg
 		}
 	}

@@ -95,6 +95,11 @@ func TestMaxSelectItems(t *testing.T) {
 	c["tags"] = []any{"a", "b", "c"}
 	ran, rejects, err := limitCall(t, opts, `{"city":"Paris"}`, c)
 	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, `field "tags"`, "3 items", "limit of 2", "MaxSelectItems")
+
+	// Content built in Go (elicittest, an adapter) may hold a []string.
+	c["tags"] = []string{"a", "b", "c"}
+	ran, rejects, err = limitCall(t, opts, `{"city":"Paris"}`, c)
+	requireLimitRejection(t, err, ran, rejects, runtime.ErrContentTooLarge, `field "tags"`, "3 items", "limit of 2", "MaxSelectItems")
 }
 
 func TestMaxContentBytes(t *testing.T) {
