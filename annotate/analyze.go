@@ -1,9 +1,11 @@
 package annotate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -23,14 +25,14 @@ type analyzer struct {
 }
 
 func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
-	a.diags = append(a.diags, Diagnostic{Pos: pos, Message: sprintf(format, args...)})
+	a.diags = append(a.diags, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	model := &Package{Name: a.types.Name(), Path: a.types.Path()}
 	for _, f := range a.files {
 		if name := a.fset.Position(f.Package).Filename; name != "" {
-			model.Dir = dirOf(name)
+			model.Dir = filepath.Dir(name)
 			break
 		}
 	}
@@ -465,10 +467,10 @@ func hiddenMsg(c, win *fieldCand, group []*fieldCand) string {
 		names = append(names, strings.Join(g.path, "."))
 	}
 	if win != nil {
-		return sprintf("JSON name %q is used by %s: encoding/json would use only %s and ignore %s, so its elicit tag can never be answered; give it a distinct json tag or remove the elicit tag",
+		return fmt.Sprintf("JSON name %q is used by %s: encoding/json would use only %s and ignore %s, so its elicit tag can never be answered; give it a distinct json tag or remove the elicit tag",
 			c.json, strings.Join(names, " and "), strings.Join(win.path, "."), strings.Join(c.path, "."))
 	}
-	return sprintf("JSON name %q is used by %s: at the same depth, so encoding/json would drop all of them; give each a distinct json tag",
+	return fmt.Sprintf("JSON name %q is used by %s: at the same depth, so encoding/json would drop all of them; give each a distinct json tag",
 		c.json, strings.Join(names, " and "))
 }
 

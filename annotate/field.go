@@ -23,10 +23,6 @@ import (
 // generated code uses at run time.
 func validFormat(format, s string) bool { return runtime.CheckFormat(format, s) }
 
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
-func dirOf(file string) string { return filepath.Dir(file) }
-
 // knownOptions lists every elicit tag option (DESIGN.md, "The tag").
 var knownOptions = []string{
 	"required", "optional", "title", "description", "format",
