@@ -65,15 +65,7 @@ func parse(r io.Reader) (results, error) {
 
 // get returns the median of name's unit over the runs, or NaN when absent.
 func (r results) get(name, unit string) float64 {
-	vs := slices.Clone(r[name][unit])
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(vs)
-	if n := len(vs); n%2 == 0 {
-		return (vs[n/2-1] + vs[n/2]) / 2
-	}
-	return vs[len(vs)/2]
+	return median(slices.Clone(r[name][unit]))
 }
 
 // ratio returns the median over runs of f(i) / g(i), where run i of every
@@ -89,6 +81,11 @@ func (r results) ratio(f, g func(i int) float64) float64 {
 		}
 		vs = append(vs, a/b)
 	}
+	return median(vs)
+}
+
+// median sorts vs in place and returns its median, or NaN when it is empty.
+func median(vs []float64) float64 {
 	if len(vs) == 0 {
 		return math.NaN()
 	}
