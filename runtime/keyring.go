@@ -146,6 +146,19 @@ func KeyRingFromEnv() (*KeyRing, error) {
 	return ParseKeyRing(s)
 }
 
+// KeyRingFromEnvOrEphemeral reads [EnvStateKeys] like [KeyRingFromEnv]; when
+// the variable is unset or empty it falls back to [EphemeralKeyRing] and
+// reports ephemeral true, so the caller can warn that only this instance can
+// resume its calls. A malformed variable is an error naming the bad key's
+// position, never a silent fallback.
+func KeyRingFromEnvOrEphemeral() (kr *KeyRing, ephemeral bool, err error) {
+	kr, err = KeyRingFromEnv()
+	if err != nil || kr != nil {
+		return kr, false, err
+	}
+	return EphemeralKeyRing(), true, nil
+}
+
 // EphemeralKeyRing returns a key ring of one random key. States it seals open
 // only in this process: use it for a single instance or for tests.
 func EphemeralKeyRing() *KeyRing {

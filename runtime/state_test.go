@@ -403,3 +403,31 @@ func BenchmarkRejectTampered(b *testing.B) {
 		}
 	}
 }
+
+// The environment's key ring wins; without one a random key is used and
+// reported as ephemeral; a malformed variable is an error, never a fallback.
+func TestKeyRingFromEnvOrEphemeral(t *testing.T) {
+	key := runtime.GenerateKey()
+	want, err := runtime.ParseKeyRing(key)
+	require.NoError(t, err)
+	t.Setenv(runtime.EnvStateKeys, key)
+	kr, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
+	require.NoError(t, err)
+	assert.False(t, ephemeral)
+	opened, err := want.Open(kr.Seal([]byte("x")), 0)
+	require.NoError(t, err, "sealed under the environment's key")
+	assert.Equal(t, "x", string(opened))
+
+	t.Setenv(runtime.EnvStateKeys, "")
+	kr, ephemeral, err = runtime.KeyRingFromEnvOrEphemeral()
+	require.NoError(t, err)
+	assert.True(t, ephemeral)
+	_, err = want.Open(kr.Seal([]byte("x")), 0)
+	assert.ErrorIs(t, err, runtime.ErrStateKey)
+
+	t.Setenv(runtime.EnvStateKeys, "not-a-key")
+	kr, ephemeral, err = runtime.KeyRingFromEnvOrEphemeral()
+	assert.Error(t, err)
+	assert.Nil(t, kr)
+	assert.False(t, ephemeral)
+}

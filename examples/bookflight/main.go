@@ -54,14 +54,13 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	keys, err := runtime.KeyRingFromEnv()
+	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
 	if err != nil {
 		log.Error("bad key ring", "err", err)
 		return 2
 	}
-	if keys == nil {
+	if ephemeral {
 		log.Warn("MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls")
-		keys = runtime.EphemeralKeyRing()
 	}
 	if *demoRun {
 		if err := demo(os.Stdout, keys); err != nil {

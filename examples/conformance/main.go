@@ -44,13 +44,10 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	keys, err := runtime.KeyRingFromEnv()
+	keys, _, err := runtime.KeyRingFromEnvOrEphemeral()
 	if err != nil {
 		log.Error("bad key ring", "err", err)
 		return 2
-	}
-	if keys == nil {
-		keys = runtime.EphemeralKeyRing()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
