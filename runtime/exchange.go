@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,26 +27,8 @@ import (
 // [Exchange.Roots]) and what it carried over ([Exchange.Carried]), and
 // either completes or calls [Exchange.Ask] for the next round.
 type Exchange struct {
-	name   string
-	opts   *Options
-	req    *Request
-	digest []byte
-	st     *exchangeState // nil on a first call
+	r *round // r.st is nil on a first call
 }
-
-// exchangeState is the plaintext inside an Exchange's sealed requestState.
-// Kind keeps it apart from a Flow's state (flowState has no "x" and requires
-// "k" and "s", which this lacks), so neither opens as the other.
-type exchangeState struct {
-	binding
-	Kind   string            `json:"x"`           // always exchangeKind
-	FlowID []byte            `json:"f"`           // random, fixed in round 1
-	Asked  map[string]string `json:"q"`           // key → method asked in the last round
-	Carry  json.RawMessage   `json:"c,omitempty"` // the handler's data from earlier rounds
-	Round  int               `json:"r"`           // input-required results issued so far
-}
-
-const exchangeKind = "exchange"
 
 // NewExchange starts handling one request of the tool or prompt called name.
 // On a retry (req.RequestState non-empty) it opens the state and checks its
@@ -61,53 +42,32 @@ const exchangeKind = "exchange"
 // shape (an elicitation answer under a sampling key, or an answer the adapter
 // could not decode).
 func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
-	o, digest, err := begin(context.Background(), opts, name, req)
+	ctx := context.Background()
+	r, err := newRound(ctx, opts, name, req)
 	if err != nil {
 		return nil, err
 	}
-	x := &Exchange{name: name, opts: o, req: req, digest: digest}
-	if req.RequestState == "" {
-		return x, nil
+	r.kind = exchangeKind
+	if err := r.open(ctx); err != nil {
+		return nil, err
 	}
-	st, err := x.open(req.RequestState)
-	if err != nil {
-		return nil, o.rejectState(context.Background(), name, err)
-	}
-	for key, method := range st.Asked {
-		ans, ok := req.InputResponses[key]
-		if !ok {
-			continue
-		}
-		if got := responseMethod(ans); got != method {
-			return nil, &ProtocolError{Code: CodeInvalidParams,
-				Message: fmt.Sprintf("inputResponses[%q] is not an answer to a %s request", key, method)}
+	if r.st != nil {
+		for _, a := range r.st.Asked {
+			ans, ok := req.InputResponses[a.Key]
+			if !ok {
+				continue
+			}
+			if got := responseMethod(ans); got != a.method() {
+				return nil, &ProtocolError{Code: CodeInvalidParams,
+					Message: fmt.Sprintf("inputResponses[%q] is not an answer to a %s request", a.Key, a.method())}
+			}
 		}
 	}
-	x.st = st
-	return x, nil
+	return &Exchange{r: r}, nil
 }
 
-func (x *Exchange) open(state string) (*exchangeState, error) {
-	o := x.opts
-	pt, err := o.Keys.Open(state, o.MaxStateSize)
-	if err != nil {
-		return nil, err
-	}
-	var st exchangeState
-	if err := json.Unmarshal(pt, &st); err != nil {
-		return nil, fmt.Errorf("requestState payload does not decode: %w", err)
-	}
-	if st.Kind != exchangeKind {
-		return nil, errors.New("requestState was not issued by an exchange")
-	}
-	if err := st.check(x.name, x.req.Method, x.digest, x.req.Principal, o.Now(), o.ClockSkew); err != nil {
-		return nil, err
-	}
-	if st.Round < 1 || len(st.Asked) == 0 || len(st.FlowID) == 0 {
-		return nil, errors.New("requestState is incomplete")
-	}
-	return &st, nil
-}
+// exchangeKind is the state.Kind of an Exchange's requestState.
+const exchangeKind = "exchange"
 
 // responseMethod is the request method an answer replies to, or "" for nil
 // (an answer the adapter could not decode).
@@ -132,39 +92,36 @@ func responseMethod(r InputResponse) string {
 // Round returns how many input-required results preceded this request (0 on
 // a first call).
 func (x *Exchange) Round() int {
-	if x.st == nil {
+	if x.r.st == nil {
 		return 0
 	}
-	return x.st.Round
+	return x.r.st.Round
 }
 
 // FlowID returns the exchange's random id, fixed in its first round ("" on a
 // first call), so that a final step can be made idempotent.
 func (x *Exchange) FlowID() string {
-	if x.st == nil {
+	if x.r.st == nil {
 		return ""
 	}
-	return base64.RawURLEncoding.EncodeToString(x.st.FlowID)
+	return base64.RawURLEncoding.EncodeToString(x.r.st.FlowID)
 }
 
 // Arguments returns the request's raw arguments object (nil when absent).
 // They are bound into the state: a retry with other arguments is rejected.
-func (x *Exchange) Arguments() json.RawMessage { return x.req.Arguments }
+func (x *Exchange) Arguments() json.RawMessage { return x.r.req.Arguments }
 
 // Capabilities returns the client capabilities this request declared.
-func (x *Exchange) Capabilities() Capabilities { return x.req.Capabilities() }
+func (x *Exchange) Capabilities() Capabilities { return x.r.req.Capabilities() }
 
 // answer returns the answer under key if the sealed state asked key in the
 // last round; answers without state or under keys not asked are ignored
 // (MCP 2026-07-28, basic/patterns/mrtr: unknown keys are ignored).
 func (x *Exchange) answer(key string) InputResponse {
-	if x.st == nil {
+	if x.r.st == nil || x.r.st.lookup(key) == nil {
 		return nil
 	}
-	if _, asked := x.st.Asked[key]; !asked {
-		return nil
-	}
-	return x.req.InputResponses[key]
+	return x.r.req.InputResponses[key]
 }
 
 // Elicitation returns the answer to the elicitation/create request asked
@@ -194,11 +151,11 @@ func (x *Exchange) Roots(key string) (*RootsResult, bool) {
 // it is as trustworthy as the server that wrote it; an error means it does
 // not fit v.
 func (x *Exchange) Carried(v any) (bool, error) {
-	if x.st == nil || len(x.st.Carry) == 0 {
+	if x.r.st == nil || len(x.r.st.Carry) == 0 {
 		return false, nil
 	}
-	if err := json.Unmarshal(x.st.Carry, v); err != nil {
-		return false, fmt.Errorf("mcpgen: carried state of %q: %w", x.name, err)
+	if err := json.Unmarshal(x.r.st.Carry, v); err != nil {
+		return false, fmt.Errorf("mcpgen: carried state of %q: %w", x.r.name, err)
 	}
 	return true, nil
 }
@@ -219,18 +176,23 @@ func (x *Exchange) Carried(v any) (bool, error) {
 // an SDK bridge that answers a single round) already answered one, Ask
 // returns a complete response holding a tool error result instead.
 func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, error) {
+	name := x.r.name
 	if len(requests) == 0 {
-		return nil, fmt.Errorf("mcpgen: %s: Ask needs at least one input request", x.name)
+		return nil, fmt.Errorf("mcpgen: %s: Ask needs at least one input request", name)
 	}
 	caps := x.Capabilities()
-	asked := make(map[string]string, len(requests))
+	asks := make([]asked, 0, len(requests))
 	var missing []string
 	required := map[string]any{}
 	for key, ir := range requests {
 		if key == "" || ir == nil || requiredCapability(ir) == nil {
-			return nil, fmt.Errorf("mcpgen: %s: input request %q is empty or of unknown type %T", x.name, key, ir)
+			return nil, fmt.Errorf("mcpgen: %s: input request %q is empty or of unknown type %T", name, key, ir)
 		}
-		asked[key] = ir.Method()
+		a := asked{Key: key}
+		if m := ir.Method(); m != (*ElicitRequest)(nil).Method() {
+			a.Method = m
+		}
+		asks = append(asks, a)
 		if !caps.Supports(ir) {
 			missing = append(missing, fmt.Sprintf("%s (%s)", key, ir.Method()))
 			for k, v := range requiredCapability(ir) {
@@ -242,39 +204,21 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 		sort.Strings(missing)
 		return nil, &ProtocolError{
 			Code:    CodeMissingCapability,
-			Message: x.name + " needs client capabilities the request did not declare for " + strings.Join(missing, ", "),
+			Message: name + " needs client capabilities the request did not declare for " + strings.Join(missing, ", "),
 			Data:    map[string]any{"requiredCapabilities": required},
 		}
 	}
-	round := x.Round()
-	if round >= x.opts.MaxRounds {
-		return complete(ToolError("%s: gave up after %d rounds of input requests", x.name, round)), nil
-	}
-	if v := x.req.ProtocolVersion; v != "" && v < ProtocolMRTR && round >= 1 {
-		// An SDK bridges one round for a legacy session and re-runs the
-		// handler once; a second input-required result would reach a client
-		// that cannot read it (DESIGN.md, "The flow", step 7).
-		return complete(ToolError("%s: needs another round of input, but protocol %s clients answer only one", x.name, v)), nil
-	}
-	st := &exchangeState{
-		binding: x.opts.bind(x.name, x.req, x.digest),
-		Kind:    exchangeKind, Asked: asked, Round: round + 1,
-	}
-	if x.st != nil {
-		st.FlowID = x.st.FlowID
-	} else {
-		st.FlowID = newFlowID()
+	sort.Slice(asks, func(i, j int) bool { return asks[i].Key < asks[j].Key })
+	st := &state{}
+	if x.r.st != nil {
+		st = &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round}
 	}
 	if carry != nil {
 		b, err := json.Marshal(carry)
 		if err != nil {
-			return nil, fmt.Errorf("mcpgen: %s: encoding carried state: %w", x.name, err)
+			return nil, fmt.Errorf("mcpgen: %s: encoding carried state: %w", name, err)
 		}
 		st.Carry = b
 	}
-	b, err := json.Marshal(st)
-	if err != nil {
-		return nil, fmt.Errorf("mcpgen: encoding requestState: %w", err)
-	}
-	return &Response{InputRequests: requests, RequestState: x.opts.Keys.Seal(b)}, nil
+	return x.r.issue(st, asks, requests, "")
 }

@@ -300,17 +300,21 @@ func Round(ctx context.Context) int {
 	return n
 }
 
-// Call runs one request of the flow (DESIGN.md, "The flow"): it validates the
-// arguments, asks for missing fields with an input-required Response, and on a
-// retry opens the state, applies the answer and runs exactly one branch.
+// Call runs one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
+// validates the arguments, asks for missing fields with an input-required
+// Response, and on a retry opens the state, applies the answer and runs
+// exactly one branch.
 //
 // Errors are *ProtocolError (for the adapter to return as a JSON-RPC error:
 // -32602 for a rejected state or malformed inputResponses, -32021 for a
 // missing capability when so configured) or errors returned by the branch.
 func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response, error) {
-	o, digest, err := begin(ctx, opts, f.Name, req)
+	r, err := newRound(ctx, opts, f.Name, req)
 	if err != nil {
 		return nil, err
+	}
+	if f.MaxRounds > 0 {
+		r.max = f.MaxRounds
 	}
 	args := f.New()
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
@@ -321,62 +325,36 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if err := presentErrors(args.Validate()); err != nil {
 		return complete(ToolError("invalid arguments: %v", err)), nil
 	}
-	c := &call{f: f, o: o, req: req, args: args, digest: digest}
-	if req.RequestState == "" {
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	c := &call{f: f, r: r, args: args}
+	if r.st == nil {
 		return c.first(ctx)
 	}
-	st, err := o.open(req.RequestState, f.Name, req.Method, digest, req.Principal, o.Now())
-	if err != nil {
-		return nil, o.rejectState(ctx, f.Name, err)
+	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 {
+		return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 	}
-	return c.retry(ctx, st)
+	return c.retry(ctx, r.st)
 }
 
+// call is one request of a Flow: the round it runs in and its decoded
+// arguments.
 type call struct {
-	f      *Flow
-	o      *Options
-	req    *Request
-	args   Args
-	digest []byte
-}
-
-func complete(r *Result) *Response { return &Response{Result: r} }
-
-// begin checks opts and the limits of req and digests its arguments: the
-// start of every flow call and exchange. o is opts with defaults filled in.
-func begin(ctx context.Context, opts *Options, name string, req *Request) (o *Options, digest []byte, err error) {
-	if opts == nil || opts.Keys == nil {
-		return nil, nil, errors.New("mcpgen: Options.Keys is required")
-	}
-	o = opts.withDefaults()
-	if err := o.checkLimits(ctx, name, req); err != nil {
-		return nil, nil, err
-	}
-	digest, err = canonicalArgs(req.Arguments)
-	if err != nil {
-		return nil, nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
-	}
-	return o, digest, nil
-}
-
-// rejectState reports a requestState of name that failed to open or bind to
-// OnReject and returns the -32602 error for the adapter.
-func (o *Options) rejectState(ctx context.Context, name string, err error) error {
-	if o.OnReject != nil {
-		o.OnReject(ctx, Rejection{Flow: name, Reason: err.Error(), Err: err})
-	}
-	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+	f    *Flow
+	r    *round
+	args Args
 }
 
 // first handles a call without requestState.
 func (c *call) first(ctx context.Context) (*Response, error) {
 	toAsk := c.fieldsToAsk()
-	if _, answered := c.req.InputResponses[c.f.Key]; answered && len(toAsk) > 0 && c.f.AcceptUnsealed {
+	if _, answered := c.r.req.InputResponses[c.f.Key]; answered && len(toAsk) > 0 && c.f.AcceptUnsealed {
 		// Opted in: treat the answer under the round-1 key as the reply to
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
-		st := &flowState{Key: c.f.Key, Asked: toAsk, Round: 1, FlowID: newFlowID()}
-		st.Question = c.f.question(c.args, st.Key, toAsk, nil)
+		st := &state{Round: 1, FlowID: newFlowID(), Asked: []asked{{
+			Key: c.f.Key, Fields: toAsk, Question: c.f.question(c.args, c.f.Key, toAsk, nil)}}}
 		return c.retry(ctx, st)
 	}
 	schema := c.args.RequestedSchema(toAsk...)
@@ -387,11 +365,10 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		}
 		return c.dispatch(ctx, nil, Outcome{Action: Accept})
 	}
-	if !c.req.Capabilities().FormElicitation {
+	if !c.r.req.Capabilities().FormElicitation {
 		return c.missingCapability(schema, "")
 	}
-	st := &flowState{FlowID: newFlowID(), Answers: map[string]any{}}
-	return c.ask(ctx, st, toAsk, "", schema)
+	return c.ask(ctx, &state{Answers: map[string]any{}}, toAsk, "", schema)
 }
 
 // fieldsToAsk is MissingFields plus the ask=always fields, in field order.
@@ -407,24 +384,25 @@ func (c *call) fieldsToAsk() []string {
 }
 
 // retry handles a call whose state opened and matched.
-func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
-	answer, present := c.req.InputResponses[st.Key]
-	if !present || !equalDigest(st.Question, c.f.question(c.args, st.Key, st.Asked, nil)) {
+func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
+	last := st.Asked[0]
+	answer, present := c.r.req.InputResponses[last.Key]
+	if !present || !equalDigest(last.Question, c.f.question(c.args, last.Key, last.Fields, nil)) {
 		// No answer to the question asked (or to another question): ask again.
-		return c.ask(ctx, st, st.Asked, "", nil)
+		return c.ask(ctx, st, last.Fields, "", nil)
 	}
 	er, ok := answer.(*ElicitResult)
 	if !ok || er == nil {
 		return nil, &ProtocolError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", st.Key)}
+			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", last.Key)}
 	}
 	switch er.Action {
 	case Accept:
-		merged := make(map[string]any, len(st.Answers)+len(st.Asked))
+		merged := make(map[string]any, len(st.Answers)+len(last.Fields))
 		for k, v := range st.Answers {
 			merged[k] = v
 		}
-		for _, name := range st.Asked {
+		for _, name := range last.Fields {
 			delete(merged, name)
 			if v, ok := er.Content[name]; ok {
 				merged[name] = v
@@ -451,59 +429,38 @@ func (c *call) retry(ctx context.Context, st *flowState) (*Response, error) {
 		_ = c.args.ApplyPartial(st.Answers)
 		out := Outcome{Action: er.Action}
 		if er.Action == Decline {
-			out.Declined = st.Asked
+			out.Declined = last.Fields
 		}
 		return c.dispatch(ctx, st, out)
 	default:
 		return nil, &ProtocolError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", st.Key, er.Action)}
+			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
 	}
 }
 
 // ask issues the next input-required result for fields, or a tool error when
 // the round limit (or a legacy client's single bridged round) is reached.
 // schema, when non-nil, is RequestedSchema(fields...), already built.
-func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
-	limit := c.o.MaxRounds
-	if c.f.MaxRounds > 0 {
-		limit = c.f.MaxRounds
-	}
-	if st.Round >= limit {
-		msg := fmt.Sprintf("%s: gave up after %d rounds of questions without a usable answer", c.f.Name, st.Round)
-		if reason != "" {
-			msg += "; last problem: " + reason
-		}
-		return complete(&Result{Text: msg, IsError: true}), nil
-	}
-	legacy := c.req.ProtocolVersion != "" && c.req.ProtocolVersion < ProtocolMRTR
-	if legacy && st.Round >= 1 {
-		msg := fmt.Sprintf("%s: needs another answer, but protocol %s clients answer only one round", c.f.Name, c.req.ProtocolVersion)
-		if reason != "" {
-			msg += "; problem: " + reason
-		}
-		return complete(&Result{Text: msg, IsError: true}), nil
+func (c *call) ask(ctx context.Context, st *state, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
+	if resp := c.r.refuse(st, reason); resp != nil {
+		return resp, nil
 	}
 	if schema == nil {
 		schema = c.args.RequestedSchema(fields...)
 	}
-	if !c.req.Capabilities().FormElicitation {
+	if !c.r.req.Capabilities().FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
 		// retry that does not declare form elicitation is sent no form.
 		return c.missingCapability(schema, reason)
 	}
-	st.Round++
-	st.Key = c.f.Key
-	if st.Round > 1 {
-		st.Key = c.f.Key + "_" + strconv.Itoa(st.Round)
+	key := c.f.Key
+	if n := st.Round + 1; n > 1 {
+		key = c.f.Key + "_" + strconv.Itoa(n)
 	}
-	st.Asked = fields
-	st.Question = c.f.question(c.args, st.Key, fields, schema)
-	st.binding = c.o.bind(c.f.Name, c.req, c.digest)
-
 	sent := schema
-	if legacy {
+	if c.r.legacy() {
 		var err error
-		if sent, err = DowngradeSchema(schema, c.req.ProtocolVersion); err != nil {
+		if sent, err = DowngradeSchema(schema, c.r.req.ProtocolVersion); err != nil {
 			return complete(&Result{Text: c.f.Name + ": " + err.Error(), IsError: true}), nil
 		}
 	}
@@ -514,19 +471,13 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 	if reason != "" {
 		msg += "\n\nPlease check: " + reason
 	}
-	state, err := c.o.seal(st)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{
-		InputRequests: map[string]InputRequest{
-			st.Key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent},
-		},
-		RequestState: state,
-	}, nil
+	return c.r.issue(st,
+		[]asked{{Key: key, Fields: fields, Question: c.f.question(c.args, key, fields, schema)}},
+		map[string]InputRequest{key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}},
+		reason)
 }
 
-func (c *call) dispatch(ctx context.Context, st *flowState, out Outcome) (*Response, error) {
+func (c *call) dispatch(ctx context.Context, st *state, out Outcome) (*Response, error) {
 	if st != nil {
 		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		ctx = context.WithValue(ctx, roundKey, st.Round)
@@ -549,7 +500,7 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		names = append(names, pair.Key)
 	}
-	if c.o.MissingCapability == ProtocolErrorOnMissingCapability {
+	if c.r.o.MissingCapability == ProtocolErrorOnMissingCapability {
 		return nil, &ProtocolError{
 			Code:    CodeMissingCapability,
 			Message: c.f.Name + " needs form elicitation to ask for " + strings.Join(names, ", "),

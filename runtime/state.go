@@ -10,8 +10,10 @@ import (
 )
 
 // binding is what ties a requestState to one request of one caller for a
-// while: flows (flowState) and exchanges (exchangeState) both carry it and
-// check it with [binding.check] on every retry (DESIGN.md, "requestState").
+// while (MCP 2026-07-28, basic/patterns/mrtr, requestState security: bind the
+// principal, a short expiry and the originating request, and check them on
+// receipt). Every state carries it; [binding.check] runs on every retry. It is
+// fixed in round 1: asking again never extends the expiry.
 type binding struct {
 	Tool      string `json:"t"`           // tool or prompt name
 	Method    string `json:"m"`           // "tools/call" or "prompts/get"
@@ -50,18 +52,47 @@ func (b *binding) check(tool, method string, args []byte, principal string, now 
 	return nil
 }
 
-// flowState is the plaintext inside a sealed requestState (DESIGN.md,
-// "requestState"). Field names are short because the state travels in every
+// state is the plaintext inside a sealed requestState, one shape for every
+// multi-round call the engine runs (a generated [Flow] and a hand-written
+// [Exchange] alike). Field names are short because the state travels in every
 // round. Every field is checked on receipt; nothing else is shared between
 // server instances.
-type flowState struct {
+type state struct {
 	binding
-	FlowID   []byte         `json:"f"`           // random, fixed in round 1
-	Key      string         `json:"k"`           // input request key of the last round
-	Question []byte         `json:"q"`           // SHA-256 of the question asked under Key
-	Asked    []string       `json:"s"`           // JSON names of the fields asked under Key
-	Answers  map[string]any `json:"n,omitempty"` // valid answers gathered in earlier rounds
-	Round    int            `json:"r"`           // input-required results issued so far
+	Kind    string          `json:"x,omitempty"` // "" for a Flow, "exchange" for an Exchange: neither resumes the other
+	FlowID  []byte          `json:"f"`           // random, fixed in round 1
+	Round   int             `json:"r"`           // input-required results issued so far
+	Asked   []asked         `json:"q"`           // what the last round asked, one entry per inputRequests key
+	Answers map[string]any  `json:"n,omitempty"` // a flow's valid argument answers from earlier rounds
+	Carry   json.RawMessage `json:"c,omitempty"` // an exchange's data from earlier rounds
+}
+
+// asked is one input request of the last round, as the state remembers it:
+// an answer counts only when it arrives under Key, answers Method, and (for a
+// form) the question asked again now has the same digest.
+type asked struct {
+	Key      string   `json:"k"`           // the inputRequests key
+	Method   string   `json:"m,omitempty"` // "" for elicitation/create, else the request's method
+	Question []byte   `json:"d,omitempty"` // SHA-256 of the form asked under Key (see questionDigest)
+	Fields   []string `json:"s,omitempty"` // JSON names of the form's fields
+}
+
+// method returns the JSON-RPC method asked under a.Key.
+func (a *asked) method() string {
+	if a.Method == "" {
+		return (*ElicitRequest)(nil).Method()
+	}
+	return a.Method
+}
+
+// lookup returns what the last round asked under key, or nil.
+func (st *state) lookup(key string) *asked {
+	for i := range st.Asked {
+		if st.Asked[i].Key == key {
+			return &st.Asked[i]
+		}
+	}
+	return nil
 }
 
 func newFlowID() []byte {
@@ -70,7 +101,7 @@ func newFlowID() []byte {
 	return id
 }
 
-func (o *Options) seal(st *flowState) (string, error) {
+func (o *Options) seal(st *state) (string, error) {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return "", fmt.Errorf("mcpgen: encoding requestState: %w", err)
@@ -80,20 +111,25 @@ func (o *Options) seal(st *flowState) (string, error) {
 
 // open opens and decodes a requestState and checks its binding to this
 // request. The error says why it was rejected, for the rejection hook.
-func (o *Options) open(state, tool, method string, args []byte, principal string, now time.Time) (*flowState, error) {
-	pt, err := o.Keys.Open(state, o.MaxStateSize)
+func (o *Options) open(sealed, tool, method string, args []byte, principal string, now time.Time) (*state, error) {
+	pt, err := o.Keys.Open(sealed, o.MaxStateSize)
 	if err != nil {
 		return nil, err
 	}
-	var st flowState
+	var st state
 	if err := json.Unmarshal(pt, &st); err != nil {
 		return nil, fmt.Errorf("requestState payload does not decode: %w", err)
 	}
 	if err := st.check(tool, method, args, principal, now, o.ClockSkew); err != nil {
 		return nil, err
 	}
-	if st.Round < 1 || st.Key == "" || len(st.Asked) == 0 || len(st.FlowID) == 0 {
+	if st.Round < 1 || len(st.Asked) == 0 || len(st.FlowID) == 0 {
 		return nil, errors.New("requestState is incomplete")
+	}
+	for _, a := range st.Asked {
+		if a.Key == "" {
+			return nil, errors.New("requestState is incomplete")
+		}
 	}
 	return &st, nil
 }

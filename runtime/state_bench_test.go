@@ -9,7 +9,7 @@ import (
 
 // benchState returns the state a flow seals after a round that gathered n
 // answers and asks for one more field: what a retry carries.
-func benchState(n int) *flowState {
+func benchState(n int) *state {
 	values := []any{"2026-12-24", "afternoon", 2.0, "ada@example.com", "Ada Lovelace",
 		"https://example.com/ada", true, 42.0, []any{"a", "c"}, "1815-12-10"}
 	answers := make(map[string]any, n)
@@ -19,11 +19,11 @@ func benchState(n int) *flowState {
 	args := sha256.Sum256([]byte(`{"destination":"JFK","origin":"CDG"}`))
 	question := sha256.Sum256([]byte("question"))
 	now := time.Now()
-	return &flowState{
+	return &state{
 		binding: binding{Tool: "book_flight", Method: "tools/call", Args: args[:],
 			IssuedAt: now.Unix(), Expires: now.Add(DefaultTTL).Unix()},
-		FlowID: newFlowID(), Key: "book_flight_2", Question: question[:], Asked: []string{"confirm"}, Answers: answers,
-		Round: 2,
+		FlowID: newFlowID(), Asked: []asked{{Key: "book_flight_2", Question: question[:], Fields: []string{"confirm"}}},
+		Answers: answers, Round: 2,
 	}
 }
 

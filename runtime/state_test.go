@@ -431,3 +431,21 @@ func TestKeyRingFromEnvOrEphemeral(t *testing.T) {
 	assert.Nil(t, kr)
 	assert.False(t, ephemeral)
 }
+
+// A flow's lifetime is fixed in round 1: a round asked again near the end of
+// it does not extend it, and a retry after it is refused.
+func TestAskingAgainNeverExtendsTheLifetime(t *testing.T) {
+	e := newEnv(t, nil)
+	r1 := e.ask(req(paris, "", nil))
+	e.setNow(t0.Add(runtime.DefaultTTL - time.Minute))
+	bad := map[string]any{"name": "Ada", "email": "not-an-email", "nights": 3}
+	r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", bad)))
+	_, _, asked := question(t, r2)
+	require.Equal(t, []string{"email"}, asked)
+
+	e.setNow(t0.Add(runtime.DefaultTTL + time.Minute))
+	e.rejected(req(paris, r2.RequestState, accept("plan_trip_2", map[string]any{"email": "ada@example.com"})),
+		"a round-2 state past the lifetime fixed in round 1")
+	_, last := e.rejections()
+	assert.Contains(t, last.Reason, "expired")
+}

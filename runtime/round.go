@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// round is one request of a multi-round call (MCP 2026-07-28,
+// basic/patterns/mrtr) as the round engine sees it. Every multi-round
+// mechanism — a generated [Flow], a hand-written [Exchange] — runs on it, so
+// opening and binding the requestState, the round limit, the single round a
+// bridged legacy client answers, and sealing the next state live here once.
+type round struct {
+	name   string   // tool or prompt name, bound into the state
+	kind   string   // state.Kind of the mechanism: "" (Flow) or "exchange"
+	o      *Options // with defaults filled in
+	req    *Request
+	digest []byte // SHA-256 of the canonical arguments
+	max    int    // the round limit (Options.MaxRounds or a per-flow override)
+	st     *state // the opened, bound state of a retry; nil on a first call
+}
+
+// newRound checks opts and the limits of req and digests its arguments: the
+// start of every request of a multi-round call. Errors: a plain error when
+// opts or opts.Keys is nil; a *ProtocolError -32602 when a limit is exceeded
+// or the arguments are not a JSON object.
+func newRound(ctx context.Context, opts *Options, name string, req *Request) (*round, error) {
+	if opts == nil || opts.Keys == nil {
+		return nil, errors.New("mcpgen: Options.Keys is required")
+	}
+	o := opts.withDefaults()
+	if err := o.checkLimits(ctx, name, req); err != nil {
+		return nil, err
+	}
+	digest, err := canonicalArgs(req.Arguments)
+	if err != nil {
+		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+	}
+	return &round{name: name, o: o, req: req, digest: digest, max: o.MaxRounds}, nil
+}
+
+// open opens the request's requestState, when it has one, and checks its
+// binding (tool, method, arguments, principal, expiry). A state that fails is
+// reported to Options.OnReject and returned as a -32602 *ProtocolError; on
+// success r.st holds it. A request without state leaves r.st nil.
+func (r *round) open(ctx context.Context) error {
+	if r.req.RequestState == "" {
+		return nil
+	}
+	st, err := r.o.open(r.req.RequestState, r.name, r.req.Method, r.digest, r.req.Principal, r.o.Now())
+	if err == nil && st.Kind != r.kind {
+		err = fmt.Errorf("requestState was issued by %s, not %s", kindName(st.Kind), kindName(r.kind))
+	}
+	if err != nil {
+		return r.reject(ctx, err)
+	}
+	r.st = st
+	return nil
+}
+
+// reject reports a requestState that failed to open or bind to OnReject and
+// returns the -32602 error for the adapter.
+func (r *round) reject(ctx context.Context, err error) error {
+	if r.o.OnReject != nil {
+		r.o.OnReject(ctx, Rejection{Flow: r.name, Reason: err.Error(), Err: err})
+	}
+	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+}
+
+// legacy reports whether the client speaks a protocol before 2026-07-28 and
+// is served through an SDK bridge that answers one round and re-runs the
+// handler once.
+func (r *round) legacy() bool {
+	v := r.req.ProtocolVersion
+	return v != "" && v < ProtocolMRTR
+}
+
+// refuse returns the complete tool-error response that ends a call which
+// needs another round it may not have: after max input-required results, or
+// after the one round a legacy client's bridge answers (a second
+// input-required result would reach a client that cannot read it). It
+// returns nil when st (nil on a first call) may ask again. problem, when set,
+// is what was wrong with the last answer.
+func (r *round) refuse(st *state, problem string) *Response {
+	n := 0
+	if st != nil {
+		n = st.Round
+	}
+	var msg string
+	switch {
+	case n >= r.max:
+		msg = fmt.Sprintf("%s: gave up after %d rounds of input requests without a usable answer", r.name, n)
+		if problem != "" {
+			msg += "; last problem: " + problem
+		}
+	case r.legacy() && n >= 1:
+		msg = fmt.Sprintf("%s: needs another round of input, but protocol %s clients answer only one round", r.name, r.req.ProtocolVersion)
+		if problem != "" {
+			msg += "; problem: " + problem
+		}
+	default:
+		return nil
+	}
+	return complete(&Result{Text: msg, IsError: true})
+}
+
+// issue returns the input-required response of the next round: requests (by
+// key), and st sealed with the round counted, asked recorded as what this
+// round asks, the flow id fixed (new in round 1) and the binding of round 1
+// kept (so asking again never extends the expiry). When the call may not ask
+// again (see refuse) it returns that tool error instead and seals nothing.
+func (r *round) issue(st *state, asked []asked, requests map[string]InputRequest, problem string) (*Response, error) {
+	if resp := r.refuse(st, problem); resp != nil {
+		return resp, nil
+	}
+	if st.Expires == 0 {
+		st.binding = r.o.bind(r.name, r.req, r.digest)
+	}
+	if len(st.FlowID) == 0 {
+		st.FlowID = newFlowID()
+	}
+	st.Round++
+	st.Kind = r.kind
+	st.Asked = asked
+	sealed, err := r.o.seal(st)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{InputRequests: requests, RequestState: sealed}, nil
+}
+
+// kindName names a state.Kind for a rejection reason.
+func kindName(kind string) string {
+	if kind == "" {
+		return "a flow"
+	}
+	return "an " + kind
+}
+
+func complete(r *Result) *Response { return &Response{Result: r} }
