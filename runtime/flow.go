@@ -158,6 +158,7 @@ const (
 	DefaultMaxRounds    = 3
 	DefaultMaxStateSize = 16 << 10 // characters of base64url
 	DefaultClockSkew    = 30 * time.Second
+	DefaultClaimWait    = 2 * time.Second
 )
 
 // Rejection describes a retry that was refused with -32602: the hook in
@@ -198,8 +199,16 @@ type Options struct {
 	ClockSkew time.Duration
 	// MissingCapability chooses between a tool error (default) and -32021.
 	MissingCapability CapabilityPolicy
-	// OnReject, when set, receives every rejected retry.
+	// OnReject, when set, receives every rejected retry, and every failure
+	// of the Store (Err wraps [ErrStore]).
 	OnReject func(ctx context.Context, r Rejection)
+	// Store keeps each call's final result so that it completes at most once
+	// (see [Store]); nil means one in-memory store for the whole process,
+	// right for a single instance only.
+	Store Store
+	// ClaimWait is how long a retry waits while another request of the same
+	// call is running before it fails with a retry-later error (default 2 s).
+	ClaimWait time.Duration
 	// Now returns the current time (default time.Now), for tests.
 	Now func() time.Time
 }
@@ -229,6 +238,12 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Store == nil {
+		c.Store = defaultStore
+	}
+	if c.ClaimWait <= 0 {
+		c.ClaimWait = DefaultClaimWait
 	}
 	return &c
 }
@@ -354,13 +369,15 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if r.st == nil {
 		return c.first(ctx)
 	}
-	if r.st.Outcome != nil {
-		return c.resume(ctx, r.st)
-	}
-	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
+	if r.st.Outcome == nil && (len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "") {
 		return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 	}
-	return c.retry(ctx, r.st)
+	return r.once(ctx, r.st, func() (*Response, error) {
+		if r.st.Outcome != nil {
+			return c.resume(ctx, r.st)
+		}
+		return c.retry(ctx, r.st)
+	})
 }
 
 // call is one request of a Flow: the round it runs in and its decoded
