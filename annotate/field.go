@@ -107,10 +107,10 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	return f
 }
 
-// mapType maps the Go type to a kind (DESIGN.md: string kinds → string, int
-// kinds → integer, float kinds → number, bool → boolean, time.Time → string
-// date-time, []string or a slice of a named string type → multi select;
-// pointers to these).
+// mapType maps the Go type to a kind: string kinds → string, int kinds →
+// integer, float kinds → number, bool → boolean, time.Time → string
+// date-time, []string or a slice of a named string type → multi select, and
+// pointers to these.
 func (a *analyzer) mapType(f *Field, t types.Type) bool {
 	p := f.Pos
 	orig := t
@@ -205,7 +205,9 @@ func typeRef(t types.Type) TypeRef {
 // titles (f.Titled when every constant has one), the way stringer finds
 // constants. A type whose constants are only partly titled is reported at
 // the field and constEnum returns false: the select would silently lose
-// every title (a titled select needs a title on each choice, SPEC.md §3).
+// every title (MCP 2026-07-28, client/elicitation, requested schema: a titled
+// select is a oneOf, or for a multi select an anyOf, of {"const","title"}
+// pairs, one for each choice).
 func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 	obj := named.Obj()
 	if obj.Pkg() == nil {

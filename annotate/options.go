@@ -10,7 +10,10 @@ import (
 	"strings"
 )
 
-// knownOptions lists every elicit tag option (DESIGN.md, "The tag").
+// knownOptions lists every elicit tag option: the flags required, optional,
+// "-" (never elicit) and notsecret, and the key=value options, whose keys are
+// the JSON Schema keywords they set (title, format, minLength, enum, default,
+// …) or, for ask, how the flow asks.
 var knownOptions = []string{
 	"required", "optional", "title", "description", "format",
 	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
