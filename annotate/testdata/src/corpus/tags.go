@@ -62,3 +62,20 @@ type Defaults struct {
 	Unsigned  uint     `json:"unsigned" elicit:"optional,default=-1"`                                // want `^elicit tag on Unsigned: default=-1: outside what uint can hold \(0 to 18446744073709551615\)$`
 	When      string   `json:"when" elicit:"optional,format=date-time,default=2026-13-01T00:00:00Z"` // want `^elicit tag on When: default=2026-13-01T00:00:00Z: not a valid date-time; write an RFC 3339 date-time, e\.g\. 2026-07-28T09:30:00Z$`
 }
+
+// KeyTypos has struct tag keys that misspell elicit: reflect finds no elicit
+// tag, so without a diagnostic those fields would silently not be asked.
+type KeyTypos struct {
+	Date    string `json:"date" elicit:"required"`
+	Amount  *int   `json:"amount" elict:"required,minimum=1"` // want `^struct tag key "elict" on Amount looks like a misspelling of "elicit", so Amount is not elicited; write elicit:"required,minimum=1"$`
+	Note    string `json:"note" elicits:"optional"`           // want `^struct tag key "elicits" on Note looks like a misspelling of "elicit", so Note is not elicited; write elicit:"optional"$`
+	Place   string `json:"place" elcit:"optional"`            // want `^struct tag key "elcit" on Place looks like a misspelling of "elicit", so Place is not elicited; write elicit:"optional"$`
+	Capital string `json:"capital" Elicit:"optional"`         // want `^struct tag key "Elicit" on Capital is not "elicit" \(struct tag keys are case-sensitive\), so Capital is not elicited; write elicit:"optional"$`
+	Schema  string `json:"schema" jsonschema:"title=Schema" yaml:"schema"`
+}
+
+// NoElicit has a misspelt key but no elicit tag at all, and no -type names
+// it: it is not an argument struct, so nothing is reported.
+type NoElicit struct {
+	Amount int `json:"amount" elict:"required"`
+}
