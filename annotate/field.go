@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // fieldModel maps a Go field and its elicit tag to a Field, reporting every
@@ -23,37 +22,7 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 		return nil
 	}
 	f := &Field{GoName: v.Name(), Path: c.path, JSONName: c.json, Pos: fpos, Required: true}
-	byKey := map[string]Option{}
-	ok := true
-	for _, o := range opts {
-		if !slices.Contains(knownOptions, o.Key) {
-			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", v.Name(), o.Key)
-			if s := nearest(o.Key, knownOptions); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			} else {
-				msg += "; known options: " + strings.Join(knownOptions, ", ")
-			}
-			a.errorf(c.at(o.Offset), "%s", msg)
-			ok = false
-			continue
-		}
-		if _, dup := byKey[o.Key]; dup {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q is given twice; keep one", v.Name(), o.Key)
-			ok = false
-			continue
-		}
-		if flagOptions[o.Key] && o.HasVal {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value; write %s alone", v.Name(), o.Key, o.Key)
-			ok = false
-			continue
-		}
-		if !flagOptions[o.Key] && !o.HasVal {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: %q needs a value: %s=…", v.Name(), o.Key, o.Key)
-			ok = false
-			continue
-		}
-		byKey[o.Key] = o
-	}
+	byKey, ok := a.optionsByKey(c, opts)
 	if _, skip := byKey["-"]; skip {
 		if len(opts) > 1 {
 			a.errorf(c.at(byKey["-"].Offset), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())
@@ -122,9 +91,8 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 		f.Kind, f.Type = DateTime, TypeRef{Path: "time", Name: "Time"}
 		return true
 	}
-	if sl, ok := t.(*types.Slice); ok && !f.Pointer {
-		el := sl.Elem()
-		if b, ok := el.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+	if !f.Pointer {
+		if el, b := stringSliceElem(t); b != nil {
 			f.Kind, f.Slice, f.Basic = MultiSelect, true, b.Name()
 			f.Type = typeRef(el)
 			if named, ok := el.(*types.Named); ok {
@@ -161,6 +129,18 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 	}
 	a.errorf(p, "%s has type %s, which a form cannot hold: elicitable fields are strings, integers, numbers, bools, time.Time, or []string (multi select), or pointers to these%s; remove the elicit tag or mark it elicit:\"-\"", f.GoName, typeString(orig), typeHint(orig))
 	return false
+}
+
+// stringSliceElem returns the element type of a slice of a string kind
+// ([]string, []Window) and its underlying basic type, or nil, nil: the Go
+// types of a multi select.
+func stringSliceElem(t types.Type) (types.Type, *types.Basic) {
+	if sl, ok := t.(*types.Slice); ok {
+		if b, ok := sl.Elem().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return sl.Elem(), b
+		}
+	}
+	return nil, nil
 }
 
 // typeHint suggests what to write instead of an unsupported field type.

@@ -3,6 +3,7 @@ package annotate
 import (
 	"errors"
 	"fmt"
+	"go/types"
 	"math"
 	"math/big"
 	"slices"
@@ -21,6 +22,121 @@ var knownOptions = []string{
 }
 
 var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true}
+
+// optionsByKey checks the options of a field's tag one by one (known, given
+// once, a flag without a value or a key with one) and returns them by key;
+// ok is false when any is wrong, each reported.
+func (a *analyzer) optionsByKey(c *fieldCand, opts []Option) (byKey map[string]Option, ok bool) {
+	name := c.v.Name()
+	byKey, ok = map[string]Option{}, true
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		if n := strayWords(opts, i); n > 0 {
+			if msg := a.strayMsg(c, opts[i:i+n+1]); msg != "" {
+				a.errorf(c.at(o.Offset), "elicit tag on %s: %s", name, msg)
+				ok = false
+				opts = slices.Delete(slices.Clone(opts), i+1, i+n+1) // reported with o
+			}
+		}
+		if !slices.Contains(knownOptions, o.Key) {
+			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", name, o.Key)
+			if s := nearest(o.Key, knownOptions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; known options: " + strings.Join(knownOptions, ", ")
+			}
+			a.errorf(c.at(o.Offset), "%s", msg)
+			ok = false
+			continue
+		}
+		if _, dup := byKey[o.Key]; dup {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q is given twice; keep one", name, o.Key)
+			ok = false
+			continue
+		}
+		if flagOptions[o.Key] && o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value; write %s alone", name, o.Key, o.Key)
+			ok = false
+			continue
+		}
+		if !flagOptions[o.Key] && !o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q needs a value: %s=…", name, o.Key, o.Key)
+			ok = false
+			continue
+		}
+		byKey[o.Key] = o
+	}
+	return byKey, ok
+}
+
+// strayWords counts the options right after opts[i], a known key=value
+// option, that are bare words continuing its value: the user separated a
+// list's items, or the parts of a text, with unquoted commas
+// (enum=EUR,USD,GBP; title=Hello, world). A bare word is an unknown option
+// without a value that does not look like a misspelt flag (requird,
+// optinal): a misspelt key=value option would have its "=".
+func strayWords(opts []Option, i int) int {
+	if !opts[i].HasVal || !slices.Contains(knownOptions, opts[i].Key) {
+		return 0
+	}
+	n := 0
+	for _, o := range opts[i+1:] {
+		if o.HasVal || slices.Contains(knownOptions, o.Key) || nearest(o.Key, []string{"required", "optional", "notsecret"}) != "" {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// strayMsg explains a key=value option followed by bare words (group[1:]),
+// as written in c's tag, and how to write it: a list (enum=, and default=
+// of a multi select) separates its items with '|'; a title, description or
+// default of a string holding ',' goes in single quotes. It returns "" for
+// other options, whose stray words are reported as unknown options.
+func (a *analyzer) strayMsg(c *fieldCand, group []Option) string {
+	o, last := group[0], group[len(group)-1]
+	end := len(c.elicit)
+	if j := strings.IndexByte(c.elicit[last.Offset:], ','); j >= 0 {
+		end = last.Offset + j
+	}
+	written := strings.TrimSpace(c.elicit[o.Offset:end])
+	t := c.v.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	text := b != nil && b.Info()&types.IsString != 0
+	switch _, multi := stringSliceElem(c.v.Type()); {
+	case o.Key == "enum", o.Key == "default" && multi != nil:
+		items := slices.Clone(o.Items)
+		for _, w := range group[1:] {
+			items = append(items, w.Key)
+		}
+		for i, it := range items {
+			items[i] = quoteItem(it)
+		}
+		return fmt.Sprintf("%s: list items are separated by \"|\", not \",\"; write %s=%s", written, o.Key, strings.Join(items, "|"))
+	case o.Key == "title", o.Key == "description", o.Key == "default" && text:
+		_, val, _ := strings.Cut(written, "=")
+		val = strings.TrimSpace(val)
+		if strings.Contains(val, "'") {
+			return ""
+		}
+		return fmt.Sprintf("%s: a value holding \",\" goes in single quotes; write %s=%s", written, o.Key, quoteItem(val))
+	}
+	return ""
+}
+
+// quoteItem writes a value or list item so that ParseTag reads it back as
+// it is: in single quotes (a quote inside doubled) when it holds ',', '|' or
+// a quote, or starts or ends with a space, which ParseTag would drop.
+func quoteItem(s string) string {
+	if strings.ContainsAny(s, ",|'") || s != "" && (isTagSpace(s[0]) || isTagSpace(s[len(s)-1])) {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return s
+}
 
 // applyOptions checks each option against the field's kind and fills the model.
 func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) bool {
