@@ -23,6 +23,10 @@ var knownOptions = []string{
 
 var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true}
 
+// formats are the string formats of the form grammar (MCP 2026-07-28,
+// client/elicitation, requested schema: a string property's format).
+var formats = []string{"email", "uri", "date", "date-time"}
+
 // optionsByKey checks the options of a field's tag one by one (known, given
 // once, a flag without a value or a key with one) and returns them by key;
 // ok is false when any is wrong, each reported.
@@ -155,14 +159,22 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		switch {
 		case f.Kind == DateTime && (o.Value == "date" || o.Value == "date-time"):
 			f.Format = o.Value
-		case f.Kind == String && slices.Contains([]string{"email", "uri", "date", "date-time"}, o.Value):
+		case f.Kind == String && slices.Contains(formats, o.Value):
 			if len(f.Enum) > 0 || opts["enum"].Key != "" {
 				bad(o, "format cannot be combined with enum: the choices already fix the values; remove format")
 			}
 			f.Format = o.Value
 		case f.Kind == DateTime:
+			if s := nearest(o.Value, []string{"date", "date-time"}); s != "" {
+				bad(o, "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
+				break
+			}
 			bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
 		case f.Kind == String:
+			if s := nearest(o.Value, formats); s != "" {
+				bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
+				break
+			}
 			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
 		default:
 			bad(o, "%s", kindMismatch("format", f))

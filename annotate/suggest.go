@@ -4,8 +4,11 @@ import (
 	"strings"
 )
 
-// nearest returns the known option closest to s by edit distance (case
-// folded), if it is close enough to be a likely misspelling.
+// nearest returns the word of known closest to s by Levenshtein edit
+// distance (letter case ignored), if it is close enough to be a likely
+// misspelling: two edits, or three for a word of seven letters or more.
+// It names the option meant by an unknown option (minLenght → minLength)
+// and the format meant by an unknown format (emial → email).
 func nearest(s string, known []string) string {
 	best, bestD := "", 1<<30
 	for _, k := range known {
@@ -20,6 +23,7 @@ func nearest(s string, known []string) string {
 	return ""
 }
 
+// editDistance is the Levenshtein distance between a and b, in bytes.
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

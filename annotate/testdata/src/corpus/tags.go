@@ -34,8 +34,11 @@ type Values struct {
 	TooMany   []string `json:"tooMany" elicit:"enum=a|b,minItems=3,maxItems=3"` // want `^elicit tag on TooMany: minItems=3 is more than the 2 choices, so no answer can satisfy it; lower it to at most 2$`
 	FormatSel string   `json:"formatSel" elicit:"format=email,enum=a|b"`        // want `^elicit tag on FormatSel: format cannot be combined with enum: the choices already fix the values; remove format$`
 	LenSel    string   `json:"lenSel" elicit:"enum=a|b,maxLength=3"`            // want `^elicit tag on LenSel: maxLength cannot be combined with enum: the choices already fix the values; remove maxLength$`
-	SpacedFmt string   `json:"spacedFmt" elicit:"optional, format = mail "`     // want `^elicit tag on SpacedFmt: format=mail is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler$`
+	SpacedFmt string   `json:"spacedFmt" elicit:"optional, format = mail "`     // want `^elicit tag on SpacedFmt: format=mail is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=email\?$`
 	SpacedOK  *int     `json:"spacedOK" elicit:"optional , minimum = 1 , default = 5 "`
+	Emial     string   `json:"emial" elicit:"format=emial"`                   // want `^elicit tag on Emial: format=emial is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=email\?$`
+	URL       string   `json:"url" elicit:"optional,format=url"`              // want `^elicit tag on URL: format=url is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=uri\?$`
+	Upper     string   `json:"upper" elicit:"optional,format=Email"`          // want `^elicit tag on Upper: format=Email is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=email\?$`
 	Greeting  string   `json:"greeting" elicit:"optional,title=Hello, world"` // want `^elicit tag on Greeting: title=Hello, world: a value holding "," goes in single quotes; write title='Hello, world'$`
 }
 
