@@ -36,7 +36,7 @@ func (a *analyzer) optionsByKey(c *fieldCand, opts []Option) (byKey map[string]O
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		if n := strayWords(opts, i); n > 0 {
-			if msg := a.strayMsg(c, opts[i:i+n+1]); msg != "" {
+			if msg := strayMsg(c, opts[i:i+n+1]); msg != "" {
 				a.errorf(c.at(o.Offset), "elicit tag on %s: %s", name, msg)
 				ok = false
 				opts = slices.Delete(slices.Clone(opts), i+1, i+n+1) // reported with o
@@ -98,7 +98,7 @@ func strayWords(opts []Option, i int) int {
 // of a multi select) separates its items with '|'; a title, description or
 // default of a string holding ',' goes in single quotes. It returns "" for
 // other options, whose stray words are reported as unknown options.
-func (a *analyzer) strayMsg(c *fieldCand, group []Option) string {
+func strayMsg(c *fieldCand, group []Option) string {
 	o, last := group[0], group[len(group)-1]
 	end := len(c.elicit)
 	if j := strings.IndexByte(c.elicit[last.Offset:], ','); j >= 0 {
