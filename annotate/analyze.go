@@ -298,6 +298,9 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 				continue
 			}
 		}
+		if !hasElicit {
+			a.checkElicitKey(v, rawTag, fpos)
+		}
 		jsonTag := tag.Get("json")
 		jname, _, _ := strings.Cut(jsonTag, ",")
 		if jsonTag == "-" {

@@ -146,7 +146,9 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	a := &analyzer{fset: fset, types: pkg, files: files, info: info}
 	model := a.run(wanted, found)
 	sortDiags(a.diags)
-	return model, a.diags
+	// A struct embedded in another argument struct is walked for each: its
+	// fields' diagnostics come once per walk.
+	return model, dedupDiags(a.diags)
 }
 
 // PackagesConfig returns the golang.org/x/tools/go/packages configuration

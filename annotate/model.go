@@ -2,7 +2,7 @@
 // `elicit:"…"` tags, parses and checks the tags, and returns a model of each
 // struct for package gen, with positioned diagnostics for everything wrong.
 //
-// It knows Go source and the tag grammar of DESIGN.md ("The tag"); it knows
+// It knows Go source and the elicit tag grammar ([ParseTag]); it knows
 // nothing about the output.
 package annotate
 
@@ -10,7 +10,10 @@ import (
 	"go/token"
 )
 
-// Kind is the JSON Schema shape of an elicitable field (SPEC.md §3).
+// Kind is the JSON Schema shape of an elicitable field: one of the primitive
+// property schemas a form may hold (MCP 2026-07-28, client/elicitation,
+// requested schema: a flat object whose properties are strings, numbers,
+// integers, booleans or enums, single or multi select; no nesting).
 type Kind int
 
 // The kinds of the 2026-07-28 requestedSchema grammar.

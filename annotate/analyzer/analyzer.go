@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc: `check mcpgen elicit tags and argument structs
 
 Reports what mcpgen would refuse to generate from: unknown or misspelled elicit
-tag options, bad values, bounds that contradict each other, defaults outside
+tag options, struct tag keys that misspell elicit (elict:"…"), bad values, bounds that contradict each other, defaults outside
 the rules, Go types a form cannot hold, secret-looking fields, JSON name clashes,
 and -type names in //go:generate mcpgen directives that are not structs.`,
 	URL: "https://github.com/mcpgen/mcpgen#diagnostics",
