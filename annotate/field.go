@@ -16,14 +16,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // validFormat checks a default against its format with the same checks the
 // generated code uses at run time.
-func validFormat(format, s string) bool { return runtime.CheckFormat(format, s) }
+func validFormat(format, s string) bool { return impl.CheckFormat(format, s) }
 
-// knownOptions lists every elicit tag option (DESIGN.md, "The tag").
+// knownOptions lists every elicit tag option (README.md, "The tag").
 var knownOptions = []string{
 	"required", "optional", "title", "description", "format",
 	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
@@ -132,7 +132,7 @@ func boundsAllowZero(f *Field) bool {
 	return (f.Minimum == nil || *f.Minimum <= 0) && (f.Maximum == nil || *f.Maximum >= 0)
 }
 
-// mapType maps the Go type to a kind (DESIGN.md: string kinds → string, int
+// mapType maps the Go type to a kind (README.md, "The tag": string kinds → string, int
 // kinds → integer, float kinds → number, bool → boolean, time.Time → string
 // date-time, []string or a slice of a named string type → multi select;
 // pointers to these).
@@ -230,7 +230,7 @@ func typeRef(t types.Type) TypeRef {
 // titles (f.Titled when every constant has one), the way stringer finds
 // constants. A type whose constants are only partly titled is reported at
 // the field and constEnum returns false: the select would silently lose
-// every title (a titled select needs a title on each choice, SPEC.md §3).
+// every title (a titled select needs a title on each choice, MCP 2026-07-28 client/elicitation).
 func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 	obj := named.Obj()
 	if obj.Pkg() == nil {

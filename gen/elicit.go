@@ -11,9 +11,13 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
+// implPkg is the package of what only generated code calls.
+const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
+
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
+	f.ImportName(implPkg, "impl")
 	f.HeaderComment(annotate.GeneratedHeader)
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
@@ -34,7 +38,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
 	f.Func().Params(recv()).Id("RequestedSchema").Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot("MissingFields").Call())
-		g.Id("s").Op(":=").Qual(runtimePkg, "NewObjectSchema").Call()
+		g.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call()
 		for _, fd := range s.Fields {
 			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true, s.LegacyEnumNames))}
 			if fd.Required {
@@ -319,11 +323,11 @@ func upperBound(fd *annotate.Field) bool {
 }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func enumList(fd *annotate.Field) string {
@@ -356,7 +360,7 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 				}
 			}
 			if fd.Format != "" {
-				g.If(jen.Op("!").Qual(runtimePkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
+				g.If(jen.Op("!").Qual(implPkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
 			}
 			if len(fd.Enum) > 0 {
 				g.Switch(jen.Id("v")).Block(

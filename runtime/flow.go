@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/format"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
@@ -503,7 +505,7 @@ func (c *call) ask(ctx context.Context, st *flowState, fields []string, reason s
 	sent := schema
 	if legacy {
 		var err error
-		if sent, err = DowngradeSchema(schema, c.req.ProtocolVersion); err != nil {
+		if sent, err = downgradeSchema(schema, c.req.ProtocolVersion); err != nil {
 			return complete(&Result{Text: c.f.Name + ": " + err.Error(), IsError: true}), nil
 		}
 	}
@@ -562,7 +564,7 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 	var required, optional, confirm []string
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		req := slices.Contains(schema.Required, pair.Key)
-		line := "\n- " + DescribeField(pair.Key, pair.Value, req)
+		line := "\n- " + describeField(pair.Key, pair.Value, req)
 		switch {
 		case slices.Contains(c.f.AskAlways, pair.Key):
 			confirm = append(confirm, line)
@@ -599,10 +601,10 @@ func presentErrors(err error) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
-	var out *ValidationError
+	out := &ValidationError{}
 	for _, fe := range ve.Errors {
 		if fe.Keyword != "required" {
-			AddFieldError(&out, fe.Field, fe.Keyword, fe.Message)
+			out.Add(fe.Field, fe.Keyword, fe.Message)
 		}
 	}
 	return out.Err()
@@ -649,7 +651,7 @@ func widenDates(data json.RawMessage, fields []string) json.RawMessage {
 	changed := false
 	for _, name := range fields {
 		var s string
-		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && IsDate(s) {
+		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && format.IsDate(s) {
 			m[name] = json.RawMessage(`"` + s + `T00:00:00Z"`)
 			changed = true
 		}

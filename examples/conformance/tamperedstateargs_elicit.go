@@ -9,6 +9,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // MissingFields returns the JSON names of the elicitable fields of TamperedStateArgs that hold no answer, in field order.
@@ -28,7 +29,7 @@ func (t *TamperedStateArgs) RequestedSchema(fields ...string) *jsonschema.Schema
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "ok") {
 		s.Properties.Set("ok", &jsonschema.Schema{
 			Description: "Tick to confirm",
@@ -63,13 +64,13 @@ func (t *TamperedStateArgs) applyContent(content map[string]any, partial bool) e
 	// OK (JSON "ok")
 	if t.OK == nil {
 		if raw, ok := content["ok"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "ok", "required", "is required")
+			impl.AddFieldError(&ve, "ok", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -87,7 +88,7 @@ func (t *TamperedStateArgs) applyContent(content map[string]any, partial bool) e
 func (t *TamperedStateArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.OK == nil {
-		runtime.AddFieldError(&ve, "ok", "required", "is required")
+		impl.AddFieldError(&ve, "ok", "required", "is required")
 	} else {
 	}
 	return ve.Err()

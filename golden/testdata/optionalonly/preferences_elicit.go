@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // MissingFields returns the JSON names of the elicitable fields of Preferences that hold no answer, in field order.
@@ -35,7 +36,7 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "seat") {
 		s.Properties.Set("seat", &jsonschema.Schema{
 			Enum:  []any{"window", "aisle"},
@@ -45,7 +46,7 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "meal") {
 		s.Properties.Set("meal", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(30),
+			MaxLength: impl.Uint64(30),
 			Title:     "Meal preference",
 			Type:      "string",
 		})
@@ -83,8 +84,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Seat (JSON "seat")
 	if t.Seat == "" {
 		if raw, ok := content["seat"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "seat", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if preferencesCheckSeat(x, &ve) {
 				v0, set0 = x, true
 			}
@@ -95,8 +96,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Meal (JSON "meal")
 	if t.Meal == "" {
 		if raw, ok := content["meal"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if preferencesCheckMeal(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -107,8 +108,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Pillow (JSON "pillow")
 	if t.Pillow == nil {
 		if raw, ok := content["pillow"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v2, set2 = x, true
 			}
@@ -151,7 +152,7 @@ func preferencesCheckSeat(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "window", "aisle":
 	default:
-		runtime.AddFieldError(ve, "seat", "enum", "must be one of: window, aisle")
+		impl.AddFieldError(ve, "seat", "enum", "must be one of: window, aisle")
 		ok = false
 	}
 	return ok
@@ -162,7 +163,7 @@ func preferencesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 30 {
-		runtime.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
+		impl.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
 		ok = false
 	}
 	return ok
