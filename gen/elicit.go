@@ -14,12 +14,26 @@ import (
 // implPkg is the package of what only generated code calls.
 const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 
+// ImplVersion is the version of runtime/impl that generated files are written
+// for: every _elicit.go compiles only against an impl whose MinVersion <=
+// ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
+// impl.MaxVersion, so the two are bumped together.
+const ImplVersion = 1
+
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
 	f.ImportName(implPkg, "impl")
 	f.HeaderComment(annotate.GeneratedHeader)
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
+
+	// The version guard: the advice sits right above the lines that fail, so
+	// the compiler's error position lands next to it.
+	f.Commentf("This file was generated for runtime/impl version %d. If a line below does not compile, the mcpgen", ImplVersion)
+	f.Comment("that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the")
+	f.Comment("mcpgen of go.mod (`go tool mcpgen`).")
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Qual(implPkg, "MaxVersion").Op("-").Lit(ImplVersion))
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
 
 	// MissingFields
 	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)

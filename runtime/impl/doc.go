@@ -9,6 +9,35 @@
 //
 // There is no compatibility promise: any identifier of this package may
 // change or disappear in any release of mcpgen, patch releases included.
-// Regenerate (go generate) with the mcpgen of the same module version as the
-// runtime in go.mod.
+// Generated code pins the range of versions it works with through
+// [EnforceVersion]; regenerate it (go generate) with the mcpgen of the same
+// module version as the runtime in go.mod.
 package impl
+
+// The version of this package's API towards generated code. Every generated
+// file states the version N it was written for, and compiles only when
+// MinVersion <= N <= MaxVersion (see [EnforceVersion]). MaxVersion grows when
+// this package gains what newer generated code calls; MinVersion grows when
+// it drops what older generated code called.
+const (
+	// MinVersion is the oldest generated code version this package still serves.
+	MinVersion = 1
+	// MaxVersion is the newest generated code version this package serves; it
+	// is the version the mcpgen of this module writes.
+	MaxVersion = 1
+)
+
+// EnforceVersion is used by generated code to refuse to compile against a
+// runtime it was not written for, the way protoimpl.EnforceVersion does for
+// protobuf. A file generated for version N declares
+//
+//	const _ = impl.EnforceVersion(impl.MaxVersion - N)
+//	const _ = impl.EnforceVersion(N - impl.MinVersion)
+//
+// Both are constant conversions to an unsigned type, so the compiler rejects
+// the first when the runtime is older than the generator (N > MaxVersion) and
+// the second when the runtime has dropped support for the generator
+// (N < MinVersion), each with an error on that line (constant -1 overflows
+// "github.com/mcpgen/mcpgen/runtime/impl".EnforceVersion), right under the
+// comment that says to rerun go generate with the mcpgen of go.mod.
+type EnforceVersion uint
