@@ -8,12 +8,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // validFormat checks a default against its format with the same checks the
 // generated code uses at run time.
-func validFormat(format, s string) bool { return runtime.CheckFormat(format, s) }
+func validFormat(format, s string) bool { return impl.CheckFormat(format, s) }
 
 // formatExample names a format with an example of a valid value.
 func formatExample(format string) string {

@@ -11,11 +11,29 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
+// implPkg is the package of what only generated code calls.
+const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
+
+// ImplVersion is the version of runtime/impl that generated files are written
+// for: every _elicit.go compiles only against an impl whose MinVersion <=
+// ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
+// impl.MaxVersion, so the two are bumped together.
+const ImplVersion = 1
+
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
+	f.ImportName(implPkg, "impl")
 	f.HeaderComment(annotate.GeneratedHeader)
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
+
+	// The version guard: the advice sits right above the lines that fail, so
+	// the compiler's error position lands next to it.
+	f.Commentf("This file was generated for runtime/impl version %d. If a line below does not compile, the mcpgen", ImplVersion)
+	f.Comment("that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the")
+	f.Comment("mcpgen of go.mod (`go tool mcpgen`).")
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Qual(implPkg, "MaxVersion").Op("-").Lit(ImplVersion))
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
 
 	// MissingFields
 	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)
@@ -34,7 +52,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
 	f.Func().Params(recv()).Id("RequestedSchema").Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot("MissingFields").Call())
-		g.Id("s").Op(":=").Qual(runtimePkg, "NewObjectSchema").Call()
+		g.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call()
 		for _, fd := range s.Fields {
 			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true, s.LegacyEnumNames))}
 			if fd.Required {
@@ -319,11 +337,11 @@ func upperBound(fd *annotate.Field) bool {
 }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func enumList(fd *annotate.Field) string {
@@ -356,7 +374,7 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 				}
 			}
 			if fd.Format != "" {
-				g.If(jen.Op("!").Qual(runtimePkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
+				g.If(jen.Op("!").Qual(implPkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
 			}
 			if len(fd.Enum) > 0 {
 				g.Switch(jen.Id("v")).Block(

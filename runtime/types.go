@@ -32,7 +32,10 @@ type InputRequest interface {
 
 // ElicitRequest is the params of an elicitation/create input request in form
 // mode (MCP 2026-07-28, client/elicitation). RequestedSchema is the flat
-// object schema of the fields asked for (SPEC §3 grammar).
+// object schema of the fields asked for: an object whose properties are
+// primitive schemas only (string with optional format email, uri, date or
+// date-time; number or integer; boolean; single or multi select), as the
+// same section's restricted grammar requires; no nesting, no $ref.
 type ElicitRequest struct {
 	Mode            string             // "form"
 	Message         string             // shown to the user; required
@@ -90,6 +93,7 @@ func ToolError(format string, args ...any) *Result {
 	return &Result{Text: fmt.Sprintf(format, args...), IsError: true}
 }
 
-// Native returns a Result that hands an SDK's own result value through the
-// adapter unchanged.
+// Native returns a Result that hands an SDK's own result value v (for example
+// *mcp.CallToolResult) through the adapter unchanged. An adapter that does
+// not know v's type ignores it and sends the other fields, which are empty.
 func Native(v any) *Result { return &Result{Native: v} }

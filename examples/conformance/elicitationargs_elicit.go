@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of ElicitationArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -29,12 +36,12 @@ func (t *ElicitationArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
 			Description: "How should we greet you?",
-			MaxLength:   runtime.Uint64(100),
-			MinLength:   runtime.Uint64(1),
+			MaxLength:   impl.Uint64(100),
+			MinLength:   impl.Uint64(1),
 			Title:       "Name",
 			Type:        "string",
 		})
@@ -66,13 +73,13 @@ func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) err
 	// Name (JSON "name")
 	if t.Name == "" {
 		if raw, ok := content["name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if elicitationArgsCheckName(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "name", "required", "is required")
+			impl.AddFieldError(&ve, "name", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -90,7 +97,7 @@ func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) err
 func (t *ElicitationArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
-		runtime.AddFieldError(&ve, "name", "required", "is required")
+		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
 		elicitationArgsCheckName(t.Name, &ve)
 	}
@@ -102,11 +109,11 @@ func elicitationArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	if n > 100 {
-		runtime.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
+		impl.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
 		ok = false
 	}
 	return ok

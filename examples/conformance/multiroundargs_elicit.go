@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of MultiRoundArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -32,11 +39,11 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(100),
-			MinLength: runtime.Uint64(1),
+			MaxLength: impl.Uint64(100),
+			MinLength: impl.Uint64(1),
 			Title:     "Name",
 			Type:      "string",
 		})
@@ -44,8 +51,8 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "color") {
 		s.Properties.Set("color", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(50),
-			MinLength: runtime.Uint64(1),
+			MaxLength: impl.Uint64(50),
+			MinLength: impl.Uint64(1),
 			Title:     "Favorite color",
 			Type:      "string",
 		})
@@ -77,13 +84,13 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 	// Name (JSON "name")
 	if t.Name == "" {
 		if raw, ok := content["name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if multiRoundArgsCheckName(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "name", "required", "is required")
+			impl.AddFieldError(&ve, "name", "required", "is required")
 		}
 	}
 	var v1 string
@@ -91,13 +98,13 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 	// Color (JSON "color")
 	if t.Color == "" {
 		if raw, ok := content["color"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "color", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if multiRoundArgsCheckColor(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "color", "required", "is required")
+			impl.AddFieldError(&ve, "color", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -118,12 +125,12 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 func (t *MultiRoundArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
-		runtime.AddFieldError(&ve, "name", "required", "is required")
+		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
 		multiRoundArgsCheckName(t.Name, &ve)
 	}
 	if t.Color == "" {
-		runtime.AddFieldError(&ve, "color", "required", "is required")
+		impl.AddFieldError(&ve, "color", "required", "is required")
 	} else {
 		multiRoundArgsCheckColor(t.Color, &ve)
 	}
@@ -135,11 +142,11 @@ func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	if n > 100 {
-		runtime.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
+		impl.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
 		ok = false
 	}
 	return ok
@@ -150,11 +157,11 @@ func multiRoundArgsCheckColor(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "color", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "color", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	if n > 50 {
-		runtime.AddFieldError(ve, "color", "maxLength", "must be at most 50 characters")
+		impl.AddFieldError(ve, "color", "maxLength", "must be at most 50 characters")
 		ok = false
 	}
 	return ok

@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of PromptArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -29,11 +36,11 @@ func (t *PromptArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "context") {
 		s.Properties.Set("context", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(500),
-			MinLength: runtime.Uint64(1),
+			MaxLength: impl.Uint64(500),
+			MinLength: impl.Uint64(1),
 			Title:     "Context",
 			Type:      "string",
 		})
@@ -65,13 +72,13 @@ func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
 	// Context (JSON "context")
 	if t.Context == "" {
 		if raw, ok := content["context"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "context", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "context", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if promptArgsCheckContext(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "context", "required", "is required")
+			impl.AddFieldError(&ve, "context", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -89,7 +96,7 @@ func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
 func (t *PromptArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Context == "" {
-		runtime.AddFieldError(&ve, "context", "required", "is required")
+		impl.AddFieldError(&ve, "context", "required", "is required")
 	} else {
 		promptArgsCheckContext(t.Context, &ve)
 	}
@@ -101,11 +108,11 @@ func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "context", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "context", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	if n > 500 {
-		runtime.AddFieldError(ve, "context", "maxLength", "must be at most 500 characters")
+		impl.AddFieldError(ve, "context", "maxLength", "must be at most 500 characters")
 		ok = false
 	}
 	return ok

@@ -9,7 +9,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of TamperedStateArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -28,7 +35,7 @@ func (t *TamperedStateArgs) RequestedSchema(fields ...string) *jsonschema.Schema
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "ok") {
 		s.Properties.Set("ok", &jsonschema.Schema{
 			Description: "Tick to confirm",
@@ -63,13 +70,13 @@ func (t *TamperedStateArgs) applyContent(content map[string]any, partial bool) e
 	// OK (JSON "ok")
 	if t.OK == nil {
 		if raw, ok := content["ok"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "ok", "required", "is required")
+			impl.AddFieldError(&ve, "ok", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -87,7 +94,7 @@ func (t *TamperedStateArgs) applyContent(content map[string]any, partial bool) e
 func (t *TamperedStateArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.OK == nil {
-		runtime.AddFieldError(&ve, "ok", "required", "is required")
+		impl.AddFieldError(&ve, "ok", "required", "is required")
 	} else {
 	}
 	return ve.Err()

@@ -13,7 +13,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of AllKinds that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -86,11 +93,11 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
 			Format:    "email",
-			MaxLength: runtime.Uint64(254),
+			MaxLength: impl.Uint64(254),
 			Title:     "Email",
 			Type:      "string",
 		})
@@ -99,8 +106,8 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
 			Description: "Your name, as on the passport",
-			MaxLength:   runtime.Uint64(40),
-			MinLength:   runtime.Uint64(2),
+			MaxLength:   impl.Uint64(40),
+			MinLength:   impl.Uint64(2),
 			Title:       "Name",
 			Type:        "string",
 		})
@@ -234,8 +241,8 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Enum: []any{"a", "b", "c"},
 				Type: "string",
 			},
-			MaxItems: runtime.Uint64(2),
-			MinItems: runtime.Uint64(1),
+			MaxItems: impl.Uint64(2),
+			MinItems: impl.Uint64(1),
 			Title:    "Tags",
 			Type:     "array",
 		})
@@ -249,7 +256,7 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "green",
 				Title: "Leaf green",
 			}}},
-			MaxItems: runtime.Uint64(2),
+			MaxItems: impl.Uint64(2),
 			Title:    "Colors",
 			Type:     "array",
 		})
@@ -288,13 +295,13 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Email (JSON "email")
 	if t.Contact.Email == "" {
 		if raw, ok := content["email"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckContactEmail(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "email", "required", "is required")
+			impl.AddFieldError(&ve, "email", "required", "is required")
 		}
 	}
 	var v1 string
@@ -302,13 +309,13 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Name (JSON "name")
 	if t.Name == "" {
 		if raw, ok := content["name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckName(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "name", "required", "is required")
+			impl.AddFieldError(&ve, "name", "required", "is required")
 		}
 	}
 	var v2 string
@@ -316,8 +323,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Website (JSON "website")
 	if t.Website == "" {
 		if raw, ok := content["website"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "website", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "website", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckWebsite(x, &ve) {
 				v2, set2 = x, true
 			}
@@ -328,8 +335,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Birthday (JSON "birthday")
 	if t.Birthday == "" {
 		if raw, ok := content["birthday"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "birthday", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "birthday", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckBirthday(x, &ve) {
 				v3, set3 = x, true
 			}
@@ -340,15 +347,15 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Meeting (JSON "meeting")
 	if t.Meeting.IsZero() {
 		if raw, ok := content["meeting"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meeting", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDateTime(x); !ok {
-				runtime.AddFieldError(&ve, "meeting", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meeting", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDateTime(x); !ok {
+				impl.AddFieldError(&ve, "meeting", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v4, set4 = tm, true
 			}
 		} else {
-			v4, set4 = runtime.MustTime(runtime.ParseDateTime("2026-07-28T09:30:00Z")), true
+			v4, set4 = impl.MustTime(impl.ParseDateTime("2026-07-28T09:30:00Z")), true
 		}
 	}
 	var v5 int8
@@ -356,11 +363,11 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Small (JSON "small")
 	if t.Small == 0 {
 		if raw, ok := content["small"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt8, math.MaxInt8); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "small", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "small", "range", "does not fit in int8")
+			switch x, st := impl.AsInt(raw, math.MinInt8, math.MaxInt8); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "small", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "small", "range", "does not fit in int8")
 			default:
 				if allKindsCheckSmall(x, &ve) {
 					v5, set5 = int8(x), true
@@ -375,18 +382,18 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Count (JSON "count")
 	if t.Count == nil {
 		if raw, ok := content["count"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "count", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "count", "range", "does not fit in int")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "count", "range", "does not fit in int")
 			default:
 				if allKindsCheckCount(x, &ve) {
 					v6, set6 = int(x), true
 				}
 			}
 		} else {
-			runtime.AddFieldError(&ve, "count", "required", "is required")
+			impl.AddFieldError(&ve, "count", "required", "is required")
 		}
 	}
 	var v7 uint64
@@ -394,11 +401,11 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Big (JSON "big")
 	if t.Big == 0 {
 		if raw, ok := content["big"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "big", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "big", "range", "does not fit in uint64")
+			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "big", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "big", "range", "does not fit in uint64")
 			default:
 				v7, set7 = uint64(x), true
 			}
@@ -409,11 +416,11 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
 		if raw, ok := content["ratio"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "ratio", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
 			default:
 				if allKindsCheckRatio(x, &ve) {
 					v8, set8 = x, true
@@ -428,14 +435,14 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Weight (JSON "weight")
 	if t.Weight == nil {
 		if raw, ok := content["weight"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "weight", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "weight", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "weight", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "weight", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "weight", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "weight", "range", "does not fit in float32")
 				} else {
 					v9, set9 = float32(x), true
 				}
@@ -447,13 +454,13 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Agree (JSON "agree")
 	if t.Agree == nil {
 		if raw, ok := content["agree"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v10, set10 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "agree", "required", "is required")
+			impl.AddFieldError(&ve, "agree", "required", "is required")
 		}
 	}
 	var v11 bool
@@ -461,8 +468,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Newsletter (JSON "newsletter")
 	if !t.Newsletter {
 		if raw, ok := content["newsletter"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "newsletter", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "newsletter", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v11, set11 = x, true
 			}
@@ -473,13 +480,13 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Size (JSON "size")
 	if t.Size == "" {
 		if raw, ok := content["size"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "size", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckSize(x, &ve) {
 				v12, set12 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "size", "required", "is required")
+			impl.AddFieldError(&ve, "size", "required", "is required")
 		}
 	}
 	var v13 string
@@ -487,8 +494,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Meal (JSON "meal")
 	if t.Meal == "" {
 		if raw, ok := content["meal"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckMeal(x, &ve) {
 				v13, set13 = x, true
 			}
@@ -499,8 +506,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Level (JSON "level")
 	if t.Level == nil {
 		if raw, ok := content["level"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "level", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckLevel(x, &ve) {
 				v14, set14 = Level(x), true
 			}
@@ -511,8 +518,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Color (JSON "color")
 	if t.Color == "" {
 		if raw, ok := content["color"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "color", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckColor(x, &ve) {
 				v15, set15 = Color(x), true
 			}
@@ -525,8 +532,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if allKindsCheckTags(x, &ve) {
 					v16, set16 = x, true
@@ -541,8 +548,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Colors (JSON "colors")
 	if len(t.Colors) == 0 {
 		if raw, ok := content["colors"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				items := make([]Color, len(x))
 				for k, item := range x {
@@ -559,13 +566,13 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Confirm (JSON "confirm")
 	{
 		if raw, ok := content["confirm"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "confirm", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if allKindsCheckConfirm(x, &ve) {
 				v18, set18 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "confirm", "required", "is required")
+			impl.AddFieldError(&ve, "confirm", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -637,12 +644,12 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 func (t *AllKinds) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Contact.Email == "" {
-		runtime.AddFieldError(&ve, "email", "required", "is required")
+		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
 		allKindsCheckContactEmail(t.Contact.Email, &ve)
 	}
 	if t.Name == "" {
-		runtime.AddFieldError(&ve, "name", "required", "is required")
+		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
 		allKindsCheckName(t.Name, &ve)
 	}
@@ -656,7 +663,7 @@ func (t *AllKinds) Validate() error {
 		allKindsCheckSmall(int64(t.Small), &ve)
 	}
 	if t.Count == nil {
-		runtime.AddFieldError(&ve, "count", "required", "is required")
+		impl.AddFieldError(&ve, "count", "required", "is required")
 	} else {
 		allKindsCheckCount(int64(*t.Count), &ve)
 	}
@@ -664,11 +671,11 @@ func (t *AllKinds) Validate() error {
 		allKindsCheckRatio(float64(t.Ratio), &ve)
 	}
 	if t.Agree == nil {
-		runtime.AddFieldError(&ve, "agree", "required", "is required")
+		impl.AddFieldError(&ve, "agree", "required", "is required")
 	} else {
 	}
 	if t.Size == "" {
-		runtime.AddFieldError(&ve, "size", "required", "is required")
+		impl.AddFieldError(&ve, "size", "required", "is required")
 	} else {
 		allKindsCheckSize(t.Size, &ve)
 	}
@@ -688,7 +695,7 @@ func (t *AllKinds) Validate() error {
 		allKindsCheckColors(t.Colors, &ve)
 	}
 	if t.Confirm == "" {
-		runtime.AddFieldError(&ve, "confirm", "required", "is required")
+		impl.AddFieldError(&ve, "confirm", "required", "is required")
 	} else {
 		allKindsCheckConfirm(t.Confirm, &ve)
 	}
@@ -700,11 +707,11 @@ func allKindsCheckContactEmail(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 254 {
-		runtime.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
+		impl.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
 		ok = false
 	}
-	if !runtime.IsEmail(v) {
-		runtime.AddFieldError(ve, "email", "format", "must be an email address")
+	if !impl.IsEmail(v) {
+		impl.AddFieldError(ve, "email", "format", "must be an email address")
 		ok = false
 	}
 	return ok
@@ -715,11 +722,11 @@ func allKindsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 2 {
-		runtime.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
 		ok = false
 	}
 	if n > 40 {
-		runtime.AddFieldError(ve, "name", "maxLength", "must be at most 40 characters")
+		impl.AddFieldError(ve, "name", "maxLength", "must be at most 40 characters")
 		ok = false
 	}
 	return ok
@@ -728,8 +735,8 @@ func allKindsCheckName(v string, ve **runtime.ValidationError) bool {
 // allKindsCheckWebsite checks the rules of Website (JSON "website").
 func allKindsCheckWebsite(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsURI(v) {
-		runtime.AddFieldError(ve, "website", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+	if !impl.IsURI(v) {
+		impl.AddFieldError(ve, "website", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
@@ -738,8 +745,8 @@ func allKindsCheckWebsite(v string, ve **runtime.ValidationError) bool {
 // allKindsCheckBirthday checks the rules of Birthday (JSON "birthday").
 func allKindsCheckBirthday(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsDate(v) {
-		runtime.AddFieldError(ve, "birthday", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+	if !impl.IsDate(v) {
+		impl.AddFieldError(ve, "birthday", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
@@ -749,11 +756,11 @@ func allKindsCheckBirthday(v string, ve **runtime.ValidationError) bool {
 func allKindsCheckSmall(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-5) {
-		runtime.AddFieldError(ve, "small", "minimum", "must be at least -5")
+		impl.AddFieldError(ve, "small", "minimum", "must be at least -5")
 		ok = false
 	}
 	if v > int64(5) {
-		runtime.AddFieldError(ve, "small", "maximum", "must be at most 5")
+		impl.AddFieldError(ve, "small", "maximum", "must be at most 5")
 		ok = false
 	}
 	return ok
@@ -763,11 +770,11 @@ func allKindsCheckSmall(v int64, ve **runtime.ValidationError) bool {
 func allKindsCheckCount(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
-		runtime.AddFieldError(ve, "count", "minimum", "must be at least 0")
+		impl.AddFieldError(ve, "count", "minimum", "must be at least 0")
 		ok = false
 	}
 	if v > int64(100) {
-		runtime.AddFieldError(ve, "count", "maximum", "must be at most 100")
+		impl.AddFieldError(ve, "count", "maximum", "must be at most 100")
 		ok = false
 	}
 	return ok
@@ -777,11 +784,11 @@ func allKindsCheckCount(v int64, ve **runtime.ValidationError) bool {
 func allKindsCheckRatio(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.5 {
-		runtime.AddFieldError(ve, "ratio", "minimum", "must be at least 0.5")
+		impl.AddFieldError(ve, "ratio", "minimum", "must be at least 0.5")
 		ok = false
 	}
 	if v > 2.5 {
-		runtime.AddFieldError(ve, "ratio", "maximum", "must be at most 2.5")
+		impl.AddFieldError(ve, "ratio", "maximum", "must be at most 2.5")
 		ok = false
 	}
 	return ok
@@ -793,7 +800,7 @@ func allKindsCheckSize(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "s", "m", "l":
 	default:
-		runtime.AddFieldError(ve, "size", "enum", "must be one of: s, m, l")
+		impl.AddFieldError(ve, "size", "enum", "must be one of: s, m, l")
 		ok = false
 	}
 	return ok
@@ -805,7 +812,7 @@ func allKindsCheckMeal(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "veg", "fish, grilled", "meat":
 	default:
-		runtime.AddFieldError(ve, "meal", "enum", "must be one of: veg, fish, grilled, meat")
+		impl.AddFieldError(ve, "meal", "enum", "must be one of: veg, fish, grilled, meat")
 		ok = false
 	}
 	return ok
@@ -817,7 +824,7 @@ func allKindsCheckLevel(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "low", "high":
 	default:
-		runtime.AddFieldError(ve, "level", "enum", "must be one of: low, high")
+		impl.AddFieldError(ve, "level", "enum", "must be one of: low, high")
 		ok = false
 	}
 	return ok
@@ -829,7 +836,7 @@ func allKindsCheckColor(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "red", "green":
 	default:
-		runtime.AddFieldError(ve, "color", "enum", "must be one of: red, green")
+		impl.AddFieldError(ve, "color", "enum", "must be one of: red, green")
 		ok = false
 	}
 	return ok
@@ -839,18 +846,18 @@ func allKindsCheckColor(v string, ve **runtime.ValidationError) bool {
 func allKindsCheckTags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		runtime.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
 		ok = false
 	}
 	if len(v) > 2 {
-		runtime.AddFieldError(ve, "tags", "maxItems", "must have at most 2 items")
+		impl.AddFieldError(ve, "tags", "maxItems", "must have at most 2 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch item {
 		case "a", "b", "c":
 		default:
-			runtime.AddFieldError(ve, "tags", "enum", "items must be among: a, b, c")
+			impl.AddFieldError(ve, "tags", "enum", "items must be among: a, b, c")
 			return false
 		}
 	}
@@ -861,14 +868,14 @@ func allKindsCheckTags(v []string, ve **runtime.ValidationError) bool {
 func allKindsCheckColors(v []Color, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 2 {
-		runtime.AddFieldError(ve, "colors", "maxItems", "must have at most 2 items")
+		impl.AddFieldError(ve, "colors", "maxItems", "must have at most 2 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch string(item) {
 		case "red", "green":
 		default:
-			runtime.AddFieldError(ve, "colors", "enum", "items must be among: red, green")
+			impl.AddFieldError(ve, "colors", "enum", "items must be among: red, green")
 			return false
 		}
 	}
@@ -881,7 +888,7 @@ func allKindsCheckConfirm(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "yes":
 	default:
-		runtime.AddFieldError(ve, "confirm", "enum", "must be one of: yes")
+		impl.AddFieldError(ve, "confirm", "enum", "must be one of: yes")
 		ok = false
 	}
 	return ok

@@ -11,7 +11,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of BookFlightArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -36,7 +43,7 @@ func (t *BookFlightArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "date") {
 		s.Properties.Set("date", &jsonschema.Schema{
 			Description: "The day the flight leaves (YYYY-MM-DD)",
@@ -97,13 +104,13 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	// Date (JSON "date")
 	if t.Date == "" {
 		if raw, ok := content["date"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "date", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "date", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if bookFlightArgsCheckDate(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "date", "required", "is required")
+			impl.AddFieldError(&ve, "date", "required", "is required")
 		}
 	}
 	var v1 Window
@@ -111,8 +118,8 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	// Window (JSON "window")
 	if t.Window == nil {
 		if raw, ok := content["window"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "window", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if bookFlightArgsCheckWindow(x, &ve) {
 				v1, set1 = Window(x), true
 			}
@@ -123,11 +130,11 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	// Passengers (JSON "passengers")
 	if t.Passengers == 0 {
 		if raw, ok := content["passengers"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "passengers", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "passengers", "range", "does not fit in int")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "passengers", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "passengers", "range", "does not fit in int")
 			default:
 				if bookFlightArgsCheckPassengers(x, &ve) {
 					v2, set2 = int(x), true
@@ -158,7 +165,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 func (t *BookFlightArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Date == "" {
-		runtime.AddFieldError(&ve, "date", "required", "is required")
+		impl.AddFieldError(&ve, "date", "required", "is required")
 	} else {
 		bookFlightArgsCheckDate(t.Date, &ve)
 	}
@@ -174,8 +181,8 @@ func (t *BookFlightArgs) Validate() error {
 // bookFlightArgsCheckDate checks the rules of Date (JSON "date").
 func bookFlightArgsCheckDate(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsDate(v) {
-		runtime.AddFieldError(ve, "date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+	if !impl.IsDate(v) {
+		impl.AddFieldError(ve, "date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
@@ -187,7 +194,7 @@ func bookFlightArgsCheckWindow(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "morning", "afternoon", "evening":
 	default:
-		runtime.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
+		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
 		ok = false
 	}
 	return ok
@@ -197,11 +204,11 @@ func bookFlightArgsCheckWindow(v string, ve **runtime.ValidationError) bool {
 func bookFlightArgsCheckPassengers(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(1) {
-		runtime.AddFieldError(ve, "passengers", "minimum", "must be at least 1")
+		impl.AddFieldError(ve, "passengers", "minimum", "must be at least 1")
 		ok = false
 	}
 	if v > int64(9) {
-		runtime.AddFieldError(ve, "passengers", "maximum", "must be at most 9")
+		impl.AddFieldError(ve, "passengers", "maximum", "must be at most 9")
 		ok = false
 	}
 	return ok

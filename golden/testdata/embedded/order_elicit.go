@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Order that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -44,7 +51,7 @@ func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
 			Format: "email",
@@ -55,14 +62,14 @@ func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "phone") {
 		s.Properties.Set("phone", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(20),
+			MaxLength: impl.Uint64(20),
 			Title:     "Phone",
 			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "city") {
 		s.Properties.Set("city", &jsonschema.Schema{
-			MinLength: runtime.Uint64(1),
+			MinLength: impl.Uint64(1),
 			Title:     "City",
 			Type:      "string",
 		})
@@ -77,14 +84,14 @@ func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "ref") {
 		s.Properties.Set("ref", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(10),
+			MaxLength: impl.Uint64(10),
 			Title:     "Ref",
 			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
-			MinLength: runtime.Uint64(1),
+			MinLength: impl.Uint64(1),
 			Title:     "Your name",
 			Type:      "string",
 		})
@@ -116,13 +123,13 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// Email (JSON "email")
 	if t.Contact.Email == "" {
 		if raw, ok := content["email"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if orderCheckContactEmail(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "email", "required", "is required")
+			impl.AddFieldError(&ve, "email", "required", "is required")
 		}
 	}
 	var v1 string
@@ -130,8 +137,8 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// Phone (JSON "phone")
 	if t.Contact.Phone == "" {
 		if raw, ok := content["phone"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "phone", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "phone", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if orderCheckContactPhone(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -142,13 +149,13 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// City (JSON "city")
 	if t.Shipping.Address.City == "" {
 		if raw, ok := content["city"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "city", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if orderCheckShippingAddressCity(x, &ve) {
 				v2, set2 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "city", "required", "is required")
+			impl.AddFieldError(&ve, "city", "required", "is required")
 		}
 	}
 	var v3 bool
@@ -156,8 +163,8 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// Express (JSON "express")
 	if t.Shipping.Express == nil {
 		if raw, ok := content["express"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "express", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "express", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v3, set3 = x, true
 			}
@@ -170,8 +177,8 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// Ref (JSON "ref")
 	if t.meta.Ref == "" {
 		if raw, ok := content["ref"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "ref", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "ref", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if orderCheckmetaRef(x, &ve) {
 				v4, set4 = x, true
 			}
@@ -182,13 +189,13 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	// Name (JSON "name")
 	if t.Name == "" {
 		if raw, ok := content["name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if orderCheckName(x, &ve) {
 				v5, set5 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "name", "required", "is required")
+			impl.AddFieldError(&ve, "name", "required", "is required")
 		}
 	}
 	if ve != nil && !partial {
@@ -221,7 +228,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 func (t *Order) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Contact.Email == "" {
-		runtime.AddFieldError(&ve, "email", "required", "is required")
+		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
 		orderCheckContactEmail(t.Contact.Email, &ve)
 	}
@@ -229,7 +236,7 @@ func (t *Order) Validate() error {
 		orderCheckContactPhone(t.Contact.Phone, &ve)
 	}
 	if t.Shipping.Address.City == "" {
-		runtime.AddFieldError(&ve, "city", "required", "is required")
+		impl.AddFieldError(&ve, "city", "required", "is required")
 	} else {
 		orderCheckShippingAddressCity(t.Shipping.Address.City, &ve)
 	}
@@ -237,7 +244,7 @@ func (t *Order) Validate() error {
 		orderCheckmetaRef(t.meta.Ref, &ve)
 	}
 	if t.Name == "" {
-		runtime.AddFieldError(&ve, "name", "required", "is required")
+		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
 		orderCheckName(t.Name, &ve)
 	}
@@ -247,8 +254,8 @@ func (t *Order) Validate() error {
 // orderCheckContactEmail checks the rules of Contact.Email (JSON "email").
 func orderCheckContactEmail(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsEmail(v) {
-		runtime.AddFieldError(ve, "email", "format", "must be an email address")
+	if !impl.IsEmail(v) {
+		impl.AddFieldError(ve, "email", "format", "must be an email address")
 		ok = false
 	}
 	return ok
@@ -259,7 +266,7 @@ func orderCheckContactPhone(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 20 {
-		runtime.AddFieldError(ve, "phone", "maxLength", "must be at most 20 characters")
+		impl.AddFieldError(ve, "phone", "maxLength", "must be at most 20 characters")
 		ok = false
 	}
 	return ok
@@ -270,7 +277,7 @@ func orderCheckShippingAddressCity(v string, ve **runtime.ValidationError) bool 
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "city", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "city", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	return ok
@@ -281,7 +288,7 @@ func orderCheckmetaRef(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 10 {
-		runtime.AddFieldError(ve, "ref", "maxLength", "must be at most 10 characters")
+		impl.AddFieldError(ve, "ref", "maxLength", "must be at most 10 characters")
 		ok = false
 	}
 	return ok
@@ -292,7 +299,7 @@ func orderCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	return ok

@@ -9,7 +9,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Legacy that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -37,7 +44,7 @@ func (t *Legacy) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "window") {
 		s.Properties.Set("window", &jsonschema.Schema{
 			Enum:   []any{"morning", "evening"},
@@ -102,13 +109,13 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Window (JSON "window")
 	if t.Window == "" {
 		if raw, ok := content["window"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "window", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if legacyCheckWindow(x, &ve) {
 				v0, set0 = Window(x), true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "window", "required", "is required")
+			impl.AddFieldError(&ve, "window", "required", "is required")
 		}
 	}
 	var v1 string
@@ -116,8 +123,8 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Meal (JSON "meal")
 	if t.Meal == "" {
 		if raw, ok := content["meal"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if legacyCheckMeal(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -130,8 +137,8 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Size (JSON "size")
 	if t.Size == "" {
 		if raw, ok := content["size"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "size", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if legacyCheckSize(x, &ve) {
 				v2, set2 = x, true
 			}
@@ -142,8 +149,8 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Multi (JSON "multi")
 	if len(t.Multi) == 0 {
 		if raw, ok := content["multi"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "multi", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "multi", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				items := make([]Window, len(x))
 				for k, item := range x {
@@ -179,7 +186,7 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 func (t *Legacy) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Window == "" {
-		runtime.AddFieldError(&ve, "window", "required", "is required")
+		impl.AddFieldError(&ve, "window", "required", "is required")
 	} else {
 		legacyCheckWindow(string(t.Window), &ve)
 	}
@@ -201,7 +208,7 @@ func legacyCheckWindow(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "morning", "evening":
 	default:
-		runtime.AddFieldError(ve, "window", "enum", "must be one of: morning, evening")
+		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, evening")
 		ok = false
 	}
 	return ok
@@ -213,7 +220,7 @@ func legacyCheckMeal(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "veg", "meat":
 	default:
-		runtime.AddFieldError(ve, "meal", "enum", "must be one of: veg, meat")
+		impl.AddFieldError(ve, "meal", "enum", "must be one of: veg, meat")
 		ok = false
 	}
 	return ok
@@ -225,7 +232,7 @@ func legacyCheckSize(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "s", "m":
 	default:
-		runtime.AddFieldError(ve, "size", "enum", "must be one of: s, m")
+		impl.AddFieldError(ve, "size", "enum", "must be one of: s, m")
 		ok = false
 	}
 	return ok
@@ -238,7 +245,7 @@ func legacyCheckMulti(v []Window, ve **runtime.ValidationError) bool {
 		switch string(item) {
 		case "morning", "evening":
 		default:
-			runtime.AddFieldError(ve, "multi", "enum", "items must be among: morning, evening")
+			impl.AddFieldError(ve, "multi", "enum", "items must be among: morning, evening")
 			return false
 		}
 	}

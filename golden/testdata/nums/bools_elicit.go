@@ -9,7 +9,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Bools that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -40,7 +47,7 @@ func (t *Bools) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "agree") {
 		s.Properties.Set("agree", &jsonschema.Schema{
 			Title: "Agree",
@@ -100,13 +107,13 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	// Agree (JSON "agree")
 	if t.Agree == nil {
 		if raw, ok := content["agree"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "agree", "required", "is required")
+			impl.AddFieldError(&ve, "agree", "required", "is required")
 		}
 	}
 	var v1 bool
@@ -114,8 +121,8 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	// Opt (JSON "opt")
 	if t.Opt == nil {
 		if raw, ok := content["opt"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "opt", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "opt", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v1, set1 = x, true
 			}
@@ -128,8 +135,8 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	// On (JSON "on")
 	if !t.On {
 		if raw, ok := content["on"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "on", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "on", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v2, set2 = x, true
 			}
@@ -142,8 +149,8 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	// Off (JSON "off")
 	if !t.Off {
 		if raw, ok := content["off"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "off", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "off", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v3, set3 = x, true
 			}
@@ -154,8 +161,8 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	// Flagged (JSON "flagged")
 	if !t.Flagged {
 		if raw, ok := content["flagged"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "flagged", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "flagged", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v4, set4 = Flag(x), true
 			}
@@ -188,7 +195,7 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 func (t *Bools) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Agree == nil {
-		runtime.AddFieldError(&ve, "agree", "required", "is required")
+		impl.AddFieldError(&ve, "agree", "required", "is required")
 	} else {
 	}
 	return ve.Err()

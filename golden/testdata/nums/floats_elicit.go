@@ -11,7 +11,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Floats that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -51,7 +58,7 @@ func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "f64") {
 		s.Properties.Set("f64", &jsonschema.Schema{
 			Title: "F64",
@@ -141,16 +148,16 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// F64 (JSON "f64")
 	if t.F64 == nil {
 		if raw, ok := content["f64"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "f64", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "f64", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "f64", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "f64", "range", "does not fit in float64")
 			default:
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "f64", "required", "is required")
+			impl.AddFieldError(&ve, "f64", "required", "is required")
 		}
 	}
 	var v1 float32
@@ -158,14 +165,14 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// F32 (JSON "f32")
 	if t.F32 == 0 {
 		if raw, ok := content["f32"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "f32", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "f32", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "f32", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "f32", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "f32", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "f32", "range", "does not fit in float32")
 				} else {
 					v1, set1 = float32(x), true
 				}
@@ -177,11 +184,11 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
 		if raw, ok := content["ratio"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "ratio", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
 			default:
 				if floatsCheckRatio(x, &ve) {
 					v2, set2 = x, true
@@ -196,14 +203,14 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Temp (JSON "temp")
 	if t.Temp == nil {
 		if raw, ok := content["temp"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "temp", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "temp", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "temp", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "temp", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "temp", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "temp", "range", "does not fit in float32")
 				} else {
 					if floatsCheckTemp(x, &ve) {
 						v3, set3 = float32(x), true
@@ -219,18 +226,18 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Price (JSON "price")
 	if t.Price == 0 {
 		if raw, ok := content["price"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "price", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "price", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "price", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "price", "range", "does not fit in float64")
 			default:
 				if floatsCheckPrice(x, &ve) {
 					v4, set4 = Price(x), true
 				}
 			}
 		} else {
-			runtime.AddFieldError(&ve, "price", "required", "is required")
+			impl.AddFieldError(&ve, "price", "required", "is required")
 		}
 	}
 	var v5 float32
@@ -238,14 +245,14 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Scale (JSON "scale")
 	if t.Scale == 0 {
 		if raw, ok := content["scale"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "scale", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "scale", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "scale", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "scale", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "scale", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "scale", "range", "does not fit in float32")
 				} else {
 					if floatsCheckScale(x, &ve) {
 						v5, set5 = float32(x), true
@@ -259,14 +266,14 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Edge (JSON "edge")
 	if t.Edge == nil {
 		if raw, ok := content["edge"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "edge", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "edge", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "edge", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "edge", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "edge", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "edge", "range", "does not fit in float32")
 				} else {
 					if floatsCheckEdge(x, &ve) {
 						v6, set6 = float32(x), true
@@ -282,14 +289,14 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	// Tiny (JSON "tiny")
 	if t.Tiny == nil {
 		if raw, ok := content["tiny"]; ok {
-			switch x, st := runtime.AsFloat64(raw); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "tiny", "type", "must be a number, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "tiny", "range", "does not fit in float64")
+			switch x, st := impl.AsFloat64(raw); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "tiny", "type", "must be a number, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "tiny", "range", "does not fit in float64")
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
-					runtime.AddFieldError(&ve, "tiny", "range", "does not fit in float32")
+					impl.AddFieldError(&ve, "tiny", "range", "does not fit in float32")
 				} else {
 					if floatsCheckTiny(x, &ve) {
 						v7, set7 = float32(x), true
@@ -336,7 +343,7 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 func (t *Floats) Validate() error {
 	var ve *runtime.ValidationError
 	if t.F64 == nil {
-		runtime.AddFieldError(&ve, "f64", "required", "is required")
+		impl.AddFieldError(&ve, "f64", "required", "is required")
 	} else {
 	}
 	if t.Ratio != 0 {
@@ -346,7 +353,7 @@ func (t *Floats) Validate() error {
 		floatsCheckTempStored(float32(*t.Temp), &ve)
 	}
 	if t.Price == 0 {
-		runtime.AddFieldError(&ve, "price", "required", "is required")
+		impl.AddFieldError(&ve, "price", "required", "is required")
 	} else {
 		floatsCheckPrice(float64(t.Price), &ve)
 	}
@@ -366,11 +373,11 @@ func (t *Floats) Validate() error {
 func floatsCheckRatio(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -0.5 {
-		runtime.AddFieldError(ve, "ratio", "minimum", "must be at least -0.5")
+		impl.AddFieldError(ve, "ratio", "minimum", "must be at least -0.5")
 		ok = false
 	}
 	if v > 2.5 {
-		runtime.AddFieldError(ve, "ratio", "maximum", "must be at most 2.5")
+		impl.AddFieldError(ve, "ratio", "maximum", "must be at most 2.5")
 		ok = false
 	}
 	return ok
@@ -380,7 +387,7 @@ func floatsCheckRatio(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckTemp(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -273.15 {
-		runtime.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
+		impl.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
 		ok = false
 	}
 	return ok
@@ -390,7 +397,7 @@ func floatsCheckTemp(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckTempStored(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(-273.15) {
-		runtime.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
+		impl.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
 		ok = false
 	}
 	return ok
@@ -400,7 +407,7 @@ func floatsCheckTempStored(v float32, ve **runtime.ValidationError) bool {
 func floatsCheckPrice(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.01 {
-		runtime.AddFieldError(ve, "price", "minimum", "must be at least 0.01")
+		impl.AddFieldError(ve, "price", "minimum", "must be at least 0.01")
 		ok = false
 	}
 	return ok
@@ -410,11 +417,11 @@ func floatsCheckPrice(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckScale(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.7 {
-		runtime.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
+		impl.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
 		ok = false
 	}
 	if v > 1.3 {
-		runtime.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
+		impl.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
 		ok = false
 	}
 	return ok
@@ -424,11 +431,11 @@ func floatsCheckScale(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(0.7) {
-		runtime.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
+		impl.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
 		ok = false
 	}
 	if v > float32(1.3) {
-		runtime.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
+		impl.AddFieldError(ve, "scale", "maximum", "must be at most 1.3")
 		ok = false
 	}
 	return ok
@@ -438,11 +445,11 @@ func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
 func floatsCheckEdge(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -3.4028234663852886e+38 {
-		runtime.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
 		ok = false
 	}
 	if v > 3.4028234663852886e+38 {
-		runtime.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
 		ok = false
 	}
 	return ok
@@ -452,11 +459,11 @@ func floatsCheckEdge(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckEdgeStored(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(-3.4028235e+38) {
-		runtime.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
 		ok = false
 	}
 	if v > float32(3.4028235e+38) {
-		runtime.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
 		ok = false
 	}
 	return ok
@@ -466,7 +473,7 @@ func floatsCheckEdgeStored(v float32, ve **runtime.ValidationError) bool {
 func floatsCheckTiny(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 1e-50 {
-		runtime.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		impl.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
 		ok = false
 	}
 	return ok
@@ -476,7 +483,7 @@ func floatsCheckTiny(v float64, ve **runtime.ValidationError) bool {
 func floatsCheckTinyStored(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(0) {
-		runtime.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		impl.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
 		ok = false
 	}
 	return ok

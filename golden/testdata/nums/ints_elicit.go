@@ -11,7 +11,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -69,7 +76,7 @@ func (t *Ints) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "i") {
 		s.Properties.Set("i", &jsonschema.Schema{
 			Title: "I",
@@ -200,16 +207,16 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// I (JSON "i")
 	if t.I == nil {
 		if raw, ok := content["i"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "i", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "i", "range", "does not fit in int")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "i", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "i", "range", "does not fit in int")
 			default:
 				v0, set0 = int(x), true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "i", "required", "is required")
+			impl.AddFieldError(&ve, "i", "required", "is required")
 		}
 	}
 	var v1 int8
@@ -217,11 +224,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// I8 (JSON "i8")
 	if t.I8 == 0 {
 		if raw, ok := content["i8"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt8, math.MaxInt8); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "i8", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "i8", "range", "does not fit in int8")
+			switch x, st := impl.AsInt(raw, math.MinInt8, math.MaxInt8); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "i8", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "i8", "range", "does not fit in int8")
 			default:
 				v1, set1 = int8(x), true
 			}
@@ -232,11 +239,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// I16 (JSON "i16")
 	if t.I16 == nil {
 		if raw, ok := content["i16"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt16, math.MaxInt16); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "i16", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "i16", "range", "does not fit in int16")
+			switch x, st := impl.AsInt(raw, math.MinInt16, math.MaxInt16); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "i16", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "i16", "range", "does not fit in int16")
 			default:
 				if intsCheckI16(x, &ve) {
 					v2, set2 = int16(x), true
@@ -251,11 +258,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// I32 (JSON "i32")
 	if t.I32 == 0 {
 		if raw, ok := content["i32"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt32, math.MaxInt32); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "i32", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "i32", "range", "does not fit in int32")
+			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "i32", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "i32", "range", "does not fit in int32")
 			default:
 				if intsCheckI32(x, &ve) {
 					v3, set3 = int32(x), true
@@ -268,11 +275,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// I64 (JSON "i64")
 	if t.I64 == nil {
 		if raw, ok := content["i64"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "i64", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "i64", "range", "does not fit in int64")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "i64", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "i64", "range", "does not fit in int64")
 			default:
 				v4, set4 = int64(x), true
 			}
@@ -285,11 +292,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// U (JSON "u")
 	if t.U == 0 {
 		if raw, ok := content["u"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "u", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "u", "range", "does not fit in uint")
+			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "u", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "u", "range", "does not fit in uint")
 			default:
 				if intsCheckU(x, &ve) {
 					v5, set5 = uint(x), true
@@ -302,11 +309,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// U8 (JSON "u8")
 	if t.U8 == nil {
 		if raw, ok := content["u8"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint8); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "u8", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "u8", "range", "does not fit in uint8")
+			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "u8", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "u8", "range", "does not fit in uint8")
 			default:
 				v6, set6 = uint8(x), true
 			}
@@ -319,11 +326,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// U16 (JSON "u16")
 	if t.U16 == 0 {
 		if raw, ok := content["u16"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint16); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "u16", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "u16", "range", "does not fit in uint16")
+			switch x, st := impl.AsUint(raw, math.MaxUint16); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "u16", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "u16", "range", "does not fit in uint16")
 			default:
 				if intsCheckU16(x, &ve) {
 					v7, set7 = uint16(x), true
@@ -338,11 +345,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// U32 (JSON "u32")
 	if t.U32 == nil {
 		if raw, ok := content["u32"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint32); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "u32", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "u32", "range", "does not fit in uint32")
+			switch x, st := impl.AsUint(raw, math.MaxUint32); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "u32", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "u32", "range", "does not fit in uint32")
 			default:
 				v8, set8 = uint32(x), true
 			}
@@ -353,11 +360,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// U64 (JSON "u64")
 	if t.U64 == 0 {
 		if raw, ok := content["u64"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "u64", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "u64", "range", "does not fit in uint64")
+			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "u64", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "u64", "range", "does not fit in uint64")
 			default:
 				v9, set9 = uint64(x), true
 			}
@@ -370,18 +377,18 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// Age (JSON "age")
 	if t.Age == 0 {
 		if raw, ok := content["age"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint8); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "age", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "age", "range", "does not fit in Age")
+			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "age", "range", "does not fit in Age")
 			default:
 				if intsCheckAge(x, &ve) {
 					v10, set10 = Age(x), true
 				}
 			}
 		} else {
-			runtime.AddFieldError(&ve, "age", "required", "is required")
+			impl.AddFieldError(&ve, "age", "required", "is required")
 		}
 	}
 	var v11 rune
@@ -389,11 +396,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// Rune (JSON "rune")
 	if t.Rune == nil {
 		if raw, ok := content["rune"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt32, math.MaxInt32); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "rune", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "rune", "range", "does not fit in rune")
+			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "rune", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "rune", "range", "does not fit in rune")
 			default:
 				v11, set11 = rune(x), true
 			}
@@ -404,11 +411,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// Low (JSON "low")
 	if t.Low == nil {
 		if raw, ok := content["low"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "low", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "low", "range", "does not fit in int64")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "low", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "low", "range", "does not fit in int64")
 			default:
 				if intsCheckLow(x, &ve) {
 					v12, set12 = int64(x), true
@@ -421,11 +428,11 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	// High (JSON "high")
 	if t.High == nil {
 		if raw, ok := content["high"]; ok {
-			switch x, st := runtime.AsUint(raw, math.MaxUint64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "high", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "high", "range", "does not fit in uint64")
+			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "high", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "high", "range", "does not fit in uint64")
 			default:
 				if intsCheckHigh(x, &ve) {
 					v13, set13 = uint64(x), true
@@ -487,7 +494,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 func (t *Ints) Validate() error {
 	var ve *runtime.ValidationError
 	if t.I == nil {
-		runtime.AddFieldError(&ve, "i", "required", "is required")
+		impl.AddFieldError(&ve, "i", "required", "is required")
 	} else {
 	}
 	if t.I16 != nil {
@@ -503,7 +510,7 @@ func (t *Ints) Validate() error {
 		intsCheckU16(uint64(t.U16), &ve)
 	}
 	if t.Age == 0 {
-		runtime.AddFieldError(&ve, "age", "required", "is required")
+		impl.AddFieldError(&ve, "age", "required", "is required")
 	} else {
 		intsCheckAge(uint64(t.Age), &ve)
 	}
@@ -520,11 +527,11 @@ func (t *Ints) Validate() error {
 func intsCheckI16(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-300) {
-		runtime.AddFieldError(ve, "i16", "minimum", "must be at least -300")
+		impl.AddFieldError(ve, "i16", "minimum", "must be at least -300")
 		ok = false
 	}
 	if v > int64(300) {
-		runtime.AddFieldError(ve, "i16", "maximum", "must be at most 300")
+		impl.AddFieldError(ve, "i16", "maximum", "must be at most 300")
 		ok = false
 	}
 	return ok
@@ -534,7 +541,7 @@ func intsCheckI16(v int64, ve **runtime.ValidationError) bool {
 func intsCheckI32(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(1) {
-		runtime.AddFieldError(ve, "i32", "minimum", "must be at least 1")
+		impl.AddFieldError(ve, "i32", "minimum", "must be at least 1")
 		ok = false
 	}
 	return ok
@@ -544,7 +551,7 @@ func intsCheckI32(v int64, ve **runtime.ValidationError) bool {
 func intsCheckU(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v > uint64(0x3e8) {
-		runtime.AddFieldError(ve, "u", "maximum", "must be at most 1000")
+		impl.AddFieldError(ve, "u", "maximum", "must be at most 1000")
 		ok = false
 	}
 	return ok
@@ -554,11 +561,11 @@ func intsCheckU(v uint64, ve **runtime.ValidationError) bool {
 func intsCheckU16(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0xa) {
-		runtime.AddFieldError(ve, "u16", "minimum", "must be at least 10")
+		impl.AddFieldError(ve, "u16", "minimum", "must be at least 10")
 		ok = false
 	}
 	if v > uint64(0x14) {
-		runtime.AddFieldError(ve, "u16", "maximum", "must be at most 20")
+		impl.AddFieldError(ve, "u16", "maximum", "must be at most 20")
 		ok = false
 	}
 	return ok
@@ -568,11 +575,11 @@ func intsCheckU16(v uint64, ve **runtime.ValidationError) bool {
 func intsCheckAge(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0x1) {
-		runtime.AddFieldError(ve, "age", "minimum", "must be at least 1")
+		impl.AddFieldError(ve, "age", "minimum", "must be at least 1")
 		ok = false
 	}
 	if v > uint64(0x82) {
-		runtime.AddFieldError(ve, "age", "maximum", "must be at most 130")
+		impl.AddFieldError(ve, "age", "maximum", "must be at most 130")
 		ok = false
 	}
 	return ok
@@ -582,11 +589,11 @@ func intsCheckAge(v uint64, ve **runtime.ValidationError) bool {
 func intsCheckLow(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-9223372036854775808) {
-		runtime.AddFieldError(ve, "low", "minimum", "must be at least -9223372036854775808")
+		impl.AddFieldError(ve, "low", "minimum", "must be at least -9223372036854775808")
 		ok = false
 	}
 	if v > int64(9223372036854775806) {
-		runtime.AddFieldError(ve, "low", "maximum", "must be at most 9223372036854775806")
+		impl.AddFieldError(ve, "low", "maximum", "must be at most 9223372036854775806")
 		ok = false
 	}
 	return ok
@@ -596,11 +603,11 @@ func intsCheckLow(v int64, ve **runtime.ValidationError) bool {
 func intsCheckHigh(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0x3e8) {
-		runtime.AddFieldError(ve, "high", "minimum", "must be at least 1000")
+		impl.AddFieldError(ve, "high", "minimum", "must be at least 1000")
 		ok = false
 	}
 	if v > uint64(0xfffffffffffffffe) {
-		runtime.AddFieldError(ve, "high", "maximum", "must be at most 18446744073709551614")
+		impl.AddFieldError(ve, "high", "maximum", "must be at most 18446744073709551614")
 		ok = false
 	}
 	return ok

@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Preferences that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -35,7 +42,7 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "seat") {
 		s.Properties.Set("seat", &jsonschema.Schema{
 			Enum:  []any{"window", "aisle"},
@@ -45,7 +52,7 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "meal") {
 		s.Properties.Set("meal", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(30),
+			MaxLength: impl.Uint64(30),
 			Title:     "Meal preference",
 			Type:      "string",
 		})
@@ -83,8 +90,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Seat (JSON "seat")
 	if t.Seat == "" {
 		if raw, ok := content["seat"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "seat", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if preferencesCheckSeat(x, &ve) {
 				v0, set0 = x, true
 			}
@@ -95,8 +102,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Meal (JSON "meal")
 	if t.Meal == "" {
 		if raw, ok := content["meal"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if preferencesCheckMeal(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -107,8 +114,8 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	// Pillow (JSON "pillow")
 	if t.Pillow == nil {
 		if raw, ok := content["pillow"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v2, set2 = x, true
 			}
@@ -151,7 +158,7 @@ func preferencesCheckSeat(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "window", "aisle":
 	default:
-		runtime.AddFieldError(ve, "seat", "enum", "must be one of: window, aisle")
+		impl.AddFieldError(ve, "seat", "enum", "must be one of: window, aisle")
 		ok = false
 	}
 	return ok
@@ -162,7 +169,7 @@ func preferencesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 30 {
-		runtime.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
+		impl.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
 		ok = false
 	}
 	return ok

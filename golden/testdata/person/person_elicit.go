@@ -12,7 +12,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Person that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -34,10 +41,10 @@ func (t *Person) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
-			MinLength: runtime.Uint64(1),
+			MinLength: impl.Uint64(1),
 			Title:     "Name",
 			Type:      "string",
 		})
@@ -76,13 +83,13 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 	// Name (JSON "name")
 	if t.Name == "" {
 		if raw, ok := content["name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if personCheckName(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "name", "required", "is required")
+			impl.AddFieldError(&ve, "name", "required", "is required")
 		}
 	}
 	var v1 int
@@ -90,11 +97,11 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 	// Age (JSON "age")
 	if t.Age == nil {
 		if raw, ok := content["age"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "age", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "age", "range", "does not fit in int")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "age", "range", "does not fit in int")
 			default:
 				if personCheckAge(x, &ve) {
 					v1, set1 = int(x), true
@@ -120,7 +127,7 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 func (t *Person) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
-		runtime.AddFieldError(&ve, "name", "required", "is required")
+		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
 		personCheckName(t.Name, &ve)
 	}
@@ -135,7 +142,7 @@ func personCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	return ok
@@ -145,7 +152,7 @@ func personCheckName(v string, ve **runtime.ValidationError) bool {
 func personCheckAge(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
-		runtime.AddFieldError(ve, "age", "minimum", "must be at least 0")
+		impl.AddFieldError(ve, "age", "minimum", "must be at least 0")
 		ok = false
 	}
 	return ok

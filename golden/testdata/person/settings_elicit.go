@@ -11,7 +11,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Settings that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -33,7 +40,7 @@ func (t *Settings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "theme") {
 		s.Properties.Set("theme", &jsonschema.Schema{
 			Default: "light",
@@ -76,8 +83,8 @@ func (t *Settings) applyContent(content map[string]any, partial bool) error {
 	// Theme (JSON "theme")
 	if t.Theme == "" {
 		if raw, ok := content["theme"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "theme", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "theme", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if settingsCheckTheme(x, &ve) {
 				v0, set0 = x, true
 			}
@@ -90,11 +97,11 @@ func (t *Settings) applyContent(content map[string]any, partial bool) error {
 	// Volume (JSON "volume")
 	if t.Volume == nil {
 		if raw, ok := content["volume"]; ok {
-			switch x, st := runtime.AsInt(raw, math.MinInt64, math.MaxInt64); st {
-			case runtime.ConvWrongType:
-				runtime.AddFieldError(&ve, "volume", "type", "must be an integer, got "+runtime.TypeName(raw))
-			case runtime.ConvOutOfRange:
-				runtime.AddFieldError(&ve, "volume", "range", "does not fit in int")
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
+			case impl.ConvWrongType:
+				impl.AddFieldError(&ve, "volume", "type", "must be an integer, got "+impl.TypeName(raw))
+			case impl.ConvOutOfRange:
+				impl.AddFieldError(&ve, "volume", "range", "does not fit in int")
 			default:
 				if settingsCheckVolume(x, &ve) {
 					v1, set1 = int(x), true
@@ -134,7 +141,7 @@ func settingsCheckTheme(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "light", "dark":
 	default:
-		runtime.AddFieldError(ve, "theme", "enum", "must be one of: light, dark")
+		impl.AddFieldError(ve, "theme", "enum", "must be one of: light, dark")
 		ok = false
 	}
 	return ok
@@ -144,11 +151,11 @@ func settingsCheckTheme(v string, ve **runtime.ValidationError) bool {
 func settingsCheckVolume(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
-		runtime.AddFieldError(ve, "volume", "minimum", "must be at least 0")
+		impl.AddFieldError(ve, "volume", "minimum", "must be at least 0")
 		ok = false
 	}
 	if v > int64(10) {
-		runtime.AddFieldError(ve, "volume", "maximum", "must be at most 10")
+		impl.AddFieldError(ve, "volume", "maximum", "must be at most 10")
 		ok = false
 	}
 	return ok

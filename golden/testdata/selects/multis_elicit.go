@@ -9,7 +9,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Multis that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -40,14 +47,14 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "tags") {
 		s.Properties.Set("tags", &jsonschema.Schema{
 			Items: &jsonschema.Schema{
 				Enum: []any{"a", "b", "c"},
 				Type: "string",
 			},
-			MinItems: runtime.Uint64(1),
+			MinItems: impl.Uint64(1),
 			Title:    "Tags",
 			Type:     "array",
 		})
@@ -66,7 +73,7 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "pi",
 				Title: "Pineapple",
 			}}},
-			MaxItems: runtime.Uint64(2),
+			MaxItems: impl.Uint64(2),
 			Title:    "Toppings",
 			Type:     "array",
 		})
@@ -83,8 +90,8 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "evening",
 				Title: "Evening",
 			}}},
-			MaxItems: runtime.Uint64(2),
-			MinItems: runtime.Uint64(1),
+			MaxItems: impl.Uint64(2),
+			MinItems: impl.Uint64(1),
 			Title:    "Windows",
 			Type:     "array",
 		})
@@ -106,8 +113,8 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Enum: []any{"x", "y"},
 				Type: "string",
 			},
-			MaxItems: runtime.Uint64(0),
-			MinItems: runtime.Uint64(0),
+			MaxItems: impl.Uint64(0),
+			MinItems: impl.Uint64(0),
 			Title:    "Empty",
 			Type:     "array",
 		})
@@ -138,15 +145,15 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckTags(x, &ve) {
 					v0, set0 = x, true
 				}
 			}
 		} else {
-			runtime.AddFieldError(&ve, "tags", "required", "is required")
+			impl.AddFieldError(&ve, "tags", "required", "is required")
 		}
 	}
 	var v1 []string
@@ -154,8 +161,8 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Toppings (JSON "toppings")
 	if len(t.Toppings) == 0 {
 		if raw, ok := content["toppings"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "toppings", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "toppings", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckToppings(x, &ve) {
 					v1, set1 = x, true
@@ -170,8 +177,8 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Windows (JSON "windows")
 	if len(t.Windows) == 0 {
 		if raw, ok := content["windows"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "windows", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "windows", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				items := make([]Window, len(x))
 				for k, item := range x {
@@ -188,8 +195,8 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Levels (JSON "levels")
 	if len(t.Levels) == 0 {
 		if raw, ok := content["levels"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "levels", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "levels", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				items := make([]Level, len(x))
 				for k, item := range x {
@@ -208,8 +215,8 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Empty (JSON "empty")
 	if len(t.Empty) == 0 {
 		if raw, ok := content["empty"]; ok {
-			if x, ok := runtime.AsStrings(raw); !ok {
-				runtime.AddFieldError(&ve, "empty", "type", "must be an array of strings, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsStrings(raw); !ok {
+				impl.AddFieldError(&ve, "empty", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckEmpty(x, &ve) {
 					v4, set4 = x, true
@@ -244,7 +251,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 func (t *Multis) Validate() error {
 	var ve *runtime.ValidationError
 	if len(t.Tags) == 0 {
-		runtime.AddFieldError(&ve, "tags", "required", "is required")
+		impl.AddFieldError(&ve, "tags", "required", "is required")
 	} else {
 		multisCheckTags(t.Tags, &ve)
 	}
@@ -267,14 +274,14 @@ func (t *Multis) Validate() error {
 func multisCheckTags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		runtime.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch item {
 		case "a", "b", "c":
 		default:
-			runtime.AddFieldError(ve, "tags", "enum", "items must be among: a, b, c")
+			impl.AddFieldError(ve, "tags", "enum", "items must be among: a, b, c")
 			return false
 		}
 	}
@@ -285,14 +292,14 @@ func multisCheckTags(v []string, ve **runtime.ValidationError) bool {
 func multisCheckToppings(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 2 {
-		runtime.AddFieldError(ve, "toppings", "maxItems", "must have at most 2 items")
+		impl.AddFieldError(ve, "toppings", "maxItems", "must have at most 2 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch item {
 		case "ch", "ham", "pi":
 		default:
-			runtime.AddFieldError(ve, "toppings", "enum", "items must be among: ch, ham, pi")
+			impl.AddFieldError(ve, "toppings", "enum", "items must be among: ch, ham, pi")
 			return false
 		}
 	}
@@ -303,18 +310,18 @@ func multisCheckToppings(v []string, ve **runtime.ValidationError) bool {
 func multisCheckWindows(v []Window, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		runtime.AddFieldError(ve, "windows", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "windows", "minItems", "must have at least 1 items")
 		ok = false
 	}
 	if len(v) > 2 {
-		runtime.AddFieldError(ve, "windows", "maxItems", "must have at most 2 items")
+		impl.AddFieldError(ve, "windows", "maxItems", "must have at most 2 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch string(item) {
 		case "morning", "afternoon", "evening":
 		default:
-			runtime.AddFieldError(ve, "windows", "enum", "items must be among: morning, afternoon, evening")
+			impl.AddFieldError(ve, "windows", "enum", "items must be among: morning, afternoon, evening")
 			return false
 		}
 	}
@@ -328,7 +335,7 @@ func multisCheckLevels(v []Level, ve **runtime.ValidationError) bool {
 		switch string(item) {
 		case "low", "medium", "high":
 		default:
-			runtime.AddFieldError(ve, "levels", "enum", "items must be among: low, medium, high")
+			impl.AddFieldError(ve, "levels", "enum", "items must be among: low, medium, high")
 			return false
 		}
 	}
@@ -339,14 +346,14 @@ func multisCheckLevels(v []Level, ve **runtime.ValidationError) bool {
 func multisCheckEmpty(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 0 {
-		runtime.AddFieldError(ve, "empty", "maxItems", "must have at most 0 items")
+		impl.AddFieldError(ve, "empty", "maxItems", "must have at most 0 items")
 		ok = false
 	}
 	for _, item := range v {
 		switch item {
 		case "x", "y":
 		default:
-			runtime.AddFieldError(ve, "empty", "enum", "items must be among: x, y")
+			impl.AddFieldError(ve, "empty", "enum", "items must be among: x, y")
 			return false
 		}
 	}

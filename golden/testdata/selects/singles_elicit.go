@@ -9,7 +9,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Singles that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -40,7 +47,7 @@ func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
 			Enum:  []any{"s", "m", "l"},
@@ -123,13 +130,13 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	// Size (JSON "size")
 	if t.Size == "" {
 		if raw, ok := content["size"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "size", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if singlesCheckSize(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "size", "required", "is required")
+			impl.AddFieldError(&ve, "size", "required", "is required")
 		}
 	}
 	var v1 string
@@ -137,8 +144,8 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	// Meal (JSON "meal")
 	if t.Meal == "" {
 		if raw, ok := content["meal"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "meal", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if singlesCheckMeal(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -151,8 +158,8 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	// Window (JSON "window")
 	if t.Window == "" {
 		if raw, ok := content["window"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "window", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if singlesCheckWindow(x, &ve) {
 				v2, set2 = Window(x), true
 			}
@@ -165,8 +172,8 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	// Level (JSON "level")
 	if t.Level == nil {
 		if raw, ok := content["level"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "level", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if singlesCheckLevel(x, &ve) {
 				v3, set3 = Level(x), true
 			}
@@ -177,8 +184,8 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	// Window2 (JSON "window2")
 	if t.Window2 == nil {
 		if raw, ok := content["window2"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "window2", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "window2", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if singlesCheckWindow2(x, &ve) {
 				v4, set4 = Window(x), true
 			}
@@ -211,7 +218,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 func (t *Singles) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Size == "" {
-		runtime.AddFieldError(&ve, "size", "required", "is required")
+		impl.AddFieldError(&ve, "size", "required", "is required")
 	} else {
 		singlesCheckSize(t.Size, &ve)
 	}
@@ -236,7 +243,7 @@ func singlesCheckSize(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "s", "m", "l":
 	default:
-		runtime.AddFieldError(ve, "size", "enum", "must be one of: s, m, l")
+		impl.AddFieldError(ve, "size", "enum", "must be one of: s, m, l")
 		ok = false
 	}
 	return ok
@@ -248,7 +255,7 @@ func singlesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "veg", "fish, grilled", "a":
 	default:
-		runtime.AddFieldError(ve, "meal", "enum", "must be one of: veg, fish, grilled, a")
+		impl.AddFieldError(ve, "meal", "enum", "must be one of: veg, fish, grilled, a")
 		ok = false
 	}
 	return ok
@@ -260,7 +267,7 @@ func singlesCheckWindow(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "morning", "afternoon", "evening":
 	default:
-		runtime.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
+		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
 		ok = false
 	}
 	return ok
@@ -272,7 +279,7 @@ func singlesCheckLevel(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "low", "medium", "high":
 	default:
-		runtime.AddFieldError(ve, "level", "enum", "must be one of: low, medium, high")
+		impl.AddFieldError(ve, "level", "enum", "must be one of: low, medium, high")
 		ok = false
 	}
 	return ok
@@ -284,7 +291,7 @@ func singlesCheckWindow2(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "morning", "evening":
 	default:
-		runtime.AddFieldError(ve, "window2", "enum", "must be one of: morning, evening")
+		impl.AddFieldError(ve, "window2", "enum", "must be one of: morning, evening")
 		ok = false
 	}
 	return ok

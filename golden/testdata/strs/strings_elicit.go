@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Strings that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -53,10 +60,10 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "plain") {
 		s.Properties.Set("plain", &jsonschema.Schema{
-			MinLength: runtime.Uint64(1),
+			MinLength: impl.Uint64(1),
 			Title:     "Plain",
 			Type:      "string",
 		})
@@ -64,15 +71,15 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	}
 	if slices.Contains(fields, "short") {
 		s.Properties.Set("short", &jsonschema.Schema{
-			MaxLength: runtime.Uint64(3),
-			MinLength: runtime.Uint64(1),
+			MaxLength: impl.Uint64(3),
+			MinLength: impl.Uint64(1),
 			Title:     "Short",
 			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "long") {
 		s.Properties.Set("long", &jsonschema.Schema{
-			MinLength: runtime.Uint64(5),
+			MinLength: impl.Uint64(5),
 			Title:     "Long",
 			Type:      "string",
 		})
@@ -88,7 +95,7 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "site") {
 		s.Properties.Set("site", &jsonschema.Schema{
 			Format:    "uri",
-			MaxLength: runtime.Uint64(60),
+			MaxLength: impl.Uint64(60),
 			Title:     "Site",
 			Type:      "string",
 		})
@@ -111,7 +118,7 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "nick") {
 		s.Properties.Set("nick", &jsonschema.Schema{
 			Default:   "bob",
-			MaxLength: runtime.Uint64(8),
+			MaxLength: impl.Uint64(8),
 			Title:     "Nick",
 			Type:      "string",
 		})
@@ -119,7 +126,7 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "greeting") {
 		s.Properties.Set("greeting", &jsonschema.Schema{
 			Default:   "Hello, world",
-			MinLength: runtime.Uint64(2),
+			MinLength: impl.Uint64(2),
 			Title:     "Greeting",
 			Type:      "string",
 		})
@@ -150,13 +157,13 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Plain (JSON "plain")
 	if t.Plain == "" {
 		if raw, ok := content["plain"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "plain", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "plain", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckPlain(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "plain", "required", "is required")
+			impl.AddFieldError(&ve, "plain", "required", "is required")
 		}
 	}
 	var v1 string
@@ -164,8 +171,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Short (JSON "short")
 	if t.Short == "" {
 		if raw, ok := content["short"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "short", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "short", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckShort(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -176,8 +183,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Long (JSON "long")
 	if t.Long == "" {
 		if raw, ok := content["long"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "long", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "long", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckLong(x, &ve) {
 				v2, set2 = x, true
 			}
@@ -188,13 +195,13 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Email (JSON "email")
 	if t.Email == "" {
 		if raw, ok := content["email"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckEmail(x, &ve) {
 				v3, set3 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "email", "required", "is required")
+			impl.AddFieldError(&ve, "email", "required", "is required")
 		}
 	}
 	var v4 string
@@ -202,8 +209,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Site (JSON "site")
 	if t.Site == nil {
 		if raw, ok := content["site"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "site", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "site", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckSite(x, &ve) {
 				v4, set4 = x, true
 			}
@@ -214,8 +221,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Day (JSON "day")
 	if t.Day == "" {
 		if raw, ok := content["day"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "day", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "day", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckDay(x, &ve) {
 				v5, set5 = x, true
 			}
@@ -228,8 +235,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// When (JSON "when")
 	if t.When == nil {
 		if raw, ok := content["when"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "when", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "when", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckWhen(x, &ve) {
 				v6, set6 = x, true
 			}
@@ -240,8 +247,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Nick (JSON "nick")
 	if t.Nick == "" {
 		if raw, ok := content["nick"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "nick", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckNick(x, &ve) {
 				v7, set7 = Nick(x), true
 			}
@@ -254,8 +261,8 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	// Greeting (JSON "greeting")
 	if t.Greeting == nil {
 		if raw, ok := content["greeting"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "greeting", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "greeting", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if stringsCheckGreeting(x, &ve) {
 				v8, set8 = x, true
 			}
@@ -302,7 +309,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 func (t *Strings) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Plain == "" {
-		runtime.AddFieldError(&ve, "plain", "required", "is required")
+		impl.AddFieldError(&ve, "plain", "required", "is required")
 	} else {
 		stringsCheckPlain(t.Plain, &ve)
 	}
@@ -313,7 +320,7 @@ func (t *Strings) Validate() error {
 		stringsCheckLong(t.Long, &ve)
 	}
 	if t.Email == "" {
-		runtime.AddFieldError(&ve, "email", "required", "is required")
+		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
 		stringsCheckEmail(t.Email, &ve)
 	}
@@ -340,7 +347,7 @@ func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "plain", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "plain", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	return ok
@@ -351,11 +358,11 @@ func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "short", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "short", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	if n > 3 {
-		runtime.AddFieldError(ve, "short", "maxLength", "must be at most 3 characters")
+		impl.AddFieldError(ve, "short", "maxLength", "must be at most 3 characters")
 		ok = false
 	}
 	return ok
@@ -366,7 +373,7 @@ func stringsCheckLong(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 5 {
-		runtime.AddFieldError(ve, "long", "minLength", "must be at least 5 characters")
+		impl.AddFieldError(ve, "long", "minLength", "must be at least 5 characters")
 		ok = false
 	}
 	return ok
@@ -375,8 +382,8 @@ func stringsCheckLong(v string, ve **runtime.ValidationError) bool {
 // stringsCheckEmail checks the rules of Email (JSON "email").
 func stringsCheckEmail(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsEmail(v) {
-		runtime.AddFieldError(ve, "email", "format", "must be an email address")
+	if !impl.IsEmail(v) {
+		impl.AddFieldError(ve, "email", "format", "must be an email address")
 		ok = false
 	}
 	return ok
@@ -387,11 +394,11 @@ func stringsCheckSite(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 60 {
-		runtime.AddFieldError(ve, "site", "maxLength", "must be at most 60 characters")
+		impl.AddFieldError(ve, "site", "maxLength", "must be at most 60 characters")
 		ok = false
 	}
-	if !runtime.IsURI(v) {
-		runtime.AddFieldError(ve, "site", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+	if !impl.IsURI(v) {
+		impl.AddFieldError(ve, "site", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
@@ -400,8 +407,8 @@ func stringsCheckSite(v string, ve **runtime.ValidationError) bool {
 // stringsCheckDay checks the rules of Day (JSON "day").
 func stringsCheckDay(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsDate(v) {
-		runtime.AddFieldError(ve, "day", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+	if !impl.IsDate(v) {
+		impl.AddFieldError(ve, "day", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
@@ -410,8 +417,8 @@ func stringsCheckDay(v string, ve **runtime.ValidationError) bool {
 // stringsCheckWhen checks the rules of When (JSON "when").
 func stringsCheckWhen(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsDateTime(v) {
-		runtime.AddFieldError(ve, "when", "format", "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z")
+	if !impl.IsDateTime(v) {
+		impl.AddFieldError(ve, "when", "format", "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z")
 		ok = false
 	}
 	return ok
@@ -422,7 +429,7 @@ func stringsCheckNick(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 8 {
-		runtime.AddFieldError(ve, "nick", "maxLength", "must be at most 8 characters")
+		impl.AddFieldError(ve, "nick", "maxLength", "must be at most 8 characters")
 		ok = false
 	}
 	return ok
@@ -433,7 +440,7 @@ func stringsCheckGreeting(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 2 {
-		runtime.AddFieldError(ve, "greeting", "minLength", "must be at least 2 characters")
+		impl.AddFieldError(ve, "greeting", "minLength", "must be at least 2 characters")
 		ok = false
 	}
 	return ok

@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Times that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -41,7 +48,7 @@ func (t *Times) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "at") {
 		s.Properties.Set("at", &jsonschema.Schema{
 			Format: "date-time",
@@ -106,19 +113,19 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	// At (JSON "at")
 	if t.At.IsZero() {
 		if raw, ok := content["at"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "at", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDateTime(x); !ok {
-				runtime.AddFieldError(&ve, "at", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "at", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDateTime(x); !ok {
+				impl.AddFieldError(&ve, "at", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				if tm.IsZero() {
-					runtime.AddFieldError(&ve, "at", "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer")
+					impl.AddFieldError(&ve, "at", "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer")
 				} else {
 					v0, set0 = tm, true
 				}
 			}
 		} else {
-			runtime.AddFieldError(&ve, "at", "required", "is required")
+			impl.AddFieldError(&ve, "at", "required", "is required")
 		}
 	}
 	var v1 time.Time
@@ -126,15 +133,15 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	// Day (JSON "day")
 	if t.Day.IsZero() {
 		if raw, ok := content["day"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "day", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDate(x); !ok {
-				runtime.AddFieldError(&ve, "day", "format", "must be a date string (YYYY-MM-DD)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "day", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDate(x); !ok {
+				impl.AddFieldError(&ve, "day", "format", "must be a date string (YYYY-MM-DD)")
 			} else {
 				v1, set1 = tm, true
 			}
 		} else {
-			v1, set1 = runtime.MustTime(runtime.ParseDate("2026-07-28")), true
+			v1, set1 = impl.MustTime(impl.ParseDate("2026-07-28")), true
 		}
 	}
 	var v2 time.Time
@@ -142,15 +149,15 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	// Maybe (JSON "maybe")
 	if t.Maybe == nil {
 		if raw, ok := content["maybe"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "maybe", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDateTime(x); !ok {
-				runtime.AddFieldError(&ve, "maybe", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "maybe", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDateTime(x); !ok {
+				impl.AddFieldError(&ve, "maybe", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v2, set2 = tm, true
 			}
 		} else {
-			v2, set2 = runtime.MustTime(runtime.ParseDateTime("2026-07-28T09:30:00.5+02:00")), true
+			v2, set2 = impl.MustTime(impl.ParseDateTime("2026-07-28T09:30:00.5+02:00")), true
 		}
 	}
 	var v3 time.Time
@@ -158,10 +165,10 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	// Dayptr (JSON "dayptr")
 	if t.Dayptr == nil {
 		if raw, ok := content["dayptr"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "dayptr", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDate(x); !ok {
-				runtime.AddFieldError(&ve, "dayptr", "format", "must be a date string (YYYY-MM-DD)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "dayptr", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDate(x); !ok {
+				impl.AddFieldError(&ve, "dayptr", "format", "must be a date string (YYYY-MM-DD)")
 			} else {
 				v3, set3 = tm, true
 			}
@@ -172,10 +179,10 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	// Explicit (JSON "explicit")
 	if t.Explicit.IsZero() {
 		if raw, ok := content["explicit"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "explicit", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if tm, ok := runtime.ParseDateTime(x); !ok {
-				runtime.AddFieldError(&ve, "explicit", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "explicit", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if tm, ok := impl.ParseDateTime(x); !ok {
+				impl.AddFieldError(&ve, "explicit", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v4, set4 = tm, true
 			}
@@ -208,7 +215,7 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 func (t *Times) Validate() error {
 	var ve *runtime.ValidationError
 	if t.At.IsZero() {
-		runtime.AddFieldError(&ve, "at", "required", "is required")
+		impl.AddFieldError(&ve, "at", "required", "is required")
 	} else {
 	}
 	return ve.Err()

@@ -10,7 +10,14 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
+
+// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
+// mcpgen of go.mod (`go tool mcpgen`).
+const _ = impl.EnforceVersion(impl.MaxVersion - 1)
+const _ = impl.EnforceVersion(1 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Titles that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -62,10 +69,10 @@ func (t *Titles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "first_name") {
 		s.Properties.Set("first_name", &jsonschema.Schema{
-			MinLength: runtime.Uint64(1),
+			MinLength: impl.Uint64(1),
 			Title:     "First name",
 			Type:      "string",
 		})
@@ -173,13 +180,13 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// FirstName (JSON "first_name")
 	if t.FirstName == "" {
 		if raw, ok := content["first_name"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "first_name", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "first_name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if titlesCheckFirstName(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "first_name", "required", "is required")
+			impl.AddFieldError(&ve, "first_name", "required", "is required")
 		}
 	}
 	var v1 string
@@ -187,8 +194,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// DepartureDate (JSON "departure_date")
 	if t.DepartureDate == "" {
 		if raw, ok := content["departure_date"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "departure_date", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "departure_date", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if titlesCheckDepartureDate(x, &ve) {
 				v1, set1 = x, true
 			}
@@ -199,8 +206,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// UserID (JSON "user_id")
 	if t.UserID == "" {
 		if raw, ok := content["user_id"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "user_id", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "user_id", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v2, set2 = x, true
 			}
@@ -211,8 +218,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// HTTPServerURL (JSON "http_server_url")
 	if t.HTTPServerURL == "" {
 		if raw, ok := content["http_server_url"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "http_server_url", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "http_server_url", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if titlesCheckHTTPServerURL(x, &ve) {
 				v3, set3 = x, true
 			}
@@ -223,8 +230,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Nick (JSON "nick")
 	if t.Nick == "" {
 		if raw, ok := content["nick"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "nick", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v4, set4 = x, true
 			}
@@ -235,8 +242,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Motto (JSON "motto")
 	if t.Motto == "" {
 		if raw, ok := content["motto"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "motto", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "motto", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v5, set5 = x, true
 			}
@@ -247,8 +254,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// City (JSON "city")
 	if t.City == "" {
 		if raw, ok := content["city"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "city", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v6, set6 = x, true
 			}
@@ -259,8 +266,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Bio (JSON "bio")
 	if t.Bio == "" {
 		if raw, ok := content["bio"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "bio", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "bio", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v7, set7 = x, true
 			}
@@ -271,8 +278,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// NoJSON (JSON "NoJSON")
 	if t.NoJSON == "" {
 		if raw, ok := content["NoJSON"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "NoJSON", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "NoJSON", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v8, set8 = x, true
 			}
@@ -283,13 +290,13 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Confirm (JSON "confirm")
 	{
 		if raw, ok := content["confirm"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "confirm", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if titlesCheckConfirm(x, &ve) {
 				v9, set9 = x, true
 			}
 		} else {
-			runtime.AddFieldError(&ve, "confirm", "required", "is required")
+			impl.AddFieldError(&ve, "confirm", "required", "is required")
 		}
 	}
 	var v10 bool
@@ -297,8 +304,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Sure (JSON "sure")
 	{
 		if raw, ok := content["sure"]; ok {
-			if x, ok := runtime.AsBool(raw); !ok {
-				runtime.AddFieldError(&ve, "sure", "type", "must be a boolean, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsBool(raw); !ok {
+				impl.AddFieldError(&ve, "sure", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v10, set10 = x, true
 			}
@@ -311,8 +318,8 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	// Spaced (JSON "spaced")
 	if t.Spaced == "" {
 		if raw, ok := content["spaced"]; ok {
-			if x, ok := runtime.AsString(raw); !ok {
-				runtime.AddFieldError(&ve, "spaced", "type", "must be a string, got "+runtime.TypeName(raw))
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "spaced", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
 				v11, set11 = x, true
 			}
@@ -366,7 +373,7 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 func (t *Titles) Validate() error {
 	var ve *runtime.ValidationError
 	if t.FirstName == "" {
-		runtime.AddFieldError(&ve, "first_name", "required", "is required")
+		impl.AddFieldError(&ve, "first_name", "required", "is required")
 	} else {
 		titlesCheckFirstName(t.FirstName, &ve)
 	}
@@ -377,7 +384,7 @@ func (t *Titles) Validate() error {
 		titlesCheckHTTPServerURL(t.HTTPServerURL, &ve)
 	}
 	if t.Confirm == "" {
-		runtime.AddFieldError(&ve, "confirm", "required", "is required")
+		impl.AddFieldError(&ve, "confirm", "required", "is required")
 	} else {
 		titlesCheckConfirm(t.Confirm, &ve)
 	}
@@ -389,7 +396,7 @@ func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		runtime.AddFieldError(ve, "first_name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "first_name", "minLength", "must be at least 1 characters")
 		ok = false
 	}
 	return ok
@@ -398,8 +405,8 @@ func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
 // titlesCheckDepartureDate checks the rules of DepartureDate (JSON "departure_date").
 func titlesCheckDepartureDate(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsDate(v) {
-		runtime.AddFieldError(ve, "departure_date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+	if !impl.IsDate(v) {
+		impl.AddFieldError(ve, "departure_date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
@@ -408,8 +415,8 @@ func titlesCheckDepartureDate(v string, ve **runtime.ValidationError) bool {
 // titlesCheckHTTPServerURL checks the rules of HTTPServerURL (JSON "http_server_url").
 func titlesCheckHTTPServerURL(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	if !runtime.IsURI(v) {
-		runtime.AddFieldError(ve, "http_server_url", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+	if !impl.IsURI(v) {
+		impl.AddFieldError(ve, "http_server_url", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
@@ -421,7 +428,7 @@ func titlesCheckConfirm(v string, ve **runtime.ValidationError) bool {
 	switch v {
 	case "yes":
 	default:
-		runtime.AddFieldError(ve, "confirm", "enum", "must be one of: yes")
+		impl.AddFieldError(ve, "confirm", "enum", "must be one of: yes")
 		ok = false
 	}
 	return ok
