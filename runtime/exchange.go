@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ import (
 // either completes or calls [Exchange.Ask] for the next round.
 type Exchange struct {
 	r *round // r.st is nil on a first call
+	a *asker // set by Run: the typed questions of this request
 }
 
 // NewExchange starts handling one request of the tool or prompt called name.
@@ -209,9 +211,9 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 		}
 	}
 	sort.Slice(asks, func(i, j int) bool { return asks[i].Key < asks[j].Key })
-	st := &state{}
-	if x.r.st != nil {
-		st = &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round}
+	st := x.base()
+	if x.a != nil {
+		st.Replies, st.Kept = x.a.replies, x.a.kept
 	}
 	if carry != nil {
 		b, err := json.Marshal(carry)
@@ -221,4 +223,42 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 		st.Carry = b
 	}
 	return x.r.issue(st, asks, requests, "")
+}
+
+// base returns the state the next round of this exchange starts from: the
+// binding, flow id and round count of the state it resumed (none on a first
+// call).
+func (x *Exchange) base() *state {
+	if x.r.st == nil {
+		return &state{}
+	}
+	return &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round}
+}
+
+// Run runs h, the exchange's handler, in a context where it can ask typed
+// questions ([Ask], [AskURL]) and keep computed values ([Keep]) as a
+// generated flow's branches do, and where [FlowID] and [Round] answer. When h
+// returns [ErrInputRequired] from a question, Run returns that question's
+// input-required response instead (or the tool error that ends the call);
+// anything else h returns is returned unchanged. Adapters call it; a
+// handler's own [Exchange.Ask] rounds keep the questions already answered.
+func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error) {
+	a := newAsker(x.r)
+	x.a = a
+	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
+	if st := x.r.st; st != nil {
+		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
+		ctx = context.WithValue(ctx, roundKey, st.Round)
+	}
+	resp, err := h(ctx)
+	if err != nil && errors.Is(err, ErrInputRequired) {
+		base := x.base()
+		if x.r.st != nil {
+			base.Carry = x.r.st.Carry // what the handler's own rounds carried goes on
+		}
+		if next, ok, nerr := a.next(base); ok || nerr != nil {
+			return next, nerr
+		}
+	}
+	return resp, err
 }

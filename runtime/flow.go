@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -43,10 +42,10 @@ type Args interface {
 
 // Outcome tells a generated dispatcher which branch of the handler to run.
 type Outcome struct {
-	Action Action
+	Action Action `json:"a"`
 	// Declined, with Decline, holds the JSON names of the fields the user was
 	// asked for in the round they declined.
-	Declined []string
+	Declined []string `json:"d,omitempty"`
 }
 
 // Flow is one tool (or prompt) whose arguments may be elicited. mcpgen
@@ -80,6 +79,13 @@ type Flow struct {
 	AcceptUnsealed bool
 	// MaxRounds overrides Options.MaxRounds for this flow when positive.
 	MaxRounds int
+	// Choices gives, by JSON name, the function that lists the options of
+	// each elicit:"choices" field for this call (the handler's
+	// <Field>Choices method). They are asked for on every request; an
+	// argument or answer counts only if it is among the options of the
+	// request it arrives in, and an answer only to a question whose options
+	// were the same.
+	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
 	// New returns a new zero argument struct.
 	New func() Args
 	// Dispatch runs exactly one branch of the user's handler.
@@ -102,12 +108,21 @@ type questionID struct {
 // asked in round 1 depend on which arguments a caller left out.
 const maxQuestions = 4096
 
-// question returns questionDigest(key, RequestedSchema(fields...)), memoised:
+// question returns formDigest(key, "", schema(fields), rules); without
+// run-time rules it is memoised:
 // a generated RequestedSchema depends only on the names it is given, so the
 // digest of one flow, key and field list never changes while the process
 // runs, and encoding the schema to JSON was most of the flow's own cost per
 // request. schema, when non-nil, is args.RequestedSchema(fields...).
-func (f *Flow) question(args Args, key string, fields []string, schema *jsonschema.Schema) []byte {
+func (c *call) question(key string, fields []string, schema *jsonschema.Schema) []byte {
+	if !c.rules.empty() {
+		// Run-time choices make the schema depend on the caller: no memo.
+		if schema == nil {
+			schema = c.schema(fields)
+		}
+		return formDigest(key, "", schema, c.rules)
+	}
+	f, args := c.f, c.args
 	id := questionID{flow: f, id: key + "\x00" + strings.Join(fields, "\x00")}
 	if d, ok := questionMemo.Load(id); ok {
 		return d.([]byte)
@@ -115,7 +130,7 @@ func (f *Flow) question(args Args, key string, fields []string, schema *jsonsche
 	if schema == nil {
 		schema = args.RequestedSchema(fields...)
 	}
-	d := questionDigest(key, schema)
+	d := formDigest(key, "", schema, nil)
 	if questionCount.Load() < maxQuestions {
 		if _, loaded := questionMemo.LoadOrStore(id, d); !loaded {
 			questionCount.Add(1)
@@ -235,6 +250,8 @@ type Request struct {
 	// FormElicitation reports whether the client declared form elicitation
 	// ({"elicitation":{}} or {"elicitation":{"form":{}}}).
 	FormElicitation bool
+	// URLElicitation reports whether it declared {"elicitation":{"url":{}}}.
+	URLElicitation bool
 	// Sampling reports whether the client declared {"sampling":{…}}.
 	Sampling bool
 	// Roots reports whether the client declared {"roots":{…}}.
@@ -246,7 +263,7 @@ type Request struct {
 	// is bound into the state.
 	Principal string
 	// LoadCapabilities, when set, returns the capabilities the client
-	// declared, in place of FormElicitation, Sampling and Roots; the flow
+	// declared, in place of the four fields above; the flow
 	// calls it at most once, and only when it needs them (before asking), so
 	// that an adapter whose SDK decodes them on each access pays nothing on
 	// calls that ask nothing.
@@ -258,10 +275,10 @@ type Request struct {
 func (r *Request) Capabilities() Capabilities {
 	if r.LoadCapabilities != nil {
 		c := r.LoadCapabilities()
-		r.FormElicitation, r.Sampling, r.Roots = c.FormElicitation, c.Sampling, c.Roots
+		r.FormElicitation, r.URLElicitation, r.Sampling, r.Roots = c.FormElicitation, c.URLElicitation, c.Sampling, c.Roots
 		r.LoadCapabilities = nil
 	}
-	return Capabilities{FormElicitation: r.FormElicitation, Sampling: r.Sampling, Roots: r.Roots}
+	return Capabilities{FormElicitation: r.FormElicitation, URLElicitation: r.URLElicitation, Sampling: r.Sampling, Roots: r.Roots}
 }
 
 // Response is what the flow returns: either a final Result, or input
@@ -331,10 +348,18 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		return nil, err
 	}
 	c := &call{f: f, r: r, args: args}
+	if len(f.Choices) > 0 {
+		if resp, err := c.loadChoices(ctx); resp != nil || err != nil {
+			return resp, err
+		}
+	}
 	if r.st == nil {
 		return c.first(ctx)
 	}
-	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 {
+	if r.st.Outcome != nil {
+		return c.resume(ctx, r.st)
+	}
+	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
 		return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 	}
 	return c.retry(ctx, r.st)
@@ -343,9 +368,54 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 // call is one request of a Flow: the round it runs in and its decoded
 // arguments.
 type call struct {
-	f    *Flow
-	r    *round
-	args Args
+	f     *Flow
+	r     *round
+	args  Args
+	rules *rules // run-time choices of this call; nil without
+}
+
+// loadChoices asks the handler for the options of every choices field and
+// settles what they decide before anything is asked: an argument given up
+// front must be one of them (like an enum argument), a required single
+// select with one option takes it, and a required field with none ends the
+// call in a tool error naming it. It returns nil, nil to go on.
+func (c *call) loadChoices(ctx context.Context) (*Response, error) {
+	c.rules = &rules{choices: map[string][]Choice{}}
+	for _, name := range c.f.Fields {
+		fn, ok := c.f.Choices[name]
+		if !ok {
+			continue
+		}
+		choices, err := fn(ctx, c.args)
+		if err != nil {
+			return nil, err
+		}
+		c.rules.choices[name] = choices
+	}
+	missing := c.args.MissingFields()
+	var present []string
+	for name := range c.rules.choices {
+		if !slices.Contains(missing, name) {
+			present = append(present, name)
+		}
+	}
+	if len(present) > 0 {
+		var given map[string]any
+		_ = json.Unmarshal(c.r.req.Arguments, &given)
+		if ve := c.rules.check(given, present, nil); ve != nil {
+			return complete(ToolError("invalid arguments: %v", ve)), nil
+		}
+	}
+	if res := c.rules.settle(c.f.Name, c.args); res != nil {
+		return complete(res), nil
+	}
+	return nil, nil
+}
+
+// schema returns the requestedSchema of fields with the run-time choices
+// written in (a field whose choices are empty is left out).
+func (c *call) schema(fields []string) *jsonschema.Schema {
+	return c.rules.schema(c.args, fields...)
 }
 
 // first handles a call without requestState.
@@ -356,16 +426,16 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
 		st := &state{Round: 1, FlowID: newFlowID(), Asked: []asked{{
-			Key: c.f.Key, Fields: toAsk, Question: c.f.question(c.args, c.f.Key, toAsk, nil)}}}
+			Key: c.f.Key, Fields: toAsk, Question: c.question(c.f.Key, toAsk, nil)}}}
 		return c.retry(ctx, st)
 	}
-	schema := c.args.RequestedSchema(toAsk...)
+	schema := c.schema(toAsk)
 	if len(schema.Required) == 0 && len(c.f.AskAlways) == 0 {
 		// Nothing required is missing: optional fields take their defaults.
 		if err := c.args.ApplyContent(nil); err != nil {
 			return complete(ToolError("invalid arguments: %v", err)), nil
 		}
-		return c.dispatch(ctx, nil, Outcome{Action: Accept})
+		return c.dispatch(ctx, nil, nil, Outcome{Action: Accept})
 	}
 	if !c.r.req.Capabilities().FormElicitation {
 		return c.missingCapability(schema, "")
@@ -389,7 +459,7 @@ func (c *call) fieldsToAsk() []string {
 func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 	last := st.Asked[0]
 	answer, present := c.r.req.InputResponses[last.Key]
-	if !present || !equalDigest(last.Question, c.f.question(c.args, last.Key, last.Fields, nil)) {
+	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, nil)) {
 		// No answer to the question asked (or to another question): ask again.
 		return c.ask(ctx, st, last.Fields, "", nil)
 	}
@@ -410,13 +480,12 @@ func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 				merged[name] = v
 			}
 		}
-		err := c.args.ApplyContent(merged)
-		if err == nil {
-			return c.dispatch(ctx, st, Outcome{Action: Accept})
-		}
-		var ve *ValidationError
-		if !errors.As(err, &ve) {
+		ve, err := applyAnswer(c.args, c.rules, merged, last.Fields)
+		if err != nil {
 			return nil, err
+		}
+		if ve == nil {
+			return c.dispatch(ctx, st, merged, Outcome{Action: Accept})
 		}
 		failing := ve.Fields()
 		kept := make(map[string]any, len(merged))
@@ -433,7 +502,7 @@ func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 		if er.Action == Decline {
 			out.Declined = last.Fields
 		}
-		return c.dispatch(ctx, st, out)
+		return c.dispatch(ctx, st, st.Answers, out)
 	default:
 		return nil, &ProtocolError{Code: CodeInvalidParams,
 			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
@@ -448,7 +517,7 @@ func (c *call) ask(ctx context.Context, st *state, fields []string, reason strin
 		return resp, nil
 	}
 	if schema == nil {
-		schema = c.args.RequestedSchema(fields...)
+		schema = c.schema(fields)
 	}
 	if !c.r.req.Capabilities().FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
@@ -474,17 +543,52 @@ func (c *call) ask(ctx context.Context, st *state, fields []string, reason strin
 		msg += "\n\nPlease check: " + reason
 	}
 	return c.r.issue(st,
-		[]asked{{Key: key, Fields: fields, Question: c.f.question(c.args, key, fields, schema)}},
+		[]asked{{Key: key, Fields: fields, Question: c.question(key, fields, schema)}},
 		map[string]InputRequest{key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}},
 		reason)
 }
 
-func (c *call) dispatch(ctx context.Context, st *state, out Outcome) (*Response, error) {
+// resume handles a retry of a call whose arguments were settled in an
+// earlier round and whose branch asked a question: it rebuilds the arguments
+// the branch saw and runs the same branch again, from the top.
+func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
+	out := *st.Outcome
+	switch out.Action {
+	case Accept:
+		if err := c.args.ApplyContent(st.Answers); err != nil {
+			return nil, c.r.reject(ctx, fmt.Errorf("requestState answers no longer apply: %w", err))
+		}
+	case Decline, Cancel:
+		_ = c.args.ApplyPartial(st.Answers)
+	default:
+		return nil, c.r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", out.Action))
+	}
+	return c.dispatch(ctx, st, st.Answers, out)
+}
+
+// dispatch runs the branch out with the arguments settled by answers (nil
+// when they all came with the request), in a context where it can ask
+// questions (Ask). st is the state the call resumes from (nil on a first
+// call). A branch that asked ends the request in the question's
+// input-required result, sealing out and answers so that the retry runs the
+// same branch on the same arguments.
+func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
+	a := newAsker(c.r)
+	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 	if st != nil {
 		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
 	res, err := c.f.Dispatch(ctx, c.args, out)
+	if err != nil && errors.Is(err, ErrInputRequired) {
+		next := &state{Answers: answers, Outcome: &out}
+		if st != nil {
+			next.binding, next.FlowID, next.Round = st.binding, st.FlowID, st.Round
+		}
+		if resp, ok, err := a.next(next); ok || err != nil {
+			return resp, err
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -561,17 +665,6 @@ func presentErrors(err error) error {
 	return out.Err()
 }
 
-// questionDigest is SHA-256 over the key and the canonical JSON of the schema
-// asked under it (invopop/jsonschema's encoding is byte-stable).
-func questionDigest(key string, schema *jsonschema.Schema) []byte {
-	b, _ := json.Marshal(schema)
-	h := sha256.New()
-	h.Write([]byte(key))
-	h.Write([]byte{0})
-	h.Write(b)
-	return h.Sum(nil)
-}
-
 func equalDigest(a, b []byte) bool { return string(a) == string(b) }
 
 func titles(schema *jsonschema.Schema) []string {
@@ -615,4 +708,17 @@ func widenDates(data json.RawMessage, fields []string) json.RawMessage {
 		return data
 	}
 	return out
+}
+
+// applyAnswer applies an accepted answer's content to target (a flow's
+// arguments or a question) and checks the run-time rules of the fields
+// answered; it returns every failing field (the generated rules' and the
+// run-time ones') as one *ValidationError, or nil when the answer holds.
+// Other errors are returned as they are.
+func applyAnswer(target Args, rl *rules, content map[string]any, fields []string) (*ValidationError, error) {
+	var ve *ValidationError
+	if err := target.ApplyContent(content); err != nil && !errors.As(err, &ve) {
+		return nil, err
+	}
+	return rl.check(content, fields, ve), nil
 }

@@ -66,6 +66,8 @@ func (*RootsResult) isInputResponse() {}
 type Capabilities struct {
 	// FormElicitation: {"elicitation":{}} or {"elicitation":{"form":{}}}.
 	FormElicitation bool
+	// URLElicitation: {"elicitation":{"url":{}}}.
+	URLElicitation bool
 	// Sampling: {"sampling":{…}}.
 	Sampling bool
 	// Roots: {"roots":{…}}.
@@ -78,6 +80,9 @@ type Capabilities struct {
 func (c Capabilities) Supports(ir InputRequest) bool {
 	switch ir.(type) {
 	case *ElicitRequest:
+		if r := ir.(*ElicitRequest); r.Mode == "url" {
+			return c.URLElicitation
+		}
 		return c.FormElicitation
 	case *SamplingRequest:
 		return c.Sampling

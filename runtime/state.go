@@ -65,6 +65,11 @@ type state struct {
 	Asked   []asked         `json:"q"`           // what the last round asked, one entry per inputRequests key
 	Answers map[string]any  `json:"n,omitempty"` // a flow's valid argument answers from earlier rounds
 	Carry   json.RawMessage `json:"c,omitempty"` // an exchange's data from earlier rounds
+	// Outcome, once a flow's arguments are settled, is the branch that runs
+	// (and asks questions) on every later round.
+	Outcome *Outcome                   `json:"o,omitempty"`
+	Replies map[string]reply           `json:"y,omitempty"` // questions answered in earlier rounds, by name
+	Kept    map[string]json.RawMessage `json:"v,omitempty"` // values computed once (Keep), by name
 }
 
 // asked is one input request of the last round, as the state remembers it:
@@ -75,6 +80,12 @@ type asked struct {
 	Method   string   `json:"m,omitempty"` // "" for elicitation/create, else the request's method
 	Question []byte   `json:"d,omitempty"` // SHA-256 of the form asked under Key (see questionDigest)
 	Fields   []string `json:"s,omitempty"` // JSON names of the form's fields
+	// Name is the question's name when a branch asked it (Ask, AskURL); ""
+	// for a flow's arguments form and an exchange's own requests.
+	Name string `json:"a,omitempty"`
+	// Content holds the valid answers to the question's other fields, kept
+	// while its failing fields are asked again.
+	Content map[string]any `json:"p,omitempty"`
 }
 
 // method returns the JSON-RPC method asked under a.Key.

@@ -30,16 +30,16 @@ type InputRequest interface {
 	Method() string
 }
 
-// ElicitRequest is the params of an elicitation/create input request in form
-// mode (MCP 2026-07-28, client/elicitation). RequestedSchema is the flat
-// object schema of the fields asked for: an object whose properties are
-// primitive schemas only (string with optional format email, uri, date or
-// date-time; number or integer; boolean; single or multi select), as the
-// same section's restricted grammar requires; no nesting, no $ref.
+// ElicitRequest is the params of an elicitation/create input request
+// (MCP 2026-07-28, client/elicitation): in form mode, RequestedSchema is the
+// flat object schema of the fields asked for (the restricted grammar of
+// "Requested Schema": primitives and single or multi selects, no nesting); in
+// URL mode, URL is the page the user opens.
 type ElicitRequest struct {
-	Mode            string             // "form"
+	Mode            string             // "form" or "url"
 	Message         string             // shown to the user; required
-	RequestedSchema *jsonschema.Schema // {"type":"object","properties":{…},"required":[…]}
+	RequestedSchema *jsonschema.Schema // form mode: {"type":"object","properties":{…},"required":[…]}
+	URL             string             // URL mode: the page to open (client/elicitation, URL Mode Elicitation Requests)
 }
 
 // Method returns "elicitation/create".

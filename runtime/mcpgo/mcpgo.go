@@ -75,7 +75,7 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			b := server.NewInputRequestBuilder(resp.RequestState)
 			for key, ir := range resp.InputRequests {
 				if er, ok := ir.(*runtime.ElicitRequest); ok {
-					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: er.RequestedSchema})
+					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: er.RequestedSchema, URL: er.URL})
 				}
 			}
 			return b.ToolResult(), nil
@@ -105,6 +105,7 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*runt
 	if caps := clientCapabilities(ctx); caps != nil && caps.Elicitation != nil {
 		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
 		r.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+		r.URLElicitation = caps.Elicitation.URL != nil
 	}
 	if len(req.Params.InputResponses) > 0 {
 		r.InputResponses = make(map[string]runtime.InputResponse, len(req.Params.InputResponses))

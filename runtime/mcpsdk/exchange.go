@@ -36,7 +36,7 @@ func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHan
 		if err != nil {
 			return nil, protocolError(err)
 		}
-		resp, err := h(ctx, x)
+		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
 		if err != nil {
 			return nil, protocolError(err)
 		}
@@ -63,7 +63,7 @@ func AddExchangePrompt(s *mcp.Server, prompt *mcp.Prompt, opts *Options, h Excha
 		if err != nil {
 			return nil, protocolError(err)
 		}
-		resp, err := h(ctx, x)
+		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
 		if err != nil {
 			return nil, protocolError(err)
 		}
@@ -114,7 +114,7 @@ func resourceHandler(name, mimeType string, opts *Options, h ExchangeHandler) mc
 		if err != nil {
 			return nil, protocolError(err)
 		}
-		resp, err := h(ctx, x)
+		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
 		if err != nil {
 			return nil, protocolError(err)
 		}

@@ -98,6 +98,7 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 			if caps.Elicitation != nil {
 				// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
 				c.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+				c.URLElicitation = caps.Elicitation.URL != nil
 			}
 			c.Sampling, c.Roots = samplingAndRoots(caps)
 		}
@@ -128,7 +129,7 @@ func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
 	for k, ir := range resp.InputRequests {
 		switch x := ir.(type) {
 		case *runtime.ElicitRequest:
-			m[k] = &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
+			m[k] = elicitParams(x)
 		default:
 			if r := deprecatedInputRequest(ir); r != nil {
 				m[k] = r
@@ -258,4 +259,14 @@ func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.A
 // earlier) are served through the SDK's bridge, one round per call.
 func ServeStdio(ctx context.Context, s *mcp.Server) error {
 	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// elicitParams is the SDK's form of an elicitation/create request: a form's
+// requestedSchema, or a URL-mode request's URL (MCP 2026-07-28,
+// client/elicitation).
+func elicitParams(x *runtime.ElicitRequest) *mcp.ElicitParams {
+	if x.Mode == "url" {
+		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL}
+	}
+	return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
 }

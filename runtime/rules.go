@@ -1,0 +1,236 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Choice is one option of a select whose options are known only at run time
+// (a field tagged elicit:"choices"): the caller's own accounts, the files in
+// a folder. Value is what the answer holds. When every choice of a field has
+// a Title the select is titled (oneOf / items.anyOf of const+title, MCP
+// 2026-07-28 client/elicitation, "Enum schemas"); otherwise it is a plain
+// enum of the values.
+type Choice struct {
+	Value string
+	Title string
+}
+
+// rules are the run-time rules of one form (a tool's arguments or a
+// question): options, typed echoes and defaults computed by the server while
+// it runs. They shape the requestedSchema sent, they are part of the digest
+// of the question asked, and an accepted answer must keep them.
+type rules struct {
+	choices  map[string][]Choice // by JSON name: the only values an answer may hold
+	equal    map[string]string   // by JSON name: the value an answer must equal
+	defaults map[string]any      // by JSON name: pre-filled values
+}
+
+func (r *rules) empty() bool {
+	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0
+}
+
+// apply returns schema with the rules written into its properties: choices
+// as the grammar's select of the property's type (a string property becomes
+// a single select, an array property a multi select, titled when every
+// choice has a title, exactly as a static enum renders), defaults as
+// "default". Properties without rules are shared with schema, not copied.
+func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
+	if r.empty() {
+		return schema
+	}
+	out := &jsonschema.Schema{Type: schema.Type, Properties: jsonschema.NewProperties(), Required: schema.Required}
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		p := pair.Value
+		choices, hasChoices := r.choices[pair.Key]
+		def, hasDefault := r.defaults[pair.Key]
+		if hasChoices || hasDefault {
+			cp := *p
+			if hasChoices {
+				setChoices(&cp, choices)
+			}
+			if hasDefault {
+				cp.Default = def
+			}
+			p = &cp
+		}
+		out.Properties.Set(pair.Key, p)
+	}
+	return out
+}
+
+// settle applies what the run-time choices decide before target's missing
+// fields are asked for: a required single select with exactly one option
+// takes it (it is not asked). A required field with no option at all is a
+// tool error result of tool naming it (there is nothing to pick); otherwise
+// settle returns nil.
+func (r *rules) settle(tool string, target Args) *Result {
+	if r == nil || len(r.choices) == 0 {
+		return nil
+	}
+	full := target.RequestedSchema()
+	only := map[string]any{}
+	var none []string
+	for pair := full.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		choices, ok := r.choices[pair.Key]
+		if !ok || !slices.Contains(full.Required, pair.Key) {
+			continue
+		}
+		switch {
+		case len(choices) == 0:
+			none = append(none, describeTitle(pair.Key, pair.Value))
+		case len(choices) == 1 && pair.Value.Type == "string":
+			only[pair.Key] = choices[0].Value
+		}
+	}
+	if len(none) > 0 {
+		return ToolError("%s: there is nothing to choose from for %s", tool, strings.Join(none, ", "))
+	}
+	if len(only) > 0 {
+		_ = target.ApplyPartial(only)
+	}
+	return nil
+}
+
+// schema returns target's requestedSchema of fields (every missing one when
+// none are named) with the rules written in; a field whose run-time choices
+// are empty (an optional one: settle refuses a required one) is left out.
+func (r *rules) schema(target Args, fields ...string) *jsonschema.Schema {
+	s := target.RequestedSchema(fields...)
+	if r.empty() {
+		return s
+	}
+	s = r.apply(s)
+	for name, choices := range r.choices {
+		if len(choices) == 0 {
+			s.Properties.Delete(name)
+		}
+	}
+	return s
+}
+
+// setChoices writes choices into the select property p.
+func setChoices(p *jsonschema.Schema, choices []Choice) {
+	titled := len(choices) > 0
+	for _, c := range choices {
+		titled = titled && c.Title != ""
+	}
+	var enum []any
+	var alts []*jsonschema.Schema
+	for _, c := range choices {
+		if titled {
+			alts = append(alts, &jsonschema.Schema{Const: c.Value, Title: c.Title})
+		} else {
+			enum = append(enum, c.Value)
+		}
+	}
+	if p.Type == "array" {
+		if titled {
+			p.Items = &jsonschema.Schema{AnyOf: alts}
+		} else {
+			p.Items = &jsonschema.Schema{Type: "string", Enum: enum}
+		}
+		return
+	}
+	p.Enum, p.OneOf = enum, alts
+}
+
+// check returns the run-time rules content breaks, for the fields named (all
+// of content when fields is nil), in the order of fields, added to ve.
+func (r *rules) check(content map[string]any, fields []string, ve *ValidationError) *ValidationError {
+	if r.empty() {
+		return ve
+	}
+	for _, name := range fields {
+		v, ok := content[name]
+		if !ok {
+			continue
+		}
+		if choices, ok := r.choices[name]; ok {
+			if bad := notChosen(v, choices); bad != "" {
+				ve = addError(ve, name, "enum", bad)
+				continue
+			}
+		}
+		if want, ok := r.equal[name]; ok {
+			if s, _ := v.(string); s != want {
+				ve = addError(ve, name, "const", fmt.Sprintf("must be exactly %q", want))
+			}
+		}
+	}
+	return ve
+}
+
+// notChosen says why v (a string or an array of strings) is not among
+// choices, or returns "" when it is.
+func notChosen(v any, choices []Choice) string {
+	in := func(s string) bool {
+		return slices.ContainsFunc(choices, func(c Choice) bool { return c.Value == s })
+	}
+	values := make([]string, len(choices))
+	for i, c := range choices {
+		values[i] = c.Value
+	}
+	why := "must be one of: " + strings.Join(values, ", ")
+	switch x := v.(type) {
+	case string:
+		if !in(x) {
+			return why
+		}
+	case []string:
+		for _, s := range x {
+			if !in(s) {
+				return "each item " + why
+			}
+		}
+	case []any:
+		for _, item := range x {
+			if s, ok := item.(string); !ok || !in(s) {
+				return "each item " + why
+			}
+		}
+	}
+	return "" // other types: the generated ApplyContent reports the type
+}
+
+func addError(ve *ValidationError, field, keyword, message string) *ValidationError {
+	if ve == nil {
+		ve = &ValidationError{}
+	}
+	ve.Add(field, keyword, message)
+	return ve
+}
+
+// formDigest is SHA-256 over everything a user saw and answered in a form:
+// the key (or question name) it was asked under, the message when it is part
+// of the question, the requestedSchema (invopop/jsonschema's encoding is
+// byte-stable, and run-time choices and defaults are in it) and the typed
+// echoes, which the schema does not show. An answer applies only to a
+// question whose digest is the same.
+func formDigest(key, message string, schema *jsonschema.Schema, r *rules) []byte {
+	b, _ := json.Marshal(schema)
+	h := sha256.New()
+	h.Write([]byte(key))
+	h.Write([]byte{0})
+	h.Write([]byte(message))
+	h.Write([]byte{0})
+	h.Write(b)
+	if r != nil && len(r.equal) > 0 {
+		names := make([]string, 0, len(r.equal))
+		for n := range r.equal {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			h.Write([]byte{0})
+			h.Write([]byte(n + "=" + r.equal[n]))
+		}
+	}
+	return h.Sum(nil)
+}
