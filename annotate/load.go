@@ -388,23 +388,9 @@ func (a *analyzer) generatedNames() generatedNames {
 		for _, n := range GeneratedIdents(name) {
 			g.top[n] = true
 		}
-		for _, m := range []string{"MissingFields", "RequestedSchema", "ApplyContent", "ApplyPartial", "Validate"} {
+		for _, m := range GeneratedMethods() {
 			g.method(name, m)
 		}
 	}
 	return g
-}
-
-// GeneratedIdents returns the package-level identifiers mcpgen declares for
-// struct type name: the handler interface, the flow constructor, and the
-// handler type of the file written once.
-func GeneratedIdents(name string) []string {
-	return []string{name + "Handler", "New" + name + "Flow", HandlerTypeName(name)}
-}
-
-// HandlerTypeName is the name of the handler type in the handler file
-// mcpgen writes once: the struct name with a lower-case first letter and
-// "Handler" appended.
-func HandlerTypeName(name string) string {
-	return strings.ToLower(name[:1]) + name[1:] + "Handler"
 }

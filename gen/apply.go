@@ -59,13 +59,13 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 		if !hasChecks(fd) {
 			return chain.Else().Block(stage(staged))
 		}
-		return chain.Else().If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return chain.Else().If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	checkedStmt := func(val, staged jen.Code) jen.Code {
 		if !hasChecks(fd) {
 			return stage(staged)
 		}
-		return jen.If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return jen.If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||

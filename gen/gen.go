@@ -11,7 +11,6 @@ import (
 	"math"
 	"path/filepath"
 	goruntime "runtime"
-	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
@@ -35,12 +34,13 @@ type File struct {
 	Remove bool
 }
 
-// ElicitFileName is the generated file's name for struct type name:
-// the lower-cased name and "_elicit.go" (stringer's convention).
-func ElicitFileName(name string) string { return strings.ToLower(name) + "_elicit.go" }
+// ElicitFileName is the generated file's name for struct type name
+// (annotate.ElicitFileName, where every generated name is spelled).
+func ElicitFileName(name string) string { return annotate.ElicitFileName(name) }
 
-// HandlerFileName is the name of the handler file written once.
-func HandlerFileName(name string) string { return strings.ToLower(name) + "_handler.go" }
+// HandlerFileName is the name of the handler file written once
+// (annotate.HandlerFileName).
+func HandlerFileName(name string) string { return annotate.HandlerFileName(name) }
 
 // Generate returns the files for every struct of pkg, in order: for each, the
 // generated file and then the handler file (none when the package already

@@ -290,7 +290,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["email"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if allKindsCheckContactEmail(x, &ve) {
+			} else if allKindsCheckContact_Email(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -639,7 +639,7 @@ func (t *AllKinds) Validate() error {
 	if t.Contact.Email == "" {
 		runtime.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		allKindsCheckContactEmail(t.Contact.Email, &ve)
+		allKindsCheckContact_Email(t.Contact.Email, &ve)
 	}
 	if t.Name == "" {
 		runtime.AddFieldError(&ve, "name", "required", "is required")
@@ -695,8 +695,8 @@ func (t *AllKinds) Validate() error {
 	return ve.Err()
 }
 
-// allKindsCheckContactEmail checks the rules of Contact.Email (JSON "email").
-func allKindsCheckContactEmail(v string, ve **runtime.ValidationError) bool {
+// allKindsCheckContact_Email checks the rules of Contact.Email (JSON "email").
+func allKindsCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 254 {

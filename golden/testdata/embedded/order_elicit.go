@@ -118,7 +118,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["email"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "email", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if orderCheckContactEmail(x, &ve) {
+			} else if orderCheckContact_Email(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -132,7 +132,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["phone"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "phone", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if orderCheckContactPhone(x, &ve) {
+			} else if orderCheckContact_Phone(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -144,7 +144,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["city"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "city", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if orderCheckShippingAddressCity(x, &ve) {
+			} else if orderCheckShipping_Address_City(x, &ve) {
 				v2, set2 = x, true
 			}
 		} else {
@@ -172,7 +172,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["ref"]; ok {
 			if x, ok := runtime.AsString(raw); !ok {
 				runtime.AddFieldError(&ve, "ref", "type", "must be a string, got "+runtime.TypeName(raw))
-			} else if orderCheckmetaRef(x, &ve) {
+			} else if orderCheckmeta_Ref(x, &ve) {
 				v4, set4 = x, true
 			}
 		}
@@ -223,18 +223,18 @@ func (t *Order) Validate() error {
 	if t.Contact.Email == "" {
 		runtime.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		orderCheckContactEmail(t.Contact.Email, &ve)
+		orderCheckContact_Email(t.Contact.Email, &ve)
 	}
 	if t.Contact.Phone != "" {
-		orderCheckContactPhone(t.Contact.Phone, &ve)
+		orderCheckContact_Phone(t.Contact.Phone, &ve)
 	}
 	if t.Shipping.Address.City == "" {
 		runtime.AddFieldError(&ve, "city", "required", "is required")
 	} else {
-		orderCheckShippingAddressCity(t.Shipping.Address.City, &ve)
+		orderCheckShipping_Address_City(t.Shipping.Address.City, &ve)
 	}
 	if t.meta.Ref != "" {
-		orderCheckmetaRef(t.meta.Ref, &ve)
+		orderCheckmeta_Ref(t.meta.Ref, &ve)
 	}
 	if t.Name == "" {
 		runtime.AddFieldError(&ve, "name", "required", "is required")
@@ -244,8 +244,8 @@ func (t *Order) Validate() error {
 	return ve.Err()
 }
 
-// orderCheckContactEmail checks the rules of Contact.Email (JSON "email").
-func orderCheckContactEmail(v string, ve **runtime.ValidationError) bool {
+// orderCheckContact_Email checks the rules of Contact.Email (JSON "email").
+func orderCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !runtime.IsEmail(v) {
 		runtime.AddFieldError(ve, "email", "format", "must be an email address")
@@ -254,8 +254,8 @@ func orderCheckContactEmail(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// orderCheckContactPhone checks the rules of Contact.Phone (JSON "phone").
-func orderCheckContactPhone(v string, ve **runtime.ValidationError) bool {
+// orderCheckContact_Phone checks the rules of Contact.Phone (JSON "phone").
+func orderCheckContact_Phone(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 20 {
@@ -265,8 +265,8 @@ func orderCheckContactPhone(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// orderCheckShippingAddressCity checks the rules of Shipping.Address.City (JSON "city").
-func orderCheckShippingAddressCity(v string, ve **runtime.ValidationError) bool {
+// orderCheckShipping_Address_City checks the rules of Shipping.Address.City (JSON "city").
+func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
@@ -276,8 +276,8 @@ func orderCheckShippingAddressCity(v string, ve **runtime.ValidationError) bool 
 	return ok
 }
 
-// orderCheckmetaRef checks the rules of meta.Ref (JSON "ref").
-func orderCheckmetaRef(v string, ve **runtime.ValidationError) bool {
+// orderCheckmeta_Ref checks the rules of meta.Ref (JSON "ref").
+func orderCheckmeta_Ref(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n > 10 {
