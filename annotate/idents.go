@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"go/token"
 	"math"
 	"strconv"
 	"strings"
@@ -88,6 +89,9 @@ type Ident struct {
 	Recv string // the receiver type of a method
 	For  string // what it is for: "Args", or "field Inner.Date of Args"
 	File string // the base name of the file that declares it
+	// Pos is the position of what it is for: the field of a check function,
+	// else the struct.
+	Pos token.Position
 	// Once: declared in the handler file written once (the user's), where
 	// the package may already declare it.
 	Once bool
@@ -110,21 +114,21 @@ func StructIdents(s *Struct) []Ident {
 	elicit := ElicitFileName(s.Name)
 	var out []Ident
 	for _, m := range GeneratedMethods() {
-		out = append(out, Ident{Name: m, Kind: "method", Recv: s.Name, For: s.Name, File: elicit})
+		out = append(out, Ident{Name: m, Kind: "method", Recv: s.Name, For: s.Name, File: elicit, Pos: s.Pos})
 	}
 	for _, fd := range s.Fields {
 		what := "field " + strings.Join(fd.Path, ".") + " of " + s.Name
 		if fd.HasChecks() {
-			out = append(out, Ident{Name: CheckFuncName(s.Name, fd), Kind: "function", For: what, File: elicit})
+			out = append(out, Ident{Name: CheckFuncName(s.Name, fd), Kind: "function", For: what, File: elicit, Pos: fd.Pos})
 		}
 		if fd.StoredFloat32() {
-			out = append(out, Ident{Name: StoredCheckFuncName(s.Name, fd), Kind: "function", For: what, File: elicit})
+			out = append(out, Ident{Name: StoredCheckFuncName(s.Name, fd), Kind: "function", For: what, File: elicit, Pos: fd.Pos})
 		}
 	}
 	out = append(out,
-		Ident{Name: InterfaceName(s.Name), Kind: "interface", For: s.Name, File: elicit},
-		Ident{Name: FlowFuncName(s.Name), Kind: "function", For: s.Name, File: elicit},
-		Ident{Name: HandlerTypeName(s.Name), Kind: "type", For: s.Name, File: HandlerFileName(s.Name), Once: true},
+		Ident{Name: InterfaceName(s.Name), Kind: "interface", For: s.Name, File: elicit, Pos: s.Pos},
+		Ident{Name: FlowFuncName(s.Name), Kind: "function", For: s.Name, File: elicit, Pos: s.Pos},
+		Ident{Name: HandlerTypeName(s.Name), Kind: "type", For: s.Name, File: HandlerFileName(s.Name), Once: true, Pos: s.Pos},
 	)
 	return out
 }
