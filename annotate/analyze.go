@@ -107,6 +107,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		}
 	}
 	a.collide(model)
+	model.Directives = directives(a.fset, a.files)
 	return model
 }
 
@@ -119,7 +120,7 @@ func (a *analyzer) declaredByUser(name string) bool {
 
 // isOwnOutput reports whether a parsed file starts with [GeneratedHeader].
 func isOwnOutput(f *ast.File) bool {
-	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && f.Comments[0].List[0].Text == GeneratedHeader
+	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && isHeaderLine(f.Comments[0].List[0].Text)
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {

@@ -13,7 +13,7 @@ import (
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
-	f.HeaderComment(annotate.GeneratedHeader)
+	f.HeaderComment(annotate.Header(Version(), s.Command))
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
 	// MissingFields
