@@ -92,7 +92,13 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		names := a.generatedNames()
 		model.Stale = own.judge(p, names)
 		model.Stale = append(model.Stale, emptiedStubs(p)...)
-		diags = append(diags, untoleratedErrors(p, names)...)
+		renames, explained := a.orphanHandlers(model)
+		diags = append(diags, renames...)
+		for _, d := range untoleratedErrors(p, names) {
+			if !explained[d.Pos.Filename] {
+				diags = append(diags, d)
+			}
+		}
 		if cfg.LegacyEnumNames {
 			for _, s := range model.Structs {
 				s.LegacyEnumNames = true

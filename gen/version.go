@@ -16,7 +16,8 @@ var pseudoVersion = regexp.MustCompile(`-(\d+\.)?\d{14}-[0-9a-f]{12}(\+.*)?$`)
 // version of github.com/mcpgen/mcpgen in the running binary's build
 // information (the main module, or a dependency when run with go tool or
 // go run from another module), or "(devel)" when it is not a release: built
-// from a checkout, replaced by a directory, or a pseudo-version or +dirty
+// from a checkout, replaced by a directory (or required as the placeholder
+// v0.0.0 that such a replacement goes with), or a pseudo-version or +dirty
 // build (which change with every commit, while committed generated files
 // must stay byte-identical).
 func Version() string {
@@ -32,11 +33,11 @@ func Version() string {
 		if d.Path == modulePath {
 			v = d.Version
 			if d.Replace != nil {
-				v = d.Replace.Version
+				v = d.Replace.Version // "" when replaced by a directory
 			}
 		}
 	}
-	if v == "" || v == "(devel)" || pseudoVersion.MatchString(v) || strings.Contains(v, "+") {
+	if v == "" || v == "(devel)" || v == "v0.0.0" || pseudoVersion.MatchString(v) || strings.Contains(v, "+") {
 		return "(devel)"
 	}
 	return v

@@ -226,7 +226,13 @@ func underGoGenerate(files []gen.File) []gen.File {
 	}
 	wd, _ := os.Getwd()
 	for i, f := range files {
-		if f.Remove && (filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile) {
+		if !f.Remove {
+			continue
+		}
+		if b, err := os.ReadFile(f.Path); err == nil && bytes.Contains(b, []byte(annotate.StaleStubNote)) {
+			continue // emptied by an earlier run: go generate does not list it
+		}
+		if filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile {
 			files[i].Defer = true
 		}
 	}
