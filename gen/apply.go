@@ -29,8 +29,8 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 	}
 	present := convertAnswer(s, fd, v, set)
 	// A key that is present is an answer, even null: null is not a value of
-	// any property type (SPEC.md §4), so it is a type error, as the
-	// validator says.
+	// any property type of the form grammar (MCP 2026-07-28,
+	// client/elicitation), so it is a type error, as the validator says.
 	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok")
 	inner := jen.If(cond).Block(present...)
 	if len(absent) > 0 {
@@ -215,9 +215,10 @@ func defaultValue(fd *annotate.Field) jen.Code {
 	return jen.Nil()
 }
 
-// propertySchema is the *jsonschema.Schema literal of one property
-// (SPEC.md §3). withDefault is false for the tool's input schema; legacy
-// writes a titled single select as enum + enumNames (//mcpgen:enumnames).
+// propertySchema is the *jsonschema.Schema literal of one property of the
+// requestedSchema (MCP 2026-07-28, client/elicitation). withDefault is false
+// for the tool's input schema; legacy writes a titled single select as
+// enum + enumNames (//mcpgen:enumnames).
 func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	mcpgen [-type T1,T2] [-tags list] [-legacy-enum-names] [packages]
+//	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [-legacy-enum-names] [packages]
 //	mcpgen keygen
 //	mcpgen -version
 //
@@ -21,10 +21,17 @@
 // For each struct T it writes t_elicit.go (regenerated every run) and
 // t_handler.go (written once; yours to edit; not written at all when the
 // package already declares T's handler type, e.g. in a file you renamed).
-// A t_elicit.go whose type no longer exists (renamed or deleted) is removed.
+// A t_elicit.go whose type no longer exists (renamed or deleted) is removed
+// (under go generate, emptied and removed by the next run). The package is
+// type-checked with the new files before any is written.
+//
+// mcpgen prints nothing on success; -v lists the files written or removed
+// (-q is accepted and does nothing). -check writes nothing and lists each
+// generated file that is stale, missing or orphaned.
 //
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
-// file:line:col: message, all of them; no file is written), 2 on usage errors.
+// file:line:col: message, all of them; no file is written) or, with -check,
+// files to regenerate; 2 on usage errors.
 package main
 
 import (
