@@ -231,6 +231,8 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages
 		return fmt.Errorf("%s: export data: %w", p.PkgPath, err)
 	}
 	defer f.Close()
+	// go list -export gives an archive, which go/packages reads the same way.
+	//lint:ignore SA1019 the replacement, Read alone, does not read archives
 	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("%s: export data: %w", p.PkgPath, err)
