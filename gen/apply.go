@@ -29,8 +29,8 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 	}
 	present := convertAnswer(s, fd, v, set)
 	// A key that is present is an answer, even null: null is not a value of
-	// any property type (MCP 2026-07-28, client/elicitation: PrimitiveSchemaDefinition), so it is a type error, as the
-	// validator says.
+	// any property type of the form grammar (MCP 2026-07-28,
+	// client/elicitation), so it is a type error, as the validator says.
 	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok")
 	inner := jen.If(cond).Block(present...)
 	if len(absent) > 0 {
@@ -59,13 +59,13 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 		if !hasChecks(fd) {
 			return chain.Else().Block(stage(staged))
 		}
-		return chain.Else().If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return chain.Else().If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	checkedStmt := func(val, staged jen.Code) jen.Code {
 		if !hasChecks(fd) {
 			return stage(staged)
 		}
-		return jen.If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return jen.If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
@@ -215,9 +215,10 @@ func defaultValue(fd *annotate.Field) jen.Code {
 	return jen.Nil()
 }
 
-// propertySchema is the *jsonschema.Schema literal of one property
-// (MCP 2026-07-28, client/elicitation: PrimitiveSchemaDefinition). withDefault is false for the tool's input schema; legacy
-// writes a titled single select as enum + enumNames (//mcpgen:enumnames).
+// propertySchema is the *jsonschema.Schema literal of one property of the
+// requestedSchema (MCP 2026-07-28, client/elicitation). withDefault is false
+// for the tool's input schema; legacy writes a titled single select as
+// enum + enumNames (//mcpgen:enumnames).
 func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
