@@ -124,11 +124,11 @@ func TypeCheck(pkg *Package, files map[string][]byte) []Diagnostic {
 	return dedupDiags(diags)
 }
 
-// importer serves the packages the first load already has, and loads the
+// loadedImporter serves the packages the first load already has, and loads the
 // missing ones once, from export data.
-type importer map[string]*types.Package
+type loadedImporter map[string]*types.Package
 
-func (m importer) Import(path string) (*types.Package, error) {
+func (m loadedImporter) Import(path string) (*types.Package, error) {
 	if path == "unsafe" {
 		return types.Unsafe, nil
 	}
@@ -141,8 +141,8 @@ func (m importer) Import(path string) (*types.Package, error) {
 // newImporter collects the complete packages of the first load's import
 // graph (go/packages' Imports, and each types.Package's Imports), and loads
 // those that the files import and the graph lacks.
-func newImporter(l *loaded, files []*ast.File) (importer, error) {
-	m := importer{}
+func newImporter(l *loaded, files []*ast.File) (loadedImporter, error) {
+	m := loadedImporter{}
 	var partial []*types.Package // incomplete: seen only through others' export data
 	var addTypes func(t *types.Package)
 	addTypes = func(t *types.Package) {
