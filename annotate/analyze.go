@@ -106,28 +106,21 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			model.Structs = append(model.Structs, s)
 		}
 	}
+	a.collide(model)
+	model.Directives = directives(a.fset, a.files)
 	return model
 }
 
 // declaredByUser reports whether the package scope declares name in a file
-// that is not mcpgen's own output. ([Load] reads those files as empty, so
-// they declare nothing; a go/analysis pass sees them whole.)
+// that is not mcpgen's own output.
 func (a *analyzer) declaredByUser(name string) bool {
 	obj := a.types.Scope().Lookup(name)
-	if obj == nil {
-		return false
-	}
-	for _, f := range a.files {
-		if f.FileStart <= obj.Pos() && obj.Pos() < f.FileEnd {
-			return !isOwnOutput(f)
-		}
-	}
-	return true
+	return obj != nil && a.inUserFile(obj.Pos())
 }
 
 // isOwnOutput reports whether a parsed file starts with [GeneratedHeader].
 func isOwnOutput(f *ast.File) bool {
-	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && f.Comments[0].List[0].Text == GeneratedHeader
+	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && isHeaderLine(f.Comments[0].List[0].Text)
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {
@@ -297,6 +290,9 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 				a.errorf(tpos, "malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)
 				continue
 			}
+		}
+		if !hasElicit {
+			a.checkElicitKey(v, rawTag, fpos)
 		}
 		jsonTag := tag.Get("json")
 		jname, _, _ := strings.Cut(jsonTag, ",")

@@ -31,6 +31,7 @@ func FuzzCheck(f *testing.F) {
 		"minimum=-1e308,maximum=1e308", "default=18446744073709551615", "default=-9223372036854775809",
 		"maximum=1e400", "minLength=4294967296", "title='a,b',description='it''s'", "ask=always", "-", "notsecret",
 		"default=''", "enum='a|b'|c", "minimum=0x10", "default=1_000", "default=+1", "maximum=-0", "default=NaN",
+		"enum=EUR,USD,GBP", "enum=a|b,default=a,b", "title=Hello, world", "format=emial", "enum=a,requird",
 	} {
 		f.Add(tag, uint8(i))
 	}

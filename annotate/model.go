@@ -2,15 +2,16 @@
 // `elicit:"…"` tags, parses and checks the tags, and returns a model of each
 // struct for package gen, with positioned diagnostics for everything wrong.
 //
-// It knows Go source and the tag grammar of DESIGN.md ("The tag"); it knows
-// nothing about the output.
+// It knows Go source and the tag grammar (README, "The tag"), and spells the
+// names of the output (idents.go); gen writes the output.
 package annotate
 
 import (
 	"go/token"
 )
 
-// Kind is the JSON Schema shape of an elicitable field (SPEC.md §3).
+// Kind is the JSON Schema shape of an elicitable field (MCP 2026-07-28,
+// client/elicitation: the primitive property types of requestedSchema).
 type Kind int
 
 // The kinds of the 2026-07-28 requestedSchema grammar.
@@ -51,6 +52,11 @@ type Package struct {
 	// was renamed or deleted): they no longer compile and are to be removed.
 	// Only [Load] fills it.
 	Stale []StaleFile
+
+	// Directives are the package's //go:generate lines that run mcpgen.
+	Directives []Directive
+
+	load *loaded // what Load loaded, for TypeCheck
 }
 
 // StaleFile is a generated file of mcpgen's whose types are gone.
@@ -77,6 +83,9 @@ type Struct struct {
 	// the deprecated form of MCP 2025-06-18, instead of oneOf of const+title.
 	// Titled multi selects keep anyOf (the legacy form has no arrays).
 	LegacyEnumNames bool
+	// Command is the mcpgen command line the generated file's header names
+	// (see [Header] and [CommandLine]); empty: none.
+	Command string
 	// HandlerDeclared: the package already declares the handler type
 	// (HandlerTypeName(Name)) in a file that is not mcpgen's output, e.g. a
 	// handler file the user moved or renamed. gen then writes no

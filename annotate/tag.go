@@ -23,7 +23,7 @@ type TagError struct {
 // Error returns Msg, without the offset (callers position it).
 func (e *TagError) Error() string { return e.Msg }
 
-// ParseTag splits an elicit tag value into options (DESIGN.md, "The tag"):
+// ParseTag splits an elicit tag value into options:
 // options are separated by commas; an option is a flag or key=value; a list
 // value separates items with '|'; a value holding ',' or '|' is wrapped in
 // single quotes, and a quote inside quotes is written twice (”).

@@ -6,9 +6,8 @@ import (
 	"unicode"
 )
 
-// formatTag writes options back in the tag grammar, quoting every item that
-// holds ',', '|' or a quote (a quote inside quotes is doubled), or that
-// starts or ends with a space (unquoted, ParseTag would drop it).
+// formatTag writes options back in the tag grammar, each item quoted as
+// quoteItem does.
 func formatTag(opts []Option) string {
 	var b strings.Builder
 	for i, o := range opts {
@@ -24,11 +23,7 @@ func formatTag(opts []Option) string {
 			if j > 0 {
 				b.WriteByte('|')
 			}
-			if strings.ContainsAny(it, ",|'") || it != "" && (isTagSpace(it[0]) || isTagSpace(it[len(it)-1])) {
-				b.WriteString("'" + strings.ReplaceAll(it, "'", "''") + "'")
-			} else {
-				b.WriteString(it)
-			}
+			b.WriteString(quoteItem(it))
 		}
 	}
 	return b.String()

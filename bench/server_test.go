@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 )
 
@@ -178,7 +179,7 @@ func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
 			return text("nothing booked"), nil
 		}
 		date, _ := er.Content["date"].(string)
-		if !runtime.IsDate(date) {
+		if !impl.IsDate(date) {
 			return toolError("date must be YYYY-MM-DD"), nil
 		}
 		passengers := 1

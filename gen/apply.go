@@ -29,8 +29,8 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 	}
 	present := convertAnswer(s, fd, v, set)
 	// A key that is present is an answer, even null: null is not a value of
-	// any property type (SPEC.md §4), so it is a type error, as the
-	// validator says.
+	// any property type of the form grammar (MCP 2026-07-28,
+	// client/elicitation), so it is a type error, as the validator says.
 	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok")
 	inner := jen.If(cond).Block(present...)
 	if len(absent) > 0 {
@@ -44,8 +44,8 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 }
 
 func typeErr(fd *annotate.Field, want string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("type"),
-		jen.Lit("must be "+want+", got ").Op("+").Qual(runtimePkg, "TypeName").Call(jen.Id("raw")))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("type"),
+		jen.Lit("must be "+want+", got ").Op("+").Qual(implPkg, "TypeName").Call(jen.Id("raw")))
 }
 
 // convertAnswer converts raw to the staged value, checking type, range and rules.
@@ -59,13 +59,13 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 		if !hasChecks(fd) {
 			return chain.Else().Block(stage(staged))
 		}
-		return chain.Else().If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return chain.Else().If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	checkedStmt := func(val, staged jen.Code) jen.Code {
 		if !hasChecks(fd) {
 			return stage(staged)
 		}
-		return jen.If(jen.Id(checkFunc(s, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return jen.If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
@@ -77,13 +77,13 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 	switch fd.Kind {
 	case annotate.String:
 		return []jen.Code{
-			checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "a string"),
 			), jen.Id("x"), conv(jen.Id("x"))),
 		}
 	case annotate.Boolean:
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsBool").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsBool").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "a boolean"),
 			).Else().Block(stage(conv(jen.Id("x")))),
 		}
@@ -93,9 +93,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			parse, want = "ParseDate", "a date string (YYYY-MM-DD)"
 		}
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "a string"),
-			).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(runtimePkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
+			).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(implPkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
 				addErrP(fd, "format", "must be "+want),
 			).Else().BlockFunc(func(g *jen.Group) {
 				if fd.Required && !fd.Pointer {
@@ -113,14 +113,14 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 		lo, hi := intBounds(fd)
 		var call *jen.Statement
 		if fd.Unsigned() {
-			call = jen.Qual(runtimePkg, "AsUint").Call(jen.Id("raw"), hi)
+			call = jen.Qual(implPkg, "AsUint").Call(jen.Id("raw"), hi)
 		} else {
-			call = jen.Qual(runtimePkg, "AsInt").Call(jen.Id("raw"), lo, hi)
+			call = jen.Qual(implPkg, "AsInt").Call(jen.Id("raw"), lo, hi)
 		}
 		return []jen.Code{
 			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Add(call), jen.Id("st")).Block(
-				jen.Case(jen.Qual(runtimePkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
-				jen.Case(jen.Qual(runtimePkg, "ConvOutOfRange")).Block(addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))),
+				jen.Case(jen.Qual(implPkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
+				jen.Case(jen.Qual(implPkg, "ConvOutOfRange")).Block(addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))),
 				jen.Default().Block(checkedStmt(jen.Id("x"), conv(jen.Id("x")))),
 			),
 		}
@@ -136,9 +136,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			ok = checkedStmt(jen.Id("x"), conv(jen.Id("x")))
 		}
 		return []jen.Code{
-			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Qual(runtimePkg, "AsFloat64").Call(jen.Id("raw")), jen.Id("st")).Block(
-				jen.Case(jen.Qual(runtimePkg, "ConvWrongType")).Block(typeErr(fd, "a number")),
-				jen.Case(jen.Qual(runtimePkg, "ConvOutOfRange")).Block(addErrP(fd, "range", "does not fit in float64")),
+			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Qual(implPkg, "AsFloat64").Call(jen.Id("raw")), jen.Id("st")).Block(
+				jen.Case(jen.Qual(implPkg, "ConvWrongType")).Block(typeErr(fd, "a number")),
+				jen.Case(jen.Qual(implPkg, "ConvOutOfRange")).Block(addErrP(fd, "range", "does not fit in float64")),
 				jen.Default().Block(ok),
 			),
 		}
@@ -156,7 +156,7 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 		}
 		body = append(body, checkedStmt(items, items))
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "AsStrings").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsStrings").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "an array of strings"),
 			).Else().Block(body...),
 		}
@@ -195,7 +195,7 @@ func defaultValue(fd *annotate.Field) jen.Code {
 		if fd.Format == "date" {
 			parse = "ParseDate"
 		}
-		return jen.Qual(runtimePkg, "MustTime").Call(jen.Qual(runtimePkg, parse).Call(jen.Lit(d.String)))
+		return jen.Qual(implPkg, "MustTime").Call(jen.Qual(implPkg, parse).Call(jen.Lit(d.String)))
 	case annotate.Integer:
 		if fd.Unsigned() {
 			return typeCode(fd.Type).Parens(jen.Lit(d.Uint))
@@ -215,9 +215,10 @@ func defaultValue(fd *annotate.Field) jen.Code {
 	return jen.Nil()
 }
 
-// propertySchema is the *jsonschema.Schema literal of one property
-// (SPEC.md §3). withDefault is false for the tool's input schema; legacy
-// writes a titled single select as enum + enumNames (//mcpgen:enumnames).
+// propertySchema is the *jsonschema.Schema literal of one property of the
+// requestedSchema (MCP 2026-07-28, client/elicitation). withDefault is false
+// for the tool's input schema; legacy writes a titled single select as
+// enum + enumNames (//mcpgen:enumnames).
 func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
@@ -231,10 +232,10 @@ func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement
 			d[jen.Id("Format")] = jen.Lit(fd.Format)
 		}
 		if fd.MinLength != nil {
-			d[jen.Id("MinLength")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MinLength)))
+			d[jen.Id("MinLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinLength)))
 		}
 		if fd.MaxLength != nil {
-			d[jen.Id("MaxLength")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MaxLength)))
+			d[jen.Id("MaxLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxLength)))
 		}
 		if fd.Minimum != nil {
 			d[jen.Id("Minimum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MinimumLit))
@@ -243,10 +244,10 @@ func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement
 			d[jen.Id("Maximum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MaximumLit))
 		}
 		if fd.MinItems != nil {
-			d[jen.Id("MinItems")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MinItems)))
+			d[jen.Id("MinItems")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinItems)))
 		}
 		if fd.MaxItems != nil {
-			d[jen.Id("MaxItems")] = jen.Qual(runtimePkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
+			d[jen.Id("MaxItems")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
 		}
 		if len(fd.Enum) > 0 {
 			if fd.Kind == annotate.MultiSelect {

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -11,16 +10,34 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
+// implPkg is the package of what only generated code calls.
+const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
+
+// ImplVersion is the version of runtime/impl that generated files are written
+// for: every _elicit.go compiles only against an impl whose MinVersion <=
+// ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
+// impl.MaxVersion, so the two are bumped together.
+const ImplVersion = 1
+
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
-	f.HeaderComment(annotate.GeneratedHeader)
+	f.ImportName(implPkg, "impl")
+	f.HeaderComment(annotate.Header(Version(), s.Command))
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
+
+	// The version guard: the advice sits right above the lines that fail, so
+	// the compiler's error position lands next to it.
+	f.Commentf("This file was generated for runtime/impl version %d. If a line below does not compile, the mcpgen", ImplVersion)
+	f.Comment("that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the")
+	f.Comment("mcpgen of go.mod (`go tool mcpgen`).")
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Qual(implPkg, "MaxVersion").Op("-").Lit(ImplVersion))
+	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
 
 	// MissingFields
 	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)
 	f.Comment("A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.")
-	f.Func().Params(recv()).Id("MissingFields").Params().Index().String().BlockFunc(func(g *jen.Group) {
+	f.Func().Params(recv()).Id(annotate.MethodMissingFields).Params().Index().String().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("missing").Index().String()
 		for _, fd := range s.Fields {
 			g.If(missingCond(fd)).Block(jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(fd.JSONName)))
@@ -32,9 +49,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Commentf("RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named")
 	f.Comment("fields of " + s.Name + ", or for every missing field when none are named. Properties follow field")
 	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
-	f.Func().Params(recv()).Id("RequestedSchema").Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
-		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot("MissingFields").Call())
-		g.Id("s").Op(":=").Qual(runtimePkg, "NewObjectSchema").Call()
+	f.Func().Params(recv()).Id(annotate.MethodRequestedSchema).Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
+		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot(annotate.MethodMissingFields).Call())
+		g.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call()
 		for _, fd := range s.Fields {
 			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true, s.LegacyEnumNames))}
 			if fd.Required {
@@ -51,16 +68,16 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("broken rules, values the Go type cannot hold and required fields still missing are returned")
 	f.Comment("together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.")
 	f.Comment("An optional field left unanswered takes its default.")
-	f.Func().Params(recv()).Id("ApplyContent").Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot("applyContent").Call(jen.Id("content"), jen.False())),
+	f.Func().Params(recv()).Id(annotate.MethodApplyContent).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
+		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.False())),
 	)
 	f.Comment("ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,")
 	f.Comment("leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).")
-	f.Func().Params(recv()).Id("ApplyPartial").Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot("applyContent").Call(jen.Id("content"), jen.True())),
+	f.Func().Params(recv()).Id(annotate.MethodApplyPartial).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
+		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.True())),
 	)
 	f.Comment("applyContent is ApplyContent (partial false) and ApplyPartial (partial true).")
-	f.Func().Params(recv()).Id("applyContent").Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
+	f.Func().Params(recv()).Id(annotate.MethodApplyContentImpl).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		for i, fd := range s.Fields {
 			applyField(g, s, fd, i)
@@ -80,7 +97,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Commentf("Validate checks every rule on every elicitable field of %s, and that required ones hold an answer.", s.Name)
 	f.Comment("It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;")
 	f.Comment("it allocates nothing when the struct is valid.")
-	f.Func().Params(recv()).Id("Validate").Params().Error().BlockFunc(func(g *jen.Group) {
+	f.Func().Params(recv()).Id(annotate.MethodValidate).Params().Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		for _, fd := range s.Fields {
 			var present []jen.Code
@@ -90,9 +107,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 					if fd.Pointer {
 						v = jen.Op("*").Add(v)
 					}
-					present = append(present, jen.Id(checkFunc(s, fd)+"Stored").Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(annotate.StoredCheckFuncName(s.Name, fd)).Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
 				} else {
-					present = append(present, jen.Id(checkFunc(s, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
 				}
 			}
 			if fd.Required {
@@ -115,20 +132,20 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	}
 
 	// Handler interface and flow constructor
-	h := s.Name + "Handler"
+	h := annotate.InterfaceName(s.Name)
 	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
 	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
-	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", HandlerFileName(s.Name))
+	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", annotate.HandlerFileName(s.Name))
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
-		jen.Id("Accept").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
 		jen.Comment("Decline runs when the user declined the form; declined lists the JSON names of the fields"),
 		jen.Comment("asked in that round. Nothing more is asked."),
-		jen.Id("Decline").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name), jen.Id("declined").Index().String()).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Id(annotate.MethodDecline).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name), jen.Id("declined").Index().String()).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
 		jen.Comment("Cancel runs when the user dismissed the form. Stop cleanly; nothing more is asked."),
-		jen.Id("Cancel").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Id(annotate.MethodCancel).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
 	)
-	ctor := "New" + s.Name + "Flow"
+	ctor := annotate.FlowFuncName(s.Name)
 	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
 	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
 	var askAlways, dateFields []jen.Code
@@ -171,9 +188,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
 				jen.Id("args").Op(":=").Id("a").Assert(jen.Op("*").Id(s.Name)),
 				jen.Switch(jen.Id("o").Dot("Action")).Block(
-					jen.Case(jen.Qual(runtimePkg, "Accept")).Block(jen.Return(jen.Id("h").Dot("Accept").Call(jen.Id("ctx"), jen.Id("args")))),
-					jen.Case(jen.Qual(runtimePkg, "Decline")).Block(jen.Return(jen.Id("h").Dot("Decline").Call(jen.Id("ctx"), jen.Id("args"), jen.Id("o").Dot("Declined")))),
-					jen.Case(jen.Qual(runtimePkg, "Cancel")).Block(jen.Return(jen.Id("h").Dot("Cancel").Call(jen.Id("ctx"), jen.Id("args")))),
+					jen.Case(jen.Qual(runtimePkg, "Accept")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodAccept).Call(jen.Id("ctx"), jen.Id("args")))),
+					jen.Case(jen.Qual(runtimePkg, "Decline")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodDecline).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("o").Dot("Declined")))),
+					jen.Case(jen.Qual(runtimePkg, "Cancel")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodCancel).Call(jen.Id("ctx"), jen.Id("args")))),
 				),
 				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: unknown action %q"), jen.Id("o").Dot("Action"))),
 			)
@@ -287,43 +304,19 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 	return jen.Bool()
 }
 
-func checkFunc(s *annotate.Struct, fd *annotate.Field) string {
-	return strings.ToLower(s.Name[:1]) + s.Name[1:] + "Check" + strings.Join(fd.Path, "")
-}
-
-func hasChecks(fd *annotate.Field) bool {
-	switch fd.Kind {
-	case annotate.String:
-		return fd.MinLength != nil || fd.MaxLength != nil || fd.Format != "" || len(fd.Enum) > 0
-	case annotate.Integer, annotate.Number:
-		return lowerBound(fd) || upperBound(fd)
-	case annotate.MultiSelect:
-		return true
-	}
-	return false
-}
+func hasChecks(fd *annotate.Field) bool { return fd.HasChecks() }
 
 // lowerBound reports whether minimum says more than the Go type does.
-func lowerBound(fd *annotate.Field) bool {
-	if fd.Minimum == nil {
-		return false
-	}
-	return !(fd.Kind == annotate.Integer && fd.Unsigned() && *fd.Minimum <= 0)
-}
+func lowerBound(fd *annotate.Field) bool { return fd.HasLowerBound() }
 
-func upperBound(fd *annotate.Field) bool {
-	if fd.Maximum == nil {
-		return false
-	}
-	return !(fd.Kind == annotate.Integer && fd.Unsigned() && fd.Basic == "uint64" && fd.MaximumLit == strconv.FormatUint(math.MaxUint64, 10))
-}
+func upperBound(fd *annotate.Field) bool { return fd.HasUpperBound() }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(runtimePkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
 }
 
 func enumList(fd *annotate.Field) string {
@@ -337,7 +330,7 @@ func enumList(fd *annotate.Field) string {
 // checkFuncDecl declares the rule checks of one field, shared by Validate and
 // ApplyContent. It reports into *ve and returns whether the value passed.
 func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := checkFunc(s, fd)
+	name := annotate.CheckFuncName(s.Name, fd)
 	f.Commentf("%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Add(checkParamType(fd)), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
@@ -356,7 +349,7 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 				}
 			}
 			if fd.Format != "" {
-				g.If(jen.Op("!").Qual(runtimePkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
+				g.If(jen.Op("!").Qual(implPkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
 			}
 			if len(fd.Enum) > 0 {
 				g.Switch(jen.Id("v")).Block(
@@ -440,17 +433,12 @@ func formatMsg(format string) string {
 	return "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z"
 }
 
-// storedFloat32 reports whether a float32 field has bounds: Validate then
-// checks the stored float32 against the bounds rounded to float32, since an
-// answer that meets a bound exactly (0.7) may round below it in float32
-// (0.699999988); rounding is monotonic, so what ApplyContent accepted
-// always passes.
-func storedFloat32(fd *annotate.Field) bool {
-	return fd.Kind == annotate.Number && fd.Basic == "float32" && (lowerBound(fd) || upperBound(fd))
-}
+// storedFloat32 reports whether a float32 field's bounds are also checked
+// on the stored float32 (annotate.Field.StoredFloat32 says why).
+func storedFloat32(fd *annotate.Field) bool { return fd.StoredFloat32() }
 
 func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := checkFunc(s, fd) + "Stored"
+	name := annotate.StoredCheckFuncName(s.Name, fd)
 	f.Commentf("%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Float32(), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()

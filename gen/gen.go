@@ -1,7 +1,9 @@
 // Package gen turns the model of package annotate into Go files with
 // github.com/dave/jennifer: for each annotated struct T, <t>_elicit.go (the
-// generated API of DESIGN.md, rewritten on every run) and <t>_handler.go (the
-// user's handler skeleton, written once). It never loads code itself.
+// generated API: MissingFields, RequestedSchema, ApplyContent, ApplyPartial,
+// Validate, the handler interface and the flow constructor; rewritten on
+// every run) and <t>_handler.go (the user's handler skeleton, written once).
+// It never loads code itself.
 package gen
 
 import (
@@ -31,16 +33,22 @@ type File struct {
 	// Once marks the user's handler file: written only when it does not exist.
 	Once bool
 	// Remove marks a stale file of mcpgen's own output (see
-	// annotate.Package.Stale): Write removes it, Content is empty.
+	// annotate.Package.Stale): Write removes it. Its Content is the stub
+	// that empties it instead when Defer is set.
 	Remove bool
+	// Defer, with Remove: replace the file by Content, a stub the build
+	// ignores, which the next run removes. `go generate` needs it: it opens
+	// every file of the package it listed before the first directive ran.
+	Defer bool
 }
 
-// ElicitFileName is the generated file's name for struct type name:
-// the lower-cased name and "_elicit.go" (stringer's convention).
-func ElicitFileName(name string) string { return strings.ToLower(name) + "_elicit.go" }
+// ElicitFileName is the generated file's name for struct type name
+// (annotate.ElicitFileName, where every generated name is spelled).
+func ElicitFileName(name string) string { return annotate.ElicitFileName(name) }
 
-// HandlerFileName is the name of the handler file written once.
-func HandlerFileName(name string) string { return strings.ToLower(name) + "_handler.go" }
+// HandlerFileName is the name of the handler file written once
+// (annotate.HandlerFileName).
+func HandlerFileName(name string) string { return annotate.HandlerFileName(name) }
 
 // Generate returns the files for every struct of pkg, in order: for each, the
 // generated file and then the handler file (none when the package already
@@ -90,7 +98,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		}
 	}
 	for _, st := range pkg.Stale {
-		files = append(files, File{Path: st.Path, Remove: true})
+		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(pkg.Name, st.Types)})
 	}
 	return files, nil
 }
@@ -191,4 +199,12 @@ func newFile(pkg *annotate.Package) *jen.File {
 	f.ImportName(runtimePkg, "runtime")
 	f.ImportName(schemaPkg, "jsonschema")
 	return f
+}
+
+// emptiedStub is what a stale file becomes when it cannot be removed yet
+// (File.Defer): mcpgen's header, a build constraint that leaves it out of
+// every build and of go generate's file list, and the package clause.
+func emptiedStub(pkgName string, gone []string) []byte {
+	return []byte(annotate.Header(Version(), "") + "\n\n//go:build ignore\n\n" +
+		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "); mcpgen removes it on its next run.\n\npackage " + pkgName + "\n")
 }

@@ -11,13 +11,13 @@ import (
 func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
 	typ := annotate.HandlerTypeName(s.Name)
-	iface := s.Name + "Handler"
+	iface := annotate.InterfaceName(s.Name)
 	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }
 	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
 	res := func() *jen.Statement { return jen.Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()) }
 
 	f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
-	f.Commentf("New%sFlow(%s{}).", s.Name, typ)
+	f.Commentf("%s(%s{}).", annotate.FlowFuncName(s.Name), typ)
 	f.Comment("")
 	f.Comment("This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.")
 	f.Commentf("If %s changes, the assertion below stops compiling until the methods match.", iface)
@@ -27,7 +27,7 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("Accept runs when every required field holds a valid answer. Do the tool's work here.")
 	f.Comment("runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,")
 	f.Comment("since a client may send the final retry twice.")
-	f.Func().Params(jen.Id(typ)).Id("Accept").Params(ctx(), args()).Add(res()).Block(
+	f.Func().Params(jen.Id(typ)).Id(annotate.MethodAccept).Params(ctx(), args()).Add(res()).Block(
 		jen.Comment("TODO: do the work. Until then, echo the arguments as JSON (pointer fields print as values)."),
 		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("args")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -37,14 +37,14 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("Decline runs when the user declined the form: declined holds the JSON names of the fields asked.")
 	f.Comment("Never ask again for them. Either fall back to defaults (fill the declined fields and return")
 	f.Comment("h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.")
-	f.Func().Params(jen.Id("h").Id(typ)).Id("Decline").Params(ctx(), args(), jen.Id("declined").Index().String()).Add(res()).Block(
+	f.Func().Params(jen.Id("h").Id(typ)).Id(annotate.MethodDecline).Params(ctx(), args(), jen.Id("declined").Index().String()).Add(res()).Block(
 		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": nothing done; the user declined to give %s"),
 			jen.Qual("strings", "Join").Call(jen.Id("declined"), jen.Lit(", "))), jen.Nil()),
 	)
 
 	f.Comment("Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,")
 	f.Comment("no further questions.")
-	f.Func().Params(jen.Id(typ)).Id("Cancel").Params(ctx(), args()).Add(res()).Block(
+	f.Func().Params(jen.Id(typ)).Id(annotate.MethodCancel).Params(ctx(), args()).Add(res()).Block(
 		jen.Return(jen.Qual(runtimePkg, "Text").Call(jen.Lit(s.Tool+": cancelled by the user; nothing done")), jen.Nil()),
 	)
 	return f

@@ -16,14 +16,16 @@ type WriteResult struct {
 	Unchanged []string // files whose content was already current
 	Kept      []string // handler files that exist and belong to the user
 	Removed   []string // stale generated files removed (File.Remove)
+	Emptied   []string // stale generated files replaced by a stub (File.Defer)
 }
 
 // Write writes files all or nothing: every changed file is first written to a
 // temporary file beside it, and only when all of them are written are they
 // renamed into place. A file whose content is unchanged is not rewritten
 // (its modification time stays), and a file marked Once is never
-// overwritten. Files marked Remove are removed only after every write has
-// succeeded, and only when they still start with annotate.GeneratedHeader
+// overwritten. Files marked Remove are removed (or, with Defer, emptied to
+// their Content) only after every write has
+// succeeded, and only when they still start with mcpgen's header (annotate.IsGenerated)
 // (mcpgen's own output; anything else is left alone).
 func Write(files []File) (WriteResult, error) {
 	var res WriteResult
@@ -34,10 +36,10 @@ func Write(files []File) (WriteResult, error) {
 			os.Remove(p.tmp)
 		}
 	}
-	var remove []string
+	var remove []File
 	for _, f := range files {
 		if f.Remove {
-			remove = append(remove, f.Path)
+			remove = append(remove, f)
 			continue
 		}
 		old, err := os.ReadFile(f.Path)
@@ -78,18 +80,28 @@ func Write(files []File) (WriteResult, error) {
 		}
 		res.Written = append(res.Written, p.dst)
 	}
-	for _, path := range remove {
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) || err == nil && !bytes.HasPrefix(b, []byte(annotate.GeneratedHeader)) {
+	for _, f := range remove {
+		b, err := os.ReadFile(f.Path)
+		if errors.Is(err, os.ErrNotExist) || err == nil && !annotate.IsGenerated(b) {
+			continue
+		}
+		if err == nil && f.Defer {
+			if !bytes.Equal(b, f.Content) {
+				err = os.WriteFile(f.Path, f.Content, 0o644)
+			}
+			if err != nil {
+				return res, fmt.Errorf("emptying stale %s: %w", f.Path, err)
+			}
+			res.Emptied = append(res.Emptied, f.Path)
 			continue
 		}
 		if err == nil {
-			err = os.Remove(path)
+			err = os.Remove(f.Path)
 		}
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return res, fmt.Errorf("removing stale %s: %w", path, err)
+			return res, fmt.Errorf("removing stale %s: %w", f.Path, err)
 		}
-		res.Removed = append(res.Removed, path)
+		res.Removed = append(res.Removed, f.Path)
 	}
 	return res, nil
 }

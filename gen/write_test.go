@@ -18,7 +18,7 @@ func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(own, annotate.GeneratedHeader+"\n\npackage m\n")
+	write(own, annotate.Header("(devel)", "mcpgen")+"\n\npackage m\n")
 	write(user, "package m\n")
 	files := []File{
 		{Path: own, Remove: true},

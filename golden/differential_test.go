@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // The differential test: for every golden struct, at least answersPerStruct
@@ -237,7 +238,7 @@ func timeParses(raw json.RawMessage) bool {
 	if json.Unmarshal(raw, &s) != nil {
 		return true
 	}
-	// Lower-case t and z are upper-cased first, as runtime.ParseDateTime
+	// Lower-case t and z are upper-cased first, as impl.ParseDateTime
 	// does: only what time.Parse cannot read even then is admitted.
 	if len(s) > 10 {
 		s = s[:10] + strings.ToUpper(s[10:11]) + s[11:]
@@ -822,9 +823,9 @@ func sameValue(fv reflect.Value, raw json.RawMessage, p map[string]any) string {
 	if fv.Type() == timeType {
 		var s string
 		_ = json.Unmarshal(raw, &s)
-		want, ok := runtime.ParseDateTime(s)
+		want, ok := impl.ParseDateTime(s)
 		if p["format"] == "date" {
-			want, ok = runtime.ParseDate(s)
+			want, ok = impl.ParseDate(s)
 		}
 		if !ok || !fv.Interface().(time.Time).Equal(want) {
 			return fmt.Sprintf("holds %v, want %s", fv.Interface(), s)

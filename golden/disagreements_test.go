@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/nums"
 	"github.com/mcpgen/mcpgen/golden/testdata/times"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // TestAllowedDisagreements pins, one by one, every case where ApplyContent
@@ -42,7 +43,7 @@ func TestAllowedDisagreements(t *testing.T) {
 	} {
 		t.Run(tc.why, func(t *testing.T) {
 			a := tc.args()
-			alone := runtime.NewObjectSchema()
+			alone := impl.NewObjectSchema()
 			p, ok := a.RequestedSchema(tc.field).Properties.Get(tc.field)
 			require.True(t, ok)
 			alone.Properties.Set(tc.field, p)

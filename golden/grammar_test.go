@@ -14,11 +14,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // checkRequestedSchema checks a requestedSchema's JSON against the restricted
-// grammar of MCP 2026-07-28 client/elicitation (SPEC.md §3): a flat object
+// grammar of MCP 2026-07-28 client/elicitation: a flat object
 // whose properties are each exactly one of the listed shapes, with no other
 // keyword, no type array (so no ["null", T]), required naming only
 // properties, and defaults of the property's own kind. legacy admits the
@@ -396,7 +396,7 @@ func TestRequestedSchemaGrammar(t *testing.T) {
 				if p.Value.Default == nil {
 					continue
 				}
-				alone := runtime.NewObjectSchema()
+				alone := impl.NewObjectSchema()
 				alone.Properties.Set(p.Key, p.Value)
 				v := compileSchema(t, alone)
 				doc := fmt.Sprintf(`{%q:%s}`, p.Key, mustJSON(t, p.Value.Default))
@@ -406,8 +406,8 @@ func TestRequestedSchemaGrammar(t *testing.T) {
 	}
 }
 
-// TestGrammarCheckerRejects makes sure the checker fails what SPEC.md §3
-// leaves out, so that its passing means something.
+// TestGrammarCheckerRejects makes sure the checker fails what the grammar of MCP
+// 2026-07-28 client/elicitation leaves out, so that its passing means something.
 func TestGrammarCheckerRejects(t *testing.T) {
 	bad := map[string]string{
 		"null union":         `{"type":"object","properties":{"a":{"type":["null","string"]}}}`,

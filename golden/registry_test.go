@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/golden/testdata/allkinds"
 	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
+	"github.com/mcpgen/mcpgen/golden/testdata/checknames"
 	"github.com/mcpgen/mcpgen/golden/testdata/embedded"
 	"github.com/mcpgen/mcpgen/golden/testdata/legacyenums"
 	"github.com/mcpgen/mcpgen/golden/testdata/nums"
@@ -38,6 +39,7 @@ func goldenStructs() []goldenStruct {
 	return []goldenStruct{
 		{"allkinds", "AllKinds", allkinds.NewAllKindsFlow(nil), false},
 		{"bookflight", "BookFlightArgs", bookflight.NewBookFlightArgsFlow(nil), false},
+		{"checknames", "Args", checknames.NewArgsFlow(nil), false},
 		{"embedded", "Order", embedded.NewOrderFlow(nil), false},
 		{"legacyenums", "Legacy", legacyenums.NewLegacyFlow(nil), true},
 		{"nums", "Bools", nums.NewBoolsFlow(nil), false},

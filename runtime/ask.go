@@ -364,7 +364,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 		}
 		sent := q.schema
 		if a.r.legacy() {
-			if sent, err = DowngradeSchema(q.schema, a.r.req.ProtocolVersion); err != nil {
+			if sent, err = downgradeSchema(q.schema, a.r.req.ProtocolVersion); err != nil {
 				return complete(ToolError("%s: %v", a.r.name, err)), true, nil
 			}
 		}
@@ -389,7 +389,7 @@ func (a *asker) noFormCapability(q *pendingQuestion) *Result {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but this client declared no form elicitation, so it cannot be asked:", a.r.name, q.message)
 	for pair := q.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		b.WriteString("\n- " + DescribeField(pair.Key, pair.Value, slices.Contains(q.schema.Required, pair.Key)))
+		b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(q.schema.Required, pair.Key)))
 	}
 	return &Result{Text: b.String(), IsError: true}
 }

@@ -19,18 +19,22 @@ type FieldError struct {
 	Message string
 }
 
-// Error returns "field: message".
+// Error returns "field: message", for example "date: must be a date (YYYY-MM-DD)".
 func (e FieldError) Error() string { return e.Field + ": " + e.Message }
 
-// ValidationError lists every field that failed validation, in field order.
+// ValidationError lists every broken rule of an argument struct, in field
+// order, a field with several broken rules once per rule.
 //
-// Generated Validate and ApplyContent methods return it (as error) when any
-// rule fails; it is never empty. Use errors.As to get at the fields.
+// Generated Validate, ApplyContent and ApplyPartial methods return it (as
+// error) when any rule fails; it is then never empty. The rules are those of
+// the requestedSchema (MCP 2026-07-28, client/elicitation; JSON Schema 2020-12
+// Validation) plus "range" for values the Go type cannot hold. Use errors.As
+// to get at the fields.
 type ValidationError struct {
 	Errors []FieldError
 }
 
-// Error joins the field errors with "; ".
+// Error joins the field errors' texts ([FieldError.Error]) with "; ".
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	for i, fe := range e.Errors {
@@ -42,7 +46,8 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// Fields returns the JSON names of the failing fields, each once, in order.
+// Fields returns the JSON names of the failing fields, in order, a field with
+// several consecutive errors once; nil when there is none.
 func (e *ValidationError) Fields() []string {
 	var out []string
 	for _, fe := range e.Errors {
@@ -53,7 +58,7 @@ func (e *ValidationError) Fields() []string {
 	return out
 }
 
-// Has reports whether field has an error.
+// Has reports whether the field with JSON name field has an error.
 func (e *ValidationError) Has(field string) bool {
 	for _, fe := range e.Errors {
 		if fe.Field == field {
@@ -63,23 +68,15 @@ func (e *ValidationError) Has(field string) bool {
 	return false
 }
 
-// Add appends a field error. Generated code calls it on a nil-initialised
-// *ValidationError through [AddFieldError].
+// Add appends the field error {field, keyword, message} (see [FieldError])
+// to e, which must not be nil. Generated code calls it through
+// runtime/impl.AddFieldError, which allocates e on the first error.
 func (e *ValidationError) Add(field, keyword, message string) {
 	e.Errors = append(e.Errors, FieldError{Field: field, Keyword: keyword, Message: message})
 }
 
-// AddFieldError appends a field error to *ve, allocating the ValidationError on
-// first use, so that a validation that passes allocates nothing.
-func AddFieldError(ve **ValidationError, field, keyword, message string) {
-	if *ve == nil {
-		*ve = &ValidationError{}
-	}
-	(*ve).Add(field, keyword, message)
-}
-
-// Err returns ve as an error, or nil when ve is nil. It avoids the typed-nil
-// interface trap for generated code.
+// Err returns ve as an error, or a nil error when ve is nil or holds no
+// field error. It avoids the typed-nil interface trap for generated code.
 func (ve *ValidationError) Err() error {
 	if ve == nil || len(ve.Errors) == 0 {
 		return nil
@@ -110,7 +107,7 @@ type ProtocolError struct {
 	Data    any
 }
 
-// Error returns the message with its code.
+// Error returns the message with its code: "message (JSON-RPC -32602)".
 func (e *ProtocolError) Error() string {
 	return e.Message + " (JSON-RPC " + strconv.FormatInt(e.Code, 10) + ")"
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -159,7 +160,7 @@ func TestExchangeAskChecksCapabilities(t *testing.T) {
 	assert.True(t, x.Capabilities().Supports(&SamplingRequest{}))
 	assert.False(t, x.Capabilities().Supports(&ElicitRequest{}))
 	_, err = x.Ask(map[string]InputRequest{
-		"name":  &ElicitRequest{Message: "Name?", RequestedSchema: NewObjectSchema()},
+		"name":  &ElicitRequest{Message: "Name?", RequestedSchema: &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}},
 		"roots": &RootsRequest{},
 		"q":     &SamplingRequest{MaxTokens: 1},
 	}, nil)

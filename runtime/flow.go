@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/format"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
@@ -546,7 +548,7 @@ func (c *call) ask(ctx context.Context, st *state, fields []string, reason strin
 	sent := schema
 	if c.r.legacy() {
 		var err error
-		if sent, err = DowngradeSchema(schema, c.r.req.ProtocolVersion); err != nil {
+		if sent, err = downgradeSchema(schema, c.r.req.ProtocolVersion); err != nil {
 			return complete(&Result{Text: c.f.Name + ": " + err.Error(), IsError: true}), nil
 		}
 	}
@@ -634,7 +636,7 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 	var required, optional, confirm []string
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		req := slices.Contains(schema.Required, pair.Key)
-		line := "\n- " + DescribeField(pair.Key, pair.Value, req)
+		line := "\n- " + describeField(pair.Key, pair.Value, req)
 		switch {
 		case slices.Contains(c.f.AskAlways, pair.Key):
 			confirm = append(confirm, line)
@@ -671,10 +673,10 @@ func presentErrors(err error) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
-	var out *ValidationError
+	out := &ValidationError{}
 	for _, fe := range ve.Errors {
 		if fe.Keyword != "required" {
-			AddFieldError(&out, fe.Field, fe.Keyword, fe.Message)
+			out.Add(fe.Field, fe.Keyword, fe.Message)
 		}
 	}
 	return out.Err()
@@ -710,7 +712,7 @@ func widenDates(data json.RawMessage, fields []string) json.RawMessage {
 	changed := false
 	for _, name := range fields {
 		var s string
-		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && IsDate(s) {
+		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && format.IsDate(s) {
 			m[name] = json.RawMessage(`"` + s + `T00:00:00Z"`)
 			changed = true
 		}

@@ -3,12 +3,13 @@ package runtime
 import (
 	"testing"
 
+	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 )
 
 func TestCapabilitiesSupportsAndFilter(t *testing.T) {
 	all := map[string]InputRequest{
-		"form":  &ElicitRequest{Message: "m", RequestedSchema: NewObjectSchema()},
+		"form":  &ElicitRequest{Message: "m", RequestedSchema: &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}},
 		"llm":   &SamplingRequest{MaxTokens: 1},
 		"roots": &RootsRequest{},
 	}

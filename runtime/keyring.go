@@ -78,7 +78,7 @@ func NewKeyRing(keys ...[]byte) (*KeyRing, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcpgen: key %d: %w", i+1, err)
 		}
-		rk := ringKey{id: KeyID(k), aead: aead}
+		rk := ringKey{id: keyID(k), aead: aead}
 		if seen[rk.id] {
 			return nil, fmt.Errorf("mcpgen: key %d is listed twice", i+1)
 		}
@@ -88,8 +88,9 @@ func NewKeyRing(keys ...[]byte) (*KeyRing, error) {
 	return kr, nil
 }
 
-// KeyID returns the id of key: the first 8 bytes of its SHA-256 digest.
-func KeyID(key []byte) [keyIDSize]byte {
+// keyID returns the id of key: the first 8 bytes of its SHA-256 digest
+// (FIPS 180-4).
+func keyID(key []byte) [keyIDSize]byte {
 	sum := sha256.Sum256(key)
 	var id [keyIDSize]byte
 	copy(id[:], sum[:keyIDSize])
@@ -159,8 +160,9 @@ func KeyRingFromEnvOrEphemeral() (kr *KeyRing, ephemeral bool, err error) {
 	return EphemeralKeyRing(), true, nil
 }
 
-// EphemeralKeyRing returns a key ring of one random key. States it seals open
-// only in this process: use it for a single instance or for tests.
+// EphemeralKeyRing returns a key ring of one random [KeySize]-byte key from
+// crypto/rand. States it seals open only in this process: use it for a single
+// instance or for tests. It never fails.
 func EphemeralKeyRing() *KeyRing {
 	k := make([]byte, KeySize)
 	_, _ = rand.Read(k) // crypto/rand.Read never fails (Go 1.24+).
@@ -168,16 +170,19 @@ func EphemeralKeyRing() *KeyRing {
 	return kr
 }
 
-// GenerateKey returns a new random key encoded the way [ParseKeyRing] reads
-// it (base64url, no padding). `mcpgen keygen` prints one.
+// GenerateKey returns a new random [KeySize]-byte key from crypto/rand,
+// encoded the way [ParseKeyRing] reads it: base64url without padding
+// (RFC 4648 §5), 43 characters. `mcpgen keygen` prints one. It never fails.
 func GenerateKey() string {
 	k := make([]byte, KeySize)
 	_, _ = rand.Read(k)
 	return base64.RawURLEncoding.EncodeToString(k)
 }
 
-// Seal encrypts and authenticates plaintext under the newest key and returns
-// the base64url state.
+// Seal encrypts and authenticates plaintext with AES-256-GCM (NIST SP
+// 800-38D, random 96-bit nonce) under the newest key and returns the state in
+// the layout of [KeyRing], base64url without padding (RFC 4648 §5): 50 + the
+// plaintext's length in bytes, times 4/3, characters. It never fails.
 func (kr *KeyRing) Seal(plaintext []byte) string {
 	k := kr.keys[0]
 	ns := k.aead.NonceSize()

@@ -10,20 +10,9 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// NewObjectSchema returns the empty flat requestedSchema
-// {"type":"object","properties":{}} that generated RequestedSchema methods
-// fill (MCP 2026-07-28, client/elicitation: requestedSchema).
-func NewObjectSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-}
-
-// Uint64 returns a pointer to n, for the *uint64 bounds of jsonschema.Schema
-// (minLength, maxLength, minItems, maxItems).
-func Uint64(n uint64) *uint64 { return &n }
-
-// DescribeField renders one property of a requestedSchema for a model to
+// describeField renders one property of a requestedSchema for a model to
 // read, for example `date ("Departure date"): required string, format date`.
-func DescribeField(name string, s *jsonschema.Schema, required bool) string {
+func describeField(name string, s *jsonschema.Schema, required bool) string {
 	var b strings.Builder
 	b.WriteString(name)
 	if s.Title != "" {
@@ -92,19 +81,20 @@ func enumValues(s *jsonschema.Schema) []string {
 	return out
 }
 
-// DowngradeSchema returns a copy of a requestedSchema that a client on an
-// older protocol version can render (SPEC.md §6):
+// downgradeSchema returns a copy of a requestedSchema that a client on an
+// older protocol version can render (the grammars of MCP 2025-06-18 and
+// MCP 2025-11-25, client/elicitation):
 //   - 2025-11-25 knows the whole 2026-07-28 grammar: returned unchanged;
 //   - 2025-06-18 knows no arrays, no titled oneOf/anyOf selects and no
 //     defaults except on booleans: titled selects become enum + enumNames,
 //     non-boolean defaults are dropped, an optional multi select is left out,
 //     and a required multi select is an error naming it (the caller turns it
 //     into a tool error).
-func DowngradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, error) {
+func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, error) {
 	if version >= Protocol20251125 {
 		return s, nil
 	}
-	out := NewObjectSchema()
+	out := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	var unrenderable []string
 	for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		name, p := pair.Key, pair.Value
@@ -141,8 +131,10 @@ func DowngradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 	return out, nil
 }
 
-// InputSchema returns the tool's input schema (what tools/list shows the
-// model): the argument struct reflected by invopop/jsonschema, with every
+// InputSchema returns the tool's input schema (MCP 2026-07-28, server/tools:
+// Tool.inputSchema, what tools/list shows the model; an adapter registers it):
+// a fresh {"type":"object"} schema of f.New()'s argument struct reflected by
+// invopop/jsonschema, without $schema, $id or $defs, with every
 // elicitable field made optional and carrying its title, description, enum
 // and format but no default (an SDK that fills defaults in would make the
 // field never missing). A plain field whose jsonschema tag has no key=value

@@ -93,6 +93,7 @@ func ToolError(format string, args ...any) *Result {
 	return &Result{Text: fmt.Sprintf(format, args...), IsError: true}
 }
 
-// Native returns a Result that hands an SDK's own result value through the
-// adapter unchanged.
+// Native returns a Result that hands an SDK's own result value v (for example
+// *mcp.CallToolResult) through the adapter unchanged. An adapter that does
+// not know v's type ignores it and sends the other fields, which are empty.
 func Native(v any) *Result { return &Result{Native: v} }

@@ -27,7 +27,7 @@ func (a *greetArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = a.MissingFields()
 	}
-	s := NewObjectSchema()
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	for _, f := range fields {
 		if f == "name" {
 			s.Properties.Set("name", &jsonschema.Schema{Type: "string", Title: "Name"})
@@ -43,8 +43,8 @@ func (a *greetArgs) ApplyContent(content map[string]any) error {
 	}
 	v, _ := content["name"].(string)
 	if v == "" {
-		var ve *ValidationError
-		AddFieldError(&ve, "name", "required", "is required")
+		ve := &ValidationError{}
+		ve.Add("name", "required", "is required")
 		return ve.Err()
 	}
 	a.Name = v
@@ -61,8 +61,8 @@ func (a *greetArgs) ApplyPartial(content map[string]any) error {
 
 func (a *greetArgs) Validate() error {
 	if a.Name == "" {
-		var ve *ValidationError
-		AddFieldError(&ve, "name", "required", "is required")
+		ve := &ValidationError{}
+		ve.Add("name", "required", "is required")
 		return ve.Err()
 	}
 	return nil

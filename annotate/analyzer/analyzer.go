@@ -6,17 +6,24 @@
 // Besides every struct with an elicit tag, it checks the -type names of each
 // `//go:generate … mcpgen … -type T1,T2` directive in the package: a name
 // that is not declared, or not a struct type, is reported at the directive.
+// And it renders each struct's generated file with package gen (no cycle:
+// gen imports annotate, not this package) and reports, at the struct, a
+// t_elicit.go on disk that differs: the struct changed without go generate.
 package analyzer
 
 import (
+	"bytes"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/gen"
 )
 
 // Analyzer reports every diagnostic mcpgen would report for a package's
@@ -26,17 +33,21 @@ var Analyzer = &analysis.Analyzer{
 	Doc: `check mcpgen elicit tags and argument structs
 
 Reports what mcpgen would refuse to generate from: unknown or misspelled elicit
-tag options, bad values, bounds that contradict each other, defaults outside
+tag options, struct tag keys that misspell elicit (elict:"…"), bad values, bounds that contradict each other, defaults outside
 the rules, Go types a form cannot hold, secret-looking fields, JSON name clashes,
-and -type names in //go:generate mcpgen directives that are not structs.`,
+generated names that collide, -type names in //go:generate mcpgen directives
+that are not structs, and generated files that are stale.`,
 	URL: "https://github.com/mcpgen/mcpgen#diagnostics",
 	Run: run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_, diags := annotate.Check(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo, nil)
+	model, diags := annotate.Check(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo, nil)
 	for _, d := range diags {
 		pass.Report(analysis.Diagnostic{Pos: toPos(pass, d.Pos), Message: d.Message})
+	}
+	if len(diags) == 0 {
+		reportStale(pass, model)
 	}
 	for _, t := range generateTypes(pass.Files) {
 		obj := pass.Pkg.Scope().Lookup(t.name)
@@ -53,6 +64,42 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// reportStale renders each struct's generated file as its //go:generate
+// line would (package gen) and reports, at the struct, a generated file on
+// disk that differs from it below the header line. (The header names the
+// mcpgen version, which may differ from this tool's; mcpgen -check compares
+// it too.) A file not generated yet is not reported.
+func reportStale(pass *analysis.Pass, model *annotate.Package) {
+	model.UseDirectives()
+	files, err := gen.Generate(model)
+	if err != nil {
+		return
+	}
+	byPath := map[string]*annotate.Struct{}
+	for _, s := range model.Structs {
+		byPath[filepath.Join(filepath.Dir(s.File), annotate.ElicitFileName(s.Name))] = s
+	}
+	for _, f := range files {
+		s := byPath[f.Path]
+		if s == nil || f.Once || f.Remove {
+			continue
+		}
+		b, err := os.ReadFile(f.Path)
+		if err != nil || !annotate.IsGenerated(b) {
+			continue
+		}
+		if !bytes.Equal(afterLine(b), afterLine(f.Content)) {
+			pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(f.Path), s.Name)
+		}
+	}
+}
+
+// afterLine is b after its first line.
+func afterLine(b []byte) []byte {
+	_, rest, _ := bytes.Cut(b, []byte("\n"))
+	return rest
 }
 
 func objKind(obj types.Object) string {

@@ -150,7 +150,7 @@ func requireSame(t *testing.T, before, after map[string]fileState) {
 
 func TestGenerateThenFailedRunChangesNothing(t *testing.T) {
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
-	code, _, stderr := mcpgen(t, "-type", "Args")
+	code, _, stderr := mcpgen(t, "-v", "-type", "Args")
 	if code != 0 {
 		t.Fatalf("first run: exit %d\n%s", code, stderr)
 	}
@@ -193,7 +193,7 @@ func TestUnchangedFilesAreNotRewrittenAndHandlerIsKept(t *testing.T) {
 	}
 	ageFiles(t, dir)
 	before := snapshot(t, dir)
-	code, _, stderr := mcpgen(t)
+	code, _, stderr := mcpgen(t, "-v")
 	if code != 0 {
 		t.Fatalf("second run: exit %d\n%s", code, stderr)
 	}
@@ -457,7 +457,7 @@ func TestStaleElicitFileOfRenamedTypeIsRemoved(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "deploy.go"), []byte(tagged("ReleaseArgs")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := mcpgen(t)
+	code, _, stderr := mcpgen(t, "-v")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

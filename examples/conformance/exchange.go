@@ -48,8 +48,8 @@ func question(text string, maxTokens int64) *runtime.SamplingRequest {
 }
 
 func nameForm() *runtime.ElicitRequest {
-	s := runtime.NewObjectSchema()
-	s.Properties.Set("name", &jsonschema.Schema{Type: "string", Title: "Name", MaxLength: runtime.Uint64(100)})
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+	s.Properties.Set("name", &jsonschema.Schema{Type: "string", Title: "Name", MaxLength: new(uint64(100))})
 	s.Required = []string{"name"}
 	return &runtime.ElicitRequest{Mode: "form", Message: "What is your name?", RequestedSchema: s}
 }

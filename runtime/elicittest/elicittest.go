@@ -1,7 +1,6 @@
 // Package elicittest drives the rounds of a generated mcpgen flow against
 // your handler in-process, without a server or a client, so that the branches
-// you customised (Accept, Decline, Cancel) can be tested with go test
-// (DESIGN.md, "Testing a tool without a server").
+// you customised (Accept, Decline, Cancel) can be tested with go test.
 //
 // A call starts with [Tester.Call]; while the flow asks (a [Step] with a
 // [Question]), answer it with [Step.Accept], [Step.Decline] or [Step.Cancel];

@@ -41,7 +41,8 @@ type Options struct {
 	Flow runtime.Options
 	// Principal returns the authenticated caller of a request, bound into the
 	// requestState so that a state cannot be replayed by someone else
-	// (SPEC.md §1). mcp-go has no token model of its own: put the caller into
+	// (MCP 2026-07-28, basic/patterns/mrtr: requestState comes back through
+	// the client and must be verified before it is trusted). mcp-go has no token model of its own: put the caller into
 	// the context in your authentication middleware (for HTTP, with
 	// server.WithHTTPContextFunc) and read it here. The default returns ""
 	// (anonymous: states are bound to no one).

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 )
 
@@ -33,7 +34,7 @@ func (a *topicArgs) MissingFields() []string {
 }
 
 func (a *topicArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	if len(fields) == 0 {
 		fields = a.MissingFields()
 	}
@@ -53,7 +54,7 @@ func (a *topicArgs) ApplyContent(c map[string]any) error {
 	v, _ := c["topic"].(string)
 	if v == "" {
 		var ve *runtime.ValidationError
-		runtime.AddFieldError(&ve, "topic", "required", "is required")
+		impl.AddFieldError(&ve, "topic", "required", "is required")
 		return ve.Err()
 	}
 	a.Topic = v
@@ -101,7 +102,7 @@ func confirmRead(_ context.Context, x *runtime.Exchange) (*runtime.Response, err
 		}
 		return &runtime.Response{Result: runtime.Textf("contents of %s", a.URI)}, nil
 	}
-	s := runtime.NewObjectSchema()
+	s := impl.NewObjectSchema()
 	s.Properties.Set("ok", &jsonschema.Schema{Type: "boolean"})
 	return x.Ask(map[string]runtime.InputRequest{"confirm": &runtime.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
 }

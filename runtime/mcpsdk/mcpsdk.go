@@ -30,7 +30,8 @@ type Options struct {
 	Flow runtime.Options
 	// Principal returns the authenticated caller of a request, bound into the
 	// requestState so that a state cannot be replayed by someone else
-	// (SPEC.md §1). The default is the bearer token's user id
+	// (MCP 2026-07-28, basic/patterns/mrtr: requestState comes back through
+	// the client and must be verified before it is trusted). The default is the bearer token's user id
 	// (RequestExtra.TokenInfo.UserID), or "" when unauthenticated.
 	Principal func(ctx context.Context, extra *mcp.RequestExtra) string
 }
@@ -167,7 +168,8 @@ func protocolError(err error) error {
 }
 
 // HTTPHandler returns a stateless Streamable HTTP handler for s: the only
-// HTTP mode that serves MCP 2026-07-28 (SPEC.md §2). Each request stands
+// HTTP mode that serves MCP 2026-07-28 (basic/transports: Streamable HTTP;
+// basic/patterns/mrtr needs no session or sticky routing). Each request stands
 // alone, so any instance behind a load balancer can answer any retry.
 //
 // A tools/call, prompts/get or resources/read whose params do not decode

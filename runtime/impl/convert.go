@@ -1,4 +1,4 @@
-package runtime
+package impl
 
 import (
 	"encoding/json"
@@ -11,25 +11,28 @@ import (
 // This file converts the values of a form's content (decoded JSON: string,
 // float64 or json.Number, bool, []any; or the same Go types built in-process)
 // to the Go types of an argument struct. Generated ApplyContent methods call
-// these functions; a false ok means a type error, to be reported under the
-// JSON Schema keyword "type" (MCP 2026-07-28, client/elicitation: content
-// values are string, number, boolean or array of strings).
+// these functions; a false ok (or [ConvWrongType]) means a type error, to be
+// reported under the JSON Schema keyword "type" (MCP 2026-07-28,
+// client/elicitation: content values are string, number, boolean or array of
+// strings).
 
-// AsString returns v as a string.
+// AsString returns v as a string; ok is false for any other dynamic type
+// (a number, a bool, nil, …), never converting one to a string.
 func AsString(v any) (s string, ok bool) {
 	s, ok = v.(string)
 	return s, ok
 }
 
-// AsBool returns v as a bool.
+// AsBool returns v as a bool; ok is false for any other dynamic type (the
+// strings "true" and "false" included).
 func AsBool(v any) (b bool, ok bool) {
 	b, ok = v.(bool)
 	return b, ok
 }
 
-// AsNumber returns v as a float64. It accepts float64, float32, json.Number
+// asNumber returns v as a float64. It accepts float64, float32, json.Number
 // and Go integers. NaN and infinities are not JSON numbers and are rejected.
-func AsNumber(v any) (f float64, ok bool) {
+func asNumber(v any) (f float64, ok bool) {
 	switch n := v.(type) {
 	case float64:
 		f = n
@@ -57,7 +60,9 @@ func AsNumber(v any) (f float64, ok bool) {
 	return f, true
 }
 
-// Conv says whether a JSON value converted to a Go number type.
+// Conv is the outcome of converting a JSON value to a Go number type with
+// [AsInt], [AsUint] or [AsFloat64]. Generated code reports [ConvWrongType]
+// under the JSON Schema keyword "type" and [ConvOutOfRange] as "range".
 type Conv uint8
 
 const (
@@ -71,8 +76,11 @@ const (
 )
 
 // AsInt returns v as an int64 within [lo, hi], the range of the Go type that
-// will hold it. JSON numbers with a zero fractional part are integers
-// (JSON Schema 2020-12 validation §6.1.1), so 3.0 is 3.
+// will hold it (math.MinInt8, math.MaxInt8 … math.MinInt64, math.MaxInt64).
+// JSON numbers with a zero fractional part are integers (JSON Schema 2020-12
+// Validation §6.1.1), so 3.0 is 3 and 3.5 is [ConvWrongType]; a json.Number
+// is judged on its exact decimal, a float64 on its value. A number outside
+// [lo, hi] is [ConvOutOfRange]. The returned number is 0 unless [ConvOK].
 func AsInt(v any, lo, hi int64) (int64, Conv) {
 	switch n := v.(type) {
 	case int:
@@ -98,7 +106,7 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 		}
 		return clampInt(r.Num().Int64(), lo, hi)
 	}
-	f, ok := AsNumber(v)
+	f, ok := asNumber(v)
 	if !ok || f != math.Trunc(f) {
 		return 0, ConvWrongType
 	}
@@ -117,7 +125,9 @@ func clampInt(i, lo, hi int64) (int64, Conv) {
 }
 
 // AsUint returns v as a uint64 no greater than hi, the largest value of the Go
-// type that will hold it. Negative values are out of range.
+// type that will hold it (math.MaxUint8 … math.MaxUint64). Integer-ness is
+// judged as in [AsInt]; negative values and values above hi are
+// [ConvOutOfRange], and the returned number is then 0.
 func AsUint(v any, hi uint64) (uint64, Conv) {
 	switch n := v.(type) {
 	case uint64:
@@ -144,7 +154,7 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 	i, st := AsInt(v, math.MinInt64, math.MaxInt64)
 	if st == ConvWrongType {
 		// Perhaps above MaxInt64 but within uint64.
-		f, ok := AsNumber(v)
+		f, ok := asNumber(v)
 		if !ok || f != math.Trunc(f) {
 			return 0, ConvWrongType
 		}
@@ -158,7 +168,7 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 		return 0, ConvOutOfRange
 	}
 	if st == ConvOutOfRange {
-		f, _ := AsNumber(v)
+		f, _ := asNumber(v)
 		if f >= 1<<63 && f < 1<<64 && uint64(f) <= hi {
 			return uint64(f), ConvOK
 		}
@@ -170,9 +180,11 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 	return uint64(i), ConvOK
 }
 
-// AsFloat64 returns v as a float64: ConvWrongType when v is not a number,
-// ConvOutOfRange for a JSON number beyond ±math.MaxFloat64 (1e400), which is a
-// valid JSON number that no float64 can hold.
+// AsFloat64 returns v as a float64: [ConvWrongType] when v is not a number
+// (NaN and infinities are not JSON numbers, RFC 8259 §6), [ConvOutOfRange]
+// for a JSON number beyond ±math.MaxFloat64 (1e400), which is a valid JSON
+// number that no float64 can hold. A json.Number is rounded to the nearest
+// float64. The returned number is 0 unless [ConvOK].
 func AsFloat64(v any) (float64, Conv) {
 	if n, ok := v.(json.Number); ok {
 		f, err := strconv.ParseFloat(string(n), 64)
@@ -184,15 +196,18 @@ func AsFloat64(v any) (float64, Conv) {
 		}
 		return f, ConvOK
 	}
-	f, ok := AsNumber(v)
+	f, ok := asNumber(v)
 	if !ok {
 		return 0, ConvWrongType
 	}
 	return f, ConvOK
 }
 
-// AsStrings returns v as a []string. It accepts []any whose items are all
-// strings, and []string. The result is a fresh slice.
+// AsStrings returns v as a []string, the answer of a multi select (MCP
+// 2026-07-28, client/elicitation: array of strings). It accepts []any whose
+// items are all strings, and []string; anything else, or any item that is not
+// a string, gives (nil, false). The result is a fresh slice that never
+// aliases v.
 func AsStrings(v any) ([]string, bool) {
 	switch a := v.(type) {
 	case []string:
@@ -234,7 +249,9 @@ func ParseDateTime(s string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// ParseDate parses an RFC 3339 full-date (format "date") into midnight UTC.
+// ParseDate parses an RFC 3339 §5.6 full-date ("YYYY-MM-DD", JSON Schema
+// format "date") into midnight UTC of that day; ok is false when [IsDate]
+// rejects s.
 func ParseDate(s string) (time.Time, bool) {
 	if !IsDate(s) {
 		return time.Time{}, false
@@ -243,8 +260,10 @@ func ParseDate(s string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// TypeName names the JSON type of a decoded value for error messages:
-// "string", "number", "boolean", "array", "object" or "null".
+// TypeName names the JSON type (RFC 8259 §3) of a decoded value for error
+// messages: "string", "number" (any Go number type or json.Number),
+// "boolean", "array" ([]any or []string), "object" (map[string]any) or
+// "null" (nil); "unknown" for any other Go type.
 func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
@@ -263,8 +282,10 @@ func TypeName(v any) string {
 	return "unknown"
 }
 
-// MustTime returns t, or the zero time when ok is false. Generated code uses
-// it for time defaults that mcpgen already checked at generation time.
+// MustTime returns t, or the zero time.Time when ok is false; it takes the two
+// results of [ParseDate] or [ParseDateTime] directly. Generated code uses it
+// for time defaults that mcpgen already checked at generation time, so ok is
+// always true there.
 func MustTime(t time.Time, ok bool) time.Time {
 	if !ok {
 		return time.Time{}

@@ -1,4 +1,4 @@
-package runtime
+package format
 
 import (
 	"math/rand/v2"
@@ -38,21 +38,21 @@ func reference(t testing.TB, format, s string) bool {
 	return refSchemas[format].Validate(s) == nil
 }
 
-// requireAgreesOn fails if CheckFormat and santhosh disagree on s for format.
+// requireAgreesOn fails if Check and santhosh disagree on s for format.
 func requireAgreesOn(t testing.TB, format, s string) {
 	t.Helper()
-	if got, want := CheckFormat(format, s), reference(t, format, s); got != want {
+	if got, want := Check(format, s), reference(t, format, s); got != want {
 		t.Fatalf("format %q disagrees with santhosh-tekuri/jsonschema on %q: got %v, validator says %v", format, s, got, want)
 	}
 }
 
-// requireAgrees fails if CheckFormat and santhosh disagree on s for any of
+// requireAgrees fails if Check and santhosh disagree on s for any of
 // the checked formats.
 func requireAgrees(t testing.TB, s string) {
 	t.Helper()
 	for _, f := range checkedFormats {
 		want := reference(t, f, s)
-		got := CheckFormat(f, s)
+		got := Check(f, s)
 		if got != want {
 			t.Fatalf("format %q disagrees with santhosh-tekuri/jsonschema on %q: got %v, validator says %v", f, s, got, want)
 		}
@@ -303,7 +303,7 @@ func runFormatCases(t *testing.T, format string, check func(string) bool, cases 
 	t.Helper()
 	for _, tc := range cases {
 		require.Equal(t, tc.want, check(tc.in), "%s(%q)", format, tc.in)
-		require.Equal(t, tc.want, CheckFormat(format, tc.in), "CheckFormat(%q, %q)", format, tc.in)
+		require.Equal(t, tc.want, Check(format, tc.in), "Check(%q, %q)", format, tc.in)
 		require.Equal(t, tc.want, reference(t, format, tc.in), "santhosh-tekuri/jsonschema %s on %q (table expectation wrong)", format, tc.in)
 	}
 }
@@ -318,7 +318,7 @@ func TestIsDateTime(t *testing.T) { runFormatCases(t, "date-time", IsDateTime, d
 
 func TestCheckFormatUnknown(t *testing.T) {
 	for _, f := range []string{"", "uuid", "ipv4", "hostname", "time", "EMAIL", "Date"} {
-		require.True(t, CheckFormat(f, "not valid in any format \x00\xff"), "format %q", f)
+		require.True(t, Check(f, "not valid in any format \x00\xff"), "format %q", f)
 	}
 }
 
@@ -453,7 +453,7 @@ func TestFormatDifferential(t *testing.T) {
 				s = mutate(r, s)
 			}
 			requireAgrees(t, s)
-			if CheckFormat(f, s) {
+			if Check(f, s) {
 				valid++
 			}
 			total++
@@ -570,8 +570,8 @@ func TestFormatAllocs(t *testing.T) {
 		for _, s := range ins {
 			allocs := testing.AllocsPerRun(100, func() { sink = checkers[f](s) != sink })
 			require.Zero(t, allocs, "%s(%q) allocates", f, s)
-			allocs = testing.AllocsPerRun(100, func() { sink = CheckFormat(f, s) != sink })
-			require.Zero(t, allocs, "CheckFormat(%q, %q) allocates", f, s)
+			allocs = testing.AllocsPerRun(100, func() { sink = Check(f, s) != sink })
+			require.Zero(t, allocs, "Check(%q, %q) allocates", f, s)
 		}
 	}
 }

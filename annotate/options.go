@@ -1,0 +1,398 @@
+package annotate
+
+import (
+	"errors"
+	"fmt"
+	"go/types"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// knownOptions lists every elicit tag option: the flags required, optional,
+// "-" (never elicit) and notsecret, and the key=value options, whose keys are
+// the JSON Schema keywords they set (title, format, minLength, enum, default,
+// …) or, for ask, how the flow asks.
+var knownOptions = []string{
+	"required", "optional", "title", "description", "format",
+	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
+	"enum", "default", "ask", "-", "notsecret",
+}
+
+var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true}
+
+// formats are the string formats of the form grammar (MCP 2026-07-28,
+// client/elicitation, requested schema: a string property's format).
+var formats = []string{"email", "uri", "date", "date-time"}
+
+// optionsByKey checks the options of a field's tag one by one (known, given
+// once, a flag without a value or a key with one) and returns them by key;
+// ok is false when any is wrong, each reported.
+func (a *analyzer) optionsByKey(c *fieldCand, opts []Option) (byKey map[string]Option, ok bool) {
+	name := c.v.Name()
+	byKey, ok = map[string]Option{}, true
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		if n := strayWords(opts, i); n > 0 {
+			if msg := strayMsg(c, opts[i:i+n+1]); msg != "" {
+				a.errorf(c.at(o.Offset), "elicit tag on %s: %s", name, msg)
+				ok = false
+				opts = slices.Delete(slices.Clone(opts), i+1, i+n+1) // reported with o
+			}
+		}
+		if !slices.Contains(knownOptions, o.Key) {
+			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", name, o.Key)
+			if s := nearest(o.Key, knownOptions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; known options: " + strings.Join(knownOptions, ", ")
+			}
+			a.errorf(c.at(o.Offset), "%s", msg)
+			ok = false
+			continue
+		}
+		if _, dup := byKey[o.Key]; dup {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q is given twice; keep one", name, o.Key)
+			ok = false
+			continue
+		}
+		if flagOptions[o.Key] && o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value; write %s alone", name, o.Key, o.Key)
+			ok = false
+			continue
+		}
+		if !flagOptions[o.Key] && !o.HasVal {
+			a.errorf(c.at(o.Offset), "elicit tag on %s: %q needs a value: %s=…", name, o.Key, o.Key)
+			ok = false
+			continue
+		}
+		byKey[o.Key] = o
+	}
+	return byKey, ok
+}
+
+// strayWords counts the options right after opts[i], a known key=value
+// option, that are bare words continuing its value: the user separated a
+// list's items, or the parts of a text, with unquoted commas
+// (enum=EUR,USD,GBP; title=Hello, world). A bare word is an unknown option
+// without a value that does not look like a misspelt flag (requird,
+// optinal): a misspelt key=value option would have its "=".
+func strayWords(opts []Option, i int) int {
+	if !opts[i].HasVal || !slices.Contains(knownOptions, opts[i].Key) {
+		return 0
+	}
+	n := 0
+	for _, o := range opts[i+1:] {
+		if o.HasVal || slices.Contains(knownOptions, o.Key) || nearest(o.Key, []string{"required", "optional", "notsecret"}) != "" {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// strayMsg explains a key=value option followed by bare words (group[1:]),
+// as written in c's tag, and how to write it: a list (enum=, and default=
+// of a multi select) separates its items with '|'; a title, description or
+// default of a string holding ',' goes in single quotes. It returns "" for
+// other options, whose stray words are reported as unknown options.
+func strayMsg(c *fieldCand, group []Option) string {
+	o, last := group[0], group[len(group)-1]
+	end := len(c.elicit)
+	if j := strings.IndexByte(c.elicit[last.Offset:], ','); j >= 0 {
+		end = last.Offset + j
+	}
+	written := strings.TrimSpace(c.elicit[o.Offset:end])
+	t := c.v.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	text := b != nil && b.Info()&types.IsString != 0
+	switch _, multi := stringSliceElem(c.v.Type()); {
+	case o.Key == "enum", o.Key == "default" && multi != nil:
+		items := slices.Clone(o.Items)
+		for _, w := range group[1:] {
+			items = append(items, w.Key)
+		}
+		for i, it := range items {
+			items[i] = quoteItem(it)
+		}
+		return fmt.Sprintf("%s: list items are separated by \"|\", not \",\"; write %s=%s", written, o.Key, strings.Join(items, "|"))
+	case o.Key == "title", o.Key == "description", o.Key == "default" && text:
+		_, val, _ := strings.Cut(written, "=")
+		val = strings.TrimSpace(val)
+		if strings.Contains(val, "'") {
+			return ""
+		}
+		return fmt.Sprintf("%s: a value holding \",\" goes in single quotes; write %s=%s", written, o.Key, quoteItem(val))
+	}
+	return ""
+}
+
+// quoteItem writes a value or list item so that ParseTag reads it back as
+// it is: in single quotes (a quote inside doubled) when it holds ',', '|' or
+// a quote, or starts or ends with a space, which ParseTag would drop.
+func quoteItem(s string) string {
+	if strings.ContainsAny(s, ",|'") || s != "" && (isTagSpace(s[0]) || isTagSpace(s[len(s)-1])) {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return s
+}
+
+// applyOptions checks each option against the field's kind and fills the model.
+func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) bool {
+	ok := true
+	bad := func(o Option, format string, args ...any) {
+		a.errorf(c.at(o.Offset), "elicit tag on %s: %s", f.GoName, fmt.Sprintf(format, args...))
+		ok = false
+	}
+	if o, has := opts["title"]; has {
+		f.Title = o.Value
+	}
+	if o, has := opts["description"]; has {
+		f.Description = o.Value
+	}
+	if o, has := opts["format"]; has {
+		switch {
+		case f.Kind == DateTime && (o.Value == "date" || o.Value == "date-time"):
+			f.Format = o.Value
+		case f.Kind == String && slices.Contains(formats, o.Value):
+			if len(f.Enum) > 0 || opts["enum"].Key != "" {
+				bad(o, "format cannot be combined with enum: the choices already fix the values; remove format")
+			}
+			f.Format = o.Value
+		case f.Kind == DateTime:
+			if s := nearest(o.Value, []string{"date", "date-time"}); s != "" {
+				bad(o, "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
+				break
+			}
+			bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
+		case f.Kind == String:
+			if s := nearest(o.Value, formats); s != "" {
+				bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
+				break
+			}
+			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
+		default:
+			bad(o, "%s", kindMismatch("format", f))
+		}
+	}
+	if f.Kind == DateTime && f.Format == "" {
+		f.Format = "date-time"
+	}
+	// countOpt reads a length or item count option of a field of kind;
+	// want describes the number, e.g. "a length in characters, e.g. %s=100".
+	countOpt := func(key string, kind Kind, want string, dst **uint64) {
+		o, has := opts[key]
+		if !has {
+			return
+		}
+		if f.Kind != kind {
+			bad(o, "%s", kindMismatch(key, f))
+			return
+		}
+		n, err := strconv.ParseUint(o.Value, 10, 32)
+		if err != nil {
+			bad(o, "%s=%s is not a whole number ≥ 0; write "+want, key, o.Value, key)
+			return
+		}
+		*dst = &n
+	}
+	countOpt("minLength", String, "a length in characters, e.g. %s=100", &f.MinLength)
+	countOpt("maxLength", String, "a length in characters, e.g. %s=100", &f.MaxLength)
+	countOpt("minItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MinItems)
+	countOpt("maxItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MaxItems)
+	numOpt := func(key string, dst **float64, lit *string) {
+		o, has := opts[key]
+		if !has {
+			return
+		}
+		if f.Kind != Integer && f.Kind != Number {
+			bad(o, "%s", kindMismatch(key, f))
+			return
+		}
+		if f.Kind == Integer {
+			n, why := exactInt(o.Value)
+			switch why {
+			case notNumber:
+				bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
+				return
+			case notWhole:
+				x, _ := strconv.ParseFloat(o.Value, 64)
+				bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
+				return
+			case inexact:
+				bad(o, "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
+				return
+			}
+			if lo, hi := intRange(f); n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+				bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, lo, hi)
+				return
+			}
+			// The bound goes out exactly as written in digits: a float64
+			// would round -9223372036854775808 to -9223372036854776000.
+			x, _ := new(big.Float).SetInt(n).Float64()
+			*dst = &x
+			*lit = n.String()
+			return
+		}
+		x, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) || math.IsInf(x, 0) && !errors.Is(err, strconv.ErrRange) {
+			bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
+			return
+		}
+		if lim := floatLimit(f); math.Abs(x) > lim {
+			bad(o, "%s=%s is outside what %s can hold (-%s to %s); write a bound in that range%s", key, o.Value, f.Type.Name, fmtLimit(lim), fmtLimit(lim), widerHint(f))
+			return
+		}
+		*dst = &x
+		*lit = canonicalNumber(o.Value)
+	}
+	numOpt("minimum", &f.Minimum, &f.MinimumLit)
+	numOpt("maximum", &f.Maximum, &f.MaximumLit)
+	if f.Minimum != nil && f.Maximum != nil && compareBounds(f, f.MinimumLit, f.MaximumLit) > 0 {
+		bad(opts["minimum"], "minimum=%s is above maximum=%s, so no value can satisfy both; swap them or fix one", f.MinimumLit, f.MaximumLit)
+	}
+	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
+		bad(opts["minLength"], "minLength=%d is above maxLength=%d, so no value can satisfy both; swap them or fix one", *f.MinLength, *f.MaxLength)
+	}
+	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
+		bad(opts["minItems"], "minItems=%d is above maxItems=%d, so no answer can satisfy both; swap them or fix one", *f.MinItems, *f.MaxItems)
+	}
+	if o, has := opts["enum"]; has {
+		if f.Kind != String && f.Kind != MultiSelect {
+			bad(o, "%s", kindMismatch("enum", f))
+		} else if items, msg := parseEnum(o); msg != "" {
+			bad(o, "%s", msg)
+		} else {
+			f.Enum, f.Titled = items, items[0].Title != ""
+		}
+	}
+	if f.Kind == MultiSelect && len(f.Enum) == 0 {
+		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
+		ok = false
+	}
+	if len(f.Enum) > 0 && f.MinLength != nil {
+		bad(opts["minLength"], "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
+	}
+	if len(f.Enum) > 0 && f.MaxLength != nil {
+		bad(opts["maxLength"], "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
+	}
+	if f.MinItems != nil && len(f.Enum) > 0 && *f.MinItems > uint64(len(f.Enum)) {
+		bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
+	}
+	// A required non-pointer string or multi select reads "" or [] as no
+	// answer, so the schema must not allow them: a form that sent one would
+	// pass the validator and still leave the field missing.
+	if f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 {
+		if f.MinLength == nil {
+			one := uint64(1)
+			f.MinLength = &one
+		} else if *f.MinLength == 0 {
+			bad(opts["minLength"], "minLength=0 on a required string: \"\" reads as no answer; leave minLength out (it becomes 1), or make the field optional or a *string")
+		}
+	}
+	if f.Required && f.Kind == MultiSelect {
+		if f.MinItems == nil {
+			one := uint64(1)
+			f.MinItems = &one
+		} else if *f.MinItems == 0 {
+			bad(opts["minItems"], "minItems=0 on a required multi select: an empty list reads as no answer; leave minItems out (it becomes 1), or make the field optional")
+		}
+	}
+	if !ok {
+		return false
+	}
+	if o, has := opts["default"]; has {
+		d, msg := parseDefault(f, o)
+		if msg != "" {
+			bad(o, "default=%s: %s", o.Value, msg)
+			return false
+		}
+		f.Default = d
+	}
+	return ok
+}
+
+// kindMismatch says that option key does not apply to the field's kind, and
+// what to write instead.
+func kindMismatch(key string, f *Field) string {
+	applies := map[string]string{
+		"format": "strings", "minLength": "strings", "maxLength": "strings",
+		"minimum": "integers and numbers", "maximum": "integers and numbers",
+		"minItems": "multi selects ([]string)", "maxItems": "multi selects ([]string)",
+		"enum": "strings and []string",
+	}[key]
+	goType := f.Type.Name
+	if f.Pointer {
+		goType = "*" + goType
+	} else if f.Slice {
+		goType = "[]" + goType
+	}
+	msg := fmt.Sprintf("%s applies to %s, not to %s (%s is %s)", key, applies, kindPhrase(f), f.GoName, goType)
+	var hint string
+	switch {
+	case key == "enum" && f.Kind == Boolean:
+		hint = "a bool is already a yes/no choice: remove enum, or make the field a string"
+	case key == "enum", key == "format":
+		hint = "remove " + key + ", or make the field a string"
+	case (f.Kind == Integer || f.Kind == Number) && strings.HasPrefix(key, "min"):
+		hint = "for a number's bounds use minimum"
+	case f.Kind == Integer || f.Kind == Number:
+		hint = "for a number's bounds use maximum"
+	case f.Kind == String && strings.HasPrefix(key, "min"):
+		hint = "for a string's length use minLength"
+	case f.Kind == String:
+		hint = "for a string's length use maxLength"
+	case f.Kind == MultiSelect && strings.HasPrefix(key, "min"):
+		hint = "for the number of choices use minItems"
+	case f.Kind == MultiSelect:
+		hint = "for the number of choices use maxItems"
+	default:
+		hint = "remove " + key
+	}
+	return msg + "; " + hint
+}
+
+func kindPhrase(f *Field) string {
+	if f.Kind == DateTime {
+		return "time.Time"
+	}
+	if f.Kind == MultiSelect {
+		return "a multi select"
+	}
+	return f.Kind.String() + "s"
+}
+
+func parseEnum(o Option) ([]EnumItem, string) {
+	if strings.TrimSpace(o.Value) == "" {
+		return nil, "enum= is empty; list the choices, e.g. enum=a|b|c"
+	}
+	var items []EnumItem
+	seen := map[string]bool{}
+	titledCount := 0
+	for _, it := range o.Items {
+		val, title, hasTitle := strings.Cut(it, ":")
+		if val == "" {
+			return nil, fmt.Sprintf("enum=%s has an empty choice; remove the extra '|' (or quote an empty value: '')", o.Value)
+		}
+		if seen[val] {
+			return nil, fmt.Sprintf("enum lists %q twice; list each choice once", val)
+		}
+		seen[val] = true
+		if hasTitle {
+			if title == "" {
+				return nil, fmt.Sprintf("enum choice %q has an empty title after ':'; write %s:Title, or drop the ':'", val, val)
+			}
+			titledCount++
+		}
+		items = append(items, EnumItem{Value: val, Title: title})
+	}
+	if titledCount > 0 && titledCount < len(items) {
+		return nil, "enum mixes titled (value:Title) and untitled choices; title all of them or none"
+	}
+	return items, ""
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goGenerate runs go generate ./... in the working directory, as the user
+// would.
+func goGenerate(t *testing.T) (string, error) {
+	t.Helper()
+	out, err := exec.Command("go", "generate", "./...").CombinedOutput()
+	return string(out), err
+}
+
+func replaceIn(t *testing.T, dir, file string, pairs ...string) {
+	t.Helper()
+	p := filepath.Join(dir, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.NewReplacer(pairs...).Replace(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRenamedStruct: the user renames SignupArgs to RegisterArgs in its file
+// and in use.go. go generate then names the one rename left to make, in the
+// handler file mcpgen wrote once, and writes nothing (no second handler);
+// once it is made, go generate succeeds although it removes a stale file,
+// the package builds, and -check finds everything current.
+func TestRenamedStruct(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go generate")
+	}
+	dir := newModule(t, map[string]string{
+		"signup.go": tagged("SignupArgs"),
+		"use.go":    "package m\n\nvar _ = NewSignupArgsFlow(signupArgsHandler{})\n",
+	})
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate: %v\n%s", err, out)
+	}
+	replaceIn(t, dir, "signup.go", "SignupArgs", "RegisterArgs")
+	replaceIn(t, dir, "use.go", "SignupArgs", "RegisterArgs")
+	before := snapshot(t, dir)
+	out, err := goGenerate(t)
+	want := "signupargs_handler.go:16:6: rename signupArgsHandler to registerArgsHandler in signupargs_handler.go, and SignupArgs to RegisterArgs in its method signatures and SignupArgsHandler to RegisterArgsHandler in its assertion: this handler was written for SignupArgs, which no longer exists, and RegisterArgs has no handler (was SignupArgs renamed RegisterArgs?); mcpgen writes no second handler\n"
+	if err == nil || !strings.HasPrefix(out, want) {
+		t.Errorf("go generate after the rename: %v\n%s\nwant it to fail with:\n%s", err, out, want)
+	}
+	requireSame(t, before, snapshot(t, dir))
+
+	// The user makes the rename mcpgen named.
+	replaceIn(t, dir, "signupargs_handler.go", "signupArgsHandler", "registerArgsHandler", "SignupArgs", "RegisterArgs")
+	replaceIn(t, dir, "use.go", "signupArgsHandler", "registerArgsHandler")
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate after the handler's rename: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "registerargs_handler.go")); err == nil {
+		t.Error("a second handler, registerargs_handler.go, was written")
+	}
+	goBuild(t)
+	// The stale file go generate could not let go of is gone on the next run.
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate again: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "signupargs_elicit.go")); err == nil {
+		t.Error("signupargs_elicit.go is still there")
+	}
+	goBuild(t)
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		b, _ := os.ReadFile(filepath.Join(dir, "registerargs_elicit.go"))
+		t.Errorf("-check: exit %d\n%s\n%s", code, stderr, b[:200])
+	}
+}

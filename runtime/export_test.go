@@ -1,0 +1,4 @@
+package runtime
+
+// KeyID exposes keyID to the external tests.
+var KeyID = keyID

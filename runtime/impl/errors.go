@@ -1,0 +1,16 @@
+package impl
+
+import "github.com/mcpgen/mcpgen/runtime"
+
+// AddFieldError appends the field error {field, keyword, message} to *ve,
+// allocating the *runtime.ValidationError on the first error, so that a
+// validation that passes allocates nothing and leaves *ve nil. field is the
+// field's JSON name, keyword the JSON Schema keyword that failed ("type",
+// "required", "minimum", …, or "range"), message the text after "field: ".
+// ve must not be nil.
+func AddFieldError(ve **runtime.ValidationError, field, keyword, message string) {
+	if *ve == nil {
+		*ve = &runtime.ValidationError{}
+	}
+	(*ve).Add(field, keyword, message)
+}
