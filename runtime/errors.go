@@ -92,10 +92,6 @@ const (
 	// CodeMissingCapability is MCP's "missing required client capability";
 	// its data carries requiredCapabilities.
 	CodeMissingCapability = -32021
-	// CodeInternalError is JSON-RPC's internal error: the at-most-once
-	// [Store] failed, or another request of the same call is still running;
-	// no branch ran, and the client may retry.
-	CodeInternalError = -32603
 )
 
 // ProtocolError is a JSON-RPC error the flow asks the adapter to return

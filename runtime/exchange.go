@@ -250,21 +250,15 @@ func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Respon
 		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
-	run := func() (*Response, error) {
-		resp, err := h(ctx)
-		if err != nil && errors.Is(err, ErrInputRequired) {
-			base := x.base()
-			if x.r.st != nil {
-				base.Carry = x.r.st.Carry // what the handler's own rounds carried goes on
-			}
-			if next, ok, nerr := a.next(base); ok || nerr != nil {
-				return next, nerr
-			}
+	resp, err := h(ctx)
+	if err != nil && errors.Is(err, ErrInputRequired) {
+		base := x.base()
+		if x.r.st != nil {
+			base.Carry = x.r.st.Carry // what the handler's own rounds carried goes on
 		}
-		return resp, err
+		if next, ok, nerr := a.next(base); ok || nerr != nil {
+			return next, nerr
+		}
 	}
-	if x.r.st == nil {
-		return run()
-	}
-	return x.r.once(ctx, x.r.st, run)
+	return resp, err
 }

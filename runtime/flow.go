@@ -160,7 +160,6 @@ const (
 	DefaultMaxRounds    = 3
 	DefaultMaxStateSize = 16 << 10 // characters of base64url
 	DefaultClockSkew    = 30 * time.Second
-	DefaultClaimWait    = 2 * time.Second
 )
 
 // Rejection describes a retry that was refused with -32602: the hook in
@@ -201,16 +200,8 @@ type Options struct {
 	ClockSkew time.Duration
 	// MissingCapability chooses between a tool error (default) and -32021.
 	MissingCapability CapabilityPolicy
-	// OnReject, when set, receives every rejected retry, and every failure
-	// of the Store (Err wraps [ErrStore]).
+	// OnReject, when set, receives every rejected retry.
 	OnReject func(ctx context.Context, r Rejection)
-	// Store keeps each call's final result so that it completes at most once
-	// (see [Store]); nil means one in-memory store for the whole process,
-	// right for a single instance only.
-	Store Store
-	// ClaimWait is how long a retry waits while another request of the same
-	// call is running before it fails with a retry-later error (default 2 s).
-	ClaimWait time.Duration
 	// Now returns the current time (default time.Now), for tests.
 	Now func() time.Time
 }
@@ -240,12 +231,6 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
-	}
-	if c.Store == nil {
-		c.Store = defaultStore
-	}
-	if c.ClaimWait <= 0 {
-		c.ClaimWait = DefaultClaimWait
 	}
 	return &c
 }
@@ -371,15 +356,13 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if r.st == nil {
 		return c.first(ctx)
 	}
-	if r.st.Outcome == nil && (len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "") {
+	if r.st.Outcome != nil {
+		return c.resume(ctx, r.st)
+	}
+	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
 		return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 	}
-	return r.once(ctx, r.st, func() (*Response, error) {
-		if r.st.Outcome != nil {
-			return c.resume(ctx, r.st)
-		}
-		return c.retry(ctx, r.st)
-	})
+	return c.retry(ctx, r.st)
 }
 
 // call is one request of a Flow: the round it runs in and its decoded

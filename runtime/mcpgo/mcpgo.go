@@ -138,7 +138,7 @@ func clientCapabilities(ctx context.Context) *mcp.ClientCapabilities {
 }
 
 func toolResult(r *runtime.Result) *mcp.CallToolResult {
-	if native, ok := native[mcp.CallToolResult](r); ok {
+	if native, ok := r.Native.(*mcp.CallToolResult); ok {
 		return native
 	}
 	res := mcp.NewToolResultText(r.Text)
@@ -170,20 +170,4 @@ func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func
 // earlier) are served through mcp-go's bridge, one round per call.
 func ServeStdio(ctx context.Context, s *server.MCPServer) error {
 	return server.NewStdioServer(s).Listen(ctx, os.Stdin, os.Stdout)
-}
-
-// native returns r.Native as the SDK's own result type T: as the branch
-// returned it, or decoded from the JSON an at-most-once Store recorded it as
-// (a replay of a completed call gets the recorded result back).
-func native[T any](r *runtime.Result) (*T, bool) {
-	switch v := r.Native.(type) {
-	case *T:
-		return v, v != nil
-	case json.RawMessage:
-		var t T
-		if json.Unmarshal(v, &t) == nil {
-			return &t, true
-		}
-	}
-	return nil, false
 }

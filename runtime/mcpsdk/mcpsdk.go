@@ -140,7 +140,7 @@ func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
 }
 
 func toolResult(r *runtime.Result) *mcp.CallToolResult {
-	if native, ok := native[mcp.CallToolResult](r); ok {
+	if native, ok := r.Native.(*mcp.CallToolResult); ok {
 		return native
 	}
 	return &mcp.CallToolResult{
@@ -269,20 +269,4 @@ func elicitParams(x *runtime.ElicitRequest) *mcp.ElicitParams {
 		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL}
 	}
 	return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
-}
-
-// native returns r.Native as the SDK's own result type T: as the branch
-// returned it, or decoded from the JSON an at-most-once Store recorded it as
-// (a replay of a completed call gets the recorded result back).
-func native[T any](r *runtime.Result) (*T, bool) {
-	switch v := r.Native.(type) {
-	case *T:
-		return v, v != nil
-	case json.RawMessage:
-		var t T
-		if json.Unmarshal(v, &t) == nil {
-			return &t, true
-		}
-	}
-	return nil, false
 }
