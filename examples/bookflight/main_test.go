@@ -57,7 +57,7 @@ type instance struct {
 func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {
 	t.Helper()
 	in := &instance{h: &countingHandler{}}
-	handler := mcpsdk.HTTPHandler(newServer(keys, in.h, quiet))
+	handler := mcpsdk.HTTPHandler(newServer(runtime.Options{Keys: keys}, in.h, quiet))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in.hits.Add(1)
 		handler.ServeHTTP(w, r)
@@ -279,7 +279,7 @@ func TestClientWithoutElicitationGetsToolError(t *testing.T) {
 
 func TestLegacyClientThroughBridge(t *testing.T) {
 	h := &countingHandler{}
-	server := newServer(runtime.EphemeralKeyRing(), h, quiet)
+	server := newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, h, quiet)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	require.NoError(t, err)
