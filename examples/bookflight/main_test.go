@@ -56,8 +56,14 @@ type instance struct {
 
 func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {
 	t.Helper()
+	return startInstanceWith(t, runtime.Options{Keys: keys})
+}
+
+// startInstanceWith starts an instance on opts (keys, store, clock).
+func startInstanceWith(t *testing.T, opts runtime.Options) *instance {
+	t.Helper()
 	in := &instance{h: &countingHandler{}}
-	handler := mcpsdk.HTTPHandler(newServer(runtime.Options{Keys: keys}, in.h, quiet))
+	handler := mcpsdk.HTTPHandler(newServer(opts, in.h, quiet))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in.hits.Add(1)
 		handler.ServeHTTP(w, r)
