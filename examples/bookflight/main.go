@@ -57,6 +57,7 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	slog.SetDefault(log) // the handler's "booked" lines too
 	// MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL; one warning when they do not
 	// make a sound set of instances.
 	opts, closeStore, err := redisstore.OptionsFromEnv(func(msg string) { log.Warn(msg) })

@@ -1,7 +1,8 @@
 // Package redistest starts a real redis-server for tests: on a free loopback
 // port, in a temporary directory, with persistence off. Tests that use it
 // are skipped (with a message saying so) only when no redis-server binary is
-// found; nothing stands in for Redis.
+// found, and fail instead when MCPGEN_REQUIRE_REDIS is set (.ci/run sets
+// it); nothing stands in for Redis.
 package redistest
 
 import (
@@ -40,6 +41,9 @@ func Start(t testing.TB) *Server {
 		}
 	}
 	if err != nil {
+		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
+			t.Fatal("redis-server not found, and MCPGEN_REQUIRE_REDIS is set (CI): install the Debian package redis-server")
+		}
 		t.Skip("redis-server not found (install the Debian package redis-server): skipping a test that needs a real Redis")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
