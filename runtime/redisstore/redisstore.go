@@ -72,6 +72,7 @@ type Store struct {
 	prefix  string
 	timeout time.Duration
 	owned   bool // Close closes client (FromEnv made it)
+	inline  bool // the client honours context deadlines on the socket: no watchdog goroutine
 }
 
 var _ runtime.Store = (*Store)(nil)
@@ -81,6 +82,12 @@ var _ runtime.Store = (*Store)(nil)
 // server must be 6.2 or newer (SET … PXAT).
 func New(client redis.UniversalClient, opts *Options) *Store {
 	s := &Store{client: client, prefix: DefaultPrefix, timeout: DefaultTimeout}
+	switch c := client.(type) {
+	case *redis.Client:
+		s.inline = c.Options().ContextTimeoutEnabled
+	case *redis.ClusterClient:
+		s.inline = c.Options().ContextTimeoutEnabled
+	}
 	if opts != nil {
 		if opts.Prefix != "" {
 			s.prefix = opts.Prefix
@@ -211,16 +218,21 @@ func (s *Store) Release(ctx context.Context, flow, token string) error {
 	})
 }
 
-// within runs op under the store's timeout and returns its error, or an
-// error wrapping context.DeadlineExceeded once the timeout passes even when
-// op has not returned: go-redis bounds socket reads by its ReadTimeout, not
-// by the context, unless the client sets ContextTimeoutEnabled, so a stalled
-// server is cut off here. An op cut off finishes in the background; a claim
+// within runs op under the store's timeout and returns its error. go-redis
+// bounds socket reads by its ReadTimeout, not by the context, unless the
+// client sets ContextTimeoutEnabled (FromEnv's does): with a *redis.Client or
+// *redis.ClusterClient that sets it op runs inline; otherwise it runs in a
+// goroutine and within returns an error wrapping context.DeadlineExceeded
+// once the timeout passes even when op has not, so a stalled server is cut
+// off here either way. An op cut off finishes in the background; a claim
 // it takes late is never recorded and lapses at the flow's expiry (no branch
 // runs meanwhile).
 func (s *Store) within(ctx context.Context, op func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+	if s.inline {
+		return op(ctx)
+	}
 	done := make(chan error, 1)
 	go func() { done <- op(ctx) }()
 	select {
