@@ -46,6 +46,9 @@ func (h *countingHandler) runs() int32 { return h.accept.Load() + h.decline.Load
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// The handler's "booked" lines go to the default logger: not in tests.
+func init() { slog.SetDefault(quiet) }
+
 // instance starts one bookflight server over stateless HTTP and counts the
 // requests it serves.
 type instance struct {

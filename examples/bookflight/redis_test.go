@@ -211,6 +211,7 @@ func TestRedis200ConcurrentFlowsOverThreeInstances(t *testing.T) {
 						InputResponses: answer("accept", map[string]any{"date": date}), RequestState: r1.RequestState})
 					if err != nil || len(res.Content) != 1 {
 						errs.Add(1)
+						t.Logf("flow %d, copy %d: %v", i, j, err)
 						return
 					}
 					texts[j] = res.Content[0].(*mcp.TextContent).Text
