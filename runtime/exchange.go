@@ -242,23 +242,31 @@ func (x *Exchange) base() *state {
 // input-required response instead (or the tool error that ends the call);
 // anything else h returns is returned unchanged. Adapters call it; a
 // handler's own [Exchange.Ask] rounds keep the questions already answered.
+//
+// On a retry, h runs at most once per exchange, as a flow's branches do
+// (see [Store]): a retry of an exchange that completed returns the recorded
+// response without running h; a store failure is a -32603 *[ProtocolError]
+// and h does not run.
 func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error) {
-	a := newAsker(x.r)
-	x.a = a
-	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
-	if st := x.r.st; st != nil {
-		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
-		ctx = context.WithValue(ctx, roundKey, st.Round)
-	}
-	resp, err := h(ctx)
-	if err != nil && errors.Is(err, ErrInputRequired) {
-		base := x.base()
-		if x.r.st != nil {
-			base.Carry = x.r.st.Carry // what the handler's own rounds carried goes on
+	return x.r.once(ctx, func(ctx context.Context) (*Response, error) {
+		a := newAsker(x.r)
+		x.a = a
+		x.r.ran = true
+		ctx = context.WithValue(ctx, ctxAskerKey{}, a)
+		if st := x.r.st; st != nil {
+			ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
+			ctx = context.WithValue(ctx, roundKey, st.Round)
 		}
-		if next, ok, nerr := a.next(base); ok || nerr != nil {
-			return next, nerr
+		resp, err := h(ctx)
+		if err != nil && errors.Is(err, ErrInputRequired) {
+			base := x.base()
+			if x.r.st != nil {
+				base.Carry = x.r.st.Carry // what the handler's own rounds carried goes on
+			}
+			if next, ok, nerr := a.next(base); ok || nerr != nil {
+				return next, nerr
+			}
 		}
-	}
-	return resp, err
+		return resp, err
+	})
 }

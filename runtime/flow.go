@@ -204,6 +204,19 @@ type Options struct {
 	OnReject func(ctx context.Context, r Rejection)
 	// Now returns the current time (default time.Now), for tests.
 	Now func() time.Time
+	// Store makes every retry of a flow run at most once: it holds each
+	// flow's claim and then its final response until the flow's lifetime
+	// ends (see [Store]). Default: one [MemoryStore] per process, right for
+	// a single instance. Instances that share Keys must share a Store
+	// (runtime/redisstore), or a replay sent to another instance runs its
+	// branch again. When the store fails, a retry is refused with JSON-RPC
+	// -32603 and runs nothing; OnReject hears an error wrapping [ErrStore].
+	Store Store
+	// ClaimWait is how long a retry whose flow another request is running
+	// waits for that request's record before it is refused with JSON-RPC
+	// -32603 "retry later" (default [DefaultClaimWait], 2 s; negative: no
+	// wait). No branch runs either way.
+	ClaimWait time.Duration
 }
 
 func (o *Options) withDefaults() *Options {
@@ -231,6 +244,12 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Store == nil {
+		c.Store = defaultStore
+	}
+	if c.ClaimWait == 0 {
+		c.ClaimWait = DefaultClaimWait
 	}
 	return &c
 }
@@ -322,11 +341,14 @@ func Round(ctx context.Context) int {
 // Call runs one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
 // validates the arguments, asks for missing fields with an input-required
 // Response, and on a retry opens the state, applies the answer and runs
-// exactly one branch.
+// exactly one branch — at most once per flow: a retry of a flow that
+// completed returns the recorded response and runs nothing (see [Store]).
 //
 // Errors are *ProtocolError (for the adapter to return as a JSON-RPC error:
 // -32602 for a rejected state or malformed inputResponses, -32021 for a
-// missing capability when so configured) or errors returned by the branch.
+// missing capability when so configured, -32603 when [Options.Store] failed
+// or a concurrent duplicate did not finish within [Options.ClaimWait]) or
+// errors returned by the branch (recorded, and returned again on replay).
 func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response, error) {
 	r, err := newRound(ctx, opts, f.Name, req)
 	if err != nil {
@@ -347,22 +369,24 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
-	c := &call{f: f, r: r, args: args}
-	if len(f.Choices) > 0 {
-		if resp, err := c.loadChoices(ctx); resp != nil || err != nil {
-			return resp, err
+	return r.once(ctx, func(ctx context.Context) (*Response, error) {
+		c := &call{f: f, r: r, args: args}
+		if len(f.Choices) > 0 {
+			if resp, err := c.loadChoices(ctx); resp != nil || err != nil {
+				return resp, err
+			}
 		}
-	}
-	if r.st == nil {
-		return c.first(ctx)
-	}
-	if r.st.Outcome != nil {
-		return c.resume(ctx, r.st)
-	}
-	if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
-		return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
-	}
-	return c.retry(ctx, r.st)
+		if r.st == nil {
+			return c.first(ctx)
+		}
+		if r.st.Outcome != nil {
+			return c.resume(ctx, r.st)
+		}
+		if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
+			return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
+		}
+		return c.retry(ctx, r.st)
+	})
 }
 
 // call is one request of a Flow: the round it runs in and its decoded
@@ -574,6 +598,7 @@ func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
 // same branch on the same arguments.
 func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
 	a := newAsker(c.r)
+	c.r.ran = true
 	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 	if st != nil {
 		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))

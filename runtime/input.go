@@ -78,9 +78,9 @@ type Capabilities struct {
 // (MCP 2026-07-28, basic/patterns/mrtr: a server asks only for what the
 // client declared). Unknown InputRequest types are not supported.
 func (c Capabilities) Supports(ir InputRequest) bool {
-	switch ir.(type) {
+	switch r := ir.(type) {
 	case *ElicitRequest:
-		if r := ir.(*ElicitRequest); r.Mode == "url" {
+		if r.Mode == "url" {
 			return c.URLElicitation
 		}
 		return c.FormElicitation

@@ -90,8 +90,12 @@ func TestFlowIDIsFixedAcrossRounds(t *testing.T) {
 	r1 := e.ask(req(paris, "", nil))
 	r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "nights": 1})))
 	e.done(req(paris, r2.RequestState, accept("plan_trip_2", map[string]any{"email": "a@b.c"})))
-	// The same first state answered directly: same flow id.
-	e.done(req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
+	// The same first state answered directly, on an instance with another
+	// store (here the flow already completed): same flow id.
+	other := *e.opts
+	other.Store = runtime.NewMemoryStore()
+	_, err := e.flow.Call(context.Background(), &other, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
+	require.NoError(t, err)
 	// Another call: another flow id.
 	r1b := e.ask(req(paris, "", nil))
 	e.done(req(paris, r1b.RequestState, accept("plan_trip", goodAnswer)))

@@ -19,6 +19,7 @@ type round struct {
 	digest []byte // SHA-256 of the canonical arguments
 	max    int    // the round limit (Options.MaxRounds or a per-flow override)
 	st     *state // the opened, bound state of a retry; nil on a first call
+	ran    bool   // a branch (or an exchange's handler) ran in this request
 }
 
 // newRound checks opts and the limits of req and digests its arguments: the

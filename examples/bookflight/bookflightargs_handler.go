@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -18,8 +19,12 @@ type bookFlightArgsHandler struct{}
 var _ BookFlightArgsHandler = bookFlightArgsHandler{}
 
 // Accept books the flight. (A real server would call its booking backend
-// here, keyed by runtime.FlowID(ctx) so that a repeated final retry books once.)
+// here. The runtime runs it at most once per flow, on every instance that
+// shares the Options.Store; keying the booking by runtime.FlowID(ctx) too
+// guards the backend itself.) Each booking is logged with its flow id, which
+// examples/loadbalanced/run counts.
 func (bookFlightArgsHandler) Accept(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error) {
+	slog.InfoContext(ctx, "booked", "flow", runtime.FlowID(ctx))
 	when := ""
 	if args.Window != nil {
 		when = " (" + string(*args.Window) + ")"

@@ -26,7 +26,7 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 	defer cancel()
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
-	server := newServer(keys, bookFlightArgsHandler{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	server := newServer(runtime.Options{Keys: keys}, bookFlightArgsHandler{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", server, func(a net.Addr) { addrc <- a }) }()
 	var addr net.Addr
 	select {

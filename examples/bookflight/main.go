@@ -11,7 +11,9 @@
 // Instances behind a load balancer must share MCPGEN_STATE_KEYS
 // (comma-separated 32-byte base64 keys, newest first; `mcpgen keygen` makes
 // one). Without it a random key is used and only this instance can resume
-// its own calls.
+// its own calls. They should also share MCPGEN_REDIS_URL (a Redis URL, e.g.
+// redis://127.0.0.1:6379/0): a replayed final retry then books once whichever
+// instance receives it; without it each instance remembers only its own.
 package main
 
 import (
@@ -28,6 +30,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 
 func main() {
@@ -54,22 +57,26 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
+	slog.SetDefault(log) // the handler's "booked" lines too
+	// MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL; one warning when they do not
+	// make a sound set of instances.
+	opts, closeStore, err := redisstore.OptionsFromEnv(func(msg string) { log.Warn(msg) })
 	if err != nil {
-		log.Error("bad key ring", "err", err)
+		log.Error("bad environment", "err", err)
 		return 2
 	}
-	if ephemeral {
-		log.Warn("MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls")
-	}
+	defer closeStore()
 	if *demoRun {
-		if err := demo(os.Stdout, keys); err != nil {
+		if err := demo(os.Stdout, opts.Keys); err != nil {
 			log.Error("demo", "err", err)
 			return 1
 		}
 		return 0
 	}
-	server := newServer(keys, bookFlightArgsHandler{}, log)
+	if opts.Store != nil {
+		log.Info("at most once across instances: Redis store", "url_env", redisstore.EnvURL)
+	}
+	server := newServer(opts, bookFlightArgsHandler{}, log)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -87,15 +94,13 @@ func run(args []string) int {
 	return 0
 }
 
-// newServer builds the MCP server with the book_flight tool, sealing state
-// under keys and logging every rejected requestState.
-func newServer(keys *runtime.KeyRing, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
+// newServer builds the MCP server with the book_flight tool on opts (keys
+// and store), logging every rejected requestState.
+func newServer(opts runtime.Options, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
-	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: runtime.Options{
-		Keys: keys,
-		OnReject: func(_ context.Context, r runtime.Rejection) {
-			log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
-		},
-	}})
+	opts.OnReject = func(_ context.Context, r runtime.Rejection) {
+		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
+	}
+	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})
 	return s
 }

@@ -46,6 +46,9 @@ func (h *countingHandler) runs() int32 { return h.accept.Load() + h.decline.Load
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// The handler's "booked" lines go to the default logger: not in tests.
+func init() { slog.SetDefault(quiet) }
+
 // instance starts one bookflight server over stateless HTTP and counts the
 // requests it serves.
 type instance struct {
@@ -56,8 +59,14 @@ type instance struct {
 
 func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {
 	t.Helper()
+	return startInstanceWith(t, runtime.Options{Keys: keys})
+}
+
+// startInstanceWith starts an instance on opts (keys, store, clock).
+func startInstanceWith(t *testing.T, opts runtime.Options) *instance {
+	t.Helper()
 	in := &instance{h: &countingHandler{}}
-	handler := mcpsdk.HTTPHandler(newServer(keys, in.h, quiet))
+	handler := mcpsdk.HTTPHandler(newServer(opts, in.h, quiet))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in.hits.Add(1)
 		handler.ServeHTTP(w, r)
@@ -279,7 +288,7 @@ func TestClientWithoutElicitationGetsToolError(t *testing.T) {
 
 func TestLegacyClientThroughBridge(t *testing.T) {
 	h := &countingHandler{}
-	server := newServer(runtime.EphemeralKeyRing(), h, quiet)
+	server := newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, h, quiet)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	require.NoError(t, err)

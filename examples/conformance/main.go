@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 
 func main() {
@@ -44,14 +45,15 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	keys, _, err := runtime.KeyRingFromEnvOrEphemeral()
+	flow, closeStore, err := redisstore.OptionsFromEnv(func(msg string) { log.Warn(msg) })
 	if err != nil {
-		log.Error("bad key ring", "err", err)
+		log.Error("bad environment", "err", err)
 		return 2
 	}
+	defer closeStore()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = mcpsdk.ServeHTTP(ctx, *httpAddr, newServer(keys, log), func(a net.Addr) {
+	err = mcpsdk.ServeHTTP(ctx, *httpAddr, newServer(flow, log), func(a net.Addr) {
 		log.Info("serving MCP (stateless Streamable HTTP)", "url", "http://"+a.String()+"/mcp")
 	})
 	if err != nil {
@@ -62,17 +64,15 @@ func run(args []string) int {
 }
 
 // newServer builds the server with every fixture of the 2026-07-28
-// requirement list, sealing requestState under keys and logging each
-// rejected one.
-func newServer(keys *runtime.KeyRing, log *slog.Logger) *mcp.Server {
+// requirement list on flow (keys and store), logging each rejected
+// requestState.
+func newServer(flow runtime.Options, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcpgen-conformance", Version: "0.1.0"},
 		&mcp.ServerOptions{CompletionHandler: complete})
-	opts := &mcpsdk.Options{Flow: runtime.Options{
-		Keys: keys,
-		OnReject: func(_ context.Context, r runtime.Rejection) {
-			log.Warn("rejected requestState", "flow", r.Flow, "reason", r.Reason)
-		},
-	}}
+	flow.OnReject = func(_ context.Context, r runtime.Rejection) {
+		log.Warn("rejected requestState", "flow", r.Flow, "reason", r.Reason)
+	}
+	opts := &mcpsdk.Options{Flow: flow}
 	mcpsdk.AddTool(s, NewElicitationArgsFlow(elicitationArgsHandler{}), opts)
 	mcpsdk.AddTool(s, NewRequestStateArgsFlow(requestStateArgsHandler{}), opts)
 	mcpsdk.AddTool(s, NewMultiRoundArgsFlow(multiRoundArgsHandler{}), opts)

@@ -141,6 +141,12 @@ func toolResult(r *runtime.Result) *mcp.CallToolResult {
 	if native, ok := r.Native.(*mcp.CallToolResult); ok {
 		return native
 	}
+	if raw, ok := r.Native.(json.RawMessage); ok {
+		// A replayed result: runtime.Store keeps it as JSON.
+		if native, err := mcp.ParseCallToolResult(&raw); err == nil {
+			return native
+		}
+	}
 	res := mcp.NewToolResultText(r.Text)
 	res.StructuredContent = r.Structured
 	res.IsError = r.IsError

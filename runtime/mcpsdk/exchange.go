@@ -121,7 +121,7 @@ func resourceHandler(name, mimeType string, opts *Options, h ExchangeHandler) mc
 		if resp.Result == nil {
 			return &mcp.ReadResourceResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}, nil
 		}
-		if native, ok := resp.Result.Native.(*mcp.ReadResourceResult); ok {
+		if native, ok := nativeResult[mcp.ReadResourceResult](resp.Result.Native); ok {
 			return native, nil
 		}
 		if resp.Result.IsError {

@@ -255,7 +255,16 @@ func TestExchangeResource(t *testing.T) {
 	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/2", InputResponses: yes, RequestState: r1.RequestState})
 	requireRPC(t, err, jsonrpc.CodeInvalidParams)
 
+	// The read completed: its state, replayed with another answer, gets the
+	// recorded contents and runs nothing (at most once).
 	no := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "decline"}}
+	again, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1", InputResponses: no, RequestState: r1.RequestState})
+	require.NoError(t, err)
+	require.Len(t, again.Contents, 1)
+	assert.Equal(t, "contents of test://doc/1", again.Contents[0].Text)
+
+	r1, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1"})
+	require.NoError(t, err)
 	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://doc/1", InputResponses: no, RequestState: r1.RequestState})
 	je := requireRPC(t, err, jsonrpc.CodeInvalidParams)
 	assert.Equal(t, "not confirmed", je.Message)

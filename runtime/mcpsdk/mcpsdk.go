@@ -140,7 +140,7 @@ func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
 }
 
 func toolResult(r *runtime.Result) *mcp.CallToolResult {
-	if native, ok := r.Native.(*mcp.CallToolResult); ok {
+	if native, ok := nativeResult[mcp.CallToolResult](r.Native); ok {
 		return native
 	}
 	return &mcp.CallToolResult{
@@ -148,6 +148,22 @@ func toolResult(r *runtime.Result) *mcp.CallToolResult {
 		StructuredContent: r.Structured,
 		IsError:           r.IsError,
 	}
+}
+
+// nativeResult returns a Result.Native of type *T: as it is, or decoded
+// from the json.RawMessage a replayed response carries (runtime.Store keeps
+// a flow's final result as JSON). It reports false for anything else.
+func nativeResult[T any](v any) (*T, bool) {
+	switch x := v.(type) {
+	case *T:
+		return x, x != nil
+	case json.RawMessage:
+		var t T
+		if json.Unmarshal(x, &t) == nil {
+			return &t, true
+		}
+	}
+	return nil, false
 }
 
 // protocolError maps a *runtime.ProtocolError to the SDK's *jsonrpc.Error so

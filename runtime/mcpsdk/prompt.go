@@ -84,7 +84,7 @@ func promptResponse(description string, resp *runtime.Response) (*mcp.GetPromptR
 		return &mcp.GetPromptResult{InputRequests: inputRequests(resp), RequestState: resp.RequestState}, nil
 	}
 	r := resp.Result
-	if native, ok := r.Native.(*mcp.GetPromptResult); ok {
+	if native, ok := nativeResult[mcp.GetPromptResult](r.Native); ok {
 		return native, nil
 	}
 	if r.IsError {

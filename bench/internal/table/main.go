@@ -242,6 +242,12 @@ func render(w io.Writer, r results) {
 		num(100*r.ratio(sum(r.at("FlowCall/first", "ns/op"), r.at("FlowCall/retry", "ns/op")),
 			func(i int) float64 { return 1e3 * r.at("RoundTrip/mcpgen/manual", "server-cpu-us")(i) }), "%.1f %%"), "")
 
+	// 5. At most once across instances: the Redis store vs the in-memory one.
+	storeLat := r.ratio(r.at("StoreRound/redis", "ns/op"), r.at("StoreRound/memory", "ns/op"))
+	add("one elicitation round over HTTP, completing request claims and records: Redis store vs in-memory store (latency)",
+		dur(r.get("StoreRound/redis", "ns/op"))+", "+num(r.get("StoreRound/redis", "redis-round-trips/op"), "%.0f")+" Redis round trips",
+		dur(r.get("StoreRound/memory", "ns/op")), num(storeLat, "%.2f×"), goal("≤ 1.15×", storeLat <= 1.15, !math.IsNaN(storeLat)))
+
 	fmt.Fprintln(w, "| measure | mcpgen | baseline | ratio | goal |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for _, x := range rows {

@@ -10,13 +10,24 @@
 // are driven by hand (go-sdk client, MultiRoundTrip disabled) so that every
 // request goes through the balancer.
 //
+// With -replays N it then runs N more flows of one round whose final retry
+// (the same answer and requestState) is sent -copies times at once through
+// the balancer, as a client that retries a lost response would: every copy
+// must answer with the flow's own booking (the branch's response, or the
+// record of it another instance wrote), or be refused with JSON-RPC -32603
+// "retry later" when another copy is still running the branch. How many
+// branches ran is what the instances report (examples/loadbalanced/run
+// counts their "booked" log lines).
+//
 // Usage:
 //
-//	driver -url http://127.0.0.1:8080/mcp [-flows 200] [-concurrency 200] [-rounds 3]
+//	driver -url http://127.0.0.1:8080/mcp [-flows 200] [-concurrency 200] [-rounds 3] [-replays 100 -copies 5]
 //	driver -free-ports 4     # print 4 free loopback TCP ports, for scripts
 //
-// It prints one line, "flows=N completed=C errors=E elapsed=D", then up to ten
-// errors, and exits 1 when any flow failed, 2 on usage errors.
+// It prints one line, "flows=N completed=C errors=E elapsed=D", with
+// -replays a second, "replays: flows=N completed=C sent=S answered=A
+// refused=R errors=E", then up to ten errors, and exits 1 when any flow
+// failed, 2 on usage errors.
 package main
 
 import (
@@ -32,6 +43,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 3, "input-required rounds per flow, 1 to 3 (the server's default limit)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "give up after this long")
 	freePorts := fs.Int("free-ports", 0, "print this many free loopback TCP ports and exit")
+	replays := fs.Int("replays", 0, "then this many one-round flows whose final retry is sent -copies times at once")
+	copies := fs.Int("copies", 5, "copies of each replayed final retry")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -60,8 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, strings.Join(ports, " "))
 		return 0
 	}
-	if *endpoint == "" || *flows < 1 || *rounds < 1 || *rounds > 3 || *concurrency < 0 || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "driver: need -url, -flows >= 1, -rounds 1..3 and no other arguments")
+	if *endpoint == "" || *flows < 1 || *rounds < 1 || *rounds > 3 || *concurrency < 0 || *replays < 0 || *copies < 1 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "driver: need -url, -flows >= 1, -rounds 1..3, -replays >= 0, -copies >= 1 and no other arguments")
 		fs.Usage()
 		return 2
 	}
@@ -94,6 +108,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "flows=%d completed=%d errors=%d elapsed=%s\n", *flows, completed.Load(), len(errs), time.Since(start).Round(time.Millisecond))
+	if *replays > 0 {
+		var done, answered, refused atomic.Int64
+		nerrs := len(errs)
+		for i := 0; i < *replays; i++ {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				a, r, err := replay(ctx, *endpoint, *flows+i, *copies)
+				answered.Add(int64(a))
+				refused.Add(int64(r))
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("replayed flow %d: %w", *flows+i, err))
+					mu.Unlock()
+					return
+				}
+				done.Add(1)
+			}()
+		}
+		wg.Wait()
+		fmt.Fprintf(stdout, "replays: flows=%d completed=%d sent=%d answered=%d refused=%d errors=%d\n",
+			*replays, done.Load(), *replays**copies, answered.Load(), refused.Load(), len(errs)-nerrs)
+	}
 	for i, err := range errs {
 		if i == 10 {
 			fmt.Fprintf(stdout, "… and %d more\n", len(errs)-10)
@@ -154,6 +193,64 @@ func flow(ctx context.Context, endpoint string, i, rounds int) error {
 		return fmt.Errorf("got %s, want %q", describe(res), want)
 	}
 	return nil
+}
+
+// replay runs flow i with one round and sends its final retry copies times
+// at once. It returns how many copies answered with the flow's own booking
+// and how many were refused with -32603 (another copy held the flow longer
+// than the server's ClaimWait); anything else, or no copy answering, is an
+// error.
+func replay(ctx context.Context, endpoint string, i, copies int) (answered, refused int, err error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "loadbalanced-driver", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("rounds are driven by hand")
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		return 0, 0, fmt.Errorf("connect: %w", err)
+	}
+	defer cs.Close()
+	origin, destination := fmt.Sprintf("R%03d", i%1000), fmt.Sprintf("S%03d", (i*7)%1000)
+	date := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%700).Format(time.DateOnly)
+	args := map[string]any{"origin": origin, "destination": destination}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book_flight", Arguments: args})
+	if err != nil {
+		return 0, 0, fmt.Errorf("round 1: %w", err)
+	}
+	if !res.NeedsInput() {
+		return 0, 0, fmt.Errorf("round 1: want a question, got %s", describe(res))
+	}
+	want := fmt.Sprintf("Booked 1 passenger(s) from %s to %s on %s.", origin, destination, date)
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for range copies {
+		wg.Go(func() {
+			got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book_flight", Arguments: args,
+				InputResponses: mcp.InputResponseMap{"book_flight": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"date": date}}},
+				RequestState:   res.RequestState})
+			mu.Lock()
+			defer mu.Unlock()
+			var je *jsonrpc.Error
+			switch {
+			case errors.As(err, &je) && je.Code == -32603:
+				refused++
+			case err != nil:
+				errs = append(errs, err)
+			case got.NeedsInput() || got.IsError || text(got) != want:
+				errs = append(errs, fmt.Errorf("got %s, want %q", describe(got), want))
+			default:
+				answered++
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) == 0 && answered == 0 {
+		errs = append(errs, errors.New("every copy was refused"))
+	}
+	return answered, refused, errors.Join(errs...)
 }
 
 func text(res *mcp.CallToolResult) string {

@@ -1,0 +1,140 @@
+// Package redistest starts a real redis-server for tests: on a free loopback
+// port, in a temporary directory, with persistence off. Tests that use it
+// are skipped (with a message saying so) only when no redis-server binary is
+// found, and fail instead when MCPGEN_REQUIRE_REDIS is set (.ci/run sets
+// it); nothing stands in for Redis.
+package redistest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Server is one redis-server process a test started.
+type Server struct {
+	t    testing.TB
+	bin  string
+	dir  string
+	Port int
+	cmd  *exec.Cmd
+}
+
+// Start starts redis-server on a free loopback port and waits until it
+// answers PING; it is stopped when the test ends. Without a redis-server
+// binary (PATH, then /usr/bin, /usr/local/bin) the test is skipped.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		for _, p := range []string{"/usr/bin/redis-server", "/usr/local/bin/redis-server"} {
+			if _, serr := os.Stat(p); serr == nil {
+				bin, err = p, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
+			t.Fatal("redis-server not found, and MCPGEN_REQUIRE_REDIS is set (CI): install the Debian package redis-server")
+		}
+		t.Skip("redis-server not found (install the Debian package redis-server): skipping a test that needs a real Redis")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	s := &Server{t: t, bin: bin, dir: t.TempDir(), Port: port}
+	s.Restart()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Addr returns "127.0.0.1:<port>".
+func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
+
+// URL returns "redis://127.0.0.1:<port>/0", as MCPGEN_REDIS_URL takes it.
+func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
+
+// Restart starts the server (again) on the same port, with an empty
+// database, and waits for PING. It does nothing when it is running.
+func (s *Server) Restart() {
+	s.t.Helper()
+	if s.cmd != nil {
+		return
+	}
+	cmd := exec.Command(s.bin, "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", s.dir, "--protected-mode", "yes")
+	cmd.Stdout, cmd.Stderr = nil, nil
+	if err := cmd.Start(); err != nil {
+		s.t.Fatalf("starting redis-server: %v", err)
+	}
+	s.cmd = cmd
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := ping(s.Addr()); err == nil {
+			return
+		} else if time.Now().After(deadline) {
+			s.Stop()
+			s.t.Fatalf("redis-server on %s does not answer PING: %v", s.Addr(), err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Stop kills the server and waits for it to exit; Restart starts it again.
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGCONT)
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
+	s.cmd = nil
+}
+
+// Pause stops the server process (SIGSTOP) without closing its port: a
+// stalled Redis, whose clients wait until their deadlines. Resume continues
+// it; the test's end does too.
+func (s *Server) Pause() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(s.Resume)
+}
+
+// Resume continues a paused server (SIGCONT).
+func (s *Server) Resume() {
+	if s.cmd != nil {
+		_ = s.cmd.Process.Signal(syscall.SIGCONT)
+	}
+}
+
+func ping(addr string) error {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if line != "+PONG\r\n" {
+		return fmt.Errorf("PING answered %q", line)
+	}
+	return nil
+}

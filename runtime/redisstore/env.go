@@ -1,0 +1,47 @@
+package redisstore
+
+import (
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Warnings [OptionsFromEnv] may pass to its warn function.
+const (
+	// WarnEphemeralKeys: MCPGEN_STATE_KEYS is unset.
+	WarnEphemeralKeys = "MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls"
+	// WarnSharedKeysWithoutRedis: MCPGEN_STATE_KEYS is set (several
+	// instances may resume each other's calls) but MCPGEN_REDIS_URL is not.
+	WarnSharedKeysWithoutRedis = "MCPGEN_STATE_KEYS is set but MCPGEN_REDIS_URL is not: completed flows are remembered in this instance's memory only, so a replayed retry sent to another instance would run its branch again"
+)
+
+// OptionsFromEnv returns the [runtime.Options] a server reads from its
+// environment, the one place examples take them from: Keys from
+// MCPGEN_STATE_KEYS ([runtime.KeyRingFromEnvOrEphemeral]: a random key when
+// unset) and Store from MCPGEN_REDIS_URL ([FromEnv]; when unset, Store stays
+// nil, the process's in-memory store). warn, when non-nil, is called at most
+// once with [WarnEphemeralKeys] or [WarnSharedKeysWithoutRedis]. The
+// returned close function closes the Redis client (a no-op without one).
+// Errors: a malformed key (the error names it) or an unparsable Redis URL.
+func OptionsFromEnv(warn func(msg string)) (opts runtime.Options, close func() error, err error) {
+	close = func() error { return nil }
+	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
+	if err != nil {
+		return opts, close, err
+	}
+	store, ok, err := FromEnv()
+	if err != nil {
+		return opts, close, err
+	}
+	opts.Keys = keys
+	if ok {
+		opts.Store, close = store, store.Close
+	}
+	if warn != nil {
+		switch {
+		case ephemeral:
+			warn(WarnEphemeralKeys)
+		case !ok:
+			warn(WarnSharedKeysWithoutRedis)
+		}
+	}
+	return opts, close, nil
+}
