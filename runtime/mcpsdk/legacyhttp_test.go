@@ -279,3 +279,29 @@ func TestThousandIdleSessions(t *testing.T) {
 	h.CloseSessions()
 	require.Eventually(t, func() bool { return h.Sessions() == 0 }, 5*time.Second, 20*time.Millisecond)
 }
+
+// ServeHTTP shuts down at once, with nil, while an older client's session
+// holds a GET stream open: the sessions are closed first.
+func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	errc := make(chan error, 1)
+	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
+	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", s, func(a net.Addr) { addrc <- a }) }()
+	url := "http://" + (<-addrc).String() + "/mcp"
+	cs, err := legacyHTTP(t, url, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
+	require.NoError(t, err)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	began := time.Now()
+	cancel()
+	select {
+	case err := <-errc:
+		require.NoError(t, err)
+		assert.Less(t, time.Since(began), 3*time.Second)
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeHTTP did not return")
+	}
+}
