@@ -355,7 +355,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 	var ir *ElicitRequest
 	if q.url != "" {
 		if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but this client declared no URL-mode elicitation", a.r.name, q.name)), true, nil
+			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", a.r.name, q.name, a.r.req.undeclared("URL-mode elicitation"))), true, nil
 		}
 		ir = &ElicitRequest{Mode: "url", Message: msg, URL: q.url}
 	} else {
@@ -387,7 +387,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 // asked: it names the question's fields, which no argument can supply.
 func (a *asker) noFormCapability(q *pendingQuestion) *Result {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but this client declared no form elicitation, so it cannot be asked:", a.r.name, q.message)
+	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but %s, so it cannot be asked:", a.r.name, q.message, a.r.req.undeclared("form elicitation"))
 	for pair := q.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(q.schema.Required, pair.Key)))
 	}

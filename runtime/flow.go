@@ -281,12 +281,28 @@ type Request struct {
 	// Principal identifies the authenticated caller ("" when anonymous); it
 	// is bound into the state.
 	Principal string
+	// Unaskable, when set, is why this client cannot be sent an input
+	// request whatever it declared, e.g. a 2025-11-25 client over stateless
+	// HTTP (MCP 2025-11-25, basic/transports: it declared its capabilities
+	// at an initialize the server did not keep, and the server cannot send
+	// it a request). The tool errors for a missing capability give it in
+	// place of "this client declared no …".
+	Unaskable string
 	// LoadCapabilities, when set, returns the capabilities the client
 	// declared, in place of the four fields above; the flow
 	// calls it at most once, and only when it needs them (before asking), so
 	// that an adapter whose SDK decodes them on each access pays nothing on
 	// calls that ask nothing.
 	LoadCapabilities func() Capabilities
+}
+
+// undeclared says why the client cannot be asked through what ("form
+// elicitation"): [Request.Unaskable], or that it declared no such thing.
+func (r *Request) undeclared(what string) string {
+	if r.Unaskable != "" {
+		return r.Unaskable
+	}
+	return "this client declared no " + what
 }
 
 // Capabilities returns the client capabilities the request declared (from
@@ -655,7 +671,7 @@ func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Res
 		}
 	}
 	var b strings.Builder
-	b.WriteString(c.f.Name + " needs input from the user, but this client declared no form elicitation, so it cannot be asked.")
+	b.WriteString(c.f.Name + " needs input from the user, but " + c.r.req.undeclared("form elicitation") + ", so it cannot be asked.")
 	if len(confirm) > 0 {
 		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
 		b.WriteString(strings.Join(confirm, ""))

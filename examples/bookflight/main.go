@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./examples/bookflight -http 127.0.0.1:8080   # stateless Streamable HTTP at /mcp
+//	go run ./examples/bookflight -http 127.0.0.1:8080   # Streamable HTTP at /mcp (mcpsdk.HTTPHandler)
 //	go run ./examples/bookflight -stdio                 # stdio
 //	go run ./examples/bookflight -demo                  # serve and drive three calls, printing the wire
 //
@@ -39,7 +39,7 @@ func main() {
 
 func run(args []string) int {
 	fs := flag.NewFlagSet("bookflight", flag.ContinueOnError)
-	httpAddr := fs.String("http", "", "serve stateless Streamable HTTP at /mcp on this address, e.g. 127.0.0.1:8080")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at /mcp on this address (stateless for 2026-07-28 clients, sessions for older ones), e.g. 127.0.0.1:8080")
 	stdio := fs.Bool("stdio", false, "serve over stdin and stdout")
 	demoRun := fs.Bool("demo", false, "serve on a free loopback port and drive one accepted, one declined and one cancelled call, printing the wire")
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +84,7 @@ func run(args []string) int {
 		err = mcpsdk.ServeStdio(ctx, server)
 	} else {
 		err = mcpsdk.ServeHTTP(ctx, *httpAddr, server, func(a net.Addr) {
-			log.Info("serving MCP (stateless Streamable HTTP)", "url", "http://"+a.String()+"/mcp")
+			log.Info("serving MCP (Streamable HTTP: stateless for 2026-07-28, sessions for older clients)", "url", "http://"+a.String()+"/mcp")
 		})
 	}
 	if err != nil {

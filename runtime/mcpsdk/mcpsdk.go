@@ -1,20 +1,18 @@
 // Package mcpsdk registers mcpgen flows on the official Go SDK,
 // github.com/modelcontextprotocol/go-sdk (v1.8.0, MCP 2026-07-28), and serves
-// them over stateless Streamable HTTP or stdio.
+// them over Streamable HTTP (stateless for 2026-07-28, with sessions for older
+// clients) or stdio.
 //
 // It translates between the SDK's requests and results and runtime.Request
 // and runtime.Response; the flow itself lives in package runtime.
 package mcpsdk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,6 +87,15 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		RequestState:    state,
 		ProtocolVersion: req.ProtocolVersion(),
 		Principal:       principal(ctx, req.Extra),
+	}
+	if v := r.ProtocolVersion; v != "" && v < runtime.ProtocolMRTR && req.Session != nil {
+		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
+			// go-sdk's stateless transport stands in an initialize without
+			// capabilities: this client's own initialize was not kept.
+			r.Unaskable = "this protocol " + v + " client reached the server over stateless HTTP, which keeps no session: " +
+				"the server does not know what it declared at initialize and cannot send it elicitation/create " +
+				"(serve it with mcpsdk.HTTPHandler, which keeps sessions for such clients, or connect with protocol " + runtime.ProtocolMRTR + ")"
+		}
 	}
 	// ClientCapabilities decodes the request's _meta on each access: the
 	// flow asks for it only when it needs it, and only once.
@@ -183,91 +190,15 @@ func protocolError(err error) error {
 	return je
 }
 
-// HTTPHandler returns a stateless Streamable HTTP handler for s: the only
-// HTTP mode that serves MCP 2026-07-28 (basic/transports: Streamable HTTP;
-// basic/patterns/mrtr needs no session or sticky routing). Each request stands
-// alone, so any instance behind a load balancer can answer any retry.
-//
-// A tools/call, prompts/get or resources/read whose params do not decode
-// (inputResponses that are not an object of results, a requestState that is
-// not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
-// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses. (The
-// SDK's stateless header check would otherwise fail first, with -32020.)
-func HTTPHandler(s *mcp.Server) http.Handler {
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		// Read what the SDK would accept; a larger body goes on to the SDK
-		// unread, which answers 413.
-		head, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
-		if err != nil {
-			http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
-		if len(head) <= mcp.DefaultMaxRequestBodyBytes {
-			if resp := invalidParams(head); resp != nil {
-				w.Header().Set("Content-Type", "application/json")
-				_, _ = w.Write(resp)
-				return
-			}
-		}
-		inner.ServeHTTP(w, r)
-	})
-}
-
-// invalidParams returns a JSON-RPC -32602 error response when body is a
-// single request to a method that can return input requests and its params
-// do not decode into the SDK's params type; otherwise nil.
-func invalidParams(body []byte) []byte {
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || len(msg.Params) == 0 {
-		return nil // not a single request with params: the SDK judges it
-	}
-	var params any
-	switch msg.Method {
-	case "tools/call":
-		params = new(mcp.CallToolParams)
-	case "prompts/get":
-		params = new(mcp.GetPromptParams)
-	case "resources/read":
-		params = new(mcp.ReadResourceParams)
-	default:
-		return nil
-	}
-	err := json.Unmarshal(msg.Params, params)
-	if err == nil {
-		return nil
-	}
-	resp, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      msg.ID,
-		"error": map[string]any{
-			"code":    runtime.CodeInvalidParams,
-			"message": "invalid params for " + msg.Method + ": " + err.Error(),
-		},
-	})
-	return resp
-}
-
 // ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
-// done, then shuts down gracefully, giving open requests 5 seconds. If ready
+// done, then shuts down gracefully: it closes the sessions of older clients
+// (ending their open streams) and gives open requests 5 seconds. If ready
 // is non-nil it receives the bound address (useful with port 0). It returns
 // the listen or serve error, or the shutdown error when requests were still
 // open after the grace period; nil after a clean shutdown.
 func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
-	return httpserve.Serve(ctx, addr, HTTPHandler(s), ready)
+	h := HTTPHandler(s)
+	return httpserve.Serve(ctx, addr, h, ready, h.CloseSessions)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

@@ -17,9 +17,10 @@ const Path = "/mcp"
 // Serve listens on addr and serves h at [Path] until ctx is done, then shuts
 // down gracefully, giving open requests 5 seconds to finish. If ready is
 // non-nil it receives the bound address before serving starts (useful with
-// port 0). It returns the listen or serve error, or the shutdown error when
+// port 0). Each of onShutdown runs when shutdown starts (to end long-lived
+// streams, which would otherwise hold it up). It returns the listen or serve error, or the shutdown error when
 // requests were still open after the grace period; nil after a clean shutdown.
-func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr)) error {
+func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr), onShutdown ...func()) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -27,6 +28,9 @@ func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	for _, f := range onShutdown {
+		srv.RegisterOnShutdown(f)
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -1,0 +1,322 @@
+package mcpsdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Session bounds of [NewHTTPHandler] when [HTTPOptions] leaves them zero.
+const (
+	// DefaultSessionIdleTimeout closes a session that has received no HTTP
+	// request for this long (10 minutes).
+	DefaultSessionIdleTimeout = 10 * time.Minute
+	// DefaultMaxSessions is how many sessions one handler holds at once
+	// (1000); a new one over the limit is refused with 503.
+	DefaultMaxSessions = 1000
+)
+
+// Header names of MCP Streamable HTTP (MCP 2025-11-25, basic/transports:
+// session management and the protocol version header).
+const (
+	sessionIDHeader       = "Mcp-Session-Id"
+	protocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// HTTPOptions configure the sessions that [NewHTTPHandler] keeps for clients
+// of protocol versions before 2026-07-28 (MCP 2025-11-25, basic/transports,
+// Streamable HTTP: session management). 2026-07-28 requests are stateless
+// and not affected.
+type HTTPOptions struct {
+	// SessionIdleTimeout closes a session that has received no HTTP request
+	// for this long (an open GET stream does not count as activity). Zero
+	// means DefaultSessionIdleTimeout (10 minutes); negative means never.
+	SessionIdleTimeout time.Duration
+	// MaxSessions is the most sessions held at once. An initialize that would
+	// open one more is refused with HTTP 503 and a text saying so. Zero means
+	// DefaultMaxSessions (1000); negative means no sessions at all: every
+	// request is served statelessly, and older clients, whose elicitation
+	// capability was declared at an initialize the server does not keep,
+	// cannot be asked anything (their calls end in a tool error saying so).
+	MaxSessions int
+}
+
+// Handler is mcpgen's Streamable HTTP endpoint for a go-sdk server: it
+// serves MCP 2026-07-28 requests statelessly (basic/patterns/mrtr needs no
+// session, so any instance behind a load balancer can answer any retry),
+// and opens go-sdk sessions for older clients, which declare their
+// capabilities once at initialize and are asked through the SDK's bridge:
+// elicitation/create goes down the tools/call's own response stream and the
+// handler runs once more with the answer (MCP 2025-11-25, basic/transports,
+// Streamable HTTP). Behind a load balancer, such sessions need stickiness on
+// the Mcp-Session-Id header (see examples/loadbalanced/haproxy.cfg).
+//
+// Routing costs a 2026-07-28 request two header lookups: a request with an
+// Mcp-Session-Id header goes to the session; one whose
+// MCP-Protocol-Version header is 2026-07-28 or later is stateless; only a
+// POST with neither has its body (already read, bounded, for the
+// invalid-params check) looked at, and an initialize of an older version in
+// it opens a session.
+type Handler struct {
+	server    *mcp.Server
+	stateless *statelessHandler
+	stateful  *mcp.StreamableHTTPHandler // nil: no sessions
+	max       int
+	slots     chan struct{} // one token per open or opening session
+
+	mu       sync.Mutex
+	sessions map[string]*mcp.ServerSession
+}
+
+// HTTPHandler returns [NewHTTPHandler](s, nil): the endpoint every example
+// serves, with the default session bounds (10 minutes idle, 1000 sessions).
+func HTTPHandler(s *mcp.Server) *Handler {
+	return NewHTTPHandler(s, nil)
+}
+
+// NewHTTPHandler returns the Streamable HTTP endpoint for s described at
+// [Handler], with the session bounds of opts (nil: the defaults).
+func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.SessionIdleTimeout == 0 {
+		o.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	h := &Handler{server: s, stateless: newStateless(s), sessions: map[string]*mcp.ServerSession{}}
+	if o.MaxSessions > 0 {
+		so := &mcp.StreamableHTTPOptions{}
+		if o.SessionIdleTimeout > 0 {
+			so.SessionTimeout = o.SessionIdleTimeout
+		}
+		h.stateful = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, so)
+		h.max = o.MaxSessions
+		h.slots = make(chan struct{}, o.MaxSessions)
+	}
+	return h
+}
+
+// ServeHTTP routes r as described at [Handler].
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.stateful == nil {
+		h.stateless.ServeHTTP(w, r)
+		return
+	}
+	if r.Header.Get(sessionIDHeader) != "" {
+		h.stateful.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= runtime.ProtocolMRTR {
+		h.stateless.ServeHTTP(w, r)
+		return
+	}
+	head, ok := readHead(w, r)
+	if !ok {
+		return
+	}
+	if legacyInitialize(head) {
+		h.openSession(w, r)
+		return
+	}
+	serveStateless(h.stateless.inner, w, r, head)
+}
+
+// openSession hands an initialize of a protocol before 2026-07-28 to the
+// stateful handler when a session slot is free, and tracks the session it
+// opens until it closes (idle timeout, DELETE, or [Handler.CloseSessions]).
+func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
+	select {
+	case h.slots <- struct{}{}:
+	default:
+		http.Error(w, fmt.Sprintf("mcpgen: this server already holds its limit of %d MCP sessions "+
+			"(clients of protocol versions before 2026-07-28 need one); retry later, or connect with protocol 2026-07-28, which needs none", h.max),
+			http.StatusServiceUnavailable)
+		return
+	}
+	h.stateful.ServeHTTP(w, r)
+	id := w.Header().Get(sessionIDHeader)
+	var ss *mcp.ServerSession
+	if id != "" {
+		for s := range h.server.Sessions() {
+			if s.ID() == id {
+				ss = s
+				break
+			}
+		}
+	}
+	if ss == nil { // initialize failed, or the session is already gone
+		<-h.slots
+		return
+	}
+	h.mu.Lock()
+	h.sessions[id] = ss
+	h.mu.Unlock()
+	go func() {
+		_ = ss.Wait()
+		h.mu.Lock()
+		delete(h.sessions, id)
+		h.mu.Unlock()
+		<-h.slots
+	}()
+}
+
+// Sessions returns how many sessions the handler holds now.
+func (h *Handler) Sessions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
+}
+
+// CloseSessions closes every session the handler holds, ending their open
+// streams; clients that use one afterwards get HTTP 404 (session not found)
+// and must initialize again (MCP 2025-11-25, basic/transports: session
+// management). The handler keeps serving. [ServeHTTP] calls it on shutdown,
+// so that open GET streams do not hold the server up.
+func (h *Handler) CloseSessions() {
+	h.mu.Lock()
+	var all []*mcp.ServerSession
+	for _, ss := range h.sessions {
+		all = append(all, ss)
+	}
+	h.mu.Unlock()
+	for _, ss := range all {
+		_ = ss.Close()
+	}
+}
+
+// legacyInitialize reports whether body is a single initialize request of a
+// protocol version before 2026-07-28.
+func legacyInitialize(body []byte) bool {
+	if !bytes.Contains(body, []byte(`"initialize"`)) {
+		return false
+	}
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method != "initialize" {
+		return false
+	}
+	return msg.Params.ProtocolVersion < runtime.ProtocolMRTR
+}
+
+// statelessHandler is [StatelessHTTPHandler]'s handler.
+type statelessHandler struct {
+	inner *mcp.StreamableHTTPHandler
+}
+
+// StatelessHTTPHandler returns a stateless Streamable HTTP handler for s:
+// MCP 2026-07-28 only (basic/transports: Streamable HTTP;
+// basic/patterns/mrtr needs no session or sticky routing). Each request
+// stands alone, so any instance behind a load balancer can answer any retry.
+// An older client reaching it cannot be asked anything (its capabilities
+// came with an initialize that is not kept, and the server cannot send it
+// requests): calls that need input end in a tool error that says so. Prefer
+// [HTTPHandler], which serves both.
+//
+// A tools/call, prompts/get or resources/read whose params do not decode
+// (inputResponses that are not an object of results, a requestState that is
+// not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
+// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses. (The
+// SDK's stateless header check would otherwise fail first, with -32020.)
+func StatelessHTTPHandler(s *mcp.Server) http.Handler {
+	return newStateless(s)
+}
+
+func newStateless(s *mcp.Server) *statelessHandler {
+	return &statelessHandler{inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true})}
+}
+
+func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		h.inner.ServeHTTP(w, r)
+		return
+	}
+	head, ok := readHead(w, r)
+	if !ok {
+		return
+	}
+	serveStateless(h.inner, w, r, head)
+}
+
+// readHead reads what the SDK would accept of r's body and puts it back in
+// front of the rest; a larger body goes on to the SDK unread, which answers
+// 413. It answers 400 itself, and returns false, when reading fails.
+func readHead(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	head, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	if err != nil {
+		http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	return head, true
+}
+
+// serveStateless answers malformed params with -32602 and hands everything
+// else to the SDK's stateless handler.
+func serveStateless(inner *mcp.StreamableHTTPHandler, w http.ResponseWriter, r *http.Request, head []byte) {
+	if len(head) <= mcp.DefaultMaxRequestBodyBytes {
+		if resp := invalidParams(head); resp != nil {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(resp)
+			return
+		}
+	}
+	inner.ServeHTTP(w, r)
+}
+
+// invalidParams returns a JSON-RPC -32602 error response when body is a
+// single request to a method that can return input requests and its params
+// do not decode into the SDK's params type; otherwise nil.
+func invalidParams(body []byte) []byte {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || len(msg.Params) == 0 {
+		return nil // not a single request with params: the SDK judges it
+	}
+	var params any
+	switch msg.Method {
+	case "tools/call":
+		params = new(mcp.CallToolParams)
+	case "prompts/get":
+		params = new(mcp.GetPromptParams)
+	case "resources/read":
+		params = new(mcp.ReadResourceParams)
+	default:
+		return nil
+	}
+	err := json.Unmarshal(msg.Params, params)
+	if err == nil {
+		return nil
+	}
+	resp, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      msg.ID,
+		"error": map[string]any{
+			"code":    runtime.CodeInvalidParams,
+			"message": "invalid params for " + msg.Method + ": " + err.Error(),
+		},
+	})
+	return resp
+}

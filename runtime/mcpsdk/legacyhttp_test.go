@@ -1,0 +1,307 @@
+package mcpsdk_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	mrt "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+)
+
+var good = map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 2, "meal": "veg"}
+
+func keys() *mcpsdk.Options { return &mcpsdk.Options{Flow: mrt.Options{Keys: mrt.EphemeralKeyRing()}} }
+
+// legacyHTTP connects go-sdk's client, forced to protocol version, over
+// Streamable HTTP with a session. answer (nil: the client declares no
+// elicitation) answers each elicitation/create; it is given the count so far.
+func legacyHTTP(t testing.TB, endpoint, version string, answer func(n int) *mcp.ElicitResult) (*mcp.ClientSession, error) {
+	t.Helper()
+	opts := &mcp.ClientOptions{}
+	if answer != nil {
+		var mu sync.Mutex
+		n := 0
+		opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			n++
+			k := n
+			mu.Unlock()
+			return answer(k), nil
+		}
+	} else {
+		opts.Capabilities = &mcp.ClientCapabilities{}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { cs.Close() })
+	if cs.InitializeResult().ProtocolVersion != version {
+		return nil, fmt.Errorf("negotiated %s, want %s", cs.InitializeResult().ProtocolVersion, version)
+	}
+	return cs, nil
+}
+
+func always(r *mcp.ElicitResult) func(int) *mcp.ElicitResult {
+	return func(int) *mcp.ElicitResult { return r }
+}
+
+// An older client over HTTP is asked through go-sdk's bridge on its session,
+// as over stdio: accept, decline and cancel each run their branch once, a
+// second round is the tool error that says why, and a client that declared
+// no elicitation is told exactly that.
+func TestLegacyClientOverHTTP(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) {
+			trip := &fixture.TripRecorder{}
+			h := mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}))
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			ctx := context.Background()
+			paris := &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}}
+
+			cs, err := legacyHTTP(t, srv.URL, version, always(&mcp.ElicitResult{Action: "accept", Content: good}))
+			require.NoError(t, err)
+			assert.NotEmpty(t, cs.ID(), "a session id")
+			res, err := cs.CallTool(ctx, paris)
+			require.NoError(t, err)
+			require.False(t, res.IsError, text(res))
+			assert.Contains(t, text(res), `"meal":"veg"`)
+
+			for _, action := range []string{"decline", "cancel"} {
+				cs, err := legacyHTTP(t, srv.URL, version, always(&mcp.ElicitResult{Action: action}))
+				require.NoError(t, err)
+				res, err := cs.CallTool(ctx, paris)
+				require.NoError(t, err)
+				assert.False(t, res.IsError, text(res))
+			}
+			require.Equal(t, 3, trip.Count())
+			runs := trip.Runs()
+			assert.Equal(t, []mrt.Action{mrt.Accept, mrt.Decline, mrt.Cancel}, []mrt.Action{runs[0].Action, runs[1].Action, runs[2].Action})
+
+			asked := 0
+			cs, err = legacyHTTP(t, srv.URL, version, func(n int) *mcp.ElicitResult {
+				asked = n
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "bad", "nights": 2}}
+			})
+			require.NoError(t, err)
+			res, err = cs.CallTool(ctx, paris)
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, text(res), "needs another round of input, but protocol "+version+" clients answer only one round")
+			assert.Equal(t, 1, asked)
+
+			cs, err = legacyHTTP(t, srv.URL, version, nil)
+			require.NoError(t, err)
+			res, err = cs.CallTool(ctx, paris)
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, text(res), "this client declared no form elicitation")
+			assert.Equal(t, 3, trip.Count(), "no branch ran")
+			assert.Equal(t, 5, h.Sessions())
+		})
+	}
+}
+
+// A 2025-11-25 client that declared elicitation but reaches a stateless-only
+// handler is told that the transport is why, not that it declared nothing.
+func TestLegacyClientOverStatelessHTTPIsToldWhy(t *testing.T) {
+	trip := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.StatelessHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	cs, err := legacyHTTP(t, srv.URL, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
+	require.NoError(t, err)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, text(res), "this protocol 2025-11-25 client reached the server over stateless HTTP")
+	assert.NotContains(t, text(res), "declared no")
+	assert.Zero(t, trip.Count())
+}
+
+// Over the limit a new session is refused with 503 and a text; a session
+// idle past the timeout is closed, frees its slot, and its client is told
+// the session is gone.
+func TestSessionBounds(t *testing.T) {
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{MaxSessions: 2, SessionIdleTimeout: 300 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	acc := always(&mcp.ElicitResult{Action: "accept", Content: good})
+	first, err := legacyHTTP(t, srv.URL, "2025-11-25", acc)
+	require.NoError(t, err)
+	_, err = legacyHTTP(t, srv.URL, "2025-11-25", acc)
+	require.NoError(t, err)
+	require.Equal(t, 2, h.Sessions())
+
+	status, body := initialize(t, srv.URL)
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Contains(t, body, "limit of 2 MCP sessions")
+	_, err = legacyHTTP(t, srv.URL, "2025-11-25", acc)
+	require.Error(t, err, "the go-sdk client is refused too")
+
+	// 2026-07-28 clients need no session: they are served at the limit.
+	cs := connect(t, srv.URL, true, nil)
+	res, err := callTrip(cs, map[string]any{"city": "Paris"}, nil, "")
+	require.NoError(t, err)
+	assert.True(t, res.NeedsInput())
+
+	require.Eventually(t, func() bool { return h.Sessions() == 0 }, 5*time.Second, 20*time.Millisecond, "idle sessions close")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = first.CallTool(ctx, &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, mcp.ErrSessionMissing, "%v", err)
+	require.NoError(t, ctx.Err(), "no hang")
+
+	_, err = legacyHTTP(t, srv.URL, "2025-11-25", acc)
+	require.NoError(t, err, "slots are free again")
+}
+
+// initialize posts a raw 2025-11-25 initialize and returns the status and body.
+func initialize(t testing.TB, url string) (int, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
+		`"capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// When the instance holding a session stops and another answers at its
+// address, the session's next request fails at once with "session not
+// found" (no hang), and a new session works.
+func TestSessionOnStoppedInstance(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	start := func(ln net.Listener) *httptest.Server {
+		srv := httptest.NewUnstartedServer(mcpsdk.HTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})))
+		srv.Listener.Close()
+		srv.Listener = ln
+		srv.Start()
+		return srv
+	}
+	a := start(ln)
+	url := "http://" + addr
+	acc := always(&mcp.ElicitResult{Action: "accept", Content: good})
+	cs, err := legacyHTTP(t, url, "2025-11-25", acc)
+	require.NoError(t, err)
+	paris := &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}}
+	_, err = cs.CallTool(context.Background(), paris)
+	require.NoError(t, err)
+
+	a.CloseClientConnections()
+	a.Close()
+	ln, err = net.Listen("tcp", addr)
+	require.NoError(t, err)
+	b := start(ln)
+	t.Cleanup(b.Close)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	began := time.Now()
+	_, err = cs.CallTool(ctx, paris)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, mcp.ErrSessionMissing, "%v", err)
+	assert.Less(t, time.Since(began), 2*time.Second)
+
+	cs2, err := legacyHTTP(t, url, "2025-11-25", acc)
+	require.NoError(t, err)
+	res, err := cs2.CallTool(context.Background(), paris)
+	require.NoError(t, err)
+	assert.False(t, res.IsError, text(res))
+}
+
+// 1000 idle sessions (the default limit) neither stop a 2026-07-28 client
+// from completing a flow nor grow memory without bound; the 1001st session
+// is refused.
+func TestThousandIdleSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	trip := &fixture.TripRecorder{}
+	h := mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}))
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	for i := 0; i < mcpsdk.DefaultMaxSessions; i++ {
+		status, body := initialize(t, srv.URL)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	require.Equal(t, mcpsdk.DefaultMaxSessions, h.Sessions())
+	after := heap()
+	grown := int64(after) - int64(before)
+	t.Logf("1000 idle sessions: heap %d KiB -> %d KiB (+%d KiB, %d B per session)", before>>10, after>>10, grown>>10, grown/1000)
+	assert.Less(t, grown, int64(64<<20), "memory of 1000 idle sessions")
+	status, _ := initialize(t, srv.URL)
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+
+	cs := connect(t, srv.URL, true, nil)
+	res, err := callTrip(cs, map[string]any{"city": "Paris"}, nil, "")
+	require.NoError(t, err)
+	key, _, err := onlyKey(res)
+	require.NoError(t, err)
+	res, err = callTrip(cs, map[string]any{"city": "Paris"}, accept(key, good), res.RequestState)
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, 1, trip.Count())
+
+	h.CloseSessions()
+	require.Eventually(t, func() bool { return h.Sessions() == 0 }, 5*time.Second, 20*time.Millisecond)
+}
+
+// ServeHTTP shuts down at once, with nil, while an older client's session
+// holds a GET stream open: the sessions are closed first.
+func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	errc := make(chan error, 1)
+	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
+	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", s, func(a net.Addr) { addrc <- a }) }()
+	url := "http://" + (<-addrc).String() + "/mcp"
+	cs, err := legacyHTTP(t, url, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
+	require.NoError(t, err)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	began := time.Now()
+	cancel()
+	select {
+	case err := <-errc:
+		require.NoError(t, err)
+		assert.Less(t, time.Since(began), 3*time.Second)
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeHTTP did not return")
+	}
+}
