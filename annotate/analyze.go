@@ -166,10 +166,10 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 		doc = gd.Doc
 	}
 	a.directives(s, doc)
-	if s.Tool == "" {
+	if s.Tool == "" && !s.Question {
 		s.Tool = defaultToolName(s.Name)
 	}
-	if s.Key == "" {
+	if s.Key == "" && !s.Question {
 		s.Key = s.Tool
 	}
 	st := obj.Type().Underlying().(*types.Struct)
@@ -192,7 +192,16 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 		p := a.fset.Position(c.Pos())
 		verb, rest, _ := strings.Cut(text, " ")
 		rest = strings.TrimSpace(rest)
+		if toolOnly[verb] && questionDirective(doc) {
+			a.errorf(p, "//mcpgen:%s applies to a tool's arguments, not to a //mcpgen:question (a question is asked with runtime.Ask under the name the branch gives it)", verb)
+			continue
+		}
 		switch verb {
+		case "question":
+			if rest != "" {
+				a.errorf(p, "//mcpgen:question takes no value (got %q); its message is //mcpgen:message or runtime.AskOptions.Message", rest)
+			}
+			s.Question = true
 		case "message":
 			if rest == "" {
 				a.errorf(p, "//mcpgen:message needs the message text")
@@ -223,9 +232,22 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 			}
 			s.MaxRounds = n
 		default:
-			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds, enumnames", verb)
+			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds, enumnames, question", verb)
 		}
 	}
+}
+
+// toolOnly are the directives that configure a tool, not a question.
+var toolOnly = map[string]bool{"tool": true, "key": true, "unsealed": true, "rounds": true}
+
+// questionDirective reports whether a doc comment has //mcpgen:question.
+func questionDirective(doc *ast.CommentGroup) bool {
+	for _, c := range doc.List {
+		if c.Text == "//mcpgen:question" || strings.HasPrefix(c.Text, "//mcpgen:question ") {
+			return true
+		}
+	}
+	return false
 }
 
 func validToolName(s string) bool {

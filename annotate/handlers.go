@@ -45,7 +45,7 @@ func (a *analyzer) orphanHandlers(model *Package) ([]Diagnostic, map[string]bool
 	}
 	var homeless []*Struct
 	for _, s := range model.Structs {
-		if !s.HandlerDeclared {
+		if !s.HandlerDeclared && !s.Question {
 			homeless = append(homeless, s)
 		}
 	}

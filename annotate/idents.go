@@ -23,6 +23,9 @@ const (
 	// MethodApplyContentImpl is the unexported method behind ApplyContent
 	// and ApplyPartial.
 	MethodApplyContentImpl = "applyContent"
+	// MethodElicitMessage returns a question's //mcpgen:message, which
+	// runtime.Ask shows when the ask gives none; declared only then.
+	MethodElicitMessage = "ElicitMessage"
 )
 
 // The methods of the handler interface, which the handler type of the file
@@ -38,6 +41,11 @@ const (
 func GeneratedMethods() []string {
 	return []string{MethodMissingFields, MethodRequestedSchema, MethodApplyContent, MethodApplyPartial, MethodApplyContentImpl, MethodValidate}
 }
+
+// ChoicesMethodName is the handler interface's method that lists the
+// run-time options of elicit:"choices" field fd of a tool's arguments:
+// <Field>Choices, the path through embedded structs joined.
+func ChoicesMethodName(fd *Field) string { return strings.Join(fd.Path, "") + "Choices" }
 
 // InterfaceName is the handler interface generated for struct type name.
 func InterfaceName(name string) string { return name + "Handler" }
@@ -116,6 +124,9 @@ func StructIdents(s *Struct) []Ident {
 	for _, m := range GeneratedMethods() {
 		out = append(out, Ident{Name: m, Kind: "method", Recv: s.Name, For: s.Name, File: elicit, Pos: s.Pos})
 	}
+	if s.Question && s.Message != "" {
+		out = append(out, Ident{Name: MethodElicitMessage, Kind: "method", Recv: s.Name, For: s.Name, File: elicit, Pos: s.Pos})
+	}
 	for _, fd := range s.Fields {
 		what := "field " + strings.Join(fd.Path, ".") + " of " + s.Name
 		if fd.HasChecks() {
@@ -124,6 +135,9 @@ func StructIdents(s *Struct) []Ident {
 		if fd.StoredFloat32() {
 			out = append(out, Ident{Name: StoredCheckFuncName(s.Name, fd), Kind: "function", For: what, File: elicit, Pos: fd.Pos})
 		}
+	}
+	if s.Question {
+		return out // no handler interface, flow constructor or handler file
 	}
 	out = append(out,
 		Ident{Name: InterfaceName(s.Name), Kind: "interface", For: s.Name, File: elicit, Pos: s.Pos},
@@ -142,7 +156,7 @@ func (f *Field) HasChecks() bool {
 	case Integer, Number:
 		return f.HasLowerBound() || f.HasUpperBound()
 	case MultiSelect:
-		return true
+		return len(f.Enum) > 0 || f.MinItems != nil || f.MaxItems != nil
 	}
 	return false
 }

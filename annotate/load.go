@@ -325,6 +325,7 @@ func packageErrorDiag(e packages.Error) Diagnostic {
 
 var (
 	undefinedRE = regexp.MustCompile(`^undefined: (\w+)$`)
+	notImplRE   = regexp.MustCompile(`\*?(\w+) does not implement \S+ \(missing method (\w+)\)$`)
 	noMethodRE  = regexp.MustCompile(`\(type \*?(\w+) has no field or method (\w+)\)$`)
 )
 
@@ -360,10 +361,7 @@ func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 			if syntax {
 				continue
 			}
-			if m := undefinedRE.FindStringSubmatch(e.Msg); m != nil && gen.top[m[1]] {
-				continue
-			}
-			if m := noMethodRE.FindStringSubmatch(e.Msg); m != nil && gen.methods[m[1]][m[2]] {
+			if gen.explains(e.Msg) {
 				continue
 			}
 		}
@@ -376,6 +374,23 @@ func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 type generatedNames struct {
 	top     map[string]bool            // package-level names
 	methods map[string]map[string]bool // receiver type name → method names
+}
+
+// explains reports whether a type error comes from an identifier in g:
+// undefined, a method missing from a struct, or a struct that does not yet
+// implement an interface for want of a generated method (a question passed
+// to runtime.Ask before its methods are generated).
+func (g generatedNames) explains(msg string) bool {
+	if m := undefinedRE.FindStringSubmatch(msg); m != nil && g.top[m[1]] {
+		return true
+	}
+	if m := noMethodRE.FindStringSubmatch(msg); m != nil && g.methods[m[1]][m[2]] {
+		return true
+	}
+	if m := notImplRE.FindStringSubmatch(msg); m != nil && g.methods[m[1]][m[2]] {
+		return true
+	}
+	return false
 }
 
 func (g generatedNames) method(recv, name string) {
@@ -394,7 +409,7 @@ func (a *analyzer) generatedNames() generatedNames {
 		for _, n := range GeneratedIdents(name) {
 			g.top[n] = true
 		}
-		for _, m := range GeneratedMethods() {
+		for _, m := range append(GeneratedMethods(), MethodElicitMessage) {
 			g.method(name, m)
 		}
 	}

@@ -65,12 +65,16 @@ type StaleFile struct {
 	Types []string // the receiver types of its methods, none of which exists any more
 }
 
-// Struct is one annotated argument struct.
+// Struct is one annotated struct: a tool's arguments, or a question.
 type Struct struct {
 	Name string         // Go type name
 	Pos  token.Position // position of the type name
 	// File is the path of the file that declares the struct.
 	File string
+	// Question (//mcpgen:question): a question a branch asks with
+	// runtime.Ask, not a tool's arguments: the same methods, and no handler
+	// interface, flow constructor or handler file. Tool and Key are empty.
+	Question bool
 
 	Tool            string // tool name (//mcpgen:tool NAME …; default snake_case of Name without an Args/Input/Params suffix)
 	ToolDescription string // tool description (//mcpgen:tool NAME DESCRIPTION…)
@@ -129,6 +133,11 @@ type Field struct {
 
 	Enum   []EnumItem // single or multi select
 	Titled bool       // every item has a title: oneOf/anyOf of const+title
+	// Choices (elicit:"choices"): a single or multi select whose options
+	// come at run time (runtime.Choice), from the handler's <Field>Choices
+	// method for tool arguments or from runtime.AskOptions for a question;
+	// Enum is then empty and the runtime writes the options into the schema.
+	Choices bool
 
 	Default *Default // pre-filled value, nil when none
 }

@@ -12,16 +12,17 @@ import (
 )
 
 // knownOptions lists every elicit tag option: the flags required, optional,
-// "-" (never elicit) and notsecret, and the key=value options, whose keys are
+// "-" (never elicit), notsecret and choices (a select whose options come at
+// run time), and the key=value options, whose keys are
 // the JSON Schema keywords they set (title, format, minLength, enum, default,
 // …) or, for ask, how the flow asks.
 var knownOptions = []string{
 	"required", "optional", "title", "description", "format",
 	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
-	"enum", "default", "ask", "-", "notsecret",
+	"enum", "default", "ask", "-", "notsecret", "choices",
 }
 
-var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true}
+var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true, "choices": true}
 
 // formats are the string formats of the form grammar (MCP 2026-07-28,
 // client/elicitation, requested schema: a string property's format).
@@ -271,7 +272,23 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			f.Enum, f.Titled = items, items[0].Title != ""
 		}
 	}
-	if f.Kind == MultiSelect && len(f.Enum) == 0 {
+	if o, has := opts["choices"]; has {
+		switch {
+		case f.Kind != String && f.Kind != MultiSelect:
+			bad(o, "%s", kindMismatch("choices", f))
+		case f.Format != "":
+			bad(opts["format"], "format cannot be combined with choices: the options fix the values; remove format")
+		case opts["enum"].Key != "":
+			bad(o, "choices and enum= both give the options; keep enum= for options fixed in the code, or choices for options known only at run time")
+		case opts["default"].Key != "":
+			bad(opts["default"], "a choices field's options are known only at run time, so its default is too: remove default= and pass it with the options (runtime.AskOptions.Defaults)")
+		case f.MinLength != nil && opts["minLength"].Key != "" || f.MaxLength != nil:
+			bad(o, "minLength and maxLength cannot be combined with choices: the options fix the values")
+		}
+		// The options replace any constants of a named string type.
+		f.Choices, f.Enum, f.Titled = true, nil, false
+	}
+	if f.Kind == MultiSelect && len(f.Enum) == 0 && !f.Choices {
 		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
 		ok = false
 	}
@@ -287,7 +304,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	// A required non-pointer string or multi select reads "" or [] as no
 	// answer, so the schema must not allow them: a form that sent one would
 	// pass the validator and still leave the field missing.
-	if f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 {
+	if f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 && !f.Choices {
 		if f.MinLength == nil {
 			one := uint64(1)
 			f.MinLength = &one
@@ -324,7 +341,7 @@ func kindMismatch(key string, f *Field) string {
 		"format": "strings", "minLength": "strings", "maxLength": "strings",
 		"minimum": "integers and numbers", "maximum": "integers and numbers",
 		"minItems": "multi selects ([]string)", "maxItems": "multi selects ([]string)",
-		"enum": "strings and []string",
+		"enum": "strings and []string", "choices": "strings, named string types and []string",
 	}[key]
 	goType := f.Type.Name
 	if f.Pointer {
@@ -337,7 +354,7 @@ func kindMismatch(key string, f *Field) string {
 	switch {
 	case key == "enum" && f.Kind == Boolean:
 		hint = "a bool is already a yes/no choice: remove enum, or make the field a string"
-	case key == "enum", key == "format":
+	case key == "enum", key == "format", key == "choices":
 		hint = "remove " + key + ", or make the field a string"
 	case (f.Kind == Integer || f.Kind == Number) && strings.HasPrefix(key, "min"):
 		hint = "for a number's bounds use minimum"

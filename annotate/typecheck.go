@@ -248,12 +248,4 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages
 // tolerated reports whether a type error is one Load tolerates and this run
 // cannot resolve: user code calling what mcpgen generates for a struct this
 // run does not generate for (-type names another), before its first run.
-func (l *loaded) tolerated(msg string) bool {
-	if m := undefinedRE.FindStringSubmatch(msg); m != nil && l.later.top[m[1]] {
-		return true
-	}
-	if m := noMethodRE.FindStringSubmatch(msg); m != nil && l.later.methods[m[1]][m[2]] {
-		return true
-	}
-	return false
-}
+func (l *loaded) tolerated(msg string) bool { return l.later.explains(msg) }

@@ -249,6 +249,10 @@ func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement
 		if fd.MaxItems != nil {
 			d[jen.Id("MaxItems")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
 		}
+		if fd.Choices && fd.Kind == annotate.MultiSelect {
+			// The runtime writes the options known at run time into items.
+			d[jen.Id("Items")] = jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{jen.Id("Type"): jen.Lit("string")})
+		}
 		if len(fd.Enum) > 0 {
 			if fd.Kind == annotate.MultiSelect {
 				d[jen.Id("Items")] = itemsSchema(fd)

@@ -131,6 +131,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		}
 	}
 
+	if s.Question {
+		if s.Message != "" {
+			f.Commentf("%s returns the message of the %s question (//mcpgen:message), which runtime.Ask", annotate.MethodElicitMessage, s.Name)
+			f.Comment("shows when the ask gives none.")
+			f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
+		}
+		return f // a question has no handler interface and no flow
+	}
+
 	// Handler interface and flow constructor
 	h := annotate.InterfaceName(s.Name)
 	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
@@ -144,6 +153,16 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		jen.Id(annotate.MethodDecline).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name), jen.Id("declined").Index().String()).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
 		jen.Comment("Cancel runs when the user dismissed the form. Stop cleanly; nothing more is asked."),
 		jen.Id(annotate.MethodCancel).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		jen.Do(func(st *jen.Statement) {
+			for _, fd := range s.Fields {
+				if !fd.Choices {
+					continue
+				}
+				st.Line().Commentf("%s lists the options of %s (elicit:\"choices\") for this call: an argument or", annotate.ChoicesMethodName(fd), fd.JSONName)
+				st.Line().Comment("answer counts only if it is one of them. It runs on every request of the call.")
+				st.Line().Id(annotate.ChoicesMethodName(fd)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error())
+			}
+		}),
 	)
 	ctor := annotate.FlowFuncName(s.Name)
 	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
@@ -181,6 +200,19 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 			}
 			if s.MaxRounds > 0 {
 				d[jen.Id("MaxRounds")] = jen.Lit(s.MaxRounds)
+			}
+			var choices jen.Dict
+			for _, fd := range s.Fields {
+				if fd.Choices {
+					if choices == nil {
+						choices = jen.Dict{}
+					}
+					choices[jen.Lit(fd.JSONName)] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args")).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
+						jen.Return(jen.Id("h").Dot(annotate.ChoicesMethodName(fd)).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(s.Name)))))
+				}
+			}
+			if choices != nil {
+				d[jen.Id("Choices")] = jen.Map(jen.String()).Func().Params(jen.Qual("context", "Context"), jen.Qual(runtimePkg, "Args")).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Values(choices)
 			}
 			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
 			d[jen.Id("Dispatch")] = jen.Func().Params(
@@ -374,6 +406,9 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			item := jen.Id("item")
 			if !(fd.Type.Path == "" && fd.Type.Name == "string") {
 				item = jen.String().Parens(jen.Id("item"))
+			}
+			if len(fd.Enum) == 0 {
+				break // options known at run time (choices): the runtime checks them
 			}
 			g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("v")).Block(
 				jen.Switch(item).Block(

@@ -76,7 +76,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				return
 			}
 			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
-			if s.HandlerDeclared {
+			if s.HandlerDeclared || s.Question {
 				return
 			}
 			hsrc, err := render(handlerFile(pkg, s))

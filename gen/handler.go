@@ -47,5 +47,20 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Func().Params(jen.Id(typ)).Id(annotate.MethodCancel).Params(ctx(), args()).Add(res()).Block(
 		jen.Return(jen.Qual(runtimePkg, "Text").Call(jen.Lit(s.Tool+": cancelled by the user; nothing done")), jen.Nil()),
 	)
+
+	for _, fd := range s.Fields {
+		if !fd.Choices {
+			continue
+		}
+		m := annotate.ChoicesMethodName(fd)
+		f.Commentf("%s lists the options of %s for this caller (elicit:\"choices\"): for example the caller's own", m, fd.JSONName)
+		f.Comment("accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on")
+		f.Comment("every request of the call; an answer counts only if it is among the options of the request it arrives in.")
+		f.Comment("With one option a required field takes it without asking; with none the call ends in a tool error.")
+		f.Func().Params(jen.Id(typ)).Id(m).Params(ctx(), args()).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
+			jen.Comment("TODO: list the options."),
+			jen.Return(jen.Index().Qual(runtimePkg, "Choice").Values(jen.Values(jen.Dict{jen.Id("Value"): jen.Lit("example"), jen.Id("Title"): jen.Lit("Example")})), jen.Nil()),
+		)
+	}
 	return f
 }

@@ -336,7 +336,19 @@ type ctxKey int
 const (
 	flowIDKey ctxKey = iota
 	roundKey
+	principalKey
 )
+
+// Principal returns who is calling, as the adapter identified them
+// (Request.Principal: for go-sdk, the authenticated user of the bearer
+// token): the principal bound into the requestState (MCP 2026-07-28,
+// basic/patterns/mrtr, requestState security). It is "" for an anonymous
+// caller, and outside a flow's branches, Choices functions and exchange
+// handlers.
+func Principal(ctx context.Context) string {
+	s, _ := ctx.Value(principalKey).(string)
+	return s
+}
 
 // FlowID returns the id of the flow a branch runs in: random, fixed in round 1
 // and carried in the state, so Accept can be made idempotent (a client may
@@ -370,6 +382,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if err != nil {
 		return nil, err
 	}
+	ctx = context.WithValue(ctx, principalKey, req.Principal)
 	if f.MaxRounds > 0 {
 		r.max = f.MaxRounds
 	}

@@ -30,9 +30,12 @@ func redisInstances(t *testing.T, srv *redistest.Server, n int, tune func(*runti
 	require.NoError(t, err)
 	var out []*instance
 	for range n {
-		c := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+		// Hundreds of concurrent requests under -race on a small machine:
+		// a pool and deadlines that fit the test's load, not production's.
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 128})
 		t.Cleanup(func() { _ = c.Close() })
-		opts := runtime.Options{Keys: keys, Store: redisstore.New(c, nil)}
+		opts := runtime.Options{Keys: keys, Store: redisstore.New(c, &redisstore.Options{Timeout: 15 * time.Second}),
+			ClaimWait: 15 * time.Second}
 		if tune != nil {
 			tune(&opts)
 		}

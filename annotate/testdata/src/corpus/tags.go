@@ -5,7 +5,7 @@ package corpus
 
 // Keys are elicit tag options that mcpgen does not know.
 type Keys struct {
-	Unknown   string `json:"unknown" elicit:"colour=red"`                // want `^elicit tag on Unknown: unknown option "colour"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret$`
+	Unknown   string `json:"unknown" elicit:"colour=red"`                // want `^elicit tag on Unknown: unknown option "colour"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
 	MinLen    string `json:"minLen" elicit:"minLenght=3"`                // want `^elicit tag on MinLen: unknown option "minLenght"; did you mean "minLength"\?$`
 	Required  string `json:"required2" elicit:"requird"`                 // want `^elicit tag on Required: unknown option "requird"; did you mean "required"\?$`
 	MaxLen    string `json:"maxLen" elicit:"maxlength=3"`                // want `^elicit tag on MaxLen: unknown option "maxlength"; did you mean "maxLength"\?$`

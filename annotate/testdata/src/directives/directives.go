@@ -10,3 +10,11 @@ package directives
 type Directives struct {
 	Name string `json:"name" elicit:"optional"`
 }
+
+// Confirm is a question with a directive that only tools take.
+//
+//mcpgen:question
+//mcpgen:tool confirm
+type Confirm struct {
+	Name string `json:"name" elicit:"required"`
+}

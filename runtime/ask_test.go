@@ -1,0 +1,197 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+)
+
+// shipEnv runs the ship tool: speed is a run-time choice, and Accept asks the
+// Approve question after computing a price.
+type shipEnv struct {
+	t    *testing.T
+	h    *fixture.ShipRecorder
+	flow *runtime.Flow
+	opts *runtime.Options
+}
+
+func newShip(t *testing.T, speeds ...runtime.Choice) *shipEnv {
+	h := &fixture.ShipRecorder{Speeds: speeds, Price: 10, Stock: 5}
+	return &shipEnv{t: t, h: h, flow: fixture.NewShipFlow(h),
+		opts: &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}}
+}
+
+func (e *shipEnv) call(r *runtime.Request) *runtime.Response {
+	e.t.Helper()
+	resp, err := e.flow.Call(context.Background(), e.opts, r)
+	require.NoError(e.t, err)
+	return resp
+}
+
+var fastSlow = []runtime.Choice{{Value: "fast", Title: "Fast"}, {Value: "slow", Title: "Slow"}}
+
+func schemaJSON(t *testing.T, er *runtime.ElicitRequest) string {
+	b, err := json.Marshal(er.RequestedSchema)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// The whole path: the run-time choice is asked as a titled select, Accept
+// then asks its question with the computed message, a wrong typed echo is
+// asked again with the reason, the right one completes; the price computed
+// in the first round is the one every later round sees.
+func TestQuestionMidBranch(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+	key, q, fields := question(t, r1)
+	assert.Equal(t, "ship", key)
+	assert.Equal(t, []string{"speed"}, fields)
+	assert.JSONEq(t, `{"type":"object","properties":{"speed":{"oneOf":[{"const":"fast","title":"Fast"},{"const":"slow","title":"Slow"}],"title":"Speed","type":"string"}},"required":["speed"]}`, schemaJSON(t, q))
+
+	r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
+	key, q, fields = question(t, r2)
+	assert.Equal(t, "approve", key, "the branch's question, under its own name")
+	assert.Equal(t, []string{"code", "note"}, fields)
+	assert.Equal(t, "Ship P1 by fast for 10 (5 in stock)?", q.Message)
+	assert.Zero(t, e.h.Count(), "nothing recorded while the question is open")
+
+	e.h.Set(func(h *fixture.ShipRecorder) { h.Price = 99 }) // the data changes; the kept price does not
+	r3 := e.call(req(`{"parcel":"P1"}`, r2.RequestState, accept("approve", map[string]any{"code": "P2"})))
+	key, q, fields = question(t, r3)
+	assert.Equal(t, "approve_3", key)
+	assert.Equal(t, []string{"code"}, fields, "only the failing field is asked again")
+	assert.Contains(t, q.Message, `code: must be exactly "P1"`)
+	assert.Contains(t, q.Message, "for 10 ")
+	assert.Zero(t, e.h.Count())
+
+	r4 := e.call(req(`{"parcel":"P1"}`, r3.RequestState, accept("approve_3", map[string]any{"code": "P1"})))
+	require.NotNil(t, r4.Result)
+	runs := e.h.Runs()
+	require.Len(t, runs, 1)
+	assert.Equal(t, runtime.Accept, runs[0].Action)
+	assert.JSONEq(t, `{"args":{"parcel":"P1","speed":"fast"},"price":10,"approve":{"code":"P1"}}`, string(runs[0].Args))
+	assert.Equal(t, 1, e.h.Computed(), "the price is computed once and carried in the seal")
+}
+
+// A question whose computed message changes between rounds is asked again:
+// the old answer does not apply to the new question.
+func TestChangedQuestionIsAskedAgain(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	r1 := e.call(req(`{"parcel":"P1","speed":"slow"}`, "", nil))
+	key, q, _ := question(t, r1)
+	require.Equal(t, "approve", key)
+	assert.Contains(t, q.Message, "(5 in stock)")
+
+	e.h.Set(func(h *fixture.ShipRecorder) { h.Stock = 0 })
+	r2 := e.call(req(`{"parcel":"P1","speed":"slow"}`, r1.RequestState, accept("approve", map[string]any{"code": "P1"})))
+	key, q, _ = question(t, r2)
+	assert.Equal(t, "approve_2", key)
+	assert.Contains(t, q.Message, "(0 in stock)")
+	assert.Zero(t, e.h.Count(), "the answer to the old question ran nothing")
+
+	r3 := e.call(req(`{"parcel":"P1","speed":"slow"}`, r2.RequestState, accept("approve_2", map[string]any{"code": "P1"})))
+	require.NotNil(t, r3.Result)
+	assert.Equal(t, 1, e.h.Count())
+}
+
+// Decline and cancel of a question come back to the branch as the action.
+func TestQuestionDeclineAndCancelReachTheBranch(t *testing.T) {
+	for _, a := range []runtime.Action{runtime.Decline, runtime.Cancel} {
+		e := newShip(t, fastSlow...)
+		r1 := e.call(req(`{"parcel":"P1","speed":"fast"}`, "", nil))
+		r2 := e.call(req(`{"parcel":"P1","speed":"fast"}`, r1.RequestState, act("approve", a)))
+		require.NotNil(t, r2.Result, "%s ends the call", a)
+		runs := e.h.Runs()
+		require.Len(t, runs, 1)
+		assert.Equal(t, a, runs[0].Action, "Accept saw the action and returned it")
+	}
+}
+
+// An answer to the question sent under the key of the round before is not
+// applied: the question is asked again.
+func TestQuestionAnswerUnderAnotherKeyIsNotApplied(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+	r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
+	r3 := e.call(req(`{"parcel":"P1"}`, r2.RequestState, accept("ship", map[string]any{"code": "P1", "speed": "fast"})))
+	key, _, _ := question(t, r3)
+	assert.Equal(t, "approve_3", key)
+	assert.Zero(t, e.h.Count())
+}
+
+// Run-time choices: an answer not among the options is asked again with the
+// reason; an argument not among them is a tool error; one option is taken
+// without asking; none is a tool error naming the field.
+func TestRunTimeChoices(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+	r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "warp"})))
+	key, q, fields := question(t, r2)
+	assert.Equal(t, "ship_2", key)
+	assert.Equal(t, []string{"speed"}, fields)
+	assert.Contains(t, q.Message, "speed: must be one of: fast, slow")
+
+	bad := e.call(req(`{"parcel":"P1","speed":"warp"}`, "", nil))
+	require.NotNil(t, bad.Result)
+	assert.True(t, bad.Result.IsError)
+	assert.Contains(t, bad.Result.Text, "speed: must be one of: fast, slow")
+
+	one := newShip(t, runtime.Choice{Value: "slow"})
+	r := one.call(req(`{"parcel":"P1"}`, "", nil))
+	key, _, _ = question(t, r)
+	assert.Equal(t, "approve", key, "the only speed is taken; the first question is Accept's")
+
+	none := newShip(t)
+	res := none.call(req(`{"parcel":"P1"}`, "", nil)).Result
+	require.NotNil(t, res)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, `speed ("Speed")`)
+	assert.Zero(t, none.h.Count())
+
+	// The options changed between the rounds: the answer is not applied to a
+	// question the caller was not shown, and the new options are asked.
+	e2 := newShip(t, fastSlow...)
+	s1 := e2.call(req(`{"parcel":"P1"}`, "", nil))
+	e2.h.Set(func(h *fixture.ShipRecorder) { h.Speeds = []runtime.Choice{{Value: "fast"}, {Value: "drone"}} })
+	s2 := e2.call(req(`{"parcel":"P1"}`, s1.RequestState, accept("ship", map[string]any{"speed": "slow"})))
+	_, q, _ = question(t, s2)
+	assert.JSONEq(t, `{"type":"object","properties":{"speed":{"enum":["fast","drone"],"title":"Speed","type":"string"}},"required":["speed"]}`, schemaJSON(t, q))
+}
+
+// A legacy client, bridged one round at a time, is asked one question per
+// call: the mid-branch question after the arguments round is the tool error
+// that says why.
+func TestLegacyClientGetsOneQuestionPerCall(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	legacy := func(args, state string, answers map[string]runtime.InputResponse) *runtime.Request {
+		r := req(args, state, answers)
+		r.ProtocolVersion = runtime.Protocol20251125
+		return r
+	}
+	r1 := e.call(legacy(`{"parcel":"P1"}`, "", nil))
+	key, _, _ := question(t, r1)
+	require.Equal(t, "ship", key)
+	r2 := e.call(legacy(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
+	require.NotNil(t, r2.Result)
+	assert.True(t, r2.Result.IsError)
+	assert.Contains(t, r2.Result.Text, "only one round")
+
+	r := e.call(legacy(`{"parcel":"P1","speed":"fast"}`, "", nil))
+	key, _, _ = question(t, r)
+	assert.Equal(t, "approve", key, "with the arguments complete, the question is the one round")
+}
+
+// Ask outside a branch is an error, not a panic.
+func TestAskOutsideABranch(t *testing.T) {
+	_, err := runtime.Ask(context.Background(), "x", &fixture.Approve{}, nil)
+	assert.ErrorContains(t, err, "outside a flow branch")
+	n, err := runtime.Keep(context.Background(), "k", func() (int, error) { return 7, nil })
+	require.NoError(t, err)
+	assert.Equal(t, 7, n)
+}
