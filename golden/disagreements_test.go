@@ -16,7 +16,7 @@ import (
 
 // TestAllowedDisagreements pins, one by one, every case where ApplyContent
 // refuses what santhosh-tekuri/jsonschema/v6 accepts against the same
-// requestedSchema (DESIGN.md: values the Go type cannot hold, and what
+// requestedSchema (the two the README allows: values the Go type cannot hold, and what
 // time.Parse cannot read). The differential test admits exactly these.
 func TestAllowedDisagreements(t *testing.T) {
 	for _, tc := range []struct {
@@ -90,7 +90,7 @@ func validStates(t testing.TB) map[string]runtime.Args {
 }
 
 // TestValidateAllocatesNothing: Validate allocates nothing on a valid struct
-// (DESIGN.md: generated code allocates nothing in Validate on success).
+// (generated code allocates nothing in Validate on success).
 func TestValidateAllocatesNothing(t *testing.T) {
 	for name, a := range validStates(t) {
 		require.NoError(t, a.Validate(), name)

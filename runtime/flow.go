@@ -20,8 +20,8 @@ import (
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
-// pointer). The methods are documented on the generated code; see DESIGN.md
-// "Generated code".
+// pointer): a tool's arguments and a //mcpgen:question alike. The methods
+// are documented on the generated code (README, "The generated API").
 type Args interface {
 	// MissingFields returns the JSON names of elicitable fields that hold no
 	// answer, in field order.
@@ -75,7 +75,9 @@ type Flow struct {
 	// AcceptUnsealed opts this tool into applying answers that arrive without
 	// a requestState (//mcpgen:unsealed). Only for answers whose tampering can
 	// do no harm: such answers are not bound to a question, a principal or
-	// the arguments (SPEC.md §1).
+	// the arguments (MCP 2026-07-28, basic/patterns/mrtr: a server may skip
+	// integrity protection only where tampering can do no worse than fail
+	// the request).
 	AcceptUnsealed bool
 	// MaxRounds overrides Options.MaxRounds for this flow when positive.
 	MaxRounds int

@@ -52,7 +52,7 @@ func rpcResponse(t *testing.T, b []byte) map[string]any {
 	return nil
 }
 
-// Malformed retries (SPEC §1: "Malformed inputResponses → -32602") get
+// Malformed retries (MCP 2026-07-28, basic/patterns/mrtr: malformed inputResponses are invalid params, -32602) get
 // invalid params over stateless HTTP too, with the request's id, and no
 // branch runs; well-formed calls and oversized bodies are untouched.
 func TestHTTPMalformedRetryIsInvalidParams(t *testing.T) {
