@@ -54,7 +54,10 @@ func New(flow *runtime.Flow) *Tester {
 // Question is what the flow asked in one round: one elicitation/create
 // input request (MCP 2026-07-28, client/elicitation).
 type Question struct {
-	// Key is the inputRequests key (the flow's key, then KEY_2, KEY_3, …).
+	// Key is the inputRequests key: the flow's key, then KEY_2, KEY_3, …;
+	// a question a branch asks (runtime.Ask) goes under its name, and
+	// NAME_n when it is asked again in round n. Step.Accept, Decline and
+	// Cancel answer under Key.
 	Key string
 	// Round counts the input-required results of this call so far (1, 2, …).
 	Round int
@@ -145,7 +148,8 @@ func (s *Step) answer(ctx context.Context, r *runtime.ElicitResult) (*Step, erro
 }
 
 // round reads the round from the key (KEY, then KEY_2, KEY_3, …), falling
-// back to guess when the key has another shape.
+// back to guess (the round after the one answered) when the key has another
+// shape: a branch's question (NAME, NAME_n).
 func (t *Tester) round(key string, guess int) int {
 	if key == t.Flow.Key {
 		return 1

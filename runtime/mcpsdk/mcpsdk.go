@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -197,8 +198,21 @@ func protocolError(err error) error {
 // the listen or serve error, or the shutdown error when requests were still
 // open after the grace period; nil after a clean shutdown.
 func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
+	return ServeHTTPWith(ctx, addr, s, nil, ready)
+}
+
+// ServeHTTPWith is [ServeHTTP] with middleware around the endpoint: it serves
+// middleware([HTTPHandler](s)) at /mcp, for example go-sdk's
+// auth.RequireBearerToken(verifier, opts), whose TokenInfo.UserID then
+// becomes each request's principal ([DefaultPrincipal]). A nil middleware
+// serves the endpoint as it is.
+func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr)) error {
 	h := HTTPHandler(s)
-	return httpserve.Serve(ctx, addr, h, ready, h.CloseSessions)
+	var endpoint http.Handler = h
+	if middleware != nil {
+		endpoint = middleware(h)
+	}
+	return httpserve.Serve(ctx, addr, endpoint, ready, h.CloseSessions)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -422,4 +423,44 @@ func TestLegacySecondRoundIsAToolError(t *testing.T) {
 		require.Equal(t, 1, trip.Count())
 		assert.Equal(t, runtime.Decline, trip.Runs()[0].Action)
 	}
+}
+
+// ServeHTTPWith serves the endpoint behind the middleware it is given: a
+// request without a valid bearer token is HTTP 401, one with it completes a
+// flow (TestBearerPrincipalIsBound shows the token's user bound as principal).
+func TestServeHTTPWithMiddleware(t *testing.T) {
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if token != "alice-token" {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: "alice", Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	errc := make(chan error, 1)
+	rec := &fixture.TripRecorder{}
+	s := server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})
+	go func() {
+		errc <- mcpsdk.ServeHTTPWith(ctx, "127.0.0.1:0", s, auth.RequireBearerToken(verify, nil), func(a net.Addr) { addrc <- a })
+	}()
+	url := "http://" + (<-addrc).String() + "/mcp"
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+
+	cs := connect(t, url, true, &http.Client{Transport: bearer{"alice-token"}})
+	args := map[string]any{"city": "Paris"}
+	first, err := callTrip(cs, args, nil, "")
+	require.NoError(t, err)
+	require.True(t, first.NeedsInput())
+	res, err := callTrip(cs, args, accept("plan_trip", map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 2}), first.RequestState)
+	require.NoError(t, err)
+	assert.Contains(t, text(res), `"name":"Ada"`)
+	require.Len(t, rec.Runs(), 1)
+
+	cancel()
+	require.NoError(t, <-errc)
 }
