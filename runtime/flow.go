@@ -195,6 +195,12 @@ type Options struct {
 	MaxContentBytes int
 	MaxStringBytes  int
 	MaxSelectItems  int
+	// MaxArgumentsBytes bounds the raw arguments object of every request,
+	// first call or retry, in bytes, checked before the arguments are
+	// decoded (default [DefaultMaxArgumentsBytes], 64 KiB; negative: no
+	// limit). Arguments over it are rejected with -32602 naming the limit
+	// and reported to OnReject with [ErrArgumentsTooLarge].
+	MaxArgumentsBytes int
 	// ClockSkew is how far in the future a state's issued-at may lie
 	// (default 30 s), for instances whose clocks differ.
 	ClockSkew time.Duration
@@ -229,6 +235,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.MaxStateSize <= 0 {
 		c.MaxStateSize = DefaultMaxStateSize
+	}
+	if c.MaxArgumentsBytes == 0 {
+		c.MaxArgumentsBytes = DefaultMaxArgumentsBytes
 	}
 	if c.MaxContentBytes == 0 {
 		c.MaxContentBytes = DefaultMaxContentBytes
