@@ -31,10 +31,19 @@ type Options struct {
 	// (MCP 2026-07-28, basic/patterns/mrtr: requestState comes back through
 	// the client and must be verified before it is trusted). The default is the bearer token's user id
 	// (RequestExtra.TokenInfo.UserID), or "" when unauthenticated.
+	//
+	// An authenticated request (go-sdk's auth middleware set
+	// RequestExtra.TokenInfo) whose principal comes out "" is refused with
+	// JSON-RPC -32603 and runs nothing: "" is the anonymous caller, shared by
+	// everyone, so every user of such tokens could resume every other
+	// user's calls. Set TokenInfo.UserID in the token verifier, or set
+	// Principal.
 	Principal func(ctx context.Context, extra *mcp.RequestExtra) string
 }
 
-// DefaultPrincipal returns extra.TokenInfo.UserID, or "".
+// DefaultPrincipal returns extra.TokenInfo.UserID, or "" (anonymous: no
+// TokenInfo; an authenticated request whose UserID is empty is refused, see
+// [Options].Principal).
 func DefaultPrincipal(_ context.Context, extra *mcp.RequestExtra) string {
 	if extra == nil || extra.TokenInfo == nil {
 		return ""
@@ -66,7 +75,10 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 	}
 	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: json.RawMessage(schema)}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)
@@ -75,8 +87,11 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 	})
 }
 
+// request translates an SDK request into the flow's. Its error, a
+// *jsonrpc.Error -32603, refuses an authenticated request without a
+// principal (see Options.Principal).
 func request[P mcp.Params](ctx context.Context, opts *Options, method string, req *mcp.ServerRequest[P], args json.RawMessage,
-	responses mcp.InputResponseMap, state string) *runtime.Request {
+	responses mcp.InputResponseMap, state string) (*runtime.Request, error) {
 	principal := opts.Principal
 	if principal == nil {
 		principal = DefaultPrincipal
@@ -87,6 +102,11 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		RequestState:    state,
 		ProtocolVersion: req.ProtocolVersion(),
 		Principal:       principal(ctx, req.Extra),
+	}
+	if r.Principal == "" && req.Extra != nil && req.Extra.TokenInfo != nil {
+		return nil, &jsonrpc.Error{Code: runtime.CodeInternalError, Message: "mcpgen: this request is authenticated (a bearer token), " +
+			"but it has no principal (TokenInfo.UserID is empty), so its requestState could be resumed by any other user: " +
+			"set UserID in the token verifier, or set mcpsdk.Options.Principal"}
 	}
 	if v := r.ProtocolVersion; v != "" && v < runtime.ProtocolMRTR && req.Session != nil {
 		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
@@ -117,7 +137,7 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 			r.InputResponses[k] = inputResponse(v)
 		}
 	}
-	return r
+	return r, nil
 }
 
 func inputResponse(v mcp.InputResponse) runtime.InputResponse {
