@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -216,9 +217,24 @@ func protocolError(err error) error {
 // is non-nil it receives the bound address (useful with port 0). It returns
 // the listen or serve error, or the shutdown error when requests were still
 // open after the grace period; nil after a clean shutdown.
-func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
+//
+// Connections are bounded by default: headers must arrive within 10 s
+// (ReadHeaderTimeout) and fit in 64 KiB (MaxHeaderBytes), a keep-alive
+// connection idle for 2 minutes is closed (IdleTimeout), and every
+// request's body must arrive within 30 s of its headers, else the
+// connection is closed. The body deadline is set per request and lifted
+// once the body is read, so the long response streams of older clients'
+// sessions are never cut (there is no WriteTimeout). Pass srv (at most one)
+// to run your own *http.Server instead, with its timeouts and limits; its
+// Handler is replaced, and the 30 s body deadline still applies. A
+// ReadTimeout or WriteTimeout on it cuts older clients' streams.
+func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr), srv ...*http.Server) error {
 	h := HTTPHandler(s)
-	return httpserve.Serve(ctx, addr, h, ready, h.CloseSessions)
+	var own *http.Server
+	if len(srv) > 0 {
+		own = srv[0]
+	}
+	return httpserve.Serve(ctx, addr, h, own, ready, h.CloseSessions)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
