@@ -60,8 +60,10 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 				continue
 			}
 			if got := responseMethod(ans); got != a.method() {
-				return nil, &ProtocolError{Code: CodeInvalidParams,
+				err := &ProtocolError{Code: CodeInvalidParams,
 					Message: fmt.Sprintf("inputResponses[%q] is not an answer to a %s request", a.Key, a.method())}
+				r.end(ctx, nil, err)
+				return nil, err
 			}
 		}
 	}

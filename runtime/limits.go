@@ -2,31 +2,8 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
-)
-
-// Defaults of the input limits in [Options]. Sizes are in bytes of UTF-8.
-const (
-	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request.
-	DefaultMaxArgumentsBytes = 64 << 10
-	// DefaultMaxContentBytes bounds one form answer's content as a whole.
-	DefaultMaxContentBytes = 64 << 10
-	// DefaultMaxStringBytes bounds each string in a form answer.
-	DefaultMaxStringBytes = 8 << 10
-	// DefaultMaxSelectItems bounds the items of each array in a form answer
-	// (a multi select's choices).
-	DefaultMaxSelectItems = 100
-)
-
-// Errors (inside a [Rejection]) of a request over a size limit of [Options].
-var (
-	// ErrContentTooLarge: a retry's form answer is over MaxContentBytes,
-	// MaxStringBytes or MaxSelectItems.
-	ErrContentTooLarge = errors.New("form answer over a size limit")
-	// ErrArgumentsTooLarge: the arguments are over MaxArgumentsBytes.
-	ErrArgumentsTooLarge = errors.New("arguments over the size limit")
 )
 
 // limitError is a limit broken by a request, for Rejection.Err.
@@ -40,12 +17,13 @@ func (e *limitError) Unwrap() error { return e.err }
 
 // checkLimits checks a request against the size limits before any other work
 // (no decoding, decryption or validation has happened): the arguments'
-// size, the requestState's length and, for every elicitation answer, the content's total size, each
-// string's length and each array's item count. A broken limit is reported to
-// OnReject and returned as a -32602 *ProtocolError naming what is too large;
+// size, the requestState's length and, for every elicitation answer, the
+// content's total size, each string's length and each array's item count. A broken limit is reported to
+// OnReject (and r's record) and returned as a -32602 *ProtocolError naming what is too large;
 // no branch runs and nothing is asked again (a client that follows the
 // schema it was sent stays far below the defaults).
-func (o *Options) checkLimits(ctx context.Context, name string, req *Request) error {
+func (o *Options) checkLimits(ctx context.Context, r *round) error {
+	req := r.req
 	var err *limitError
 	if n := len(req.Arguments); o.MaxArgumentsBytes > 0 && n > o.MaxArgumentsBytes {
 		err = &limitError{fmt.Sprintf("arguments of %d bytes are over the limit of %d (Options.MaxArgumentsBytes)", n, o.MaxArgumentsBytes), ErrArgumentsTooLarge}
@@ -71,9 +49,7 @@ func (o *Options) checkLimits(ctx context.Context, name string, req *Request) er
 	if err == nil {
 		return nil
 	}
-	if o.OnReject != nil {
-		o.OnReject(ctx, Rejection{Flow: name, Reason: err.Error(), Err: err})
-	}
+	r.rejected(ctx, err)
 	return &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
 }
 

@@ -95,12 +95,11 @@ func run(args []string) int {
 }
 
 // newServer builds the MCP server with the book_flight tool on opts (keys
-// and store), logging every rejected requestState.
+// and store), logging one line per request (what happened in the round,
+// never the answers or the state).
 func newServer(opts runtime.Options, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
-	opts.OnReject = func(_ context.Context, r runtime.Rejection) {
-		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
-	}
+	opts.Logger = log
 	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})
 	return s
 }
