@@ -35,7 +35,7 @@ var (
 	formReply = map[string]any{"date": "2026-12-24", "window": "morning", "passengers": 2}
 )
 
-const wantText = "Booked 2 passenger(s) from CDG to JFK on 2026-12-24."
+const wantText = "Booked 2 passengers from CDG to JFK on 2026-12-24."
 
 // roundTripClient is a go-sdk client session for one mode.
 type roundTripClient struct {

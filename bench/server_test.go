@@ -117,7 +117,11 @@ func (bookHandler) Cancel(context.Context, *bookflight.BookFlightArgs) (*runtime
 }
 
 func booked(passengers int, origin, destination, date string) string {
-	return "Booked " + strconv.Itoa(passengers) + " passenger(s) from " + origin + " to " + destination + " on " + date + "."
+	noun := " passengers from "
+	if passengers == 1 {
+		noun = " passenger from "
+	}
+	return "Booked " + strconv.Itoa(passengers) + noun + origin + " to " + destination + " on " + date + "."
 }
 
 // handState is what the hand-written tool seals: the least a careful author

@@ -374,10 +374,10 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			if fd.MinLength != nil && *fd.MinLength > 0 || fd.MaxLength != nil {
 				g.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v"))
 				if fd.MinLength != nil && *fd.MinLength > 0 {
-					g.If(jen.Id("n").Op("<").Lit(int(*fd.MinLength))).Add(fail("minLength", fmt.Sprintf("must be at least %d characters", *fd.MinLength)))
+					g.If(jen.Id("n").Op("<").Lit(int(*fd.MinLength))).Add(fail("minLength", "must be at least "+count(*fd.MinLength, "character")))
 				}
 				if fd.MaxLength != nil {
-					g.If(jen.Id("n").Op(">").Lit(int(*fd.MaxLength))).Add(fail("maxLength", fmt.Sprintf("must be at most %d characters", *fd.MaxLength)))
+					g.If(jen.Id("n").Op(">").Lit(int(*fd.MaxLength))).Add(fail("maxLength", "must be at most "+count(*fd.MaxLength, "character")))
 				}
 			}
 			if fd.Format != "" {
@@ -398,10 +398,10 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			}
 		case annotate.MultiSelect:
 			if fd.MinItems != nil && *fd.MinItems > 0 {
-				g.If(jen.Len(jen.Id("v")).Op("<").Lit(int(*fd.MinItems))).Add(fail("minItems", fmt.Sprintf("must have at least %d items", *fd.MinItems)))
+				g.If(jen.Len(jen.Id("v")).Op("<").Lit(int(*fd.MinItems))).Add(fail("minItems", "must have at least "+count(*fd.MinItems, "item")))
 			}
 			if fd.MaxItems != nil {
-				g.If(jen.Len(jen.Id("v")).Op(">").Lit(int(*fd.MaxItems))).Add(fail("maxItems", fmt.Sprintf("must have at most %d items", *fd.MaxItems)))
+				g.If(jen.Len(jen.Id("v")).Op(">").Lit(int(*fd.MaxItems))).Add(fail("maxItems", "must have at most "+count(*fd.MaxItems, "item")))
 			}
 			item := jen.Id("item")
 			if !(fd.Type.Path == "" && fd.Type.Name == "string") {
@@ -488,4 +488,12 @@ func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		g.Return(jen.Id("ok"))
 	})
+}
+
+// count writes n and noun, plural unless n is 1: "1 character", "2 items".
+func count[N ~int | ~int64 | ~uint64](n N, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -92,6 +92,10 @@ const (
 	// CodeMissingCapability is MCP's "missing required client capability";
 	// its data carries requiredCapabilities.
 	CodeMissingCapability = -32021
+	// CodeInternalError is JSON-RPC's internal error: the flow store failed,
+	// or a concurrent duplicate of a retry did not finish within
+	// [Options.ClaimWait]. No branch ran; the client may retry later.
+	CodeInternalError = -32603
 )
 
 // ProtocolError is a JSON-RPC error the flow asks the adapter to return

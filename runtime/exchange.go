@@ -60,8 +60,10 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 				continue
 			}
 			if got := responseMethod(ans); got != a.method() {
-				return nil, &ProtocolError{Code: CodeInvalidParams,
+				err := &ProtocolError{Code: CodeInvalidParams,
 					Message: fmt.Sprintf("inputResponses[%q] is not an answer to a %s request", a.Key, a.method())}
+				r.end(ctx, nil, err)
+				return nil, err
 			}
 		}
 	}
@@ -108,6 +110,14 @@ func (x *Exchange) FlowID() string {
 	}
 	return base64.RawURLEncoding.EncodeToString(x.r.st.FlowID)
 }
+
+// Principal returns who is calling, as the adapter identified them
+// (Request.Principal; for go-sdk, the bearer token's user id): the
+// principal bound into the requestState (MCP 2026-07-28,
+// basic/patterns/mrtr, requestState security). "" for an anonymous caller.
+// It is the same as [Principal] of the context [Exchange.Run] gives the
+// handler.
+func (x *Exchange) Principal() string { return x.r.req.Principal }
 
 // Arguments returns the request's raw arguments object (nil when absent).
 // They are bound into the state: a retry with other arguments is rejected.
@@ -253,6 +263,7 @@ func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Respon
 		x.a = a
 		x.r.ran = true
 		ctx = context.WithValue(ctx, ctxAskerKey{}, a)
+		ctx = context.WithValue(ctx, principalKey, x.r.req.Principal)
 		if st := x.r.st; st != nil {
 			ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 			ctx = context.WithValue(ctx, roundKey, st.Round)

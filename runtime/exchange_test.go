@@ -216,3 +216,22 @@ func TestExchangeLegacyClientGetsOneRound(t *testing.T) {
 	assert.True(t, r2.Result.IsError)
 	assert.Contains(t, r2.Result.Text, Protocol20251125)
 }
+
+// An exchange knows its caller, as a flow's branches do: x.Principal() and
+// Principal(ctx) inside Run.
+func TestExchangePrincipal(t *testing.T) {
+	x, err := NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call", Principal: "user-7"})
+	require.NoError(t, err)
+	assert.Equal(t, "user-7", x.Principal())
+	var inRun string
+	_, err = x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
+		inRun = Principal(ctx)
+		return complete(Text("ok")), nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "user-7", inRun)
+
+	x, err = NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call"})
+	require.NoError(t, err)
+	assert.Empty(t, x.Principal(), "anonymous")
+}

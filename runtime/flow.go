@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strconv"
@@ -162,6 +163,20 @@ const (
 	DefaultMaxRounds    = 3
 	DefaultMaxStateSize = 16 << 10 // characters of base64url
 	DefaultClockSkew    = 30 * time.Second
+	// DefaultClaimWait is the default of [Options.ClaimWait].
+	DefaultClaimWait = 2 * time.Second
+	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request
+	// (bytes of UTF-8).
+	DefaultMaxArgumentsBytes = 64 << 10
+	// DefaultMaxContentBytes bounds one form answer's content as a whole
+	// (bytes of UTF-8).
+	DefaultMaxContentBytes = 64 << 10
+	// DefaultMaxStringBytes bounds each string in a form answer (bytes of
+	// UTF-8).
+	DefaultMaxStringBytes = 8 << 10
+	// DefaultMaxSelectItems bounds the items of each array in a form answer
+	// (a multi select's choices).
+	DefaultMaxSelectItems = 100
 )
 
 // Rejection describes a retry that was refused with -32602: the hook in
@@ -197,6 +212,12 @@ type Options struct {
 	MaxContentBytes int
 	MaxStringBytes  int
 	MaxSelectItems  int
+	// MaxArgumentsBytes bounds the raw arguments object of every request,
+	// first call or retry, in bytes, checked before the arguments are
+	// decoded (default [DefaultMaxArgumentsBytes], 64 KiB; negative: no
+	// limit). Arguments over it are rejected with -32602 naming the limit
+	// and reported to OnReject with [ErrArgumentsTooLarge].
+	MaxArgumentsBytes int
 	// ClockSkew is how far in the future a state's issued-at may lie
 	// (default 30 s), for instances whose clocks differ.
 	ClockSkew time.Duration
@@ -204,6 +225,20 @@ type Options struct {
 	MissingCapability CapabilityPolicy
 	// OnReject, when set, receives every rejected retry.
 	OnReject func(ctx context.Context, r Rejection)
+	// OnAsk, when set, receives every request that ends in an
+	// input-required result (MCP 2026-07-28, basic/patterns/mrtr), and
+	// OnComplete every request that ends in a final result of a flow or
+	// exchange (a replay of a completed flow is neither): for metrics. The
+	// [Event] carries names, keys and counts, never answers or the state.
+	OnAsk      func(ctx context.Context, e Event)
+	OnComplete func(ctx context.Context, e Event)
+	// Logger, when set, receives one record per request of a flow or
+	// exchange, "mcpgen round", with tool, flow_id, round and outcome:
+	// asked (with the inputRequests keys), completed, declined or cancelled
+	// (with is_error), replayed, rejected (with the reason; level Warn) or
+	// failed (the branch returned an error, not quoted; level Warn). Answer
+	// values and the state are never logged.
+	Logger *slog.Logger
 	// Now returns the current time (default time.Now), for tests.
 	Now func() time.Time
 	// Store makes every retry of a flow run at most once: it holds each
@@ -231,6 +266,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.MaxStateSize <= 0 {
 		c.MaxStateSize = DefaultMaxStateSize
+	}
+	if c.MaxArgumentsBytes == 0 {
+		c.MaxArgumentsBytes = DefaultMaxArgumentsBytes
 	}
 	if c.MaxContentBytes == 0 {
 		c.MaxContentBytes = DefaultMaxContentBytes
@@ -391,11 +429,15 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	args := f.New()
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 		if err := json.Unmarshal(widenDates(req.Arguments, f.DateFields), args); err != nil {
-			return complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args)))), nil
+			resp := complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args))))
+			r.end(ctx, resp, nil)
+			return resp, nil
 		}
 	}
 	if err := presentErrors(args.Validate()); err != nil {
-		return complete(ToolError("invalid arguments: %v", err)), nil
+		resp := complete(ToolError("invalid arguments: %v", err))
+		r.end(ctx, resp, nil)
+		return resp, nil
 	}
 	if err := r.open(ctx); err != nil {
 		return nil, err
@@ -629,7 +671,7 @@ func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
 // same branch on the same arguments.
 func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
 	a := newAsker(c.r)
-	c.r.ran = true
+	c.r.ran, c.r.action = true, out.Action
 	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 	if st != nil {
 		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))

@@ -12,13 +12,15 @@ import (
 	"strings"
 )
 
-// KeySize is the length in bytes of a requestState key: AES-256.
-const KeySize = 32
-
-// EnvStateKeys names the environment variable that [KeyRingFromEnv] reads:
-// comma-separated base64 keys (standard or URL-safe alphabet, padded or not),
-// newest first.
-const EnvStateKeys = "MCPGEN_STATE_KEYS"
+// Key ring constants.
+const (
+	// KeySize is the length in bytes of a requestState key: AES-256.
+	KeySize = 32
+	// EnvStateKeys names the environment variable that [KeyRingFromEnv]
+	// reads: comma-separated base64 keys (standard or URL-safe alphabet,
+	// padded or not), newest first.
+	EnvStateKeys = "MCPGEN_STATE_KEYS"
+)
 
 // stateFormatVersion is the first byte of every sealed state. A state whose
 // first byte differs is rejected before any key is tried.
@@ -28,13 +30,20 @@ const stateFormatVersion byte = 1
 const keyIDSize = 8
 
 // Errors returned by [KeyRing.Open]. They say why a state was rejected;
-// callers map every one of them to JSON-RPC -32602.
+// callers map every one of them to JSON-RPC -32602. ErrContentTooLarge and
+// ErrArgumentsTooLarge are what [Options.OnReject] hears for a request over
+// the other size limits of [Options].
 var (
-	ErrStateEncoding = errors.New("requestState is not base64url")
-	ErrStateTooLarge = errors.New("requestState is too large")
-	ErrStateFormat   = errors.New("requestState has an unknown format version or is truncated")
-	ErrStateKey      = errors.New("requestState was sealed with a key that is not in the key ring")
-	ErrStateAuth     = errors.New("requestState failed authentication (tampered, or sealed under another key)")
+	// ErrContentTooLarge: a retry's form answer is over MaxContentBytes,
+	// MaxStringBytes or MaxSelectItems.
+	ErrContentTooLarge = errors.New("form answer over a size limit")
+	// ErrArgumentsTooLarge: the arguments are over MaxArgumentsBytes.
+	ErrArgumentsTooLarge = errors.New("arguments over the size limit")
+	ErrStateEncoding     = errors.New("requestState is not base64url")
+	ErrStateTooLarge     = errors.New("requestState is too large")
+	ErrStateFormat       = errors.New("requestState has an unknown format version or is truncated")
+	ErrStateKey          = errors.New("requestState was sealed with a key that is not in the key ring")
+	ErrStateAuth         = errors.New("requestState failed authentication (tampered, or sealed under another key)")
 )
 
 type ringKey struct {

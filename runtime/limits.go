@@ -2,26 +2,9 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 )
-
-// Defaults of the input limits in [Options]. Sizes are in bytes of UTF-8.
-const (
-	// DefaultMaxContentBytes bounds one form answer's content as a whole.
-	DefaultMaxContentBytes = 64 << 10
-	// DefaultMaxStringBytes bounds each string in a form answer.
-	DefaultMaxStringBytes = 8 << 10
-	// DefaultMaxSelectItems bounds the items of each array in a form answer
-	// (a multi select's choices).
-	DefaultMaxSelectItems = 100
-)
-
-// ErrContentTooLarge is the error (inside a [Rejection]) of a retry whose
-// form answer is over a limit of [Options]: MaxContentBytes, MaxStringBytes
-// or MaxSelectItems.
-var ErrContentTooLarge = errors.New("form answer over a size limit")
 
 // limitError is a limit broken by a request, for Rejection.Err.
 type limitError struct {
@@ -33,15 +16,18 @@ func (e *limitError) Error() string { return e.msg }
 func (e *limitError) Unwrap() error { return e.err }
 
 // checkLimits checks a request against the size limits before any other work
-// (no decoding, decryption or validation has happened): the requestState's
-// length and, for every elicitation answer, the content's total size, each
-// string's length and each array's item count. A broken limit is reported to
-// OnReject and returned as a -32602 *ProtocolError naming what is too large;
+// (no decoding, decryption or validation has happened): the arguments'
+// size, the requestState's length and, for every elicitation answer, the
+// content's total size, each string's length and each array's item count. A broken limit is reported to
+// OnReject (and r's record) and returned as a -32602 *ProtocolError naming what is too large;
 // no branch runs and nothing is asked again (a client that follows the
 // schema it was sent stays far below the defaults).
-func (o *Options) checkLimits(ctx context.Context, name string, req *Request) error {
+func (o *Options) checkLimits(ctx context.Context, r *round) error {
+	req := r.req
 	var err *limitError
-	if n := len(req.RequestState); o.MaxStateSize > 0 && n > o.MaxStateSize {
+	if n := len(req.Arguments); o.MaxArgumentsBytes > 0 && n > o.MaxArgumentsBytes {
+		err = &limitError{fmt.Sprintf("arguments of %d bytes are over the limit of %d (Options.MaxArgumentsBytes)", n, o.MaxArgumentsBytes), ErrArgumentsTooLarge}
+	} else if n := len(req.RequestState); o.MaxStateSize > 0 && n > o.MaxStateSize {
 		err = &limitError{fmt.Sprintf("requestState of %d characters is over the limit of %d (Options.MaxStateSize)", n, o.MaxStateSize), ErrStateTooLarge}
 	} else {
 		keys := make([]string, 0, len(req.InputResponses))
@@ -63,9 +49,7 @@ func (o *Options) checkLimits(ctx context.Context, name string, req *Request) er
 	if err == nil {
 		return nil
 	}
-	if o.OnReject != nil {
-		o.OnReject(ctx, Rejection{Flow: name, Reason: err.Error(), Err: err})
-	}
+	r.rejected(ctx, err)
 	return &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
 }
 

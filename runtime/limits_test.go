@@ -131,3 +131,35 @@ func TestMaxStateSizeCheckedFirst(t *testing.T) {
 	})
 	requireLimitRejection(t, err, rec.Count() > 0, rejects, runtime.ErrStateTooLarge, "101 characters", "limit of 100", "MaxStateSize")
 }
+
+// Arguments over MaxArgumentsBytes (default 64 KiB) are refused before they
+// are decoded, on a first call as on a retry, with -32602 naming the limit.
+func TestMaxArgumentsBytes(t *testing.T) {
+	call := func(opts runtime.Options, args string) (bool, []runtime.Rejection, error) {
+		var rejects []runtime.Rejection
+		opts.Keys = runtime.EphemeralKeyRing()
+		opts.OnReject = func(_ context.Context, r runtime.Rejection) { rejects = append(rejects, r) }
+		rec := &fixture.TripRecorder{}
+		_, err := fixture.NewTripFlow(rec).Call(context.Background(), &opts, &runtime.Request{
+			Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true,
+		})
+		return rec.Count() > 0, rejects, err
+	}
+	big := `{"city":"` + strings.Repeat("x", 64<<10) + `"}`
+	ran, rejects, err := call(runtime.Options{}, big)
+	requireLimitRejection(t, err, ran, rejects, runtime.ErrArgumentsTooLarge,
+		"arguments of 65547 bytes", "limit of 65536", "Options.MaxArgumentsBytes")
+
+	// Checked before decoding: arguments that are not even JSON get the limit's error.
+	ran, rejects, err = call(runtime.Options{MaxArgumentsBytes: 10}, `not json at all`)
+	requireLimitRejection(t, err, ran, rejects, runtime.ErrArgumentsTooLarge, "limit of 10")
+
+	// On a retry too.
+	ran, rejects, err = limitCall(t, runtime.Options{MaxArgumentsBytes: 20}, `{"city":"Paris","pad":"xxxxxxxxxx"}`, valid("Ada"))
+	requireLimitRejection(t, err, ran, rejects, runtime.ErrArgumentsTooLarge, "limit of 20")
+
+	// Negative: no limit.
+	_, rejects, err = call(runtime.Options{MaxArgumentsBytes: -1}, big)
+	require.NoError(t, err)
+	assert.Empty(t, rejects)
+}

@@ -240,6 +240,18 @@ func TestMissingCapabilityWithAskAlways(t *testing.T) {
 	assert.Zero(t, e.rec.Count())
 }
 
+// An ask=always field (a typed confirmation) is not in the tool's input
+// schema: the model would fill it in for the user.
+func TestInputSchemaLeavesOutAskAlways(t *testing.T) {
+	e := newEnv(t, nil)
+	e.flow.AskAlways = []string{"email"}
+	b, err := json.Marshal(runtime.InputSchema(e.flow))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"email"`)
+	assert.Contains(t, string(b), `"name"`)
+	assert.Contains(t, string(b), `"city"`)
+}
+
 func TestMissingCapability(t *testing.T) {
 	e := newEnv(t, nil)
 	r := req(paris, "", nil)

@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 )
 
 // round is one request of a multi-round call (MCP 2026-07-28,
@@ -20,6 +23,12 @@ type round struct {
 	max    int    // the round limit (Options.MaxRounds or a per-flow override)
 	st     *state // the opened, bound state of a retry; nil on a first call
 	ran    bool   // a branch (or an exchange's handler) ran in this request
+
+	// For the request's one log record and hooks (see end).
+	action   Action // the branch dispatched (a flow's); "" for an exchange
+	issued   *state // the state sealed by issue, if any
+	replayed bool   // the response is a completed flow's record
+	logged   bool   // the request's record was written
 }
 
 // newRound checks opts and the limits of req and digests its arguments: the
@@ -31,14 +40,17 @@ func newRound(ctx context.Context, opts *Options, name string, req *Request) (*r
 		return nil, errors.New("mcpgen: Options.Keys is required")
 	}
 	o := opts.withDefaults()
-	if err := o.checkLimits(ctx, name, req); err != nil {
+	r := &round{name: name, o: o, req: req, max: o.MaxRounds}
+	if err := o.checkLimits(ctx, r); err != nil {
 		return nil, err
 	}
 	digest, err := canonicalArgs(req.Arguments)
 	if err != nil {
+		r.end(ctx, nil, err)
 		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
 	}
-	return &round{name: name, o: o, req: req, digest: digest, max: o.MaxRounds}, nil
+	r.digest = digest
+	return r, nil
 }
 
 // open opens the request's requestState, when it has one, and checks its
@@ -63,10 +75,94 @@ func (r *round) open(ctx context.Context) error {
 // reject reports a requestState that failed to open or bind to OnReject and
 // returns the -32602 error for the adapter.
 func (r *round) reject(ctx context.Context, err error) error {
+	r.rejected(ctx, err)
+	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+}
+
+// rejected reports a refused request to OnReject and ends its record (see
+// end) with the reason.
+func (r *round) rejected(ctx context.Context, err error) {
 	if r.o.OnReject != nil {
 		r.o.OnReject(ctx, Rejection{Flow: r.name, Reason: err.Error(), Err: err})
 	}
-	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+	r.end(ctx, nil, err)
+}
+
+// end writes the request's one record to Options.Logger and calls OnAsk or
+// OnComplete, once per request (later calls do nothing). What happened is
+// one of: asked (an input-required result; its inputRequests keys), completed,
+// declined or cancelled (the branch that ran; is_error for a tool error),
+// replayed (a completed flow's recorded response), rejected (err, the
+// reason: a refused state, a broken limit, malformed arguments or answers, a
+// store failure), failed (the branch returned an error, not logged: it may
+// quote the user's answers). Neither answers nor the state are logged.
+func (r *round) end(ctx context.Context, resp *Response, err error) {
+	if r.logged {
+		return
+	}
+	r.logged = true
+	ev := Event{Flow: r.name}
+	if r.st != nil {
+		ev.FlowID, ev.Round = base64.RawURLEncoding.EncodeToString(r.st.FlowID), r.st.Round
+	} else if r.issued != nil {
+		ev.FlowID = base64.RawURLEncoding.EncodeToString(r.issued.FlowID)
+	}
+	var what string
+	attrs := make([]slog.Attr, 0, 6)
+	switch {
+	case r.replayed:
+		what = "replayed"
+	case err != nil && (r.ran && !isProtocolError(err)):
+		what = "failed"
+	case err != nil:
+		what = "rejected"
+		attrs = append(attrs, slog.String("reason", err.Error()))
+	case resp == nil:
+		return
+	case resp.Result == nil:
+		what = "asked"
+		for k := range resp.InputRequests {
+			ev.Keys = append(ev.Keys, k)
+		}
+		slices.Sort(ev.Keys)
+		attrs = append(attrs, slog.Any("keys", ev.Keys))
+	default:
+		ev.Action, ev.IsError = r.action, resp.Result.IsError
+		switch r.action {
+		case Decline:
+			what = "declined"
+		case Cancel:
+			what = "cancelled"
+		default:
+			what = "completed"
+		}
+		attrs = append(attrs, slog.Bool("is_error", ev.IsError))
+	}
+	switch what {
+	case "asked":
+		if r.o.OnAsk != nil {
+			r.o.OnAsk(ctx, ev)
+		}
+	case "completed", "declined", "cancelled":
+		if r.o.OnComplete != nil {
+			r.o.OnComplete(ctx, ev)
+		}
+	}
+	if r.o.Logger == nil {
+		return
+	}
+	attrs = append([]slog.Attr{slog.String("tool", ev.Flow), slog.String("flow_id", ev.FlowID),
+		slog.Int("round", ev.Round), slog.String("outcome", what)}, attrs...)
+	level := slog.LevelInfo
+	if what == "rejected" || what == "failed" {
+		level = slog.LevelWarn
+	}
+	r.o.Logger.LogAttrs(ctx, level, "mcpgen round", attrs...)
+}
+
+func isProtocolError(err error) bool {
+	var pe *ProtocolError
+	return errors.As(err, &pe)
 }
 
 // legacy reports whether the client speaks a protocol before 2026-07-28 and
@@ -124,6 +220,7 @@ func (r *round) issue(st *state, asked []asked, requests map[string]InputRequest
 	st.Round++
 	st.Kind = r.kind
 	st.Asked = asked
+	r.issued = st
 	sealed, err := r.o.seal(st)
 	if err != nil {
 		return nil, err
@@ -140,3 +237,17 @@ func kindName(kind string) string {
 }
 
 func complete(r *Result) *Response { return &Response{Result: r} }
+
+// Event is one request of a multi-round call as [Options].OnAsk and
+// OnComplete see it, for metrics: never an answer's value or the state.
+type Event struct {
+	Flow   string   // tool or prompt name
+	FlowID string   // the flow id ([FlowID]); "" for a call that completed without asking
+	Round  int      // input-required results before this request (0 on a first call)
+	Keys   []string // OnAsk: the inputRequests keys of the input-required result, sorted
+	// Action is, for OnComplete, the branch that ran: accept, decline or
+	// cancel; "" for an exchange handler, or a tool error no branch produced
+	// (invalid arguments, a missing capability, the round limit).
+	Action  Action
+	IsError bool // OnComplete: the result is a tool error
+}

@@ -137,7 +137,9 @@ func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 // invopop/jsonschema, without $schema, $id or $defs, with every
 // elicitable field made optional and carrying its title, description, enum
 // and format but no default (an SDK that fills defaults in would make the
-// field never missing). A plain field whose jsonschema tag has no key=value
+// field never missing). An ask=always field (Flow.AskAlways, a typed
+// confirmation) is left out: only the user may answer it, in the form, so
+// the model must not be invited to fill it in. A plain field whose jsonschema tag has no key=value
 // pairs takes the whole tag as its description (go-sdk's dialect).
 func InputSchema(f *Flow) *jsonschema.Schema {
 	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
@@ -153,6 +155,9 @@ func InputSchema(f *Flow) *jsonschema.Schema {
 		p := *pair.Value
 		p.Default = nil
 		s.Properties.Set(pair.Key, &p)
+	}
+	for _, name := range f.AskAlways {
+		s.Properties.Delete(name)
 	}
 	var req []string
 	for _, name := range s.Required {

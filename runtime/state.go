@@ -1,12 +1,18 @@
 package runtime
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // binding is what ties a requestState to one request of one caller for a
@@ -145,23 +151,146 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 	return &st, nil
 }
 
-// canonicalArgs returns SHA-256 of the arguments canonicalised by decoding
-// into map[string]any and re-encoding with encoding/json (sorted keys).
-// Absent or null arguments are the empty object.
+// canonicalArgs returns SHA-256 of the arguments in a canonical JSON form
+// that keeps what the branch sees: object keys sorted (by their decoded
+// bytes), strings re-encoded by encoding/json, numbers as their exact text
+// (9007199254740993 and 9007199254740992 differ, as they do in an int64
+// field), whitespace dropped. Absent or null arguments are the empty object.
+//
+// encoding/json matches struct fields case-insensitively, the last key
+// winning, so {"Origin":"LHR","origin":"CDG"} and the same keys swapped
+// decode to different structs: arguments with two keys of one object that
+// differ only in case (or are equal) are refused, as are arguments that are
+// not one JSON object.
 func canonicalArgs(raw json.RawMessage) ([]byte, error) {
-	m := map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, errors.New("arguments must be a JSON object")
-		}
-		if m == nil {
-			m = map[string]any{}
-		}
+	h := sha256.New()
+	if len(raw) == 0 || string(raw) == "null" {
+		h.Write([]byte("{}"))
+		return h.Sum(nil), nil
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		if err == nil && tok == nil {
+			h.Write([]byte("{}")) // null with whitespace around it
+			return h.Sum(nil), checkEnd(dec)
+		}
+		return nil, errors.New("arguments must be a JSON object")
+	}
+	var buf bytes.Buffer
+	if err := canonicalObject(dec, &buf); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(b)
-	return sum[:], nil
+	if err := checkEnd(dec); err != nil {
+		return nil, err
+	}
+	h.Write(buf.Bytes())
+	return h.Sum(nil), nil
+}
+
+// checkEnd says whether anything follows the arguments object.
+func checkEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("arguments must be a JSON object")
+	}
+	return nil
+}
+
+// canonicalValue writes the canonical form of the value starting with tok.
+func canonicalValue(dec *json.Decoder, tok json.Token, out *bytes.Buffer) error {
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return canonicalObject(dec, out)
+		}
+		out.WriteByte('[')
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			t, err := dec.Token()
+			if err != nil {
+				return errors.New("arguments must be a JSON object")
+			}
+			if err := canonicalValue(dec, t, out); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return errors.New("arguments must be a JSON object")
+		}
+		out.WriteByte(']')
+	case json.Number:
+		out.WriteString(string(v))
+	case string:
+		b, _ := json.Marshal(v)
+		out.Write(b)
+	case bool:
+		out.WriteString(strconv.FormatBool(v))
+	case nil:
+		out.WriteString("null")
+	}
+	return nil
+}
+
+// canonicalObject writes the canonical form of an object whose '{' was
+// read: its members sorted by key. Two keys that fold to the same name
+// (strings.EqualFold, the matching of encoding/json) are an error.
+func canonicalObject(dec *json.Decoder, out *bytes.Buffer) error {
+	type member struct {
+		key string
+		val []byte
+	}
+	var members []member
+	folded := map[string]string{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return errors.New("arguments must be a JSON object")
+		}
+		key, _ := t.(string)
+		f := foldKey(key)
+		if prev, dup := folded[f]; dup {
+			return fmt.Errorf("arguments have the keys %q and %q, which name the same field (keys match without regard to case)", prev, key)
+		}
+		folded[f] = key
+		t, err = dec.Token()
+		if err != nil {
+			return errors.New("arguments must be a JSON object")
+		}
+		var val bytes.Buffer
+		if err := canonicalValue(dec, t, &val); err != nil {
+			return err
+		}
+		members = append(members, member{key, val.Bytes()})
+	}
+	if _, err := dec.Token(); err != nil {
+		return errors.New("arguments must be a JSON object")
+	}
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	out.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		out.Write(k)
+		out.WriteByte(':')
+		out.Write(m.val)
+	}
+	out.WriteByte('}')
+	return nil
+}
+
+// foldKey maps every rune of key to the smallest rune of its case-folding
+// orbit, so that two keys fold alike exactly when strings.EqualFold holds.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		lo := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			lo = min(lo, f)
+		}
+		return lo
+	}, key)
 }

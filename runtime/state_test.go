@@ -355,6 +355,34 @@ func TestCanonicalArgumentsDigest(t *testing.T) {
 	e.done(req(`{}`, state, accept("plan_trip", goodAnswer)))
 }
 
+// The digest binds what the branch sees. encoding/json matches struct
+// fields without regard to case, the last key winning, so arguments with
+// case-variant keys are refused outright; and numbers keep their exact text,
+// so integers beyond 2^53 that a float64 would merge stay apart (in arrays
+// too).
+func TestArgumentsDigestBindsWhatTheBranchSees(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, args := range []string{
+		`{"City":"London","city":"Paris"}`,
+		`{"city":"Paris","CITY":"London"}`,
+		`{"city":"Paris","extra":{"k":1,"K":2}}`,
+		`{"city":"Paris","city":"London"}`,
+		`{"city":"Paris","ſ":1,"S":2}`, // U+017F folds to s, as encoding/json matches it
+	} {
+		_, err := e.flow.Call(context.Background(), e.opts, req(args, "", nil))
+		var pe *runtime.ProtocolError
+		require.ErrorAs(t, err, &pe, args)
+		assert.EqualValues(t, -32602, pe.Code, args)
+		assert.Contains(t, pe.Message, "keys", args)
+	}
+	assert.Zero(t, e.rec.Count())
+
+	state := e.ask(req(`{"city":"Paris","n":9007199254740993,"a":[9007199254740993]}`, "", nil)).RequestState
+	e.rejected(req(`{"city":"Paris","n":9007199254740992,"a":[9007199254740993]}`, state, accept("plan_trip", goodAnswer)), "integers beyond 2^53 differ")
+	e.rejected(req(`{"city":"Paris","n":9007199254740993,"a":[9007199254740992]}`, state, accept("plan_trip", goodAnswer)), "in arrays too")
+	e.done(req(`{ "a" : [ 9007199254740993 ] , "n" : 9007199254740993 , "city" : "Paris" }`, state, accept("plan_trip", goodAnswer)))
+}
+
 func TestArgumentsThatAreNotAnObject(t *testing.T) {
 	e := newEnv(t, nil)
 	for _, bad := range []string{`[1]`, `"x"`, `{`, `3`} {

@@ -22,22 +22,24 @@ import (
 // flow, other answers) receives that record and runs nothing. A retry that
 // asks again releases the claim, so that the next round can run.
 
-// ErrStore wraps every failure of [Options.Store] that the engine reports:
-// the retry was refused with JSON-RPC -32603 and no branch ran (fail
-// closed). [Options.OnReject] receives an error that wraps both ErrStore and
-// the store's own error.
-var ErrStore = errors.New("mcpgen: flow store failed")
-
-// ErrClaimed is what [Store.Claim] returns when another request holds the
-// claim on the flow and has recorded nothing yet: a concurrent duplicate.
-// The engine waits up to [Options.ClaimWait] for the record, then refuses
-// the retry with JSON-RPC -32603 ("retry later"); [Options.OnReject]
-// receives an error wrapping ErrClaimed.
-var ErrClaimed = errors.New("mcpgen: flow is being completed by another request")
-
-// ErrClaimLost is what [Store.Record] returns when the claim is no longer
-// the caller's (it expired, or the store lost it): nothing was recorded.
-var ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
+// Errors of the flow store ([Store], [Options.Store]).
+var (
+	// ErrStore wraps every failure of [Options.Store] that the engine
+	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
+	// (fail closed). [Options.OnReject] receives an error that wraps both
+	// ErrStore and the store's own error.
+	ErrStore = errors.New("mcpgen: flow store failed")
+	// ErrClaimed is what [Store.Claim] returns when another request holds
+	// the claim on the flow and has recorded nothing yet: a concurrent
+	// duplicate. The engine waits up to [Options.ClaimWait] for the record,
+	// then refuses the retry with JSON-RPC -32603 ("retry later");
+	// [Options.OnReject] receives an error wrapping ErrClaimed.
+	ErrClaimed = errors.New("mcpgen: flow is being completed by another request")
+	// ErrClaimLost is what [Store.Record] returns when the claim is no
+	// longer the caller's (it expired, or the store lost it): nothing was
+	// recorded.
+	ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
+)
 
 // Store holds, for each flow id, either a claim (a request is running the
 // flow's retry) or the record of the flow's final response, until the flow's
@@ -69,14 +71,6 @@ type Store interface {
 	// not hold the claim (a record is never dropped).
 	Release(ctx context.Context, flow, token string) error
 }
-
-// DefaultClaimWait is the default of [Options.ClaimWait].
-const DefaultClaimWait = 2 * time.Second
-
-// CodeInternalError is JSON-RPC's internal error: the flow store failed, or
-// a concurrent duplicate of a retry did not finish within
-// [Options.ClaimWait]. No branch ran; the client may retry later.
-const CodeInternalError = -32603
 
 // defaultStore is the store of every Options without one: one process.
 var defaultStore = NewMemoryStore()
@@ -226,7 +220,8 @@ func newToken() string {
 // branch produced (r.ran unset) releases the claim. A store
 // failure before run refuses the retry with -32603 and runs nothing
 // (fail closed), reported to [Options.OnReject] wrapping [ErrStore].
-func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Response, error)) (*Response, error) {
+func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Response, error)) (resp *Response, err error) {
+	defer func() { r.end(ctx, resp, err) }()
 	if r.st == nil {
 		return run(ctx)
 	}
@@ -246,6 +241,8 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 			if errors.Is(derr, ErrStore) {
 				return nil, r.storeFailed(ctx, derr)
 			}
+			r.replayed = true
+			r.end(ctx, resp, derr)
 			return resp, derr
 		}
 		if err == nil {
@@ -268,7 +265,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		pause = min(2*pause, 50*time.Millisecond)
 	}
 
-	resp, err := run(ctx)
+	resp, err = run(ctx)
 	var pe *ProtocolError
 	switch {
 	case !r.ran || errors.As(err, &pe) || (err == nil && (resp == nil || resp.Result == nil)):
@@ -291,17 +288,13 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 // storeFailed reports a store failure to OnReject and returns the -32603
 // error that refuses the retry.
 func (r *round) storeFailed(ctx context.Context, err error) error {
-	if r.o.OnReject != nil {
-		r.o.OnReject(ctx, Rejection{Flow: r.name, Reason: err.Error(), Err: err})
-	}
+	r.rejected(ctx, err)
 	return &ProtocolError{Code: CodeInternalError, Message: "flow store unavailable; nothing was run; retry later"}
 }
 
 // busy reports a concurrent duplicate that did not finish within ClaimWait
 // and returns the -32603 error that refuses the retry.
 func (r *round) busy(ctx context.Context, err error) error {
-	if r.o.OnReject != nil {
-		r.o.OnReject(ctx, Rejection{Flow: r.name, Reason: err.Error(), Err: err})
-	}
+	r.rejected(ctx, err)
 	return &ProtocolError{Code: CodeInternalError, Message: "this flow is being completed by another request; nothing was run; retry later"}
 }

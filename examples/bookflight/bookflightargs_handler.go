@@ -29,8 +29,8 @@ func (bookFlightArgsHandler) Accept(ctx context.Context, args *BookFlightArgs) (
 	if args.Window != nil {
 		when = " (" + string(*args.Window) + ")"
 	}
-	return runtime.Textf("Booked %d passenger(s) from %s to %s on %s%s.",
-		args.Passengers, args.Origin, args.Destination, args.Date, when), nil
+	return runtime.Textf("Booked %s from %s to %s on %s%s.",
+		passengers(args.Passengers), args.Origin, args.Destination, args.Date, when), nil
 }
 
 // Decline returns a clean partial result: a flight needs a date, so without
@@ -42,4 +42,12 @@ func (bookFlightArgsHandler) Decline(ctx context.Context, args *BookFlightArgs, 
 // Cancel stops without side effects.
 func (bookFlightArgsHandler) Cancel(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error) {
 	return runtime.Text("Booking cancelled by the user; nothing booked."), nil
+}
+
+// passengers says "1 passenger", "2 passengers".
+func passengers(n int) string {
+	if n == 1 {
+		return "1 passenger"
+	}
+	return fmt.Sprintf("%d passengers", n)
 }

@@ -19,14 +19,16 @@ import (
 
 // demo serves book_flight on a free loopback port and drives it with a
 // go-sdk client (MCP 2026-07-28) through three calls: one the user accepts,
-// one they decline and one they cancel. It prints every tools/call and its
-// result as they travel on the wire.
-func demo(w io.Writer, keys *runtime.KeyRing) error {
+// one they decline and one they cancel. For each step it prints one or two
+// plain sentences and the message, compactly (the form's schema once, the
+// state shortened); with wire it prints every tools/call and its result in
+// full JSON as well. The server's round log goes to log.
+func demo(w io.Writer, keys *runtime.KeyRing, wire bool, log *slog.Logger) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
-	server := newServer(runtime.Options{Keys: keys}, bookFlightArgsHandler{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	server := newServer(runtime.Options{Keys: keys}, bookFlightArgsHandler{}, log)
 	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", server, func(a net.Addr) { addrc <- a }) }()
 	var addr net.Addr
 	select {
@@ -35,9 +37,12 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 		return err
 	}
 	endpoint := "http://" + addr.String() + "/mcp"
-	fmt.Fprintf(w, "bookflight serving %s\n", endpoint)
+	fmt.Fprintf(w, "bookflight serves the tool book_flight at %s (MCP 2026-07-28, stateless HTTP).\n", endpoint)
 
-	httpClient := &http.Client{Transport: &wireLog{w: w, next: http.DefaultTransport}}
+	httpClient := &http.Client{}
+	if wire {
+		httpClient.Transport = &wireLog{w: w, next: http.DefaultTransport}
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ClientOptions{
 		// The demo drives the rounds itself so that each one shows.
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
@@ -50,12 +55,14 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 	defer cs.Close()
 
 	args := map[string]any{"origin": "CDG", "destination": "JFK"}
-	for _, user := range []*mcp.ElicitResult{
+	for i, user := range []*mcp.ElicitResult{
 		{Action: "accept", Content: map[string]any{"date": "2026-12-24", "window": "morning", "passengers": 2}},
 		{Action: "decline"},
 		{Action: "cancel"},
 	} {
-		fmt.Fprintf(w, "\n=== the model calls book_flight without a date; the user will %s ===\n", user.Action)
+		fmt.Fprintf(w, "\n=== Call %d: the user will %s ===\n", i+1, user.Action)
+		fmt.Fprintf(w, "1. The model calls book_flight with %s: it did not say on which day.\n", compact(args))
+		fmt.Fprintf(w, "   client -> server  tools/call book_flight arguments=%s\n", compact(args))
 		first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book_flight", Arguments: args})
 		if err != nil {
 			return err
@@ -63,6 +70,30 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 		if !first.NeedsInput() {
 			return fmt.Errorf("expected an input-required result")
 		}
+		fmt.Fprintln(w, "2. The tool lacks a date, so instead of a result it returns an input-required result:")
+		fmt.Fprintln(w, "   a form for the user, and a sealed requestState (encrypted; the client cannot read it) to send back.")
+		for key, ir := range first.InputRequests {
+			ep, ok := ir.(*mcp.ElicitParams)
+			if !ok {
+				return fmt.Errorf("input request %q is %T, not a form", key, ir)
+			}
+			form := "the same form as in call 1"
+			if i == 0 {
+				form = "form " + compact(ep.RequestedSchema)
+			}
+			fmt.Fprintf(w, "   server -> client  input required: %q under key %q, %s,\n", ep.Message, key, form)
+		}
+		fmt.Fprintf(w, "                     requestState=%s\n", short(first.RequestState))
+		switch user.Action {
+		case "accept":
+			fmt.Fprintf(w, "3. The client shows the form; the user fills it in and accepts: %s.\n", compact(user.Content))
+		default:
+			fmt.Fprintf(w, "3. The client shows the form; the user chooses %s.\n", user.Action)
+		}
+		fmt.Fprintln(w, "4. The client calls the tool again with the same arguments, the answer and the state, unchanged.")
+		fmt.Fprintln(w, "   Nothing was kept on the server: any instance holding the same key can finish the call.")
+		fmt.Fprintf(w, "   client -> server  tools/call book_flight arguments=%s inputResponses={\"book_flight\":%s} requestState=%s\n",
+			compact(args), compact(user), short(first.RequestState))
 		final, err := cs.CallTool(ctx, &mcp.CallToolParams{
 			Name: "book_flight", Arguments: args,
 			InputResponses: mcp.InputResponseMap{"book_flight": user},
@@ -71,9 +102,29 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "--> tool says: %s\n", final.Content[0].(*mcp.TextContent).Text)
+		text := final.Content[0].(*mcp.TextContent).Text
+		fmt.Fprintf(w, "5. The server opens the state, checks that it belongs to this call, and runs the %s branch.\n", user.Action)
+		fmt.Fprintf(w, "   server -> client  result: %q\n", text)
 	}
 	return nil
+}
+
+// compact is v as one line of JSON.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// short shortens a requestState for printing: its start and end, and its
+// length.
+func short(state string) string {
+	if len(state) <= 24 {
+		return state
+	}
+	return fmt.Sprintf("%s…%s (%d characters)", state[:12], state[len(state)-6:], len(state))
 }
 
 // wireLog prints the JSON-RPC bodies of tools/call requests and their

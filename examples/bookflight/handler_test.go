@@ -42,5 +42,5 @@ func TestHandlerAcceptAfterAWrongDate(t *testing.T) {
 	step, err = step.Accept(t.Context(), map[string]any{"date": "2026-12-24"})
 	require.NoError(t, err)
 	require.True(t, step.Done())
-	assert.Equal(t, "Booked 2 passenger(s) from CDG to JFK on 2026-12-24 (evening).", step.Result.Text)
+	assert.Equal(t, "Booked 2 passengers from CDG to JFK on 2026-12-24 (evening).", step.Result.Text)
 }

@@ -17,7 +17,7 @@ import (
 func TestLegacyClientOverHTTP(t *testing.T) {
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	for action, want := range map[string]string{
-		"accept":  "Booked 3 passenger(s) from CDG to JFK on 2026-12-31.",
+		"accept":  "Booked 3 passengers from CDG to JFK on 2026-12-31.",
 		"decline": "nothing booked",
 		"cancel":  "cancelled",
 	} {

@@ -6,7 +6,8 @@
 //
 //	go run ./examples/bookflight -http 127.0.0.1:8080   # Streamable HTTP at /mcp (mcpsdk.HTTPHandler)
 //	go run ./examples/bookflight -stdio                 # stdio
-//	go run ./examples/bookflight -demo                  # serve and drive three calls, printing the wire
+//	go run ./examples/bookflight -demo                  # serve and drive three calls, narrating each step
+//	go run ./examples/bookflight -demo -wire            # the same, with every message in full JSON
 //
 // Instances behind a load balancer must share MCPGEN_STATE_KEYS
 // (comma-separated 32-byte base64 keys, newest first; `mcpgen keygen` makes
@@ -41,7 +42,8 @@ func run(args []string) int {
 	fs := flag.NewFlagSet("bookflight", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at /mcp on this address (stateless for 2026-07-28 clients, sessions for older ones), e.g. 127.0.0.1:8080")
 	stdio := fs.Bool("stdio", false, "serve over stdin and stdout")
-	demoRun := fs.Bool("demo", false, "serve on a free loopback port and drive one accepted, one declined and one cancelled call, printing the wire")
+	demoRun := fs.Bool("demo", false, "serve on a free loopback port and drive one accepted, one declined and one cancelled call, narrating each step")
+	wire := fs.Bool("wire", false, "with -demo, also print every tools/call and its result in full JSON")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -67,7 +69,7 @@ func run(args []string) int {
 	}
 	defer closeStore()
 	if *demoRun {
-		if err := demo(os.Stdout, opts.Keys); err != nil {
+		if err := demo(os.Stdout, opts.Keys, *wire, log); err != nil {
 			log.Error("demo", "err", err)
 			return 1
 		}
@@ -95,12 +97,11 @@ func run(args []string) int {
 }
 
 // newServer builds the MCP server with the book_flight tool on opts (keys
-// and store), logging every rejected requestState.
+// and store), logging one line per request (what happened in the round,
+// never the answers or the state).
 func newServer(opts runtime.Options, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
-	opts.OnReject = func(_ context.Context, r runtime.Rejection) {
-		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
-	}
+	opts.Logger = log
 	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})
 	return s
 }

@@ -109,7 +109,7 @@ func elicitationArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	if n > 100 {

@@ -108,7 +108,7 @@ func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "context", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "context", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	if n > 500 {

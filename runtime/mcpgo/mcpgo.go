@@ -166,9 +166,11 @@ func HTTPHandler(s *server.MCPServer, opts ...server.StreamableHTTPOption) http.
 // done, then shuts down gracefully, giving open requests 5 seconds. If ready
 // is non-nil it receives the bound address (useful with port 0). It returns
 // the listen or serve error, or the shutdown error when requests were still
-// open after the grace period; nil after a clean shutdown.
+// open after the grace period; nil after a clean shutdown. Connections are
+// bounded as by runtime/mcpsdk.ServeHTTP's defaults (10 s headers, 30 s body,
+// 2 minutes idle, 64 KiB of headers).
 func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func(net.Addr)) error {
-	return httpserve.Serve(ctx, addr, HTTPHandler(s), ready)
+	return httpserve.Serve(ctx, addr, HTTPHandler(s), nil, ready)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

@@ -31,7 +31,10 @@ func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHan
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	s.AddTool(&t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		x, err := runtime.NewExchange(t.Name, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)
@@ -58,7 +61,10 @@ func AddExchangePrompt(s *mcp.Server, prompt *mcp.Prompt, opts *Options, h Excha
 		if err != nil {
 			return nil, err
 		}
-		rreq := request(ctx, opts, "prompts/get", req, args, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "prompts/get", req, args, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		x, err := runtime.NewExchange(p.Name, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)
@@ -109,7 +115,10 @@ func resourceHandler(name, mimeType string, opts *Options, h ExchangeHandler) mc
 		if err != nil {
 			return nil, err
 		}
-		rreq := request(ctx, opts, "resources/read", req, args, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "resources/read", req, args, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		x, err := runtime.NewExchange(name, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,9 +64,10 @@ type HTTPOptions struct {
 // Routing costs a 2026-07-28 request two header lookups: a request with an
 // Mcp-Session-Id header goes to the session; one whose
 // MCP-Protocol-Version header is 2026-07-28 or later is stateless; only a
-// POST with neither has its body (already read, bounded, for the
-// invalid-params check) looked at, and an initialize of an older version in
-// it opens a session.
+// POST with neither has the head of its body (bounded by the SDK's limit)
+// looked at, and an initialize of an older version in it opens a session.
+// Every other request goes to the SDK's handlers unchanged, whose checks
+// (Host and Origin, Content-Type, Accept, size) come first.
 type Handler struct {
 	server    *mcp.Server
 	stateless *statelessHandler
@@ -130,7 +133,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.openSession(w, r)
 		return
 	}
-	serveStateless(h.stateless.inner, w, r, head)
+	serveStateless(h.stateless.inner, w, r)
 }
 
 // openSession hands an initialize of a protocol before 2026-07-28 to the
@@ -231,8 +234,9 @@ type statelessHandler struct {
 // A tools/call, prompts/get or resources/read whose params do not decode
 // (inputResponses that are not an object of results, a requestState that is
 // not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
-// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses. (The
-// SDK's stateless header check would otherwise fail first, with -32020.)
+// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses (the
+// SDK's stateless header check refuses them with -32020, which is rewritten
+// after all of the SDK's transport checks have passed).
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
 	return newStateless(s)
 }
@@ -243,15 +247,7 @@ func newStateless(s *mcp.Server) *statelessHandler {
 }
 
 func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Body == nil {
-		h.inner.ServeHTTP(w, r)
-		return
-	}
-	head, ok := readHead(w, r)
-	if !ok {
-		return
-	}
-	serveStateless(h.inner, w, r, head)
+	serveStateless(h.inner, w, r)
 }
 
 // readHead reads what the SDK would accept of r's body and puts it back in
@@ -270,53 +266,92 @@ func readHead(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	return head, true
 }
 
-// serveStateless answers malformed params with -32602 and hands everything
-// else to the SDK's stateless handler.
-func serveStateless(inner *mcp.StreamableHTTPHandler, w http.ResponseWriter, r *http.Request, head []byte) {
-	if len(head) <= mcp.DefaultMaxRequestBodyBytes {
-		if resp := invalidParams(head); resp != nil {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(resp)
+// serveStateless hands r to the SDK's stateless handler, whose own checks
+// (Host and Origin against DNS rebinding, Content-Type, Accept, body size,
+// protocol headers) run first and whose decoding of the body is the only
+// one, and answers its refusal of params it cannot decode with JSON-RPC
+// -32602 invalid params, as MCP 2026-07-28 basic/patterns/mrtr requires for
+// malformed inputResponses (the SDK's stateless header check refuses them
+// with -32020 and HTTP 400, because it cannot read the name in them).
+func serveStateless(inner *mcp.StreamableHTTPHandler, w http.ResponseWriter, r *http.Request) {
+	pw := &paramsWriter{ResponseWriter: w}
+	inner.ServeHTTP(pw, r)
+	pw.finish()
+}
+
+// paramsWriter passes a response through, except that it holds a JSON
+// response with HTTP 400 until the handler returns, to rewrite the SDK's
+// refusal of undecodable params (see serveStateless).
+type paramsWriter struct {
+	http.ResponseWriter
+	held   *bytes.Buffer // the body of a held 400 response; nil when passing through
+	status int
+}
+
+// undecodableParams starts the message of go-sdk v1.8.0's -32020 for params
+// of tools/call, prompts/get or resources/read that do not decode
+// (streamable_headers.go, validateMcpHeaders); the method follows, quoted.
+const undecodableParams = "failed to extract name from parameters for method "
+
+func (p *paramsWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && p.held == nil && strings.HasPrefix(p.Header().Get("Content-Type"), "application/json") {
+		p.held, p.status = &bytes.Buffer{}, code
+		return
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *paramsWriter) Write(b []byte) (int, error) {
+	if p.held != nil {
+		return p.held.Write(b)
+	}
+	return p.ResponseWriter.Write(b)
+}
+
+// Flush passes through unless a response is held.
+func (p *paramsWriter) Flush() {
+	if f, ok := p.ResponseWriter.(http.Flusher); ok && p.held == nil {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (p *paramsWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// finish sends a held response: rewritten to -32602 with HTTP 200 when it is
+// the SDK's refusal of undecodable params, else as it was.
+func (p *paramsWriter) finish() {
+	if p.held == nil {
+		return
+	}
+	var msg struct {
+		ID    json.RawMessage `json:"id"`
+		Error struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(p.held.Bytes(), &msg) == nil && msg.Error.Code == mcp.CodeHeaderMismatch && len(msg.ID) > 0 {
+		if quoted, ok := strings.CutPrefix(msg.Error.Message, undecodableParams); ok {
+			method, err := strconv.Unquote(quoted)
+			if err != nil {
+				method = quoted
+			}
+			resp, _ := json.Marshal(map[string]any{
+				"jsonrpc": "2.0",
+				"id":      msg.ID,
+				"error": map[string]any{
+					"code": runtime.CodeInvalidParams,
+					"message": "invalid params for " + method + ": they do not decode " +
+						"(name and requestState must be strings, inputResponses an object of results keyed by the inputRequests keys)",
+				},
+			})
+			p.Header().Del("Content-Length")
+			p.ResponseWriter.WriteHeader(http.StatusOK)
+			_, _ = p.ResponseWriter.Write(resp)
 			return
 		}
 	}
-	inner.ServeHTTP(w, r)
-}
-
-// invalidParams returns a JSON-RPC -32602 error response when body is a
-// single request to a method that can return input requests and its params
-// do not decode into the SDK's params type; otherwise nil.
-func invalidParams(body []byte) []byte {
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || len(msg.Params) == 0 {
-		return nil // not a single request with params: the SDK judges it
-	}
-	var params any
-	switch msg.Method {
-	case "tools/call":
-		params = new(mcp.CallToolParams)
-	case "prompts/get":
-		params = new(mcp.GetPromptParams)
-	case "resources/read":
-		params = new(mcp.ReadResourceParams)
-	default:
-		return nil
-	}
-	err := json.Unmarshal(msg.Params, params)
-	if err == nil {
-		return nil
-	}
-	resp, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      msg.ID,
-		"error": map[string]any{
-			"code":    runtime.CodeInvalidParams,
-			"message": "invalid params for " + msg.Method + ": " + err.Error(),
-		},
-	})
-	return resp
+	p.ResponseWriter.WriteHeader(p.status)
+	_, _ = p.ResponseWriter.Write(p.held.Bytes())
 }

@@ -94,3 +94,41 @@ func TestHTTPMalformedRetryIsInvalidParams(t *testing.T) {
 	status, _ = post(t, srv.URL, huge)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
 }
+
+// The SDK's transport checks come before the -32602 answer to malformed
+// params: a malformed call with a foreign Host (DNS rebinding) or the wrong
+// Content-Type is refused exactly like a well-formed one, on both endpoints.
+func TestMalformedParamsStillPassTheSDKsTransportChecks(t *testing.T) {
+	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
+	s := server(opts, &fixture.TripRecorder{}, &fixture.PicksRecorder{})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	good := `{"name":"plan_trip","arguments":{"city":"Paris"},` + meta + `}`
+	bad := `{"name":"plan_trip","arguments":{"city":"Paris"},"inputResponses":[1],"requestState":"x",` + meta + `}`
+	for name, h := range map[string]http.Handler{"HTTPHandler": mcpsdk.HTTPHandler(s), "StatelessHTTPHandler": mcpsdk.StatelessHTTPHandler(s)} {
+		srv := httptest.NewServer(h) // on 127.0.0.1: the SDK's DNS-rebinding check is on
+		t.Cleanup(srv.Close)
+		send := func(params, host, contentType string) int {
+			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
+			req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+			require.NoError(t, err)
+			if host != "" {
+				req.Host = host
+			}
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "plan_trip")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		for _, params := range []string{good, bad} {
+			assert.Equal(t, http.StatusForbidden, send(params, "evil.example", "application/json"), "%s: foreign Host", name)
+			assert.Equal(t, http.StatusUnsupportedMediaType, send(params, "", "text/plain"), "%s: Content-Type", name)
+		}
+		assert.Equal(t, http.StatusOK, send(bad, "", "application/json"), "%s: malformed params: -32602 with 200", name)
+	}
+}

@@ -32,10 +32,19 @@ type Options struct {
 	// (MCP 2026-07-28, basic/patterns/mrtr: requestState comes back through
 	// the client and must be verified before it is trusted). The default is the bearer token's user id
 	// (RequestExtra.TokenInfo.UserID), or "" when unauthenticated.
+	//
+	// An authenticated request (go-sdk's auth middleware set
+	// RequestExtra.TokenInfo) whose principal comes out "" is refused with
+	// JSON-RPC -32603 and runs nothing: "" is the anonymous caller, shared by
+	// everyone, so every user of such tokens could resume every other
+	// user's calls. Set TokenInfo.UserID in the token verifier, or set
+	// Principal.
 	Principal func(ctx context.Context, extra *mcp.RequestExtra) string
 }
 
-// DefaultPrincipal returns extra.TokenInfo.UserID, or "".
+// DefaultPrincipal returns extra.TokenInfo.UserID, or "" (anonymous: no
+// TokenInfo; an authenticated request whose UserID is empty is refused, see
+// [Options].Principal).
 func DefaultPrincipal(_ context.Context, extra *mcp.RequestExtra) string {
 	if extra == nil || extra.TokenInfo == nil {
 		return ""
@@ -67,7 +76,10 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 	}
 	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: json.RawMessage(schema)}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rreq := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)
@@ -76,8 +88,11 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 	})
 }
 
+// request translates an SDK request into the flow's. Its error, a
+// *jsonrpc.Error -32603, refuses an authenticated request without a
+// principal (see Options.Principal).
 func request[P mcp.Params](ctx context.Context, opts *Options, method string, req *mcp.ServerRequest[P], args json.RawMessage,
-	responses mcp.InputResponseMap, state string) *runtime.Request {
+	responses mcp.InputResponseMap, state string) (*runtime.Request, error) {
 	principal := opts.Principal
 	if principal == nil {
 		principal = DefaultPrincipal
@@ -88,6 +103,11 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		RequestState:    state,
 		ProtocolVersion: req.ProtocolVersion(),
 		Principal:       principal(ctx, req.Extra),
+	}
+	if r.Principal == "" && req.Extra != nil && req.Extra.TokenInfo != nil {
+		return nil, &jsonrpc.Error{Code: runtime.CodeInternalError, Message: "mcpgen: this request is authenticated (a bearer token), " +
+			"but it has no principal (TokenInfo.UserID is empty), so its requestState could be resumed by any other user: " +
+			"set UserID in the token verifier, or set mcpsdk.Options.Principal"}
 	}
 	if v := r.ProtocolVersion; v != "" && v < runtime.ProtocolMRTR && req.Session != nil {
 		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
@@ -118,7 +138,7 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 			r.InputResponses[k] = inputResponse(v)
 		}
 	}
-	return r
+	return r, nil
 }
 
 func inputResponse(v mcp.InputResponse) runtime.InputResponse {
@@ -197,8 +217,19 @@ func protocolError(err error) error {
 // is non-nil it receives the bound address (useful with port 0). It returns
 // the listen or serve error, or the shutdown error when requests were still
 // open after the grace period; nil after a clean shutdown.
-func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr)) error {
-	return ServeHTTPWith(ctx, addr, s, nil, ready)
+//
+// Connections are bounded by default: headers must arrive within 10 s
+// (ReadHeaderTimeout) and fit in 64 KiB (MaxHeaderBytes), a keep-alive
+// connection idle for 2 minutes is closed (IdleTimeout), and every
+// request's body must arrive within 30 s of its headers, else the
+// connection is closed. The body deadline is set per request and lifted
+// once the body is read, so the long response streams of older clients'
+// sessions are never cut (there is no WriteTimeout). Pass srv (at most one)
+// to run your own *http.Server instead, with its timeouts and limits; its
+// Handler is replaced, and the 30 s body deadline still applies. A
+// ReadTimeout or WriteTimeout on it cuts older clients' streams.
+func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr), srv ...*http.Server) error {
+	return ServeHTTPWith(ctx, addr, s, nil, ready, srv...)
 }
 
 // ServeHTTPWith is [ServeHTTP] with middleware around the endpoint: it serves
@@ -206,13 +237,17 @@ func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.A
 // auth.RequireBearerToken(verifier, opts), whose TokenInfo.UserID then
 // becomes each request's principal ([DefaultPrincipal]). A nil middleware
 // serves the endpoint as it is.
-func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr)) error {
+func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
 	h := HTTPHandler(s)
 	var endpoint http.Handler = h
 	if middleware != nil {
 		endpoint = middleware(h)
 	}
-	return httpserve.Serve(ctx, addr, endpoint, ready, h.CloseSessions)
+	var own *http.Server
+	if len(srv) > 0 {
+		own = srv[0]
+	}
+	return httpserve.Serve(ctx, addr, endpoint, own, ready, h.CloseSessions)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

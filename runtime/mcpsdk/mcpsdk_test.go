@@ -260,6 +260,44 @@ func TestBearerPrincipalIsBound(t *testing.T) {
 	assert.Equal(t, 1, rec.Count())
 }
 
+// A verifier that leaves TokenInfo.UserID empty would make every
+// authenticated user the same anonymous principal, able to resume anyone's
+// state: such requests are refused with a JSON-RPC error that says what to
+// set, and no flow runs. Options.Principal fixes it.
+func TestAuthenticatedRequestWithoutUserIDIsRefused(t *testing.T) {
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if token != "any-token" && token != "other-token" {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"sub": token}}, nil // no UserID
+	}
+	serve := func(principal func(context.Context, *mcp.RequestExtra) string) (string, *fixture.TripRecorder) {
+		rec := &fixture.TripRecorder{}
+		opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}, Principal: principal}
+		srv := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcpsdk.HTTPHandler(server(opts, rec, &fixture.PicksRecorder{}))))
+		t.Cleanup(srv.Close)
+		return srv.URL, rec
+	}
+	url, rec := serve(nil)
+	_, err := callTrip(connect(t, url, true, &http.Client{Transport: bearer{"any-token"}}), map[string]any{"city": "Paris"}, nil, "")
+	je := requireCode(t, err, -32603)
+	assert.Contains(t, je.Message, "TokenInfo.UserID is empty")
+	assert.Contains(t, je.Message, "mcpsdk.Options.Principal")
+	assert.Zero(t, rec.Count())
+
+	// With a Principal that finds the user elsewhere, the flow runs and binds it.
+	url, _ = serve(func(_ context.Context, extra *mcp.RequestExtra) string {
+		sub, _ := extra.TokenInfo.Extra["sub"].(string)
+		return sub
+	})
+	first, err := callTrip(connect(t, url, true, &http.Client{Transport: bearer{"any-token"}}), map[string]any{"city": "Paris"}, nil, "")
+	require.NoError(t, err)
+	require.True(t, first.NeedsInput())
+	good := accept("plan_trip", map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 2})
+	_, err = callTrip(connect(t, url, true, &http.Client{Transport: bearer{"other-token"}}), map[string]any{"city": "Paris"}, good, first.RequestState)
+	requireCode(t, err, -32602)
+}
+
 type bearer struct{ token string }
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {

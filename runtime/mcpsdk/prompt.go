@@ -40,7 +40,10 @@ func AddPrompt(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		if err != nil {
 			return nil, err
 		}
-		rreq := request(ctx, opts, "prompts/get", req, args, req.Params.InputResponses, req.Params.RequestState)
+		rreq, err := request(ctx, opts, "prompts/get", req, args, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
 		if err != nil {
 			return nil, protocolError(err)

@@ -188,7 +188,7 @@ func flow(ctx context.Context, endpoint string, i, rounds int) error {
 			return fmt.Errorf("answer %d: %w", round, err)
 		}
 	}
-	want := fmt.Sprintf("Booked %d passenger(s) from %s to %s on %s.", passengers, origin, destination, date)
+	want := fmt.Sprintf("Booked %d passenger%s from %s to %s on %s.", passengers, plural(passengers), origin, destination, date)
 	if got := text(res); res.NeedsInput() || res.IsError || got != want {
 		return fmt.Errorf("got %s, want %q", describe(res), want)
 	}
@@ -222,7 +222,7 @@ func replay(ctx context.Context, endpoint string, i, copies int) (answered, refu
 	if !res.NeedsInput() {
 		return 0, 0, fmt.Errorf("round 1: want a question, got %s", describe(res))
 	}
-	want := fmt.Sprintf("Booked 1 passenger(s) from %s to %s on %s.", origin, destination, date)
+	want := fmt.Sprintf("Booked 1 passenger from %s to %s on %s.", origin, destination, date)
 	var mu sync.Mutex
 	var errs []error
 	var wg sync.WaitGroup
@@ -288,4 +288,12 @@ func pickPorts(n int) ([]string, error) {
 		ports = append(ports, fmt.Sprint(ln.Addr().(*net.TCPAddr).Port))
 	}
 	return ports, nil
+}
+
+// plural is "s" unless n is 1, as the bookflight server writes its result.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

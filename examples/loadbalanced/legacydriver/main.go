@@ -130,7 +130,7 @@ func session(ctx context.Context, endpoint, version string, i, calls int, made *
 			return fmt.Errorf("call %d: %w", k, err)
 		}
 		made.Add(1)
-		want := fmt.Sprintf("Booked %d passenger(s) from %s to %s on %s.", passengers, origin, destination, date)
+		want := fmt.Sprintf("Booked %d passenger%s from %s to %s on %s.", passengers, plural(passengers), origin, destination, date)
 		if got := text(res); res.IsError || got != want {
 			return fmt.Errorf("call %d: got (isError %v) %q, want %q", k, res.IsError, got, want)
 		}
@@ -149,4 +149,12 @@ func text(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// plural is "s" unless n is 1, as the bookflight server writes its result.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

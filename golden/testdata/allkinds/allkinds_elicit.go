@@ -846,7 +846,7 @@ func allKindsCheckColor(v string, ve **runtime.ValidationError) bool {
 func allKindsCheckTags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 item")
 		ok = false
 	}
 	if len(v) > 2 {

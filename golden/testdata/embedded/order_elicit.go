@@ -277,7 +277,7 @@ func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) boo
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "city", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "city", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	return ok
@@ -299,7 +299,7 @@ func orderCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	return ok

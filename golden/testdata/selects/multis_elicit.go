@@ -274,7 +274,7 @@ func (t *Multis) Validate() error {
 func multisCheckTags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 item")
 		ok = false
 	}
 	for _, item := range v {
@@ -310,7 +310,7 @@ func multisCheckToppings(v []string, ve **runtime.ValidationError) bool {
 func multisCheckWindows(v []Window, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
-		impl.AddFieldError(ve, "windows", "minItems", "must have at least 1 items")
+		impl.AddFieldError(ve, "windows", "minItems", "must have at least 1 item")
 		ok = false
 	}
 	if len(v) > 2 {

@@ -347,7 +347,7 @@ func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "plain", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "plain", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	return ok
@@ -358,7 +358,7 @@ func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "short", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "short", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	if n > 3 {

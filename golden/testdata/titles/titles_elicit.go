@@ -396,7 +396,7 @@ func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "first_name", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "first_name", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	return ok

@@ -6,6 +6,7 @@ package httpserve
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -14,20 +15,49 @@ import (
 // Path is where Serve mounts the handler (the Streamable HTTP endpoint).
 const Path = "/mcp"
 
+// Defaults of the *http.Server that Serve builds when it is given none.
+const (
+	// ReadHeaderTimeout bounds reading a request's headers.
+	ReadHeaderTimeout = 10 * time.Second
+	// BodyTimeout bounds reading a request's body, from the end of its
+	// headers to its end; a connection whose body stalls longer is closed.
+	// It is set per request (http.ResponseController) and lifted once the
+	// body has been read, so that the response streams of older clients'
+	// sessions (SSE, open for as long as the session) are never cut: a
+	// global ReadTimeout or WriteTimeout would cut them.
+	BodyTimeout = 30 * time.Second
+	// IdleTimeout closes a keep-alive connection that carries no request
+	// for this long.
+	IdleTimeout = 2 * time.Minute
+	// MaxHeaderBytes bounds a request's header block.
+	MaxHeaderBytes = 64 << 10
+)
+
 // Serve listens on addr and serves h at [Path] until ctx is done, then shuts
-// down gracefully, giving open requests 5 seconds to finish. If ready is
-// non-nil it receives the bound address before serving starts (useful with
-// port 0). Each of onShutdown runs when shutdown starts (to end long-lived
-// streams, which would otherwise hold it up). It returns the listen or serve error, or the shutdown error when
-// requests were still open after the grace period; nil after a clean shutdown.
-func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr), onShutdown ...func()) error {
+// down gracefully, giving open requests 5 seconds to finish. srv, when
+// non-nil, is the server to run, with its own timeouts and limits (its
+// Handler is replaced); when nil, a server with the defaults above is used.
+// Either way every request's body must arrive within [BodyTimeout]. If ready
+// is non-nil it receives the bound address before serving starts (useful
+// with port 0). Each of onShutdown runs when shutdown starts (to end
+// long-lived streams, which would otherwise hold it up). It returns the
+// listen or serve error, or the shutdown error when requests were still
+// open after the grace period; nil after a clean shutdown.
+func Serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, ready func(net.Addr), onShutdown ...func()) error {
+	return serve(ctx, addr, h, srv, BodyTimeout, ready, onShutdown...)
+}
+
+func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, body time.Duration, ready func(net.Addr), onShutdown ...func()) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if srv == nil {
+		srv = &http.Server{ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
+	}
+	srv.Handler = bodyDeadline(mux, body)
 	for _, f := range onShutdown {
 		srv.RegisterOnShutdown(f)
 	}
@@ -47,4 +77,36 @@ func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr
 		}
 		return nil
 	}
+}
+
+// bodyDeadline gives every request with a body d to deliver it: the
+// connection's read deadline is set when the handler starts and lifted when
+// the body reaches its end, so that a stalled body fails the handler's read
+// (and the connection is closed) while a long response stream is not cut.
+func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d > 0 && r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody lifts the read deadline once the body has been read.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
 }
