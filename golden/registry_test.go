@@ -56,6 +56,17 @@ func goldenStructs() []goldenStruct {
 	}
 }
 
+// runTimeSelects are the golden structs left out of goldenStructs because
+// their selects (elicit:"choices") get their options only at run time: the
+// static RequestedSchema is completed by the runtime before it is sent, so
+// the grammar, go-sdk and differential tests of the static schema do not
+// apply. What is sent is checked where the options exist: runtime/ask_test.go
+// (exact schemas), examples/billing (go-sdk's client and the TypeScript
+// client, which refuses a schema outside the grammar).
+var runTimeSelects = map[string]string{
+	"questions.PayArgs": "account and notify are elicit:\"choices\"",
+}
+
 var flowCtor = regexp.MustCompile(`(?m)^func New(\w+)Flow\(`)
 
 // TestRegistryComplete fails when a golden case generates a struct that
@@ -75,6 +86,9 @@ func TestRegistryComplete(t *testing.T) {
 	var got []string
 	for _, s := range goldenStructs() {
 		got = append(got, s.Case+"."+s.Name)
+	}
+	for name := range runTimeSelects {
+		got = append(got, name)
 	}
 	sort.Strings(want)
 	sort.Strings(got)

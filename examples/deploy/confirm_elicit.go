@@ -105,7 +105,7 @@ func confirmCheckService(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		impl.AddFieldError(ve, "confirm", "minLength", "must be at least 1 characters")
+		impl.AddFieldError(ve, "confirm", "minLength", "must be at least 1 character")
 		ok = false
 	}
 	return ok
