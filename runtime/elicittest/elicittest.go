@@ -33,8 +33,13 @@ import (
 // request looks like a 2026-07-28 tools/call from a client that declares form
 // elicitation unless the fields below say otherwise.
 type Tester struct {
-	// Flow is the generated flow under test (New<T>Flow(handler)).
+	// Flow is the generated flow under test (New<T>Flow(handler)); nil
+	// when the Tester drives an exchange ([NewExchange]).
 	Flow *runtime.Flow
+	// Name and Handler are the tool name and handler of an exchange under
+	// test (see [NewExchange]); used when Flow is nil.
+	Name    string
+	Handler func(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error)
 	// Options are the runtime options; Keys defaults to an ephemeral ring.
 	Options runtime.Options
 	// Principal is bound into the state as the authenticated caller.
@@ -51,6 +56,16 @@ func New(flow *runtime.Flow) *Tester {
 	return &Tester{Flow: flow}
 }
 
+// NewExchange returns a Tester for a hand-written exchange handler of the
+// tool called name (the handler an adapter registers with
+// mcpsdk.AddExchangeTool): every round goes through runtime.NewExchange and
+// Exchange.Run, so the handler's typed questions (runtime.Ask, AskURL) and
+// kept values work as they do behind a server. The handler must ask one
+// elicitation per round for [Step.Accept] and friends to answer it.
+func NewExchange(name string, h func(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error)) *Tester {
+	return &Tester{Name: name, Handler: h}
+}
+
 // Question is what the flow asked in one round: one elicitation/create
 // input request (MCP 2026-07-28, client/elicitation).
 type Question struct {
@@ -63,8 +78,11 @@ type Question struct {
 	Round int
 	// Message is the form's message, with the reason for asking again from round 2.
 	Message string
-	// Schema is the requestedSchema exactly as sent.
+	// Schema is the requestedSchema exactly as sent (nil in URL mode).
 	Schema *jsonschema.Schema
+	// URL, in URL mode (runtime.AskURL), is the page the user is asked to
+	// open; "" for a form.
+	URL string
 	// Fields are the JSON names of the properties asked, in schema order;
 	// Required the ones the schema requires.
 	Fields, Required []string
@@ -151,6 +169,9 @@ func (s *Step) answer(ctx context.Context, r *runtime.ElicitResult) (*Step, erro
 // back to guess (the round after the one answered) when the key has another
 // shape: a branch's question (NAME, NAME_n).
 func (t *Tester) round(key string, guess int) int {
+	if t.Flow == nil {
+		return guess
+	}
 	if key == t.Flow.Key {
 		return 1
 	}
@@ -158,6 +179,21 @@ func (t *Tester) round(key string, guess int) int {
 		return n
 	}
 	return guess
+}
+
+// call runs one request through the flow, or through a new exchange.
+func (t *Tester) call(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+	if t.Flow != nil {
+		return t.Flow.Call(ctx, &t.Options, req)
+	}
+	if t.Handler == nil {
+		return nil, errors.New("elicittest: the Tester has neither a Flow nor an exchange Handler")
+	}
+	x, err := runtime.NewExchange(t.Name, &t.Options, req)
+	if err != nil {
+		return nil, err
+	}
+	return x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return t.Handler(ctx, x) })
 }
 
 func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, responses map[string]runtime.InputResponse, round int) (*Step, error) {
@@ -168,10 +204,11 @@ func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, r
 	if version == "" {
 		version = runtime.ProtocolMRTR
 	}
-	resp, err := t.Flow.Call(ctx, &t.Options, &runtime.Request{
+	req := &runtime.Request{
 		Method: "tools/call", Arguments: args, InputResponses: responses, RequestState: state,
-		FormElicitation: !t.NoElicitation, ProtocolVersion: version, Principal: t.Principal,
-	})
+		FormElicitation: !t.NoElicitation, URLElicitation: !t.NoElicitation, ProtocolVersion: version, Principal: t.Principal,
+	}
+	resp, err := t.call(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +228,7 @@ func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, r
 	if !ok {
 		return nil, fmt.Errorf("elicittest: input request %q is %T, not an elicitation", keys[0], resp.InputRequests[keys[0]])
 	}
-	q := &Question{Key: keys[0], Round: t.round(keys[0], round+1), Message: er.Message, Schema: er.RequestedSchema}
+	q := &Question{Key: keys[0], Round: t.round(keys[0], round+1), Message: er.Message, Schema: er.RequestedSchema, URL: er.URL}
 	if er.RequestedSchema != nil {
 		for p := er.RequestedSchema.Properties.Oldest(); p != nil; p = p.Next() {
 			q.Fields = append(q.Fields, p.Key)
