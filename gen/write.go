@@ -50,6 +50,11 @@ func Write(files []File) (WriteResult, error) {
 		case err == nil && bytes.Equal(old, f.Content):
 			res.Unchanged = append(res.Unchanged, f.Path)
 			continue
+		case err == nil && !annotate.IsGenerated(old):
+			// A file of the user's (no mcpgen header) where mcpgen would
+			// write: never overwritten, and nothing else is written either.
+			cleanup()
+			return WriteResult{}, fmt.Errorf("%s exists and was not written by mcpgen (its first line is not mcpgen's %q … \"DO NOT EDIT.\" header), so mcpgen will not overwrite it: rename or move your file, or delete it if it is an old copy", f.Path, annotate.GeneratedHeader)
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			cleanup()
 			return WriteResult{}, fmt.Errorf("reading %s: %w", f.Path, err)

@@ -3,6 +3,7 @@ package gen
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/annotate"
@@ -51,5 +52,32 @@ func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
 	}
 	if len(res.Written) != 1 {
 		t.Errorf("Written = %v, want new_elicit.go", res.Written)
+	}
+}
+
+// A file where mcpgen would write that is not mcpgen's own (no header) is
+// never overwritten, and nothing else is written either.
+func TestWriteNeverOverwritesAUserFile(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "foo_elicit.go")
+	if err := os.WriteFile(mine, []byte("package bad\n\nvar Mine = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "bar_elicit.go")
+	_, err := Write([]File{
+		{Path: other, Content: []byte(annotate.Header("(devel)", "mcpgen") + "\n\npackage bad\n")},
+		{Path: mine, Content: []byte(annotate.Header("(devel)", "mcpgen") + "\n\npackage bad\n")},
+	})
+	if err == nil || !strings.Contains(err.Error(), "not written by mcpgen") {
+		t.Fatalf("Write over a user's file: err = %v", err)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "package bad\n\nvar Mine = 1\n" {
+		t.Fatalf("the user's file changed: %q", b)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Fatal("another file was written although Write failed")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".mcpgen-*")); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
 	}
 }
