@@ -134,7 +134,7 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	schema := rl.schema(q)
 	if schema.Properties.Len() == 0 {
 		// Nothing to ask: every field holds an answer or its only option.
-		if err := q.ApplyContent(nil); err != nil {
+		if err := q.ApplyContent(rl.withFixed(nil)); err != nil {
 			return "", err
 		}
 		return Accept, nil
@@ -154,7 +154,7 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 			return rep.Action, nil
 		}
 	}
-	p := &pendingQuestion{name: name, message: message, schema: schema, digest: digest}
+	p := &pendingQuestion{name: name, message: message, schema: schema, digest: digest, content: rl.fixed}
 	if last := a.lastAsked(name); last != nil && equalDigest(last.Question, digest) {
 		er, answered, err := a.answer(last)
 		if err != nil {

@@ -195,3 +195,34 @@ func TestAskOutsideABranch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 7, n)
 }
+
+// A required select settled by its only option is not asked, and does not
+// take optional fields with defaults out of the form: they are still asked.
+func TestOneOptionKeepsOptionalFieldsInTheForm(t *testing.T) {
+	flow := fixture.NewPizzaFlow(fixture.PizzaSkeleton())
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+	r1, err := flow.Call(context.Background(), opts, req(`{}`, "", nil))
+	require.NoError(t, err)
+	key, q, fields := question(t, r1)
+	assert.Equal(t, "order_pizza", key)
+	assert.Equal(t, []string{"size", "count"}, fields)
+	assert.Equal(t, []string{"size"}, q.RequestedSchema.Required)
+
+	r2, err := flow.Call(context.Background(), opts, req(`{}`, r1.RequestState, accept("order_pizza", map[string]any{"size": "m", "count": 2})))
+	require.NoError(t, err)
+	require.NotNil(t, r2.Result)
+	assert.Contains(t, r2.Result.Text, `"size":"m","shop":"example","count":2`)
+}
+
+// Plain arguments are held to the input schema tools/list shows: a required
+// one missing is a tool error before anything is asked.
+func TestPlainArgumentsFollowTheInputSchema(t *testing.T) {
+	e := newEnv(t, nil)
+	resp, err := e.flow.Call(context.Background(), e.opts, req(`{"name":"Ada"}`, "", nil))
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result, "no form for a call that is already invalid")
+	assert.True(t, resp.Result.IsError)
+	assert.Contains(t, resp.Result.Text, "invalid arguments")
+	assert.Contains(t, resp.Result.Text, "city")
+	assert.Zero(t, e.rec.Count())
+}

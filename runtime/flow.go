@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	gjsonschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
@@ -406,6 +407,51 @@ func Round(ctx context.Context) int {
 	return n
 }
 
+// checkPlain validates the arguments against the tool's input schema
+// ([InputSchema]: what tools/list shows the model), so that a plain argument
+// the schema requires or bounds (a required origin, an amount's minimum) is
+// refused before anything is asked, as an SDK's typed tool would refuse it.
+// Elicitable fields are never required there, and their own rules are the
+// generated Validate's. The schema is resolved once per flow.
+func (f *Flow) checkPlain(raw json.RawMessage) error {
+	v, ok := plainSchemas.Load(f)
+	if !ok {
+		v, _ = plainSchemas.LoadOrStore(f, resolveInputSchema(f))
+	}
+	rs, ok := v.(*gjsonschema.Resolved)
+	if !ok {
+		return fmt.Errorf("the tool's input schema does not resolve: %v", v)
+	}
+	var args any = map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return err
+		}
+	}
+	return rs.Validate(args)
+}
+
+// plainSchemas holds each flow's resolved input schema (or the error that
+// kept it from resolving), by *Flow: a flow's fields do not change after its
+// first Call.
+var plainSchemas sync.Map
+
+func resolveInputSchema(f *Flow) any {
+	b, err := json.Marshal(InputSchema(f))
+	if err != nil {
+		return err
+	}
+	var s gjsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	return rs
+}
+
 // Call runs one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
 // validates the arguments, asks for missing fields with an input-required
 // Response, and on a retry opens the state, applies the answer and runs
@@ -441,6 +487,13 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	}
 	if err := r.open(ctx); err != nil {
 		return nil, err
+	}
+	if err := f.checkPlain(req.Arguments); err != nil {
+		// After the state: a retry's state is judged first, and a state
+		// binds arguments that passed this check when it was issued.
+		resp := complete(ToolError("invalid arguments: %v", err))
+		r.end(ctx, resp, nil)
+		return resp, nil
 	}
 	return r.once(ctx, func(ctx context.Context) (*Response, error) {
 		c := &call{f: f, r: r, args: args}
@@ -522,22 +575,32 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		// Opted in: treat the answer under the round-1 key as the reply to
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
-		st := &state{Round: 1, FlowID: newFlowID(), Asked: []asked{{
+		st := &state{Round: 1, FlowID: newFlowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
 			Key: c.f.Key, Fields: toAsk, Question: c.question(c.f.Key, toAsk, nil)}}}
 		return c.retry(ctx, st)
 	}
 	schema := c.schema(toAsk)
+	fixed := c.rules.withFixed(nil) // the only option of a required select
 	if len(schema.Required) == 0 && len(c.f.AskAlways) == 0 {
 		// Nothing required is missing: optional fields take their defaults.
-		if err := c.args.ApplyContent(nil); err != nil {
+		if err := c.args.ApplyContent(fixed); err != nil {
 			return complete(ToolError("invalid arguments: %v", err)), nil
 		}
-		return c.dispatch(ctx, nil, nil, Outcome{Action: Accept})
+		return c.dispatch(ctx, nil, fixed, Outcome{Action: Accept})
 	}
 	if !c.r.req.Capabilities().FormElicitation {
 		return c.missingCapability(schema, "")
 	}
-	return c.ask(ctx, &state{Answers: map[string]any{}}, toAsk, "", schema)
+	return c.ask(ctx, &state{Answers: fixed}, askable(toAsk, schema), "", schema)
+}
+
+// askable is the fields of toAsk that schema (built for them) still asks:
+// without the ones run-time choices settled.
+func askable(toAsk []string, schema *jsonschema.Schema) []string {
+	return slices.DeleteFunc(slices.Clone(toAsk), func(n string) bool {
+		_, ok := schema.Properties.Get(n)
+		return !ok
+	})
 }
 
 // fieldsToAsk is MissingFields plus the ask=always fields, in field order.

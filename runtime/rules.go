@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -30,6 +31,7 @@ type rules struct {
 	choices  map[string][]Choice // by JSON name: the only values an answer may hold
 	equal    map[string]string   // by JSON name: the value an answer must equal
 	defaults map[string]any      // by JSON name: pre-filled values
+	fixed    map[string]any      // by JSON name: the only option of a required select (settle), not asked
 }
 
 func (r *rules) empty() bool {
@@ -65,17 +67,19 @@ func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
 	return out
 }
 
-// settle applies what the run-time choices decide before target's missing
-// fields are asked for: a required single select with exactly one option
-// takes it (it is not asked). A required field with no option at all is a
-// tool error result of tool naming it (there is nothing to pick); otherwise
-// settle returns nil.
+// settle works out what the run-time choices decide before target's
+// missing fields are asked for: a required single select with exactly one
+// option takes it and is not asked (r.fixed holds those values, for the
+// caller to apply with the answers; applying them now would also fill the
+// defaults of optional fields still to be asked). A required field with no
+// option at all is a tool error result of tool naming it (there is nothing
+// to pick); otherwise settle returns nil.
 func (r *rules) settle(tool string, target Args) *Result {
 	if r == nil || len(r.choices) == 0 {
 		return nil
 	}
 	full := target.RequestedSchema()
-	only := map[string]any{}
+	r.fixed = map[string]any{}
 	var none []string
 	for pair := full.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		choices, ok := r.choices[pair.Key]
@@ -86,16 +90,24 @@ func (r *rules) settle(tool string, target Args) *Result {
 		case len(choices) == 0:
 			none = append(none, describeTitle(pair.Key, pair.Value))
 		case len(choices) == 1 && pair.Value.Type == "string":
-			only[pair.Key] = choices[0].Value
+			r.fixed[pair.Key] = choices[0].Value
 		}
 	}
 	if len(none) > 0 {
 		return ToolError("%s: there is nothing to choose from for %s", tool, strings.Join(none, ", "))
 	}
-	if len(only) > 0 {
-		_ = target.ApplyPartial(only)
-	}
 	return nil
+}
+
+// withFixed returns content with the values settle fixed added (a new map;
+// content is not changed).
+func (r *rules) withFixed(content map[string]any) map[string]any {
+	out := make(map[string]any, len(content)+2)
+	if r != nil {
+		maps.Copy(out, r.fixed)
+	}
+	maps.Copy(out, content)
+	return out
 }
 
 // schema returns target's requestedSchema of fields (every missing one when
@@ -108,8 +120,9 @@ func (r *rules) schema(target Args, fields ...string) *jsonschema.Schema {
 	}
 	s = r.apply(s)
 	for name, choices := range r.choices {
-		if len(choices) == 0 {
+		if _, fixed := r.fixed[name]; len(choices) == 0 || fixed {
 			s.Properties.Delete(name)
+			s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(n string) bool { return n == name })
 		}
 	}
 	return s

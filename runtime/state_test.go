@@ -348,11 +348,14 @@ func TestCanonicalArgumentsDigest(t *testing.T) {
 	e.rejected(req(`{"city":"Paris","extra":{"b":1,"a":[2,1]}}`, state, accept("plan_trip", goodAnswer)), "array order matters")
 	e.rejected(req(`{"city":"Paris","extra":{"b":"1","a":[1,2]}}`, state, accept("plan_trip", goodAnswer)), "types matter")
 
-	// Absent, null and {} arguments are the same empty object.
+	// Absent, null and {} arguments are the same empty object (for a tool
+	// whose input schema requires nothing).
+	e.flow = fixture.NewPicksFlow(&fixture.PicksRecorder{})
+	seats := map[string]any{"seats": []any{"aisle"}}
 	state = e.ask(req(``, "", nil)).RequestState
-	e.done(req(`null`, state, accept("plan_trip", goodAnswer)))
+	e.done(req(`null`, state, accept("pick_seats", seats)))
 	state = e.ask(req(`null`, "", nil)).RequestState
-	e.done(req(`{}`, state, accept("plan_trip", goodAnswer)))
+	e.done(req(`{}`, state, accept("pick_seats", seats)))
 }
 
 // The digest binds what the branch sees. encoding/json matches struct
