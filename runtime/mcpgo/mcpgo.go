@@ -22,6 +22,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -68,6 +69,13 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			return nil, err
 		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
+		var pe *runtime.ProtocolError
+		if err != nil && !errors.As(err, &pe) {
+			// A branch's error is a tool error result the model can read (and
+			// what the at-most-once store records for a replay), not a
+			// JSON-RPC error.
+			return toolResult(&runtime.Result{Text: err.Error(), IsError: true}), nil
+		}
 		if err != nil {
 			return nil, err
 		}

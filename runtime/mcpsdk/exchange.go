@@ -41,7 +41,7 @@ func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHan
 		}
 		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
 		if err != nil {
-			return nil, protocolError(err)
+			return toolErrorResult(err)
 		}
 		return callToolResponse(resp), nil
 	})

@@ -269,3 +269,21 @@ func TestExchangeResource(t *testing.T) {
 	je := requireRPC(t, err, jsonrpc.CodeInvalidParams)
 	assert.Equal(t, "not confirmed", je.Message)
 }
+
+// An error a tool's handler returns reaches the client as a tool error
+// result (isError) it can read, not a JSON-RPC error.
+func TestHandlerErrorIsAToolErrorResult(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
+	mcpsdk.AddExchangeTool(s, &mcp.Tool{Name: "down"}, opts, func(context.Context, *runtime.Exchange) (*runtime.Response, error) {
+		return nil, errors.New("the booking backend is down")
+	})
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	t.Cleanup(srv.Close)
+	cs := dial(t, srv.URL, true)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "down"})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, "the booking backend is down", res.Content[0].(*mcp.TextContent).Text)
+}

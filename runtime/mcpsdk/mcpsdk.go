@@ -82,10 +82,26 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
 		if err != nil {
-			return nil, protocolError(err)
+			return toolErrorResult(err)
 		}
 		return callToolResponse(resp), nil
 	})
+}
+
+// toolErrorResult answers a tools/call whose flow or handler failed: a
+// *runtime.ProtocolError (or an SDK *jsonrpc.Error) is a JSON-RPC error;
+// any other error — one a branch returned — is a tool error result the model
+// can read (MCP 2026-07-28, server/tools: tool execution errors are reported
+// in the result with isError), which is also what the at-most-once store
+// records and a replay of the call gets back. go-sdk would otherwise send a
+// raw handler's error as a JSON-RPC error.
+func toolErrorResult(err error) (*mcp.CallToolResult, error) {
+	var pe *runtime.ProtocolError
+	var je *jsonrpc.Error
+	if errors.As(err, &pe) || errors.As(err, &je) {
+		return nil, protocolError(err)
+	}
+	return toolResult(&runtime.Result{Text: err.Error(), IsError: true}), nil
 }
 
 // request translates an SDK request into the flow's. Its error, a
@@ -195,8 +211,9 @@ func nativeResult[T any](v any) (*T, bool) {
 }
 
 // protocolError maps a *runtime.ProtocolError to the SDK's *jsonrpc.Error so
-// that the client receives a JSON-RPC error; other errors pass through (the
-// SDK turns them into tool error results).
+// that the client receives a JSON-RPC error; other errors pass through (go-sdk
+// sends a raw handler's error as a JSON-RPC error too; tools use
+// toolErrorResult instead).
 func protocolError(err error) error {
 	var pe *runtime.ProtocolError
 	if !errors.As(err, &pe) {
