@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
 	"github.com/mcpgen/mcpgen/golden/testdata/checknames"
 	"github.com/mcpgen/mcpgen/golden/testdata/embedded"
+	"github.com/mcpgen/mcpgen/golden/testdata/everykind"
 	"github.com/mcpgen/mcpgen/golden/testdata/legacyenums"
 	"github.com/mcpgen/mcpgen/golden/testdata/nums"
 	"github.com/mcpgen/mcpgen/golden/testdata/optionalonly"
@@ -41,6 +42,7 @@ func goldenStructs() []goldenStruct {
 		{"bookflight", "BookFlightArgs", bookflight.NewBookFlightArgsFlow(nil), false},
 		{"checknames", "Args", checknames.NewArgsFlow(nil), false},
 		{"embedded", "Order", embedded.NewOrderFlow(nil), false},
+		{"everykind", "Registration", everykind.NewRegistrationFlow(nil), false},
 		{"legacyenums", "Legacy", legacyenums.NewLegacyFlow(nil), true},
 		{"nums", "Bools", nums.NewBoolsFlow(nil), false},
 		{"nums", "Floats", nums.NewFloatsFlow(nil), false},
