@@ -12,7 +12,8 @@ import (
 
 // applyField emits, for field i, the code of applyContent that reads its
 // answer from content, converts and checks it, and stages it in v<i>/set<i>.
-func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
+// buf is the backing array of a multi select (nil for other kinds).
+func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf *multiBuf) {
 	v, set := stageVar(i), setVar(i)
 	g.Var().Id(v).Add(stageType(fd))
 	g.Var().Id(set).Bool()
@@ -27,7 +28,7 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int) {
 	} else if fd.Default != nil {
 		absent = append(absent, jen.List(jen.Id(v), jen.Id(set)).Op("=").List(defaultValue(fd), jen.True()))
 	}
-	present := convertAnswer(s, fd, v, set)
+	present := convertAnswer(s, fd, v, set, buf)
 	// A key that is present is an answer, even null: null is not a value of
 	// any property type of the form grammar (MCP 2026-07-28,
 	// client/elicitation), so it is a type error, as the validator says.
@@ -49,7 +50,7 @@ func typeErr(fd *annotate.Field, want string) *jen.Statement {
 }
 
 // convertAnswer converts raw to the staged value, checking type, range and rules.
-func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.Code {
+func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *multiBuf) []jen.Code {
 	stage := func(val jen.Code) jen.Code {
 		return jen.List(jen.Id(v), jen.Id(set)).Op("=").List(val, jen.True())
 	}
@@ -143,22 +144,14 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string) []jen.
 			),
 		}
 	case annotate.MultiSelect:
-		items := jen.Id("x")
-		body := []jen.Code{}
-		if !(fd.Type.Path == "" && fd.Type.Name == "string") {
-			body = append(body,
-				jen.Id("items").Op(":=").Make(stageType(fd), jen.Len(jen.Id("x"))),
-				jen.For(jen.List(jen.Id("k"), jen.Id("item")).Op(":=").Range().Id("x")).Block(
-					jen.Id("items").Index(jen.Id("k")).Op("=").Add(typeCode(fd.Type)).Parens(jen.Id("item")),
-				),
-			)
-			items = jen.Id("items")
+		args := []jen.Code{jen.Op("&").Id(buf.name), jen.Id("raw"), jen.Id("content")}
+		for _, k := range buf.keys {
+			args = append(args, jen.Lit(k))
 		}
-		body = append(body, checkedStmt(items, items))
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsStrings").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AppendStrings").Call(args...), jen.Op("!").Id("ok")).Block(
 				typeErr(fd, "an array of strings"),
-			).Else().Block(body...),
+			).Else().Block(checkedStmt(jen.Id("x"), jen.Id("x"))),
 		}
 	}
 	return nil

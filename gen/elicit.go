@@ -17,7 +17,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 1
+const ImplVersion = 2
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
@@ -79,16 +79,36 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("applyContent is ApplyContent (partial false) and ApplyPartial (partial true).")
 	f.Func().Params(recv()).Id(annotate.MethodApplyContentImpl).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
+		bufs := multiSelectBufs(s)
+		for _, b := range bufs.list {
+			g.Var().Id(b.name).Index().Add(typeCode(b.elem)).Comment("the backing array of the multi selects of this element type")
+		}
 		for i, fd := range s.Fields {
-			applyField(g, s, fd, i)
+			applyField(g, s, fd, i, bufs.of[fd])
 		}
 		g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
+		// The pointer fields answered share one allocation; their staged
+		// values stay on the stack.
+		var anySet *jen.Statement
+		var blkFields, blkSets []jen.Code
 		for i, fd := range s.Fields {
-			val := jen.Id(stageVar(i))
-			if fd.Pointer {
-				val = jen.Op("&").Id(stageVar(i))
+			if !fd.Pointer {
+				g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Id(stageVar(i)))
+				continue
 			}
-			g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Add(val))
+			if anySet == nil {
+				anySet = jen.Id(setVar(i))
+			} else {
+				anySet = anySet.Op("||").Id(setVar(i))
+			}
+			blkFields = append(blkFields, jen.Id(stageVar(i)).Add(stageType(fd)))
+			blkSets = append(blkSets, jen.If(jen.Id(setVar(i))).Block(
+				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
+				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
+			))
+		}
+		if len(blkFields) > 0 {
+			g.If(anySet).Block(append([]jen.Code{jen.Id("blk").Op(":=").New(jen.Struct(blkFields...))}, blkSets...)...)
 		}
 		g.Return(jen.Id("ve").Dot("Err").Call())
 	})
@@ -231,6 +251,39 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	return f
 }
 
+// multiBuf is the backing array that the multi selects of one element type
+// share in applyContent (impl.AppendStrings).
+type multiBuf struct {
+	name string           // the local variable
+	elem annotate.TypeRef // the element type
+	keys []string         // the JSON names of the multi selects that share it
+}
+
+type multiBufs struct {
+	list []*multiBuf
+	of   map[*annotate.Field]*multiBuf
+}
+
+// multiSelectBufs groups the multi selects of s by element type.
+func multiSelectBufs(s *annotate.Struct) multiBufs {
+	bufs := multiBufs{of: map[*annotate.Field]*multiBuf{}}
+	byType := map[annotate.TypeRef]*multiBuf{}
+	for _, fd := range s.Fields {
+		if fd.Kind != annotate.MultiSelect {
+			continue
+		}
+		b := byType[fd.Type]
+		if b == nil {
+			b = &multiBuf{name: "strs" + strconv.Itoa(len(bufs.list)), elem: fd.Type}
+			byType[fd.Type] = b
+			bufs.list = append(bufs.list, b)
+		}
+		b.keys = append(b.keys, fd.JSONName)
+		bufs.of[fd] = b
+	}
+	return bufs
+}
+
 func stageVar(i int) string { return "v" + strconv.Itoa(i) }
 func setVar(i int) string   { return "set" + strconv.Itoa(i) }
 
@@ -371,14 +424,13 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		switch fd.Kind {
 		case annotate.String:
-			if fd.MinLength != nil && *fd.MinLength > 0 || fd.MaxLength != nil {
-				g.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v"))
-				if fd.MinLength != nil && *fd.MinLength > 0 {
-					g.If(jen.Id("n").Op("<").Lit(int(*fd.MinLength))).Add(fail("minLength", "must be at least "+count(*fd.MinLength, "character")))
-				}
-				if fd.MaxLength != nil {
-					g.If(jen.Id("n").Op(">").Lit(int(*fd.MaxLength))).Add(fail("maxLength", "must be at most "+count(*fd.MaxLength, "character")))
-				}
+			// Lengths count code points, but the byte length settles them
+			// without counting in the common case (impl.MoreRunesThan).
+			if fd.MinLength != nil && *fd.MinLength > 0 {
+				g.If(jen.Qual(implPkg, "FewerRunesThan").Call(jen.Id("v"), jen.Lit(int(*fd.MinLength)))).Add(fail("minLength", "must be at least "+count(*fd.MinLength, "character")))
+			}
+			if fd.MaxLength != nil {
+				g.If(jen.Qual(implPkg, "MoreRunesThan").Call(jen.Id("v"), jen.Lit(int(*fd.MaxLength)))).Add(fail("maxLength", "must be at most "+count(*fd.MaxLength, "character")))
 			}
 			if fd.Format != "" {
 				g.If(jen.Op("!").Qual(implPkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))

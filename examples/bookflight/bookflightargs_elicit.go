@@ -14,11 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of BookFlightArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -150,11 +150,17 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	if set0 {
 		t.Date = v0
 	}
-	if set1 {
-		t.Window = &v1
-	}
 	if set2 {
 		t.Passengers = v2
+	}
+	if set1 {
+		blk := new(struct {
+			v1 Window
+		})
+		if set1 {
+			blk.v1 = v1
+			t.Window = &blk.v1
+		}
 	}
 	return ve.Err()
 }

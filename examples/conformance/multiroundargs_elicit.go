@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of MultiRoundArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -140,12 +139,11 @@ func (t *MultiRoundArgs) Validate() error {
 // multiRoundArgsCheckName checks the rules of Name (JSON "name").
 func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
 		ok = false
 	}
-	if n > 100 {
+	if impl.MoreRunesThan(v, 100) {
 		impl.AddFieldError(ve, "name", "maxLength", "must be at most 100 characters")
 		ok = false
 	}
@@ -155,12 +153,11 @@ func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 // multiRoundArgsCheckColor checks the rules of Color (JSON "color").
 func multiRoundArgsCheckColor(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "color", "minLength", "must be at least 1 character")
 		ok = false
 	}
-	if n > 50 {
+	if impl.MoreRunesThan(v, 50) {
 		impl.AddFieldError(ve, "color", "maxLength", "must be at most 50 characters")
 		ok = false
 	}

@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of PromptArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -106,12 +105,11 @@ func (t *PromptArgs) Validate() error {
 // promptArgsCheckContext checks the rules of Context (JSON "context").
 func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "context", "minLength", "must be at least 1 character")
 		ok = false
 	}
-	if n > 500 {
+	if impl.MoreRunesThan(v, 500) {
 		impl.AddFieldError(ve, "context", "maxLength", "must be at most 500 characters")
 		ok = false
 	}

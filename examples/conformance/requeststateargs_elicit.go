@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of RequestStateArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -83,7 +83,13 @@ func (t *RequestStateArgs) applyContent(content map[string]any, partial bool) er
 		return ve
 	}
 	if set0 {
-		t.OK = &v0
+		blk := new(struct {
+			v0 bool
+		})
+		if set0 {
+			blk.v0 = v0
+			t.OK = &blk.v0
+		}
 	}
 	return ve.Err()
 }

@@ -9,18 +9,17 @@ import (
 	"math"
 	"slices"
 	"time"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of AllKinds that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -290,6 +289,8 @@ func (t *AllKinds) ApplyPartial(content map[string]any) error {
 // applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []string // the backing array of the multi selects of this element type
+	var strs1 []Color  // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Email (JSON "email")
@@ -532,7 +533,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags"); !ok {
 				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if allKindsCheckTags(x, &ve) {
@@ -548,15 +549,11 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Colors (JSON "colors")
 	if len(t.Colors) == 0 {
 		if raw, ok := content["colors"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs1, raw, content, "colors"); !ok {
 				impl.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
-				items := make([]Color, len(x))
-				for k, item := range x {
-					items[k] = Color(item)
-				}
-				if allKindsCheckColors(items, &ve) {
-					v17, set17 = items, true
+				if allKindsCheckColors(x, &ve) {
+					v17, set17 = x, true
 				}
 			}
 		}
@@ -596,20 +593,11 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	if set5 {
 		t.Small = v5
 	}
-	if set6 {
-		t.Count = &v6
-	}
 	if set7 {
 		t.Big = v7
 	}
 	if set8 {
 		t.Ratio = v8
-	}
-	if set9 {
-		t.Weight = &v9
-	}
-	if set10 {
-		t.Agree = &v10
 	}
 	if set11 {
 		t.Newsletter = v11
@@ -619,9 +607,6 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	}
 	if set13 {
 		t.Meal = v13
-	}
-	if set14 {
-		t.Level = &v14
 	}
 	if set15 {
 		t.Color = v15
@@ -634,6 +619,30 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	}
 	if set18 {
 		t.Confirm = v18
+	}
+	if set6 || set9 || set10 || set14 {
+		blk := new(struct {
+			v6  int
+			v9  float32
+			v10 bool
+			v14 Level
+		})
+		if set6 {
+			blk.v6 = v6
+			t.Count = &blk.v6
+		}
+		if set9 {
+			blk.v9 = v9
+			t.Weight = &blk.v9
+		}
+		if set10 {
+			blk.v10 = v10
+			t.Agree = &blk.v10
+		}
+		if set14 {
+			blk.v14 = v14
+			t.Level = &blk.v14
+		}
 	}
 	return ve.Err()
 }
@@ -705,8 +714,7 @@ func (t *AllKinds) Validate() error {
 // allKindsCheckContact_Email checks the rules of Contact.Email (JSON "email").
 func allKindsCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 254 {
+	if impl.MoreRunesThan(v, 254) {
 		impl.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
 		ok = false
 	}
@@ -720,12 +728,11 @@ func allKindsCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 // allKindsCheckName checks the rules of Name (JSON "name").
 func allKindsCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 2 {
+	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
 		ok = false
 	}
-	if n > 40 {
+	if impl.MoreRunesThan(v, 40) {
 		impl.AddFieldError(ve, "name", "maxLength", "must be at most 40 characters")
 		ok = false
 	}

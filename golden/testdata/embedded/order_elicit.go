@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Order that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -210,14 +209,20 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	if set2 {
 		t.Shipping.Address.City = v2
 	}
-	if set3 {
-		t.Shipping.Express = &v3
-	}
 	if set4 {
 		t.meta.Ref = v4
 	}
 	if set5 {
 		t.Name = v5
+	}
+	if set3 {
+		blk := new(struct {
+			v3 bool
+		})
+		if set3 {
+			blk.v3 = v3
+			t.Shipping.Express = &blk.v3
+		}
 	}
 	return ve.Err()
 }
@@ -264,8 +269,7 @@ func orderCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 // orderCheckContact_Phone checks the rules of Contact.Phone (JSON "phone").
 func orderCheckContact_Phone(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 20 {
+	if impl.MoreRunesThan(v, 20) {
 		impl.AddFieldError(ve, "phone", "maxLength", "must be at most 20 characters")
 		ok = false
 	}
@@ -275,8 +279,7 @@ func orderCheckContact_Phone(v string, ve **runtime.ValidationError) bool {
 // orderCheckShipping_Address_City checks the rules of Shipping.Address.City (JSON "city").
 func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "city", "minLength", "must be at least 1 character")
 		ok = false
 	}
@@ -286,8 +289,7 @@ func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) boo
 // orderCheckmeta_Ref checks the rules of meta.Ref (JSON "ref").
 func orderCheckmeta_Ref(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 10 {
+	if impl.MoreRunesThan(v, 10) {
 		impl.AddFieldError(ve, "ref", "maxLength", "must be at most 10 characters")
 		ok = false
 	}
@@ -297,8 +299,7 @@ func orderCheckmeta_Ref(v string, ve **runtime.ValidationError) bool {
 // orderCheckName checks the rules of Name (JSON "name").
 func orderCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
 		ok = false
 	}

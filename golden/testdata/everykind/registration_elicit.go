@@ -9,18 +9,17 @@ import (
 	"math"
 	"slices"
 	"time"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Registration that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -233,6 +232,7 @@ func (t *Registration) ApplyPartial(content map[string]any) error {
 // applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Registration) applyContent(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []string // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Name (JSON "name")
@@ -406,7 +406,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	// Tracks (JSON "tracks")
 	if len(t.Tracks) == 0 {
 		if raw, ok := content["tracks"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tracks", "workshops"); !ok {
 				impl.AddFieldError(&ve, "tracks", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if registrationCheckTracks(x, &ve) {
@@ -422,7 +422,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	// Workshops (JSON "workshops")
 	if len(t.Workshops) == 0 {
 		if raw, ok := content["workshops"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tracks", "workshops"); !ok {
 				impl.AddFieldError(&ve, "workshops", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if registrationCheckWorkshops(x, &ve) {
@@ -437,36 +437,6 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	if set0 {
 		t.Name = v0
 	}
-	if set1 {
-		t.Email = &v1
-	}
-	if set2 {
-		t.Website = &v2
-	}
-	if set3 {
-		t.Birthday = &v3
-	}
-	if set4 {
-		t.Arrival = &v4
-	}
-	if set5 {
-		t.Guests = &v5
-	}
-	if set6 {
-		t.Budget = &v6
-	}
-	if set7 {
-		t.Newsletter = &v7
-	}
-	if set8 {
-		t.Ticket = &v8
-	}
-	if set9 {
-		t.Seat = &v9
-	}
-	if set10 {
-		t.Diet = &v10
-	}
 	if set11 {
 		t.Note = v11
 	}
@@ -475,6 +445,60 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	}
 	if set13 {
 		t.Workshops = v13
+	}
+	if set1 || set2 || set3 || set4 || set5 || set6 || set7 || set8 || set9 || set10 {
+		blk := new(struct {
+			v1  string
+			v2  string
+			v3  string
+			v4  time.Time
+			v5  int
+			v6  float64
+			v7  bool
+			v8  Ticket
+			v9  string
+			v10 string
+		})
+		if set1 {
+			blk.v1 = v1
+			t.Email = &blk.v1
+		}
+		if set2 {
+			blk.v2 = v2
+			t.Website = &blk.v2
+		}
+		if set3 {
+			blk.v3 = v3
+			t.Birthday = &blk.v3
+		}
+		if set4 {
+			blk.v4 = v4
+			t.Arrival = &blk.v4
+		}
+		if set5 {
+			blk.v5 = v5
+			t.Guests = &blk.v5
+		}
+		if set6 {
+			blk.v6 = v6
+			t.Budget = &blk.v6
+		}
+		if set7 {
+			blk.v7 = v7
+			t.Newsletter = &blk.v7
+		}
+		if set8 {
+			blk.v8 = v8
+			t.Ticket = &blk.v8
+		}
+		if set9 {
+			blk.v9 = v9
+			t.Seat = &blk.v9
+		}
+		if set10 {
+			blk.v10 = v10
+			t.Diet = &blk.v10
+		}
 	}
 	return ve.Err()
 }
@@ -544,12 +568,11 @@ func (t *Registration) Validate() error {
 // registrationCheckName checks the rules of Name (JSON "name").
 func registrationCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 2 {
+	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
 		ok = false
 	}
-	if n > 60 {
+	if impl.MoreRunesThan(v, 60) {
 		impl.AddFieldError(ve, "name", "maxLength", "must be at most 60 characters")
 		ok = false
 	}
@@ -559,8 +582,7 @@ func registrationCheckName(v string, ve **runtime.ValidationError) bool {
 // registrationCheckEmail checks the rules of Email (JSON "email").
 func registrationCheckEmail(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 254 {
+	if impl.MoreRunesThan(v, 254) {
 		impl.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
 		ok = false
 	}
@@ -658,8 +680,7 @@ func registrationCheckDiet(v string, ve **runtime.ValidationError) bool {
 // registrationCheckNote checks the rules of Note (JSON "note").
 func registrationCheckNote(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 200 {
+	if impl.MoreRunesThan(v, 200) {
 		impl.AddFieldError(ve, "note", "maxLength", "must be at most 200 characters")
 		ok = false
 	}

@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Legacy that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -104,6 +104,7 @@ func (t *Legacy) ApplyPartial(content map[string]any) error {
 // applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []Window // the backing array of the multi selects of this element type
 	var v0 Window
 	var set0 bool
 	// Window (JSON "window")
@@ -149,15 +150,11 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Multi (JSON "multi")
 	if len(t.Multi) == 0 {
 		if raw, ok := content["multi"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "multi"); !ok {
 				impl.AddFieldError(&ve, "multi", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
-				items := make([]Window, len(x))
-				for k, item := range x {
-					items[k] = Window(item)
-				}
-				if legacyCheckMulti(items, &ve) {
-					v3, set3 = items, true
+				if legacyCheckMulti(x, &ve) {
+					v3, set3 = x, true
 				}
 			}
 		}

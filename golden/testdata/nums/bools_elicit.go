@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Bools that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -171,12 +171,6 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	if ve != nil && !partial {
 		return ve
 	}
-	if set0 {
-		t.Agree = &v0
-	}
-	if set1 {
-		t.Opt = &v1
-	}
 	if set2 {
 		t.On = v2
 	}
@@ -185,6 +179,20 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	}
 	if set4 {
 		t.Flagged = v4
+	}
+	if set0 || set1 {
+		blk := new(struct {
+			v0 bool
+			v1 bool
+		})
+		if set0 {
+			blk.v0 = v0
+			t.Agree = &blk.v0
+		}
+		if set1 {
+			blk.v1 = v1
+			t.Opt = &blk.v1
+		}
 	}
 	return ve.Err()
 }

@@ -14,11 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Floats that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -310,17 +310,11 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	if ve != nil && !partial {
 		return ve
 	}
-	if set0 {
-		t.F64 = &v0
-	}
 	if set1 {
 		t.F32 = v1
 	}
 	if set2 {
 		t.Ratio = v2
-	}
-	if set3 {
-		t.Temp = &v3
 	}
 	if set4 {
 		t.Price = v4
@@ -328,11 +322,29 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	if set5 {
 		t.Scale = v5
 	}
-	if set6 {
-		t.Edge = &v6
-	}
-	if set7 {
-		t.Tiny = &v7
+	if set0 || set3 || set6 || set7 {
+		blk := new(struct {
+			v0 float64
+			v3 float32
+			v6 float32
+			v7 float32
+		})
+		if set0 {
+			blk.v0 = v0
+			t.F64 = &blk.v0
+		}
+		if set3 {
+			blk.v3 = v3
+			t.Temp = &blk.v3
+		}
+		if set6 {
+			blk.v6 = v6
+			t.Edge = &blk.v6
+		}
+		if set7 {
+			blk.v7 = v7
+			t.Tiny = &blk.v7
+		}
 	}
 	return ve.Err()
 }

@@ -14,11 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -443,32 +443,17 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	if ve != nil && !partial {
 		return ve
 	}
-	if set0 {
-		t.I = &v0
-	}
 	if set1 {
 		t.I8 = v1
-	}
-	if set2 {
-		t.I16 = &v2
 	}
 	if set3 {
 		t.I32 = v3
 	}
-	if set4 {
-		t.I64 = &v4
-	}
 	if set5 {
 		t.U = v5
 	}
-	if set6 {
-		t.U8 = &v6
-	}
 	if set7 {
 		t.U16 = v7
-	}
-	if set8 {
-		t.U32 = &v8
 	}
 	if set9 {
 		t.U64 = v9
@@ -476,14 +461,49 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	if set10 {
 		t.Age = v10
 	}
-	if set11 {
-		t.Rune = &v11
-	}
-	if set12 {
-		t.Low = &v12
-	}
-	if set13 {
-		t.High = &v13
+	if set0 || set2 || set4 || set6 || set8 || set11 || set12 || set13 {
+		blk := new(struct {
+			v0  int
+			v2  int16
+			v4  int64
+			v6  uint8
+			v8  uint32
+			v11 rune
+			v12 int64
+			v13 uint64
+		})
+		if set0 {
+			blk.v0 = v0
+			t.I = &blk.v0
+		}
+		if set2 {
+			blk.v2 = v2
+			t.I16 = &blk.v2
+		}
+		if set4 {
+			blk.v4 = v4
+			t.I64 = &blk.v4
+		}
+		if set6 {
+			blk.v6 = v6
+			t.U8 = &blk.v6
+		}
+		if set8 {
+			blk.v8 = v8
+			t.U32 = &blk.v8
+		}
+		if set11 {
+			blk.v11 = v11
+			t.Rune = &blk.v11
+		}
+		if set12 {
+			blk.v12 = v12
+			t.Low = &blk.v12
+		}
+		if set13 {
+			blk.v13 = v13
+			t.High = &blk.v13
+		}
 	}
 	return ve.Err()
 }

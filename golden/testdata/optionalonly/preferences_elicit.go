@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Preferences that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -133,7 +132,13 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 		t.Meal = v1
 	}
 	if set2 {
-		t.Pillow = &v2
+		blk := new(struct {
+			v2 bool
+		})
+		if set2 {
+			blk.v2 = v2
+			t.Pillow = &blk.v2
+		}
 	}
 	return ve.Err()
 }
@@ -167,8 +172,7 @@ func preferencesCheckSeat(v string, ve **runtime.ValidationError) bool {
 // preferencesCheckMeal checks the rules of Meal (JSON "meal").
 func preferencesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
+	if impl.MoreRunesThan(v, 30) {
 		impl.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
 		ok = false
 	}

@@ -8,18 +8,17 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Person that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -116,7 +115,13 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 		t.Name = v0
 	}
 	if set1 {
-		t.Age = &v1
+		blk := new(struct {
+			v1 int
+		})
+		if set1 {
+			blk.v1 = v1
+			t.Age = &blk.v1
+		}
 	}
 	return ve.Err()
 }
@@ -140,8 +145,7 @@ func (t *Person) Validate() error {
 // personCheckName checks the rules of Name (JSON "name").
 func personCheckName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
 		ok = false
 	}

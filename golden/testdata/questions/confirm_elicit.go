@@ -4,18 +4,17 @@ package questions
 
 import (
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Confirm that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -106,7 +105,13 @@ func (t *Confirm) applyContent(content map[string]any, partial bool) error {
 		t.Service = v0
 	}
 	if set1 {
-		t.Window = &v1
+		blk := new(struct {
+			v1 Slot
+		})
+		if set1 {
+			blk.v1 = v1
+			t.Window = &blk.v1
+		}
 	}
 	return ve.Err()
 }
@@ -127,8 +132,7 @@ func (t *Confirm) Validate() error {
 // confirmCheckService checks the rules of Service (JSON "confirm").
 func confirmCheckService(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "confirm", "minLength", "must be at least 1 character")
 		ok = false
 	}

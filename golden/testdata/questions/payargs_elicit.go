@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of PayArgs that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -75,6 +75,7 @@ func (t *PayArgs) ApplyPartial(content map[string]any) error {
 // applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []string // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Account (JSON "account")
@@ -94,7 +95,7 @@ func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
 	// Notify (JSON "notify")
 	if len(t.Notify) == 0 {
 		if raw, ok := content["notify"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "notify"); !ok {
 				impl.AddFieldError(&ve, "notify", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if payArgsCheckNotify(x, &ve) {

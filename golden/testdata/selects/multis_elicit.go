@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Multis that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -140,12 +140,15 @@ func (t *Multis) ApplyPartial(content map[string]any) error {
 // applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []string // the backing array of the multi selects of this element type
+	var strs1 []Window // the backing array of the multi selects of this element type
+	var strs2 []Level  // the backing array of the multi selects of this element type
 	var v0 []string
 	var set0 bool
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckTags(x, &ve) {
@@ -161,7 +164,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Toppings (JSON "toppings")
 	if len(t.Toppings) == 0 {
 		if raw, ok := content["toppings"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "toppings", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckToppings(x, &ve) {
@@ -177,15 +180,11 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Windows (JSON "windows")
 	if len(t.Windows) == 0 {
 		if raw, ok := content["windows"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs1, raw, content, "windows"); !ok {
 				impl.AddFieldError(&ve, "windows", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
-				items := make([]Window, len(x))
-				for k, item := range x {
-					items[k] = Window(item)
-				}
-				if multisCheckWindows(items, &ve) {
-					v2, set2 = items, true
+				if multisCheckWindows(x, &ve) {
+					v2, set2 = x, true
 				}
 			}
 		}
@@ -195,15 +194,11 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Levels (JSON "levels")
 	if len(t.Levels) == 0 {
 		if raw, ok := content["levels"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs2, raw, content, "levels"); !ok {
 				impl.AddFieldError(&ve, "levels", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
-				items := make([]Level, len(x))
-				for k, item := range x {
-					items[k] = Level(item)
-				}
-				if multisCheckLevels(items, &ve) {
-					v3, set3 = items, true
+				if multisCheckLevels(x, &ve) {
+					v3, set3 = x, true
 				}
 			}
 		} else {
@@ -215,7 +210,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Empty (JSON "empty")
 	if len(t.Empty) == 0 {
 		if raw, ok := content["empty"]; ok {
-			if x, ok := impl.AsStrings(raw); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "empty", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckEmpty(x, &ve) {

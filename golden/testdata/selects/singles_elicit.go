@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Singles that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -203,11 +203,19 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	if set2 {
 		t.Window = v2
 	}
-	if set3 {
-		t.Level = &v3
-	}
-	if set4 {
-		t.Window2 = &v4
+	if set3 || set4 {
+		blk := new(struct {
+			v3 Level
+			v4 Window
+		})
+		if set3 {
+			blk.v3 = v3
+			t.Level = &blk.v3
+		}
+		if set4 {
+			blk.v4 = v4
+			t.Window2 = &blk.v4
+		}
 	}
 	return ve.Err()
 }

@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Strings that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -285,20 +284,30 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	if set3 {
 		t.Email = v3
 	}
-	if set4 {
-		t.Site = &v4
-	}
 	if set5 {
 		t.Day = v5
-	}
-	if set6 {
-		t.When = &v6
 	}
 	if set7 {
 		t.Nick = v7
 	}
-	if set8 {
-		t.Greeting = &v8
+	if set4 || set6 || set8 {
+		blk := new(struct {
+			v4 string
+			v6 string
+			v8 string
+		})
+		if set4 {
+			blk.v4 = v4
+			t.Site = &blk.v4
+		}
+		if set6 {
+			blk.v6 = v6
+			t.When = &blk.v6
+		}
+		if set8 {
+			blk.v8 = v8
+			t.Greeting = &blk.v8
+		}
 	}
 	return ve.Err()
 }
@@ -345,8 +354,7 @@ func (t *Strings) Validate() error {
 // stringsCheckPlain checks the rules of Plain (JSON "plain").
 func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "plain", "minLength", "must be at least 1 character")
 		ok = false
 	}
@@ -356,12 +364,11 @@ func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
 // stringsCheckShort checks the rules of Short (JSON "short").
 func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "short", "minLength", "must be at least 1 character")
 		ok = false
 	}
-	if n > 3 {
+	if impl.MoreRunesThan(v, 3) {
 		impl.AddFieldError(ve, "short", "maxLength", "must be at most 3 characters")
 		ok = false
 	}
@@ -371,8 +378,7 @@ func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
 // stringsCheckLong checks the rules of Long (JSON "long").
 func stringsCheckLong(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 5 {
+	if impl.FewerRunesThan(v, 5) {
 		impl.AddFieldError(ve, "long", "minLength", "must be at least 5 characters")
 		ok = false
 	}
@@ -392,8 +398,7 @@ func stringsCheckEmail(v string, ve **runtime.ValidationError) bool {
 // stringsCheckSite checks the rules of Site (JSON "site").
 func stringsCheckSite(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 60 {
+	if impl.MoreRunesThan(v, 60) {
 		impl.AddFieldError(ve, "site", "maxLength", "must be at most 60 characters")
 		ok = false
 	}
@@ -427,8 +432,7 @@ func stringsCheckWhen(v string, ve **runtime.ValidationError) bool {
 // stringsCheckNick checks the rules of Nick (JSON "nick").
 func stringsCheckNick(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n > 8 {
+	if impl.MoreRunesThan(v, 8) {
 		impl.AddFieldError(ve, "nick", "maxLength", "must be at most 8 characters")
 		ok = false
 	}
@@ -438,8 +442,7 @@ func stringsCheckNick(v string, ve **runtime.ValidationError) bool {
 // stringsCheckGreeting checks the rules of Greeting (JSON "greeting").
 func stringsCheckGreeting(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 2 {
+	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "greeting", "minLength", "must be at least 2 characters")
 		ok = false
 	}

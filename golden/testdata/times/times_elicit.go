@@ -13,11 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Times that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -197,14 +197,22 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	if set1 {
 		t.Day = v1
 	}
-	if set2 {
-		t.Maybe = &v2
-	}
-	if set3 {
-		t.Dayptr = &v3
-	}
 	if set4 {
 		t.Explicit = v4
+	}
+	if set2 || set3 {
+		blk := new(struct {
+			v2 time.Time
+			v3 time.Time
+		})
+		if set2 {
+			blk.v2 = v2
+			t.Maybe = &blk.v2
+		}
+		if set3 {
+			blk.v3 = v3
+			t.Dayptr = &blk.v3
+		}
 	}
 	return ve.Err()
 }

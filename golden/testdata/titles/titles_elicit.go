@@ -6,18 +6,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 1. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 2. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 1)
-const _ = impl.EnforceVersion(1 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 2)
+const _ = impl.EnforceVersion(2 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Titles that hold no answer, in field order.
 // A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
@@ -358,11 +357,17 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	if set9 {
 		t.Confirm = v9
 	}
-	if set10 {
-		t.Sure = &v10
-	}
 	if set11 {
 		t.Spaced = v11
+	}
+	if set10 {
+		blk := new(struct {
+			v10 bool
+		})
+		if set10 {
+			blk.v10 = v10
+			t.Sure = &blk.v10
+		}
 	}
 	return ve.Err()
 }
@@ -394,8 +399,7 @@ func (t *Titles) Validate() error {
 // titlesCheckFirstName checks the rules of FirstName (JSON "first_name").
 func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
+	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "first_name", "minLength", "must be at least 1 character")
 		ok = false
 	}

@@ -1,0 +1,86 @@
+package impl
+
+import "unicode/utf8"
+
+// This file holds what lets a generated ApplyContent allocate only for what
+// is answered and check each value once: multi selects share one backing
+// array, and string lengths are counted only when the byte length cannot
+// settle the rule.
+
+// AppendStrings appends the items of v, the answer of a multi select (MCP
+// 2026-07-28, client/elicitation: array of strings), to *buf and returns
+// them as a slice of their own whose capacity ends at its length, so that
+// appending to one field's slice never writes over another's. It accepts
+// []any whose items are all strings, and []string; for anything else, or any
+// item that is not a string, it returns (nil, false) and leaves *buf as it
+// was. The result never aliases v.
+//
+// The multi selects of one struct share *buf: when it lacks room, it is
+// grown once to hold every answer in content under keys (the JSON names of
+// the struct's multi selects of this element type), so that one allocation
+// serves them all.
+func AppendStrings[T ~string](buf *[]T, v any, content map[string]any, keys ...string) ([]T, bool) {
+	n, ok := stringsLen(v)
+	if !ok {
+		return nil, false
+	}
+	b := *buf
+	if cap(b)-len(b) < n {
+		room := n
+		for _, k := range keys {
+			if m, ok := stringsLen(content[k]); ok {
+				room += m
+			}
+		}
+		nb := make([]T, len(b), len(b)+room)
+		copy(nb, b)
+		b = nb
+	}
+	start := len(b)
+	switch a := v.(type) {
+	case []string:
+		for _, s := range a {
+			b = append(b, T(s))
+		}
+	case []any:
+		for _, item := range a {
+			b = append(b, T(item.(string)))
+		}
+	}
+	*buf = b
+	return b[start:len(b):len(b)], true
+}
+
+// stringsLen returns the number of items of v when v is a []string or a
+// []any of strings only.
+func stringsLen(v any) (int, bool) {
+	switch a := v.(type) {
+	case []string:
+		return len(a), true
+	case []any:
+		for _, item := range a {
+			if _, ok := item.(string); !ok {
+				return 0, false
+			}
+		}
+		return len(a), true
+	}
+	return 0, false
+}
+
+// MoreRunesThan reports whether s holds more than n code points, as JSON
+// Schema counts a string's length (2020-12 Validation §6.3.1; a byte that is
+// not valid UTF-8 counts as one, as utf8.RuneCountInString counts it). A
+// string of at most n bytes holds at most n code points, so the common case
+// counts nothing.
+func MoreRunesThan(s string, n int) bool {
+	return len(s) > n && utf8.RuneCountInString(s) > n
+}
+
+// FewerRunesThan reports whether s holds fewer than n code points, counted
+// as [MoreRunesThan] counts them. A code point takes at most 4 bytes in
+// UTF-8, so a string of 4n bytes or more holds at least n code points and
+// the common case counts nothing.
+func FewerRunesThan(s string, n int) bool {
+	return len(s) < 4*n && utf8.RuneCountInString(s) < n
+}
