@@ -10,10 +10,9 @@ func IsDate(s string) bool {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return false
 	}
-	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
+	if !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) || !isDigit(s[3]) ||
+		!isDigit(s[5]) || !isDigit(s[6]) || !isDigit(s[8]) || !isDigit(s[9]) {
+		return false
 	}
 	year := int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
 	month := int(s[5]-'0')*10 + int(s[6]-'0')
@@ -36,3 +35,5 @@ func daysInMonth(month, year int) int {
 	}
 	return 31
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

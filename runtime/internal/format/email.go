@@ -79,14 +79,4 @@ func IsEmail(s string) bool {
 }
 
 // isAtext reports whether c is an RFC 5322 atext character (ASCII only).
-func isAtext(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '/', '=', '?', '^', '_', '`', '{', '|', '}', '~':
-		return true
-	}
-	return false
-}
+func isAtext(c byte) bool { return atextSet[c] }

@@ -596,3 +596,48 @@ func FuzzFormats(f *testing.F) {
 		requireAgrees(t, s)
 	})
 }
+
+// TestPlainURIFastPath holds IsURI's fast path to the general rules and to
+// the validator on the inputs it is sure about and around them: every byte
+// in every position of short "scheme://" shapes, and the edges of the shape
+// (empty host, bare "://", one-byte schemes, schemes with '+', '-', '.').
+func TestPlainURIFastPath(t *testing.T) {
+	var inputs []string
+	for _, tmpl := range []string{"http://h%s/p", "http://%s", "h%s://x", "a%s//x", "a:%s/x", "%shttp://x", "http://x/%s", "http://%s/", "x-1.a+b://%s"} {
+		for b := 0; b < 256; b++ {
+			inputs = append(inputs, strings.Replace(tmpl, "%s", string([]byte{byte(b)}), 1))
+		}
+	}
+	inputs = append(inputs, "", "h", "h:", "h:/", "h://", "http://", "http:///", "http:////x", "1http://x",
+		"http://-", "http://..", "http://!$&'()*+,;=/~_.-", "a+b-c.d://x/y/z", "http://example.com/ada",
+		"HTTP://EXAMPLE.COM", "http//x", "http:x", "http:/x", "ht tp://x", "http://exa mple.com")
+	for _, s := range inputs {
+		ok, sure := plainURI(s)
+		if !sure {
+			continue
+		}
+		if general := generalURI(s); ok != general {
+			t.Errorf("plainURI(%q) = %v, the general rules say %v", s, ok, general)
+		}
+		requireAgreesOn(t, "uri", s)
+	}
+}
+
+var sink bool
+
+// BenchmarkFormats times each check on a typical valid value.
+func BenchmarkFormats(b *testing.B) {
+	for _, c := range []struct{ format, s string }{
+		{"email", "ada@example.com"},
+		{"uri", "https://example.com/ada"},
+		{"uri", "https://user@example.com:8443/a%20b?q=1#top"},
+		{"date", "1815-12-10"},
+		{"date-time", "2026-07-28T09:30:00+02:00"},
+	} {
+		b.Run(c.format+"/"+c.s, func(b *testing.B) {
+			for b.Loop() {
+				sink = Check(c.format, c.s)
+			}
+		})
+	}
+}

@@ -14,7 +14,7 @@ func isHostname(s string) bool {
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && s[i] != '.' {
 			c := s[i]
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			if !hostnameSet[c] {
 				return false
 			}
 			continue

@@ -35,6 +35,14 @@ import "strings"
 // literals ("[v1.x]") and RFC 6874 zones are rejected; an empty host
 // ("http://") is accepted, as RFC 3986 allows.
 func IsURI(s string) bool {
+	if ok, sure := plainURI(s); sure {
+		return ok
+	}
+	return generalURI(s)
+}
+
+// generalURI is [IsURI] without its fast path.
+func generalURI(s string) bool {
 	u, frag := s, ""
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		u, frag = s[:i], s[i+1:]
@@ -78,6 +86,31 @@ func IsURI(s string) bool {
 		rest = path
 	}
 	return validPercent(rest)
+}
+
+// plainURI is the fast path of [IsURI] for the common shape
+// "scheme://host/path" made only of letters, digits, "-._~", sub-delims and
+// '/' after the "://": then there is no control byte, port, userinfo, IP
+// literal, %-escape, query or fragment to check, and the host's bytes are
+// all ones net/url takes, so the URI is valid. sure is false when s has any
+// other shape; the general rules then decide.
+func plainURI(s string) (ok, sure bool) {
+	if len(s) == 0 || !isAlpha(s[0]) {
+		return false, true
+	}
+	i := 1
+	for i < len(s) && schemeSet[s[i]] {
+		i++
+	}
+	if len(s)-i < 3 || s[i] != ':' || s[i+1] != '/' || s[i+2] != '/' {
+		return false, false
+	}
+	for i += 3; i < len(s); i++ {
+		if !plainURISet[s[i]] {
+			return false, false
+		}
+	}
+	return true, true
 }
 
 func isAlpha(c byte) bool {
