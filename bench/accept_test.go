@@ -119,6 +119,49 @@ func TestAcceptCasesAreValid(t *testing.T) {
 	}
 }
 
+// maxAcceptAllocs is the most allocations accepting a full answer may make
+// on everykind (issue 15): one block for the answered pointer fields and one
+// backing array for the multi selects.
+const maxAcceptAllocs = 2
+
+// TestAcceptAllocs holds the allocation goals of the accept path outside any
+// timed run: a full answer on everykind makes at most maxAcceptAllocs, with
+// or without Validate after it, and Validate alone makes none on every
+// case (golden/disagreements_test.go holds every golden struct to that).
+func TestAcceptAllocs(t *testing.T) {
+	for _, c := range acceptCases {
+		content := c.decoded(t)
+		a := c.newArgs()
+		apply := testing.AllocsPerRun(200, func() {
+			c.reset(a)
+			if err := a.ApplyContent(content); err != nil {
+				t.Fatal(err)
+			}
+		})
+		accept := testing.AllocsPerRun(200, func() {
+			c.reset(a)
+			if err := a.ApplyContent(content); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Validate(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		validate := testing.AllocsPerRun(200, func() {
+			if err := a.Validate(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: ApplyContent %v allocs, ApplyContent+Validate %v, Validate %v", c.name, apply, accept, validate)
+		if validate != 0 {
+			t.Errorf("%s: Validate made %v allocations, want 0", c.name, validate)
+		}
+		if c.name == "everykind" && (apply > maxAcceptAllocs || accept > maxAcceptAllocs) {
+			t.Errorf("everykind: a full answer made %v allocations (%v with Validate), want at most %d", apply, accept, maxAcceptAllocs)
+		}
+	}
+}
+
 // BenchmarkAccept times accepting one form answer, from the decoded content
 // to a filled, checked struct. The struct is the one the first call decoded
 // the arguments into: it exists before the answer arrives, so it is reset

@@ -159,25 +159,7 @@ func render(w io.Writer, r results) {
 	add := func(what, m, b, ratio, g string) { rows = append(rows, row{what, m, b, ratio, g}) }
 
 	// 1. Accepting a form answer.
-	for _, c := range []string{"bookflight", "allkinds"} {
-		gen := r.get("Accept/"+c+"/mcpgen", "ns/op")
-		genAt := r.at("Accept/"+c+"/mcpgen", "ns/op")
-		vsJS := r.ratio(r.at("Accept/"+c+"/jsonschema", "ns/op"), genAt)
-		vsEJ := r.ratio(r.at("Accept/"+c+"/encoding-json", "ns/op"), genAt)
-		genAllocs := r.get("Accept/"+c+"/mcpgen", "allocs/op")
-		js := r.get("Accept/"+c+"/jsonschema", "ns/op")
-		ej := r.get("Accept/"+c+"/encoding-json", "ns/op")
-		m := dur(gen) + ", " + num(genAllocs, "%.0f") + " allocs"
-		add("accept a form answer, "+c+": ApplyContent+Validate vs jsonschema/v6 Validate",
-			m, dur(js)+", "+num(r.get("Accept/"+c+"/jsonschema", "allocs/op"), "%.0f")+" allocs",
-			num(vsJS, "%.1f× faster"), goal("≥ 20×", vsJS >= 20, !math.IsNaN(vsJS)))
-		add("accept a form answer, "+c+": ApplyContent+Validate vs encoding/json decode",
-			m, dur(ej)+", "+num(r.get("Accept/"+c+"/encoding-json", "allocs/op"), "%.0f")+" allocs",
-			num(vsEJ, "%.1f× faster"), "")
-		va := r.get("Validate/"+c, "allocs/op")
-		add("Validate alone, "+c, dur(r.get("Validate/"+c, "ns/op"))+", "+num(va, "%.0f")+" allocs", "", "",
-			goal("0 allocs/op", va == 0, !math.IsNaN(va)))
-	}
+	renderAccept(r, add)
 
 	// 2. requestState.
 	plain := r.get("RoundTrip/mcpgen/plain", "p50-us") * 1e3
