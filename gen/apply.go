@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -145,7 +146,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		}
 	case annotate.MultiSelect:
 		args := []jen.Code{jen.Op("&").Id(buf.name), jen.Id("raw"), jen.Id("content")}
-		for _, k := range buf.keys {
+		// The later multi selects sharing the array, to size it once.
+		later := buf.keys[slices.Index(buf.keys, fd.JSONName)+1:]
+		for _, k := range later {
 			args = append(args, jen.Lit(k))
 		}
 		return []jen.Code{

@@ -15,10 +15,10 @@ import "unicode/utf8"
 // item that is not a string, it returns (nil, false) and leaves *buf as it
 // was. The result never aliases v.
 //
-// The multi selects of one struct share *buf: when it lacks room, it is
-// grown once to hold every answer in content under keys (the JSON names of
-// the struct's multi selects of this element type, v's own included), so that one allocation
-// serves them all.
+// The multi selects of one struct share *buf, each appending in field
+// order: when *buf lacks room for v, it is grown to hold v and every answer
+// in content under keys (the JSON names of the struct's later multi selects
+// of this element type), so that one allocation serves them all.
 func AppendStrings[T ~string](buf *[]T, v any, content map[string]any, keys ...string) ([]T, bool) {
 	n, ok := stringsLen(v)
 	if !ok {
@@ -26,13 +26,12 @@ func AppendStrings[T ~string](buf *[]T, v any, content map[string]any, keys ...s
 	}
 	b := *buf
 	if cap(b)-len(b) < n {
-		room := 0
+		room := n
 		for _, k := range keys {
 			if m, ok := stringsLen(content[k]); ok {
 				room += m
 			}
 		}
-		room = max(room, n) // keys normally include v's own
 		nb := make([]T, len(b), len(b)+room)
 		copy(nb, b)
 		b = nb

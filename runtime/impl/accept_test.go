@@ -34,14 +34,14 @@ func TestRuneBounds(t *testing.T) {
 func TestAppendStrings(t *testing.T) {
 	content := map[string]any{"a": []any{"x", "y"}, "b": []string{"z"}, "c": []any{"w", 1}}
 	var buf []string
-	a, ok := AppendStrings(&buf, content["a"], content, "a", "b", "c")
+	a, ok := AppendStrings(&buf, content["a"], content, "b", "c")
 	if !ok || len(a) != 2 || a[0] != "x" || a[1] != "y" || cap(a) != 2 {
 		t.Fatalf("a = %q (cap %d), %v", a, cap(a), ok)
 	}
 	if cap(buf) != 3 {
 		t.Errorf("the backing array holds %d items, want room for a and b (3): c is not an array of strings", cap(buf))
 	}
-	b, ok := AppendStrings(&buf, content["b"], content, "a", "b", "c")
+	b, ok := AppendStrings(&buf, content["b"], content, "c")
 	if !ok || len(b) != 1 || b[0] != "z" || cap(b) != 1 {
 		t.Fatalf("b = %q (cap %d), %v", b, cap(b), ok)
 	}
@@ -51,7 +51,7 @@ func TestAppendStrings(t *testing.T) {
 	if a = append(a, "more"); b[0] != "z" || a[2] != "more" {
 		t.Error("appending to a wrote over b")
 	}
-	if _, ok := AppendStrings(&buf, content["c"], content, "c"); ok || len(buf) != 3 {
+	if _, ok := AppendStrings(&buf, content["c"], content); ok || len(buf) != 3 {
 		t.Errorf("c: ok %v, buf %q", ok, buf)
 	}
 	for _, v := range []any{nil, "x", []int{1}, map[string]any{}} {
@@ -73,8 +73,8 @@ func TestAppendStrings(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() {
 		var buf []string
-		_, _ = AppendStrings(&buf, content["a"], content, "a", "b")
-		_, _ = AppendStrings(&buf, content["b"], content, "a", "b")
+		_, _ = AppendStrings(&buf, content["a"], content, "b")
+		_, _ = AppendStrings(&buf, content["b"], content)
 	}); n != 1 {
 		t.Errorf("two multi selects made %v allocations, want 1", n)
 	}

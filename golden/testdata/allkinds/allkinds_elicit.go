@@ -533,7 +533,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if allKindsCheckTags(x, &ve) {
@@ -549,7 +549,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	// Colors (JSON "colors")
 	if len(t.Colors) == 0 {
 		if raw, ok := content["colors"]; ok {
-			if x, ok := impl.AppendStrings(&strs1, raw, content, "colors"); !ok {
+			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
 				impl.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if allKindsCheckColors(x, &ve) {

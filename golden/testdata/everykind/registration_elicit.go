@@ -406,7 +406,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	// Tracks (JSON "tracks")
 	if len(t.Tracks) == 0 {
 		if raw, ok := content["tracks"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tracks", "workshops"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "workshops"); !ok {
 				impl.AddFieldError(&ve, "tracks", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if registrationCheckTracks(x, &ve) {
@@ -422,7 +422,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	// Workshops (JSON "workshops")
 	if len(t.Workshops) == 0 {
 		if raw, ok := content["workshops"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tracks", "workshops"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "workshops", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if registrationCheckWorkshops(x, &ve) {

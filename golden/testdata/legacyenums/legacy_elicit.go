@@ -150,7 +150,7 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	// Multi (JSON "multi")
 	if len(t.Multi) == 0 {
 		if raw, ok := content["multi"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "multi"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "multi", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if legacyCheckMulti(x, &ve) {

@@ -95,7 +95,7 @@ func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
 	// Notify (JSON "notify")
 	if len(t.Notify) == 0 {
 		if raw, ok := content["notify"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "notify"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "notify", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if payArgsCheckNotify(x, &ve) {

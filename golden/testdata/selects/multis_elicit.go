@@ -148,7 +148,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckTags(x, &ve) {
@@ -164,7 +164,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Toppings (JSON "toppings")
 	if len(t.Toppings) == 0 {
 		if raw, ok := content["toppings"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content, "empty"); !ok {
 				impl.AddFieldError(&ve, "toppings", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckToppings(x, &ve) {
@@ -180,7 +180,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Windows (JSON "windows")
 	if len(t.Windows) == 0 {
 		if raw, ok := content["windows"]; ok {
-			if x, ok := impl.AppendStrings(&strs1, raw, content, "windows"); !ok {
+			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
 				impl.AddFieldError(&ve, "windows", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckWindows(x, &ve) {
@@ -194,7 +194,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Levels (JSON "levels")
 	if len(t.Levels) == 0 {
 		if raw, ok := content["levels"]; ok {
-			if x, ok := impl.AppendStrings(&strs2, raw, content, "levels"); !ok {
+			if x, ok := impl.AppendStrings(&strs2, raw, content); !ok {
 				impl.AddFieldError(&ve, "levels", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckLevels(x, &ve) {
@@ -210,7 +210,7 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	// Empty (JSON "empty")
 	if len(t.Empty) == 0 {
 		if raw, ok := content["empty"]; ok {
-			if x, ok := impl.AppendStrings(&strs0, raw, content, "tags", "toppings", "empty"); !ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "empty", "type", "must be an array of strings, got "+impl.TypeName(raw))
 			} else {
 				if multisCheckEmpty(x, &ve) {
