@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/format"
 )
 
 // This file converts the values of a form's content (decoded JSON: string,
@@ -227,16 +229,39 @@ func AsStrings(v any) ([]string, bool) {
 }
 
 // ParseDateTime parses an RFC 3339 date-time (format "date-time") that
-// [IsDateTime] accepted. It fails where time.Parse cannot represent a valid
-// RFC 3339 value, such as a leap second (23:59:60): one of the two
-// disagreements with the JSON Schema validator that mcpgen allows.
+// [IsDateTime] accepts, reading s once: the time is built from the fields the
+// check read, with the location time.Parse(time.RFC3339Nano, s) would give
+// (UTC for "Z"; time.Local when the offset is Local's at that instant;
+// otherwise an unnamed time.FixedZone). It fails where time.Parse cannot
+// represent a valid RFC 3339 value, such as a leap second (23:59:60): one of
+// the two disagreements with the JSON Schema validator that mcpgen allows.
 //
-// RFC 3339 §5.6 lets "T" and "Z" be written in lower case; time.Parse wants
-// them in upper case, so they are upper-cased first.
+// The rare spellings that time.Parse reads its own way (lower-case "t" or
+// "z", which RFC 3339 §5.6 allows and are upper-cased first; a '+' or "-0"
+// in a two-digit field, which the validator accepts; a fraction of more
+// than nine digits) go through time.Parse as they always did.
 func ParseDateTime(s string) (time.Time, bool) {
-	if !IsDateTime(s) {
+	d, ok := format.ParseDateTime(s)
+	if !ok {
 		return time.Time{}, false
 	}
+	if !d.Plain || d.Second == 60 {
+		return parseDateTimeSlow(s)
+	}
+	t := time.Date(d.Year, time.Month(d.Month), d.Day, d.Hour, d.Minute, d.Second, d.Nanosecond, time.UTC)
+	if d.Z {
+		return t, true
+	}
+	t = t.Add(-time.Duration(d.Offset) * time.Second)
+	if _, off := t.In(time.Local).Zone(); off == d.Offset {
+		return t.In(time.Local), true
+	}
+	return t.In(time.FixedZone("", d.Offset)), true
+}
+
+// parseDateTimeSlow is ParseDateTime through time.Parse, for a date-time
+// that IsDateTime accepted.
+func parseDateTimeSlow(s string) (time.Time, bool) {
 	if s[10] == 't' || s[len(s)-1] == 'z' {
 		b := []byte(s)
 		b[10] = 'T'
