@@ -20,52 +20,48 @@ import "unicode/utf8"
 // in content under keys (the JSON names of the struct's later multi selects
 // of this element type), so that one allocation serves them all.
 func AppendStrings[T ~string](buf *[]T, v any, content map[string]any, keys ...string) ([]T, bool) {
-	n, ok := stringsLen(v)
-	if !ok {
-		return nil, false
-	}
 	b := *buf
-	if cap(b)-len(b) < n {
-		room := n
-		for _, k := range keys {
-			if m, ok := stringsLen(content[k]); ok {
-				room += m
-			}
-		}
-		nb := make([]T, len(b), len(b)+room)
-		copy(nb, b)
-		b = nb
-	}
 	start := len(b)
 	switch a := v.(type) {
 	case []string:
+		b = grow(b, len(a), content, keys)
 		for _, s := range a {
 			b = append(b, T(s))
 		}
 	case []any:
+		b = grow(b, len(a), content, keys)
 		for _, item := range a {
-			b = append(b, T(item.(string)))
+			s, ok := item.(string)
+			if !ok {
+				return nil, false
+			}
+			b = append(b, T(s))
 		}
+	default:
+		return nil, false
 	}
 	*buf = b
 	return b[start:len(b):len(b)], true
 }
 
-// stringsLen returns the number of items of v when v is a []string or a
-// []any of strings only.
-func stringsLen(v any) (int, bool) {
-	switch a := v.(type) {
-	case []string:
-		return len(a), true
-	case []any:
-		for _, item := range a {
-			if _, ok := item.(string); !ok {
-				return 0, false
-			}
-		}
-		return len(a), true
+// grow returns b with room for n more items, and when it must grow it, room
+// as well for the arrays in content under keys.
+func grow[T ~string](b []T, n int, content map[string]any, keys []string) []T {
+	if cap(b)-len(b) >= n {
+		return b
 	}
-	return 0, false
+	room := n
+	for _, k := range keys {
+		switch a := content[k].(type) {
+		case []any:
+			room += len(a)
+		case []string:
+			room += len(a)
+		}
+	}
+	nb := make([]T, len(b), len(b)+room)
+	copy(nb, b)
+	return nb
 }
 
 // MoreRunesThan reports whether s holds more than n code points, as JSON

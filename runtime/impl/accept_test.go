@@ -38,8 +38,8 @@ func TestAppendStrings(t *testing.T) {
 	if !ok || len(a) != 2 || a[0] != "x" || a[1] != "y" || cap(a) != 2 {
 		t.Fatalf("a = %q (cap %d), %v", a, cap(a), ok)
 	}
-	if cap(buf) != 3 {
-		t.Errorf("the backing array holds %d items, want room for a and b (3): c is not an array of strings", cap(buf))
+	if cap(buf) != 5 {
+		t.Errorf("the backing array holds %d items, want room for a, b and c (5)", cap(buf))
 	}
 	b, ok := AppendStrings(&buf, content["b"], content, "c")
 	if !ok || len(b) != 1 || b[0] != "z" || cap(b) != 1 {
