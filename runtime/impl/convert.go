@@ -84,6 +84,9 @@ const (
 // is judged on its exact decimal, a float64 on its value. A number outside
 // [lo, hi] is [ConvOutOfRange]. The returned number is 0 unless [ConvOK].
 func AsInt(v any, lo, hi int64) (int64, Conv) {
+	if f, ok := v.(float64); ok { // what encoding/json decodes numbers into
+		return floatInt(f, lo, hi)
+	}
 	switch n := v.(type) {
 	case int:
 		return clampInt(int64(n), lo, hi)
@@ -109,7 +112,15 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 		return clampInt(r.Num().Int64(), lo, hi)
 	}
 	f, ok := asNumber(v)
-	if !ok || f != math.Trunc(f) {
+	if !ok {
+		return 0, ConvWrongType
+	}
+	return floatInt(f, lo, hi)
+}
+
+// floatInt is AsInt for a float64 (or another number read as one).
+func floatInt(f float64, lo, hi int64) (int64, Conv) {
+	if f != math.Trunc(f) || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, ConvWrongType
 	}
 	// float64(math.MaxInt64) rounds up to 2^63, so compare against 2^63 exclusively.
@@ -188,6 +199,12 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 // number that no float64 can hold. A json.Number is rounded to the nearest
 // float64. The returned number is 0 unless [ConvOK].
 func AsFloat64(v any) (float64, Conv) {
+	if f, ok := v.(float64); ok { // what encoding/json decodes numbers into
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, ConvWrongType
+		}
+		return f, ConvOK
+	}
 	if n, ok := v.(json.Number); ok {
 		f, err := strconv.ParseFloat(string(n), 64)
 		if err != nil {
