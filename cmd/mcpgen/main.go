@@ -113,15 +113,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	command := annotate.CommandLine(relArgs(wd, args))
 	var files []gen.File
 	for _, p := range pkgs {
-		if *check {
-			// Render each struct as its own //go:generate line would.
-			p.UseDirectives()
-		}
+		// Render each struct as its own //go:generate line would, whichever
+		// line runs mcpgen: then one directive for a whole tree (./...) and
+		// the packages' own directives write the same bytes, and -check
+		// agrees with both.
+		p.UseDirectives()
 		for _, s := range p.Structs {
 			if s.Command == "" {
 				s.Command = command
 			}
 		}
+		if !*check && gen.Current(p) {
+			// Nothing to write: every file carries the digest of this
+			// run's input and of its own content.
+			continue
+		}
+		rendered++
 		fs, err := gen.Generate(p)
 		if err != nil {
 			fmt.Fprintln(stderr, "mcpgen:", err)
@@ -163,6 +170,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// rendered counts the packages rendered (not skipped as current), for tests.
+var rendered int
 
 // report prints diagnostics, relative to wd, and returns exit status 1.
 func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {
