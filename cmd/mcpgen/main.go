@@ -14,11 +14,19 @@
 //
 //	//go:generate go tool mcpgen -type BookFlightArgs
 //
-// works. Without -type it generates for every struct with an elicit tag.
+// works. Without -type it generates for every struct with an elicit tag. For
+// a module with several annotated packages, one directive at its root,
+//
+//	//go:generate go tool mcpgen ./...
+//
+// loads them all once in one process; each struct is still rendered as its
+// package's own directive, if it has one, would render it.
 // -legacy-enum-names writes titled single selects as the deprecated
 // enum + enumNames (MCP 2025-06-18) instead of oneOf const/title, for every
 // struct (the //mcpgen:enumnames directive does it for one).
-// For each struct T it writes t_elicit.go (regenerated every run) and
+// For each struct T it writes t_elicit.go (regenerated when its input
+// changed; a package whose files carry the digest of this run's input and
+// of their own content is not rendered at all) and
 // t_handler.go (written once; yours to edit; not written at all when the
 // package already declares T's handler type, e.g. in a file you renamed).
 // A t_elicit.go whose type no longer exists (renamed or deleted) is removed
