@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // identsSource is idents.go: the names of everything mcpgen generates are
@@ -20,6 +21,9 @@ import (
 //
 //go:embed idents.go
 var identsSource []byte
+
+// identsDigest is the SourceDigest of identsSource, computed once.
+var identsDigest = sync.OnceValue(func() string { return SourceDigest(identsSource) })
 
 // digestExcluded lists the members of the model that do not go into
 // [ModelDigest], each with the reason it cannot change the bytes of a
@@ -63,7 +67,7 @@ func DigestExcluded() []string {
 func ModelDigest(p *Package, s *Struct) string {
 	var e digestEncoder
 	e.buf.WriteString("mcpgen model v1\n")
-	e.buf.WriteString(SourceDigest(identsSource))
+	e.buf.WriteString(identsDigest())
 	e.buf.WriteByte('\n')
 	e.value(reflect.ValueOf(*p), "Package")
 	e.buf.WriteByte('\n')
