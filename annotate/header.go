@@ -40,6 +40,43 @@ func isHeaderLine(line string) bool {
 	return strings.HasPrefix(line, GeneratedHeader) && strings.HasSuffix(line, " DO NOT EDIT.")
 }
 
+// digestPrefix starts the second line of a generated file, which carries
+// its digest (see [DigestLine]).
+const digestPrefix = "// mcpgen digest: "
+
+// DigestLine returns the second line of a generated file whose digest is d:
+//
+//	// mcpgen digest: D
+//
+// Package gen computes d over the file's input (the model's [ModelDigest],
+// mcpgen's version and renderer) and the file's own content without this
+// line, and skips rendering when the file on disk still carries the digest
+// of this run's input and of itself.
+func DigestLine(d string) string { return digestPrefix + d }
+
+// FileDigest returns the digest on the second line of a generated file
+// (after a header, see [IsGenerated]) and the file without that line; ok is
+// false when src is not mcpgen's or carries no digest (files of mcpgen
+// versions before the digest).
+func FileDigest(src []byte) (digest string, rest []byte, ok bool) {
+	if !IsGenerated(src) {
+		return "", nil, false
+	}
+	first := bytes.IndexByte(src, '\n') + 1
+	line, _, found := bytes.Cut(src[first:], []byte("\n"))
+	if !found {
+		return "", nil, false
+	}
+	d, ok := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte(digestPrefix))
+	if !ok || len(d) == 0 {
+		return "", nil, false
+	}
+	rest = make([]byte, 0, len(src)-len(line)-1)
+	rest = append(rest, src[:first]...)
+	rest = append(rest, src[first+len(line)+1:]...)
+	return string(d), rest, true
+}
+
 // StaleStubNote starts the comment of a stale generated file that mcpgen
 // emptied instead of removing it (under go generate, which would still open
 // it); such a file has a //go:build ignore line and is removed by the next run.

@@ -75,7 +75,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, ElicitFileName(s.Name), err)
 				return
 			}
-			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
+			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: stamp(pkg, s, src)}
 			if s.HandlerDeclared || s.Question {
 				return
 			}

@@ -68,9 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 
 // reportStale renders each struct's generated file as its //go:generate
 // line would (package gen) and reports, at the struct, a generated file on
-// disk that differs from it below the header line. (The header names the
-// mcpgen version, which may differ from this tool's; mcpgen -check compares
-// it too.) A file not generated yet is not reported.
+// disk that differs from it below the header and digest lines. (Both
+// depend on the mcpgen version, which may differ from this tool's; mcpgen
+// -check compares them too.) A file not generated yet is not reported.
 func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	model.UseDirectives()
 	files, err := gen.Generate(model)
@@ -96,8 +96,12 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	}
 }
 
-// afterLine is b after its first line.
+// afterLine is b after its first line and its digest line (which covers
+// the version the header names, see annotate.FileDigest).
 func afterLine(b []byte) []byte {
+	if _, rest, ok := annotate.FileDigest(b); ok {
+		b = rest
+	}
 	_, rest, _ := bytes.Cut(b, []byte("\n"))
 	return rest
 }

@@ -14,11 +14,19 @@
 //
 //	//go:generate go tool mcpgen -type BookFlightArgs
 //
-// works. Without -type it generates for every struct with an elicit tag.
+// works. Without -type it generates for every struct with an elicit tag. For
+// a module with several annotated packages, one directive at its root,
+//
+//	//go:generate go tool mcpgen ./...
+//
+// loads them all once in one process; each struct is still rendered as its
+// package's own directive, if it has one, would render it.
 // -legacy-enum-names writes titled single selects as the deprecated
 // enum + enumNames (MCP 2025-06-18) instead of oneOf const/title, for every
 // struct (the //mcpgen:enumnames directive does it for one).
-// For each struct T it writes t_elicit.go (regenerated every run) and
+// For each struct T it writes t_elicit.go (regenerated when its input
+// changed; a package whose files carry the digest of this run's input and
+// of their own content is not rendered at all) and
 // t_handler.go (written once; yours to edit; not written at all when the
 // package already declares T's handler type, e.g. in a file you renamed).
 // A t_elicit.go whose type no longer exists (renamed or deleted) is removed
@@ -113,15 +121,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	command := annotate.CommandLine(relArgs(wd, args))
 	var files []gen.File
 	for _, p := range pkgs {
-		if *check {
-			// Render each struct as its own //go:generate line would.
-			p.UseDirectives()
-		}
+		// Render each struct as its own //go:generate line would, whichever
+		// line runs mcpgen: then one directive for a whole tree (./...) and
+		// the packages' own directives write the same bytes, and -check
+		// agrees with both.
+		p.UseDirectives()
 		for _, s := range p.Structs {
 			if s.Command == "" {
 				s.Command = command
 			}
 		}
+		if !*check && gen.Current(p) {
+			// Nothing to write: every file carries the digest of this
+			// run's input and of its own content.
+			continue
+		}
+		rendered++
 		fs, err := gen.Generate(p)
 		if err != nil {
 			fmt.Fprintln(stderr, "mcpgen:", err)
@@ -163,6 +178,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// rendered counts the packages rendered (not skipped as current), for tests.
+var rendered int
 
 // report prints diagnostics, relative to wd, and returns exit status 1.
 func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {

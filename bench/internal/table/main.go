@@ -180,15 +180,8 @@ func render(w io.Writer, r results) {
 		num(r.get("RoundTrip/hand/manual", "state-bytes"), "%.0f bytes (hand-written)"), "",
 		goal("< 512 bytes", bs < 512, !math.IsNaN(bs)))
 
-	// 3. Generation.
-	for _, c := range []struct{ name, what string }{
-		{"rerun", "generation, 100 structs, rerun (output unchanged) vs packages.Load alone"},
-		{"fresh", "generation, 100 structs, first run (200 files written) vs packages.Load alone"},
-	} {
-		n := "Generate/" + c.name
-		x := r.get(n, "x-floor")
-		add(c.what, dur(1e6*r.get(n, "mcpgen-ms")), dur(1e6*r.get(n, "floor-ms")), num(x, "%.2f×"), goal("≤ 1.3×", x <= 1.3, !math.IsNaN(x)))
-	}
+	// 3. Generation (generate.go).
+	rows = append(rows, generationRows(r)...)
 
 	// 4. Round trips.
 	rt := func(mode string) string {

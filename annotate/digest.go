@@ -1,0 +1,172 @@
+package annotate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed" // idents.go, the naming rules, is part of every model digest
+	"encoding/hex"
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"sync"
+)
+
+// identsSource is idents.go: the names of everything mcpgen generates are
+// derived from the model by its functions, so a change to them changes the
+// output of an unchanged model.
+//
+//go:embed idents.go
+var identsSource []byte
+
+// identsDigest is the SourceDigest of identsSource, computed once.
+var identsDigest = sync.OnceValue(func() string { return SourceDigest(identsSource) })
+
+// digestExcluded lists the members of the model that do not go into
+// [ModelDigest], each with the reason it cannot change the bytes of a
+// struct's generated file. Every other exported member, of every type
+// reachable from [Package] and [Struct], goes in: a member added to the
+// model is digested unless it is named here (a test holds this list, and
+// gen's tests render with each excluded member changed to prove it is not
+// in the output).
+var digestExcluded = map[string]string{
+	"Package.Dir":            "where the package is, not what its files say",
+	"Package.Structs":        "each struct's file is digested on its own; gen renders one struct from the package's name and path and the struct",
+	"Package.Stale":          "files to remove; a package with any is never skipped",
+	"Package.Directives":     "what they change is copied into Struct.Command and Struct.LegacyEnumNames (UseDirectives)",
+	"Struct.Pos":             "positions are never written into generated code",
+	"Struct.File":            "the directory of the output, not its content",
+	"Struct.HandlerDeclared": "whether the handler file is written, not what the generated file says; Current checks the handler file itself",
+	"Field.Pos":              "positions are never written into generated code",
+}
+
+// DigestExcluded returns the members of the model that [ModelDigest] leaves
+// out, as "Type.Member", sorted: package gen's tests prove that none of them
+// changes a generated file.
+func DigestExcluded() []string {
+	out := make([]string, 0, len(digestExcluded))
+	for k := range digestExcluded {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ModelDigest returns, in hex, the SHA-256 of a canonical encoding of what
+// determines the generated file of s in package p: p's name and import path,
+// every exported member of s and of its fields (recursively, in order; see
+// digestExcluded for the few left out), and the naming rules of idents.go
+// (its Go tokens, comments aside). The encoding is derived from the model's
+// types by reflection, so a member added to the model is digested without
+// being listed anywhere. Package gen adds its own version and renderer to
+// this digest and stores the result in the generated file (see
+// [DigestLine]).
+func ModelDigest(p *Package, s *Struct) string {
+	var e digestEncoder
+	e.buf.WriteString("mcpgen model v1\n")
+	e.buf.WriteString(identsDigest())
+	e.buf.WriteByte('\n')
+	e.value(reflect.ValueOf(*p), "Package")
+	e.buf.WriteByte('\n')
+	e.value(reflect.ValueOf(*s), "Struct")
+	sum := sha256.Sum256(e.buf.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// digestEncoder writes a canonical, unambiguous text of a model value:
+// every string quoted, every list and pointer marked, every member named.
+type digestEncoder struct{ buf bytes.Buffer }
+
+func (e *digestEncoder) value(v reflect.Value, typeName string) {
+	switch v.Kind() {
+	case reflect.Struct:
+		t := v.Type()
+		e.buf.WriteString(t.Name())
+		e.buf.WriteByte('{')
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if _, skip := digestExcluded[t.Name()+"."+f.Name]; skip {
+				continue
+			}
+			e.buf.WriteString(f.Name)
+			e.buf.WriteByte(':')
+			e.value(v.Field(i), t.Name()+"."+f.Name)
+			e.buf.WriteByte(';')
+		}
+		e.buf.WriteByte('}')
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.buf.WriteString("nil")
+			return
+		}
+		e.buf.WriteByte('&')
+		e.value(v.Elem(), typeName)
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			e.buf.WriteString("nil") // a nil list and an empty one may render differently
+			return
+		}
+		fmt.Fprintf(&e.buf, "[%d:", v.Len())
+		for i := range v.Len() {
+			e.value(v.Index(i), typeName)
+			e.buf.WriteByte(',')
+		}
+		e.buf.WriteByte(']')
+	case reflect.Map:
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		fmt.Fprintf(&e.buf, "map[%d:", len(keys))
+		for _, k := range keys {
+			e.value(k, typeName)
+			e.buf.WriteByte('=')
+			e.value(v.MapIndex(k), typeName)
+			e.buf.WriteByte(',')
+		}
+		e.buf.WriteByte(']')
+	case reflect.String:
+		e.buf.WriteString(strconv.Quote(v.String()))
+	case reflect.Bool:
+		e.buf.WriteString(strconv.FormatBool(v.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.buf.WriteString(strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		// The bits: -0 and 0, and every NaN, are told apart.
+		e.buf.WriteString("f" + strconv.FormatUint(math.Float64bits(v.Float()), 16))
+	default:
+		// A kind the model does not use yet (func, chan, interface): refuse
+		// rather than digest it wrongly; the model's test catches it first.
+		panic(fmt.Sprintf("annotate: ModelDigest cannot encode %s (a %s): teach digestEncoder.value this kind", typeName, v.Kind()))
+	}
+}
+
+// SourceDigest returns, in hex, the SHA-256 of the Go tokens of srcs, in
+// order, without comments or layout: a change to a comment or to spacing
+// leaves it alone, any change to the code changes it. Package gen digests
+// its own source with it, so that a renderer changed without a new version
+// (a checkout, "(devel)") still regenerates every file.
+func SourceDigest(srcs ...[]byte) string {
+	h := sha256.New()
+	for _, src := range srcs {
+		fset := token.NewFileSet()
+		file := fset.AddFile("", -1, len(src))
+		var s scanner.Scanner
+		s.Init(file, src, nil, 0)
+		for {
+			_, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			fmt.Fprintf(h, "%d %q\n", tok, lit)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const digestArgs = `package m
+
+// Slot is a part of the day.
+type Slot string
+
+// The slots; each line comment is the choice's title.
+const (
+	Morning   Slot = "morning"   // Morning
+	Afternoon Slot = "afternoon" // Afternoon
+)
+
+// Args are the arguments of a tool.
+type Args struct {
+	City  string ` + "`" + `json:"city"` + "`" + `
+	Date  string ` + "`" + `json:"date,omitempty" elicit:"format=date"` + "`" + `
+	Slot  Slot   ` + "`" + `json:"slot,omitempty" elicit:"optional"` + "`" + `
+	Seats int    ` + "`" + `json:"seats,omitempty" elicit:"optional,minimum=1,maximum=9"` + "`" + `
+}
+`
+
+// TestRerunSkipsUnlessTheModelChanged: a rerun with nothing changed renders
+// nothing and writes nothing (the generated file's digest matches); a title
+// from a constant's comment, a tag, the order of fields, a hand edit of the
+// generated file, and a deleted handler file each make the next run
+// regenerate, with what the change says.
+func TestRerunSkipsUnlessTheModelChanged(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": digestArgs})
+	generate := func(what string) (renders int, wrote string) {
+		t.Helper()
+		before := rendered
+		code, _, stderr := mcpgen(t, "-v")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", what, code, stderr)
+		}
+		return rendered - before, stderr
+	}
+	if n, _ := generate("first run"); n != 1 {
+		t.Fatalf("first run rendered %d packages, want 1", n)
+	}
+	ageFiles(t, dir)
+	before := snapshot(t, dir)
+	if n, wrote := generate("rerun"); n != 0 || wrote != "" {
+		t.Errorf("rerun with nothing changed rendered %d packages and said %q; want 0 and nothing", n, wrote)
+	}
+	requireSame(t, before, snapshot(t, dir))
+
+	elicit := filepath.Join(dir, "args_elicit.go")
+	for _, c := range []struct {
+		what  string
+		edit  func()
+		wants string // in the regenerated file
+	}{
+		{"a title in a constant's comment", func() { replaceIn(t, dir, "args.go", "// Afternoon", "// After lunch") }, `"After lunch"`},
+		{"a tag", func() { replaceIn(t, dir, "args.go", "maximum=9", "maximum=7") }, "7"},
+		{"the order of fields", func() {
+			replaceIn(t, dir, "args.go", "\tDate  string `json:\"date,omitempty\" elicit:\"format=date\"`\n", "",
+				"\tSeats int", "\tDate  string `json:\"date,omitempty\" elicit:\"format=date\"`\n\tSeats int")
+		}, "missing = append(missing, \"slot\")\n\t}\n\tif t.Date == \"\" {"},
+		{"a hand edit of the generated file", func() { replaceIn(t, dir, "args_elicit.go", "MissingFields returns", "MissingFields gives") }, "MissingFields returns"},
+	} {
+		c.edit()
+		old, _ := os.ReadFile(elicit)
+		if n, wrote := generate(c.what); n != 1 || !strings.Contains(wrote, "wrote args_elicit.go") {
+			t.Errorf("after changing %s: rendered %d packages, said %q; want args_elicit.go written", c.what, n, wrote)
+		}
+		now, _ := os.ReadFile(elicit)
+		if string(now) == string(old) || !strings.Contains(string(now), c.wants) {
+			t.Errorf("after changing %s: the generated file does not hold %s", c.what, c.wants)
+		}
+		if n, wrote := generate(c.what + ", again"); n != 0 || wrote != "" {
+			t.Errorf("after changing %s, a second run rendered %d packages and said %q", c.what, n, wrote)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "args_handler.go")); err != nil {
+		t.Fatal(err)
+	}
+	if _, wrote := generate("a deleted handler file"); wrote != "mcpgen: wrote args_handler.go\n" {
+		t.Errorf("a deleted handler file: said %q, want it written again", wrote)
+	}
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestRootAndPackageDirectives: one directive for the whole module (the
+// README's recommendation) beside packages that keep their own: go
+// generate writes each file once, as the package's own directive would, a
+// second go generate writes nothing, and -check agrees.
+func TestRootAndPackageDirectives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go generate")
+	}
+	const run = "//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen"
+	untagged := func(pkg, name string) string { // a tagged struct without a directive
+		return strings.Replace(tagged(name), "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type "+name+"\n", "package "+pkg+"\n", 1)
+	}
+	dir := newModule(t, map[string]string{
+		"doc.go":  "// Package m has tools.\npackage m\n\n" + run + " ./...\n",
+		"a/a.go":  run + " -type A\n\n" + untagged("a", "A"),
+		"b/b.go":  untagged("b", "B"),
+		"c/c.go":  run + " -type C -legacy-enum-names\n\n" + untagged("c", "C"),
+		"c/c2.go": untagged("c", "D"),
+	})
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate: %v\n%s", err, out)
+	}
+	headers := map[string]string{
+		"a/a_elicit.go": `"mcpgen -type A"`,
+		"b/b_elicit.go": `"mcpgen ./..."`,
+		"c/c_elicit.go": `"mcpgen -type C -legacy-enum-names"`,
+		"c/d_elicit.go": `"mcpgen ./..."`,
+	}
+	for f, want := range headers {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(strings.SplitN(string(b), "\n", 2)[0], want) {
+			t.Errorf("%s: header does not name %s (err %v)", f, want, err)
+		}
+	}
+	ageFiles(t, dir)
+	before := snapshot(t, dir)
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("second go generate: %v\n%s", err, out)
+	}
+	requireSame(t, before, snapshot(t, dir))
+	if code, _, stderr := mcpgen(t, "-check", "./..."); code != 0 {
+		t.Errorf("-check ./...: exit %d\n%s", code, stderr)
+	}
+	goBuild(t)
+}
