@@ -1,0 +1,132 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// throughputClients is how many clients drive the server at once in
+// BenchmarkThroughput.
+const throughputClients = 16
+
+// throughputSlice is how many rounds one tool runs before the benchmark
+// switches to the other (about 0.2 s on 2 CPUs).
+const throughputSlice = 256
+
+// throughputSide is one tool of BenchmarkThroughput: its clients and what
+// they measured.
+type throughputSide struct {
+	name    string
+	clients []*roundTripClient
+	lat     []time.Duration
+	elapsed time.Duration
+	cpu     int64 // server CPU, ns
+}
+
+// BenchmarkThroughput times complete elicitation rounds of book_flight (the
+// first call without the date → input-required → the retry with the answer
+// and the requestState → booked) with 16 clients at once, each with its own
+// go-sdk client session and connections, over loopback stateless Streamable
+// HTTP, against the server process of BenchmarkRoundTrip: the generated flow
+// (mcpgen) and the hand-written go-sdk tool doing the same round with the
+// same sealing (hand), on the same server process.
+//
+// An op is one complete round of each tool. The two alternate in slices of
+// 256 rounds (the first of each pair of slices alternating too), so that both
+// see the same machine on a busy host; the ratio is taken within the run.
+// It reports, for each tool (mcpgen-…, hand-…), calls/s (complete rounds per
+// second across the 16 clients, counting only that tool's slices), the p50
+// and p99 latency of a round in µs, and the server process's CPU time per
+// round in µs; and x-calls (mcpgen's calls/s over hand's) and x-cpu
+// (mcpgen's server CPU per round over hand's).
+func BenchmarkThroughput(b *testing.B) {
+	srv := startServer(b)
+	sides := []*throughputSide{{name: "mcpgen"}, {name: "hand"}}
+	tools := map[string]string{"mcpgen": toolGenerated, "hand": toolHand}
+	ctx := context.Background()
+	for _, s := range sides {
+		m := roundTripMode{name: s.name, tool: tools[s.name], round: true}
+		for range throughputClients {
+			s.clients = append(s.clients, connectMode(b, srv.url, m))
+		}
+		if err := s.run(ctx, srv, b, 10*throughputClients); err != nil { // warm up connections and caches
+			b.Fatal(err)
+		}
+		s.lat, s.elapsed, s.cpu = nil, 0, 0
+	}
+	b.ResetTimer()
+	for done, i := 0, 0; done < b.N; i++ {
+		n := min(throughputSlice, b.N-done)
+		first, second := sides[0], sides[1]
+		if i%2 == 1 {
+			first, second = second, first
+		}
+		for _, s := range []*throughputSide{first, second} {
+			if err := s.run(ctx, srv, b, n); err != nil {
+				b.Fatal(err)
+			}
+		}
+		done += n
+	}
+	b.StopTimer()
+	rate := map[string]float64{}
+	cpu := map[string]float64{}
+	for _, s := range sides {
+		slices.Sort(s.lat)
+		n := len(s.lat)
+		rate[s.name] = float64(n) / s.elapsed.Seconds()
+		cpu[s.name] = float64(s.cpu) / 1e3 / float64(n)
+		b.ReportMetric(rate[s.name], s.name+"-calls/s")
+		b.ReportMetric(us(s.lat[n/2]), s.name+"-p50-us")
+		b.ReportMetric(us(s.lat[min(n-1, n*99/100)]), s.name+"-p99-us")
+		b.ReportMetric(cpu[s.name], s.name+"-server-cpu-us")
+	}
+	b.ReportMetric(rate["mcpgen"]/rate["hand"], "x-calls")
+	b.ReportMetric(cpu["mcpgen"]/cpu["hand"], "x-cpu")
+}
+
+// run makes n complete rounds with the side's clients, all at once, and adds
+// their latencies, the wall time and the server's CPU time to the side's.
+func (s *throughputSide) run(ctx context.Context, srv *benchServer, tb testing.TB, n int) error {
+	var (
+		left   atomic.Int64
+		failed atomic.Pointer[error]
+		wg     sync.WaitGroup
+	)
+	left.Store(int64(n))
+	lats := make([][]time.Duration, len(s.clients))
+	cpu0 := srv.cpu(tb)
+	start := time.Now()
+	for i, c := range s.clients {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				t0 := time.Now()
+				got, err := c.call(ctx)
+				lats[i] = append(lats[i], time.Since(t0))
+				if err == nil && got != wantText {
+					err = errors.New("got " + got)
+				}
+				if err != nil {
+					failed.CompareAndSwap(nil, &err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if err := failed.Load(); err != nil {
+		return *err
+	}
+	s.cpu += srv.cpu(tb) - cpu0
+	s.elapsed += elapsed
+	for _, l := range lats {
+		s.lat = append(s.lat, l...)
+	}
+	return nil
+}
