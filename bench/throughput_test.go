@@ -27,6 +27,7 @@ type throughputSide struct {
 	elapsed time.Duration
 	cpu     int64     // server CPU, ns
 	rates   []float64 // calls/s of each slice
+	p50s    []float64 // p50 latency of each slice, µs
 }
 
 // BenchmarkThroughput times complete elicitation rounds of book_flight (the
@@ -45,25 +46,43 @@ type throughputSide struct {
 // and p99 latency of a round in µs, and the server process's CPU time per
 // round in µs; and x-calls, the median over pairs of slices of mcpgen's
 // calls/s over hand's (a burst of other load on the machine skews one pair,
-// not the median), and x-cpu, mcpgen's server CPU per round over hand's.
+// not the median), x-p50 likewise for the p50 latency of a round, and
+// x-cpu, mcpgen's server CPU per round over hand's.
 func BenchmarkThroughput(b *testing.B) {
+	alternate(b, throughputClients, throughputSlice)
+}
+
+// BenchmarkRoundLatency is BenchmarkThroughput with one client per tool,
+// one round at a time, alternating in slices of 32 rounds: the latency of a
+// round when the server has nothing else to do, with both tools measured
+// side by side in time. Besides the metrics of BenchmarkThroughput it
+// reports x-p50, the median over pairs of slices of mcpgen's p50 over
+// hand's.
+func BenchmarkRoundLatency(b *testing.B) {
+	alternate(b, 1, 32)
+}
+
+// alternate runs b.N complete rounds of each tool with clients clients at
+// once, the tools alternating every slice rounds, and reports the metrics
+// of BenchmarkThroughput and BenchmarkRoundLatency.
+func alternate(b *testing.B, clients, slice int) {
 	srv := startServer(b)
 	sides := []*throughputSide{{name: "mcpgen"}, {name: "hand"}}
 	tools := map[string]string{"mcpgen": toolGenerated, "hand": toolHand}
 	ctx := context.Background()
 	for _, s := range sides {
 		m := roundTripMode{name: s.name, tool: tools[s.name], round: true}
-		for range throughputClients {
+		for range clients {
 			s.clients = append(s.clients, connectMode(b, srv.url, m))
 		}
-		if err := s.run(ctx, srv, b, 10*throughputClients); err != nil { // warm up connections and caches
+		if err := s.run(ctx, srv, b, 10*clients); err != nil { // warm up connections and caches
 			b.Fatal(err)
 		}
-		s.lat, s.elapsed, s.cpu, s.rates = nil, 0, 0, nil
+		s.lat, s.elapsed, s.cpu, s.rates, s.p50s = nil, 0, 0, nil, nil
 	}
 	b.ResetTimer()
 	for done, i := 0, 0; done < b.N; i++ {
-		n := min(throughputSlice, b.N-done)
+		n := min(slice, b.N-done)
 		first, second := sides[0], sides[1]
 		if i%2 == 1 {
 			first, second = second, first
@@ -88,14 +107,19 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(us(s.lat[min(n-1, n*99/100)]), s.name+"-p99-us")
 		b.ReportMetric(cpu[s.name], s.name+"-server-cpu-us")
 	}
-	pairs := make([]float64, len(sides[0].rates))
-	for i := range pairs {
-		pairs[i] = sides[0].rates[i] / sides[1].rates[i]
-	}
-	slices.Sort(pairs)
-	mid := (pairs[(len(pairs)-1)/2] + pairs[len(pairs)/2]) / 2
-	b.ReportMetric(mid, "x-calls")
+	b.ReportMetric(medianRatio(sides[0].rates, sides[1].rates), "x-calls")
+	b.ReportMetric(medianRatio(sides[0].p50s, sides[1].p50s), "x-p50")
 	b.ReportMetric(cpu["mcpgen"]/cpu["hand"], "x-cpu")
+}
+
+// medianRatio returns the median of a[i]/b[i].
+func medianRatio(a, b []float64) float64 {
+	r := make([]float64, len(a))
+	for i := range r {
+		r[i] = a[i] / b[i]
+	}
+	slices.Sort(r)
+	return (r[(len(r)-1)/2] + r[len(r)/2]) / 2
 }
 
 // run makes n complete rounds with the side's clients, all at once, and adds
@@ -134,8 +158,9 @@ func (s *throughputSide) run(ctx context.Context, srv *benchServer, tb testing.T
 	s.cpu += srv.cpu(tb) - cpu0
 	s.elapsed += elapsed
 	s.rates = append(s.rates, float64(n)/elapsed.Seconds())
-	for _, l := range lats {
-		s.lat = append(s.lat, l...)
-	}
+	all := slices.Concat(lats...)
+	slices.Sort(all)
+	s.p50s = append(s.p50s, us(all[len(all)/2]))
+	s.lat = append(s.lat, all...)
 	return nil
 }
