@@ -58,11 +58,15 @@ func TestHTTPDecodesBodyOnce(t *testing.T) {
 			t.Fatalf("%s: status %d, %d of %d body bytes read", name, code, cb.n, len(body))
 		}
 	}
-	a := testing.AllocsPerRun(50, func() { serve(stateless) })
-	b := testing.AllocsPerRun(50, func() { serve(dual) })
-	// A handful of allocations of slack for the SDK's goroutines and pools;
-	// decoding the body again would cost dozens.
-	if b > a+5 {
+	// The fewest of three measurements each, and some slack for the SDK's
+	// goroutines, timers and pools (more under -race): decoding the body
+	// again costs over 50.
+	least := func(h http.Handler) float64 {
+		return min(testing.AllocsPerRun(50, func() { serve(h) }), testing.AllocsPerRun(50, func() { serve(h) }),
+			testing.AllocsPerRun(50, func() { serve(h) }))
+	}
+	a, b := least(stateless), least(dual)
+	if b > a+15 {
 		t.Errorf("a request through HTTPHandler allocates %.0f times, through StatelessHTTPHandler %.0f: the endpoint reads or decodes the body again", b, a)
 	}
 	t.Logf("allocations per request: HTTPHandler %.0f, StatelessHTTPHandler %.0f", b, a)
