@@ -163,6 +163,16 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 // differ only in case (or are equal) are refused, as are arguments that are
 // not one JSON object.
 func canonicalArgs(raw json.RawMessage) ([]byte, error) {
+	if out, ok := canonicalFast(raw); ok {
+		sum := sha256.Sum256(out)
+		return sum[:], nil
+	}
+	return canonicalArgsSlow(raw)
+}
+
+// canonicalArgsSlow is canonicalArgs for any arguments, through
+// json.Decoder's tokens.
+func canonicalArgsSlow(raw json.RawMessage) ([]byte, error) {
 	h := sha256.New()
 	if len(raw) == 0 || string(raw) == "null" {
 		h.Write([]byte("{}"))

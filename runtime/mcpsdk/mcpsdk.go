@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,6 +138,11 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 	// ClientCapabilities decodes the request's _meta on each access: the
 	// flow asks for it only when it needs it, and only once.
 	r.LoadCapabilities = func() runtime.Capabilities {
+		if v := reflect.ValueOf(req.Params); v.Kind() == reflect.Pointer && !v.IsNil() {
+			if c, ok := metaCapabilities(req.Params.GetMeta()); ok {
+				return c
+			}
+		}
 		var c runtime.Capabilities
 		if caps := req.ClientCapabilities(); caps != nil {
 			if caps.Elicitation != nil {
@@ -282,4 +288,73 @@ func elicitParams(x *runtime.ElicitRequest) *mcp.ElicitParams {
 		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL}
 	}
 	return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
+}
+
+// metaCapabilities reads the capabilities a 2026-07-28 request declares in
+// its _meta straight from the decoded map, as go-sdk's
+// ServerRequest.ClientCapabilities would decode them: that re-encodes the
+// value and decodes it again through a decoder that allocates 32 KiB, on
+// every request that asks. It reports false, for the SDK to decide, unless
+// the value is a JSON object whose members the SDK's types decode without
+// error (their names matched exactly, as the SDK's decoder does; other
+// members are ignored by both): experimental and extensions objects; roots
+// an object whose listChanged is a boolean; sampling an object whose context
+// and tools are objects; elicitation an object whose form and url are
+// objects; each of them possibly null.
+func metaCapabilities(meta map[string]any) (runtime.Capabilities, bool) {
+	var c runtime.Capabilities
+	caps, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
+	if !ok {
+		return c, false
+	}
+	object := func(v any) (map[string]any, bool) { // nil for null
+		if v == nil {
+			return nil, true
+		}
+		m, ok := v.(map[string]any)
+		return m, ok
+	}
+	objects := func(m map[string]any, names ...string) bool {
+		for _, n := range names {
+			if _, ok := object(m[n]); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if !objects(caps, "experimental", "extensions") {
+		return c, false
+	}
+	roots, ok := object(caps["roots"])
+	if !ok {
+		return c, false
+	}
+	if roots != nil {
+		if lc, present := roots["listChanged"]; present && lc != nil {
+			if _, ok := lc.(bool); !ok {
+				return c, false
+			}
+		}
+		c.Roots = true
+	}
+	sampling, ok := object(caps["sampling"])
+	if !ok || sampling != nil && !objects(sampling, "context", "tools") {
+		return c, false
+	}
+	c.Sampling = sampling != nil
+	elicitation, ok := object(caps["elicitation"])
+	if !ok {
+		return c, false
+	}
+	if elicitation != nil {
+		form, fok := object(elicitation["form"])
+		url, uok := object(elicitation["url"])
+		if !fok || !uok {
+			return c, false
+		}
+		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
+		c.FormElicitation = form != nil || url == nil
+		c.URLElicitation = url != nil
+	}
+	return c, true
 }

@@ -216,6 +216,7 @@ func render(w io.Writer, r results) {
 		dur(own), dur(r.get("RoundTrip/mcpgen/manual", "server-cpu-us")*1e3),
 		num(100*r.ratio(sum(r.at("FlowCall/first", "ns/op"), r.at("FlowCall/retry", "ns/op")),
 			func(i int) float64 { return 1e3 * r.at("RoundTrip/mcpgen/manual", "server-cpu-us")(i) }), "%.1f %%"), "")
+	serverRows(r, add)
 
 	// 5. At most once across instances: the Redis store vs the in-memory one.
 	storeLat := r.ratio(r.at("StoreRound/redis", "ns/op"), r.at("StoreRound/memory", "ns/op"))

@@ -1,0 +1,30 @@
+package main
+
+import "math"
+
+// serverRows adds the rows of the server's own cost under load: round
+// throughput with 16 clients at once (BenchmarkThroughput, both tools
+// alternating within each run, so its ratios are run by run) and round
+// latency one call at a time (BenchmarkRoundTrip, manual rounds), each against
+// the hand-written go-sdk tool, with the goals of issue 15.
+func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string)) {
+	side := func(who string) string {
+		n := "Throughput"
+		return num(r.get(n, who+"-calls/s"), "%.0f calls/s") + ", p50 " + dur(r.get(n, who+"-p50-us")*1e3) +
+			", p99 " + dur(r.get(n, who+"-p99-us")*1e3) + ", CPU " + dur(r.get(n, who+"-server-cpu-us")*1e3) + " server per round"
+	}
+	x := r.get("Throughput", "x-calls")
+	add("elicitation rounds, 16 clients at once (manual rounds): mcpgen vs hand-written go-sdk tool (throughput)",
+		side("mcpgen"), side("hand"), num(x, "%.2f×"), goal("≥ 0.98×", x >= 0.98, !math.IsNaN(x)))
+	add("the same: server CPU per round", "", "", num(r.get("Throughput", "x-cpu"), "%.2f×"), "")
+	// BenchmarkRoundLatency alternates the tools within each run; without it,
+	// BenchmarkRoundTrip's runs of the two, paired by -count.
+	m, h := dur(r.get("RoundLatency", "mcpgen-p50-us")*1e3), dur(r.get("RoundLatency", "hand-p50-us")*1e3)
+	lat := r.get("RoundLatency", "x-p50")
+	if math.IsNaN(lat) {
+		m, h = dur(r.get("RoundTrip/mcpgen/manual", "p50-us")*1e3), dur(r.get("RoundTrip/hand/manual", "p50-us")*1e3)
+		lat = r.ratio(r.at("RoundTrip/mcpgen/manual", "p50-us"), r.at("RoundTrip/hand/manual", "p50-us"))
+	}
+	add("one elicitation round, one call at a time: mcpgen vs hand-written go-sdk tool (latency p50)",
+		m, h, num(lat, "%.2f×"), goal("≤ 1.05×", lat <= 1.05, !math.IsNaN(lat)))
+}
