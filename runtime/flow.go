@@ -413,18 +413,12 @@ func Round(ctx context.Context) int {
 // refused before anything is asked, as an SDK's typed tool would refuse it.
 // Elicitable fields are never required there, and their own rules are the
 // generated Validate's. The schema is resolved once per flow.
-//
-// Valid arguments, the common case, are judged by the schema compiled for
-// quickNode.valid when it has one (jsonschema-go's validator recurses through
-// frames of 4 KiB, and growing the stack of the SDK's fresh goroutine for
-// each request was most of what it cost); every other case, and every
-// error, is jsonschema-go's.
 func (f *Flow) checkPlain(raw json.RawMessage) error {
 	v, ok := plainSchemas.Load(f)
 	if !ok {
 		v, _ = plainSchemas.LoadOrStore(f, resolveInputSchema(f))
 	}
-	ps, ok := v.(*plainSchema)
+	rs, ok := v.(*gjsonschema.Resolved)
 	if !ok {
 		return fmt.Errorf("the tool's input schema does not resolve: %v", v)
 	}
@@ -434,23 +428,13 @@ func (f *Flow) checkPlain(raw json.RawMessage) error {
 			return err
 		}
 	}
-	if ps.quick != nil && ps.quick.valid(args) {
-		return nil
-	}
-	return ps.rs.Validate(args)
+	return rs.Validate(args)
 }
 
-// plainSchemas holds each flow's *plainSchema (or the error that kept its
-// input schema from resolving), by *Flow: a flow's fields do not change
-// after its first Call.
+// plainSchemas holds each flow's resolved input schema (or the error that
+// kept it from resolving), by *Flow: a flow's fields do not change after its
+// first Call.
 var plainSchemas sync.Map
-
-// plainSchema is a flow's input schema, resolved by jsonschema-go, and
-// compiled for quickNode.valid when it can be (quick is nil otherwise).
-type plainSchema struct {
-	rs    *gjsonschema.Resolved
-	quick *quickNode
-}
 
 func resolveInputSchema(f *Flow) any {
 	b, err := json.Marshal(InputSchema(f))
@@ -465,7 +449,7 @@ func resolveInputSchema(f *Flow) any {
 	if err != nil {
 		return err
 	}
-	return &plainSchema{rs: rs, quick: compileQuickJSON(b)}
+	return rs
 }
 
 // Call runs one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
