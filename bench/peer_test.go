@@ -52,6 +52,11 @@ func peerDir(tb testing.TB) (node, dir string) {
 		if os.Getenv(envPeerRequired) == "1" {
 			tb.Fatal(msg)
 		}
+		if _, ok := tb.(*testing.B); ok {
+			// go test prints a benchmark's skip message only with -v; this
+			// line reaches bench/out/bench.txt either way.
+			fmt.Printf("--- SKIP: %s: %s\n", tb.Name(), msg)
+		}
 		tb.Skip(msg)
 	}
 	node, err := exec.LookPath("node")
