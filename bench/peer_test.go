@@ -252,59 +252,72 @@ func TestPeerRoundTrip(t *testing.T) {
 // (bench/tsserver/server.mjs: McpServer, inputRequired, zod, AES-256-GCM
 // sealed state), both over loopback stateless Streamable HTTP in their own
 // processes, driven by the same go-sdk client doing one elicitation round
-// itself (manual mode), side by side in the same run:
+// itself (manual mode):
 //
-//   - latency/{mcpgen,ts}: one call at a time; p50, p99, calls/s;
-//   - c16/{mcpgen,ts}: 16 calls in flight at once (16 clients, each with
-//     its own connections); calls/s, and p50/p99 under that load.
+//   - latency: one call at a time;
+//   - c16: 16 calls in flight at once (16 clients, each with its own
+//     connections).
 //
-// Both also report the server process's CPU time per call (server-cpu-us)
-// and this process's (client-cpu-us). It skips when node or the npm install
-// is missing (bench/tsserver/install), unless MCPGEN_BENCH_PEER=1.
+// On a shared machine two sub-benchmarks run a few seconds apart can see
+// very different loads (go test runs all -count runs of one sub-benchmark
+// before the next), so each sub-benchmark times both servers itself, in
+// alternating blocks (one call each at a time, 512 calls each at 16), and
+// one op is one call to each. Per server it reports calls/s, p50 and p99
+// latency in µs and the server process's CPU time per call in µs, as
+// mcpgen-… and ts-…. It skips when node or the npm install is missing
+// (bench/tsserver/install), unless MCPGEN_BENCH_PEER=1.
 func BenchmarkPeer(b *testing.B) {
 	peerDir(b) // skip before starting anything
-	servers := []struct {
-		name string
-		srv  *benchServer
-	}{{"mcpgen", startServer(b)}, {"ts", startPeer(b)}}
+	sides := []*peerSide{{name: "mcpgen", srv: startServer(b)}, {name: "ts", srv: startPeer(b)}}
 	// Warm both up (node's JIT most of all) before either is timed.
-	for _, s := range servers {
-		peerRun(b, s.srv, peerConcurrency, 400)
+	for _, s := range sides {
+		peerDrive(b, peerClients(b, s.srv, peerConcurrency), 400)
 	}
-	for _, s := range servers {
-		b.Run("latency/"+s.name, func(b *testing.B) { peerBench(b, s.srv, 1) })
-	}
-	for _, s := range servers {
-		b.Run(fmt.Sprintf("c%d/%s", peerConcurrency, s.name), func(b *testing.B) { peerBench(b, s.srv, peerConcurrency) })
-	}
+	b.Run("latency", func(b *testing.B) { peerBench(b, sides, 1, 1) })
+	b.Run(fmt.Sprintf("c%d", peerConcurrency), func(b *testing.B) { peerBench(b, sides, peerConcurrency, 32*peerConcurrency) })
 }
 
-// peerBench times b.N complete rounds against srv with conc calls in flight
-// at once and reports the metrics of [BenchmarkPeer].
-func peerBench(b *testing.B, srv *benchServer, conc int) {
-	clients := peerClients(b, srv, conc)
-	peerDrive(b, clients, 20*conc) // warm up this run's connections
-	cpu0 := srv.cpu(b)
-	client0 := processCPU()
+// peerSide is one server of [BenchmarkPeer] and what a run measured of it.
+type peerSide struct {
+	name    string
+	srv     *benchServer
+	clients []*roundTripClient
+	lat     []time.Duration
+	elapsed time.Duration
+}
+
+// peerBench makes b.N calls to each side with conc calls in flight at once,
+// the sides taking turns in blocks of block calls, and reports the metrics of
+// [BenchmarkPeer].
+func peerBench(b *testing.B, sides []*peerSide, conc, block int) {
+	cpu0 := make([]int64, len(sides))
+	for i, s := range sides {
+		s.clients = peerClients(b, s.srv, conc)
+		peerDrive(b, s.clients, 20*conc) // warm up this run's connections
+		s.lat, s.elapsed = make([]time.Duration, 0, b.N), 0
+		cpu0[i] = s.srv.cpu(b)
+	}
 	b.ResetTimer()
-	start := time.Now()
-	lat := peerDrive(b, clients, b.N)
-	elapsed := time.Since(start)
+	for done, turn := 0, 0; done < b.N; turn++ {
+		k := min(block, b.N-done)
+		for j := range sides {
+			s := sides[(j+turn)%len(sides)] // who goes first alternates too
+			t0 := time.Now()
+			s.lat = append(s.lat, peerDrive(b, s.clients, k)...)
+			s.elapsed += time.Since(t0)
+		}
+		done += k
+	}
 	b.StopTimer()
-	client := processCPU() - client0
-	cpu := srv.cpu(b) - cpu0
-	n := len(lat)
-	slices.Sort(lat)
-	b.ReportMetric(float64(n)/elapsed.Seconds(), "calls/s")
-	b.ReportMetric(us(lat[n/2]), "p50-us")
-	b.ReportMetric(us(lat[min(n-1, n*99/100)]), "p99-us")
-	b.ReportMetric(float64(cpu)/1e3/float64(n), "server-cpu-us")
-	b.ReportMetric(float64(client)/1e3/float64(n), "client-cpu-us")
-}
-
-// peerRun connects conc clients to srv and makes n calls with them.
-func peerRun(b *testing.B, srv *benchServer, conc, n int) {
-	peerDrive(b, peerClients(b, srv, conc), n)
+	for i, s := range sides {
+		cpu := s.srv.cpu(b) - cpu0[i]
+		n := len(s.lat)
+		slices.Sort(s.lat)
+		b.ReportMetric(float64(n)/s.elapsed.Seconds(), s.name+"-calls/s")
+		b.ReportMetric(us(s.lat[n/2]), s.name+"-p50-us")
+		b.ReportMetric(us(s.lat[min(n-1, n*99/100)]), s.name+"-p99-us")
+		b.ReportMetric(float64(cpu)/1e3/float64(n), s.name+"-server-cpu-us")
+	}
 }
 
 // peerClients connects conc go-sdk clients to srv in [peerMode], each with its
