@@ -118,7 +118,13 @@ func startPeer(tb testing.TB) *benchServer {
 	}
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	cmd := exec.Command(node, path)
+	var args []string
+	if prof := os.Getenv(envServerProfile); prof != "" {
+		// bench/run -profile: V8's CPU profile, next to the Go server's,
+		// written when the process exits (open it in Chrome DevTools).
+		args = append(args, "--cpu-prof", "--cpu-prof-dir="+filepath.Dir(prof), "--cpu-prof-name=tsserver.cpuprofile")
+	}
+	cmd := exec.Command(node, append(args, path)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MCPGEN_PEER_KEY="+base64.StdEncoding.EncodeToString(key))
 	cmd.Stderr = os.Stderr
