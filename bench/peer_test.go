@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -85,10 +86,11 @@ func peerDir(tb testing.TB) (node, dir string) {
 	return node, dir
 }
 
-// startPeer copies bench/tsserver/server.mjs next to the installed packages,
-// runs it with node under a fresh AES-256 key, and waits for its URL. Like
-// [startServer]'s, the process serves /mcp and /cpu and ends when its stdin
-// is closed (tb.Cleanup).
+// startPeer copies bench/tsserver/server.mjs next to the installed packages
+// (node resolves its imports from the script's folder), runs it with node
+// under a fresh AES-256 key, and waits for its URL. Like [startServer]'s, the
+// process serves /mcp and /cpu and ends when its stdin is closed
+// (tb.Cleanup).
 func startPeer(tb testing.TB) *benchServer {
 	tb.Helper()
 	node, dir := peerDir(tb)
@@ -96,11 +98,14 @@ func startPeer(tb testing.TB) *benchServer {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(dir, "server.mjs")
-	if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, script) {
-		// Written aside and renamed, so that a concurrent run never starts a
-		// half-written script.
-		tmp, err := os.CreateTemp(dir, "server-*.mjs")
+	// Named by its digest, so that runs of different versions of the script
+	// (other worktrees, other branches) sharing the cache never run each
+	// other's; written aside and renamed, so that a concurrent run never
+	// starts a half-written one.
+	sum := sha256.Sum256(script)
+	path := filepath.Join(dir, fmt.Sprintf("server-%x.mjs", sum[:6]))
+	if _, err := os.Stat(path); err != nil {
+		tmp, err := os.CreateTemp(dir, "server-*.tmp")
 		if err != nil {
 			tb.Fatal(err)
 		}
