@@ -16,6 +16,10 @@
 //   - BenchmarkRoundTrip: one tools/call over loopback stateless HTTP with
 //     one elicitation round, against the same call with every argument and
 //     against a hand-written go-sdk tool doing the same round.
+//   - BenchmarkPeer: the same round, client-driven, against the official
+//     TypeScript server (@modelcontextprotocol/server 2.4.0,
+//     bench/tsserver), one call at a time and 16 in flight; it skips when
+//     node or bench/tsserver/install is missing.
 //
 // The requestState benchmarks live beside the code, in package runtime
 // (BenchmarkState). Run them all and print the table of ratios with

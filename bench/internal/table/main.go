@@ -231,6 +231,8 @@ func render(w io.Writer, r results) {
 		dur(r.get("Endpoint/stateless", "ns/op"))+", "+num(r.get("Endpoint/stateless", "allocs/op"), "%.0f")+" allocs",
 		num(dual, "%.3f×"), goal("≤ 1.02×", dual <= 1.02, !math.IsNaN(dual)))
 
+	rows = append(rows, peerRows(r)...) // 7. The official TypeScript server, same round (peer.go).
+
 	fmt.Fprintln(w, "| measure | mcpgen | baseline | ratio | goal |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for _, x := range rows {
