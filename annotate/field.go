@@ -167,6 +167,19 @@ func typeHint(t types.Type) string {
 }
 
 func typeRef(t types.Type) TypeRef {
+	// An alias is written as the user wrote it (type Name = string: Name),
+	// unless it has type arguments, which TypeRef cannot spell: then as what
+	// it stands for.
+	if a, ok := t.(*types.Alias); ok {
+		if a.TypeArgs().Len() > 0 {
+			return typeRef(types.Unalias(a))
+		}
+		path := ""
+		if a.Obj().Pkg() != nil {
+			path = a.Obj().Pkg().Path()
+		}
+		return TypeRef{Path: path, Name: a.Obj().Name()}
+	}
 	if n, ok := t.(*types.Named); ok {
 		path := ""
 		if n.Obj().Pkg() != nil {

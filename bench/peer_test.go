@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -132,34 +131,7 @@ func startPeer(tb testing.TB) *benchServer {
 	cmd := exec.Command(node, append(args, path)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MCPGEN_PEER_KEY="+base64.StdEncoding.EncodeToString(key))
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		_ = stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		tb.Fatalf("TS peer did not start: %v", err)
-	}
-	return &benchServer{url: strings.TrimSpace(line), cmd: cmd, stdin: stdin}
+	return runServer(tb, cmd, "TS peer")
 }
 
 // TestPeerRoundTrip checks that the TypeScript peer does what mcpgen's tool

@@ -223,6 +223,15 @@ func startServer(tb testing.TB) *benchServer {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envServer+"=1")
+	return runServer(tb, cmd, "bench server")
+}
+
+// runServer starts cmd, a server process that prints its URL on the first
+// line of its stdout and ends when its stdin is closed, and waits for that
+// line. When tb ends it closes the stdin and waits up to 5 s for the
+// process to exit before killing it. what names the server in errors.
+func runServer(tb testing.TB, cmd *exec.Cmd, what string) *benchServer {
+	tb.Helper()
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -235,7 +244,6 @@ func startServer(tb testing.TB) *benchServer {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	srv := &benchServer{cmd: cmd, stdin: stdin}
 	tb.Cleanup(func() {
 		_ = stdin.Close()
 		done := make(chan struct{})
@@ -249,10 +257,9 @@ func startServer(tb testing.TB) *benchServer {
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
-		tb.Fatalf("bench server did not start: %v", err)
+		tb.Fatalf("%s did not start: %v", what, err)
 	}
-	srv.url = strings.TrimSpace(line)
-	return srv
+	return &benchServer{url: strings.TrimSpace(line), cmd: cmd, stdin: stdin}
 }
 
 // cpu returns the server process's CPU time so far, in nanoseconds.

@@ -11,7 +11,12 @@ type Strings struct {
 	When     *string `json:"when,omitempty" elicit:"optional,format=date-time"`
 	Nick     Nick    `json:"nick,omitempty" elicit:"optional,maxLength=8,default=bob"`
 	Greeting *string `json:"greeting,omitempty" elicit:"optional,minLength=2,default='Hello, world'"`
+	Label    *Label  `json:"label,omitempty" elicit:"optional,maxLength=5"`
 }
 
 // Nick is a named string type with no constants: a plain string.
 type Nick string
+
+// Label is an alias: generated code names it as written (Label), not by its
+// package path.
+type Label = string
