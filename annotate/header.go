@@ -2,9 +2,11 @@ package annotate
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -149,23 +151,79 @@ func CommandLine(args []string) string {
 // analyzer) render each file as `go generate` would.
 func (p *Package) UseDirectives() {
 	for _, s := range p.Structs {
-		var use *Directive
-		for i, d := range p.Directives {
-			types := d.Types()
-			if len(types) == 0 && use == nil {
-				use = &p.Directives[i]
-			}
-			for _, t := range types {
-				if t == s.Name {
-					use = &p.Directives[i]
-				}
-			}
-		}
-		if use != nil {
+		if use := p.directiveFor(s); use != nil {
 			s.Command = CommandLine(use.Args)
 			s.LegacyEnumNames = s.LegacyEnumNames || use.LegacyEnumNames()
 		}
 	}
+}
+
+// directiveFor returns s's own //go:generate directive: the one that names
+// it with -type, or else the first without -type; nil when it has none.
+func (p *Package) directiveFor(s *Struct) *Directive {
+	var use *Directive
+	for i, d := range p.Directives {
+		types := d.Types()
+		if len(types) == 0 && use == nil {
+			use = &p.Directives[i]
+		}
+		for _, t := range types {
+			if t == s.Name {
+				use = &p.Directives[i]
+			}
+		}
+	}
+	return use
+}
+
+// Tags returns the build tags the directive passes with -tags, sorted and
+// without repeats ("a,b" or the older "a b", as the go command reads them);
+// nil without -tags.
+func (d Directive) Tags() []string {
+	var out []string
+	for i, a := range d.Args {
+		var v string
+		switch {
+		case a == "-tags" || a == "--tags":
+			if i+1 < len(d.Args) {
+				v = d.Args[i+1]
+			}
+		case strings.HasPrefix(a, "-tags="), strings.HasPrefix(a, "--tags="):
+			_, v, _ = strings.Cut(a, "=")
+		default:
+			continue
+		}
+		out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// tagConflicts reports each struct of p whose own directive loads the
+// package with other build tags than this run did (tags): its output
+// would depend on which line ran last, each rewriting the other's file.
+func (p *Package) tagConflicts(tags []string) []Diagnostic {
+	run := slices.Clone(tags)
+	slices.Sort(run)
+	run = slices.Compact(run)
+	var out []Diagnostic
+	for _, s := range p.Structs {
+		d := p.directiveFor(s)
+		if d == nil || slices.Equal(d.Tags(), run) {
+			continue
+		}
+		out = append(out, Diagnostic{Pos: d.Pos, Message: fmt.Sprintf(
+			"this directive generates %s with %s, but this run of mcpgen loads the package with %s, so the two would write different files; "+
+				"pass the same -tags to both, or drop one of the two directives", s.Name, tagList(d.Tags()), tagList(run))})
+	}
+	return out
+}
+
+func tagList(tags []string) string {
+	if len(tags) == 0 {
+		return "no -tags"
+	}
+	return "-tags " + strings.Join(tags, ",")
 }
 
 // directives returns the //go:generate lines of files that run mcpgen: the

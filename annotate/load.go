@@ -99,6 +99,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 				diags = append(diags, d)
 			}
 		}
+		diags = append(diags, model.tagConflicts(cfg.BuildTags)...)
 		if cfg.LegacyEnumNames {
 			for _, s := range model.Structs {
 				s.LegacyEnumNames = true

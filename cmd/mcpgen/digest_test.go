@@ -136,3 +136,28 @@ func TestRootAndPackageDirectives(t *testing.T) {
 	}
 	goBuild(t)
 }
+
+// A package whose own directive passes other -tags than the run that
+// reaches it (a root ./... line without them) would get two different
+// files, each line rewriting the other's on every go generate: mcpgen
+// refuses at the package's directive and writes nothing, and a run with
+// the same tags generates it.
+func TestPackageDirectiveWithOtherTags(t *testing.T) {
+	const run = "//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen"
+	src := strings.Replace(tagged("A"), "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type A\n",
+		"package a\n\n"+run+" -tags premium -type A\n", 1)
+	dir := newModule(t, map[string]string{
+		"doc.go": "// Package m has tools.\npackage m\n\n" + run + " ./...\n",
+		"a/a.go": src,
+	})
+	code, _, stderr := mcpgen(t, "./...")
+	if code != 1 || !strings.Contains(stderr, "a.go:3:1: this directive generates A with -tags premium, but this run of mcpgen loads the package with no -tags") {
+		t.Fatalf("exit %d, want 1 and the directive named\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "a_elicit.go")); !os.IsNotExist(err) {
+		t.Fatalf("a_elicit.go written after the refusal (stat: %v)", err)
+	}
+	if code, _, stderr := mcpgen(t, "-tags", "premium", "./..."); code != 0 {
+		t.Fatalf("-tags premium ./...: exit %d\n%s", code, stderr)
+	}
+}
