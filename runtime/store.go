@@ -80,9 +80,23 @@ var defaultStore = NewMemoryStore()
 // again). Entries are dropped once expired. The zero value is not usable;
 // call [NewMemoryStore].
 type MemoryStore struct {
+	// MaxEntries bounds the flows held at once, claims and records (a few
+	// hundred bytes each, most of it the recorded result); 0 means 1<<20,
+	// more than an instance completing 1,500 flows a second keeps for the
+	// default 10-minute lifetime. At the bound, once expired entries are
+	// dropped, Claim of a new flow fails with an error wrapping [ErrStore]:
+	// the request is refused with "retry later" (fails closed, as any store
+	// failure) and no branch runs, where forgetting a record would let a
+	// replay run it again. Set it before the store is first used.
+	MaxEntries int
+
 	mu      sync.Mutex
 	entries map[string]memEntry
 	sweepAt int // sweep expired entries when len(entries) reaches it
+
+	// nextExpiry is the earliest expiry among the entries the last sweep
+	// kept: no entry can be dropped before it.
+	nextExpiry time.Time
 }
 
 type memEntry struct {
@@ -97,8 +111,8 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{entries: map[string]memEntry{}, sweepAt: 1024}
 }
 
-// Claim implements [Store.Claim]. It never fails other than with
-// [ErrClaimed].
+// Claim implements [Store.Claim]. It fails with [ErrClaimed], or for a new
+// flow at [MemoryStore.MaxEntries] with an error wrapping [ErrStore].
 func (m *MemoryStore) Claim(_ context.Context, flow, token string, expires time.Time) ([]byte, error) {
 	now := time.Now()
 	m.mu.Lock()
@@ -109,13 +123,28 @@ func (m *MemoryStore) Claim(_ context.Context, flow, token string, expires time.
 		}
 		return nil, ErrClaimed
 	}
-	if len(m.entries) >= m.sweepAt {
+	limit := m.MaxEntries
+	if limit <= 0 {
+		limit = 1 << 20
+	}
+	// At the limit, sweep only once an entry can have expired since the
+	// last sweep: a full store refuses new flows without scanning it again.
+	if len(m.entries) >= min(m.sweepAt, limit) && (len(m.entries) < limit || !now.Before(m.nextExpiry)) {
+		m.nextExpiry = time.Time{}
 		for k, e := range m.entries {
 			if !now.Before(e.expires) {
 				delete(m.entries, k)
+			} else if m.nextExpiry.IsZero() || e.expires.Before(m.nextExpiry) {
+				m.nextExpiry = e.expires
 			}
 		}
 		m.sweepAt = max(1024, 2*len(m.entries))
+	}
+	if len(m.entries) >= limit {
+		return nil, fmt.Errorf("%w: the in-memory store holds its limit of %d flows (MemoryStore.MaxEntries); retry later", ErrStore, limit)
+	}
+	if !m.nextExpiry.IsZero() && expires.Before(m.nextExpiry) {
+		m.nextExpiry = expires
 	}
 	m.entries[flow] = memEntry{token: token, expires: expires}
 	return nil, nil

@@ -183,3 +183,43 @@ func TestMemoryStore(t *testing.T) {
 	require.NoError(t, err, "an expired claim does not hold")
 	assert.Nil(t, rec)
 }
+
+// A full MemoryStore refuses new flows (ErrStore: the request fails closed,
+// no branch runs) but keeps answering replays of the flows it holds from
+// their records; expired entries make room again.
+func TestMemoryStoreBound(t *testing.T) {
+	ctx := context.Background()
+	m := runtime.NewMemoryStore()
+	m.MaxEntries = 2
+	soon, later := time.Now().Add(150*time.Millisecond), time.Now().Add(time.Minute)
+	_, err := m.Claim(ctx, "a", "t", soon)
+	require.NoError(t, err)
+	_, err = m.Claim(ctx, "b", "t", later)
+	require.NoError(t, err)
+	require.NoError(t, m.Record(ctx, "b", "t", []byte("done"), later))
+
+	_, err = m.Claim(ctx, "c", "t", later)
+	require.ErrorIs(t, err, runtime.ErrStore)
+	assert.Contains(t, err.Error(), "limit of 2 flows")
+	rec, err := m.Claim(ctx, "b", "u", later)
+	require.NoError(t, err, "a replay of a held flow is answered at the bound")
+	assert.Equal(t, "done", string(rec))
+	assert.Equal(t, 2, m.Len())
+
+	require.Eventually(t, func() bool {
+		_, err := m.Claim(ctx, "c", "t", later)
+		return err == nil
+	}, 2*time.Second, 20*time.Millisecond, "a's expiry makes room")
+	assert.Equal(t, 2, m.Len())
+
+	// Through a flow: the full store fails the retry closed.
+	e := newEnv(t, nil)
+	r1 := e.ask(req(paris, "", nil))
+	e.opts.Store = m
+	resp, err := e.flow.Call(ctx, e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
+	assert.Nil(t, resp)
+	var pe *runtime.ProtocolError
+	require.ErrorAs(t, err, &pe)
+	assert.EqualValues(t, -32603, pe.Code)
+	assert.Equal(t, 0, e.rec.Count(), "no branch ran")
+}
