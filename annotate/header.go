@@ -94,22 +94,30 @@ type Directive struct {
 // with an elicit tag).
 func (d Directive) Types() []string {
 	var out []string
-	for i, a := range d.Args {
-		var v string
-		switch {
-		case a == "-type" || a == "--type":
-			if i+1 < len(d.Args) {
-				v = d.Args[i+1]
-			}
-		case strings.HasPrefix(a, "-type="), strings.HasPrefix(a, "--type="):
-			_, v, _ = strings.Cut(a, "=")
-		default:
-			continue
-		}
+	for _, v := range d.flagValues("type") {
 		for _, t := range strings.Split(v, ",") {
 			if t = strings.TrimSpace(t); t != "" {
 				out = append(out, t)
 			}
+		}
+	}
+	return out
+}
+
+// flagValues returns the values the directive gives to the flag name, in
+// order, whichever way the flag package accepts it is spelled (-name v,
+// --name v, -name=v, --name=v).
+func (d Directive) flagValues(name string) []string {
+	var out []string
+	for i, a := range d.Args {
+		switch {
+		case a == "-"+name || a == "--"+name:
+			if i+1 < len(d.Args) {
+				out = append(out, d.Args[i+1])
+			}
+		case strings.HasPrefix(a, "-"+name+"="), strings.HasPrefix(a, "--"+name+"="):
+			_, v, _ := strings.Cut(a, "=")
+			out = append(out, v)
 		}
 	}
 	return out
@@ -181,18 +189,7 @@ func (p *Package) directiveFor(s *Struct) *Directive {
 // nil without -tags.
 func (d Directive) Tags() []string {
 	var out []string
-	for i, a := range d.Args {
-		var v string
-		switch {
-		case a == "-tags" || a == "--tags":
-			if i+1 < len(d.Args) {
-				v = d.Args[i+1]
-			}
-		case strings.HasPrefix(a, "-tags="), strings.HasPrefix(a, "--tags="):
-			_, v, _ = strings.Cut(a, "=")
-		default:
-			continue
-		}
+	for _, v := range d.flagValues("tags") {
 		out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })...)
 	}
 	slices.Sort(out)

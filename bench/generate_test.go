@@ -20,25 +20,38 @@ const (
 	synthFiles   = 10
 )
 
+// testdataDir makes a fresh directory under bench/testdata (inside this
+// module, so that generated files' imports resolve; git ignores it), removed
+// when tb ends, and returns it with a function that writes a file at a
+// slash-separated path below it, making the directories on the way.
+func testdataDir(tb testing.TB, prefix string) (string, func(name, src string)) {
+	tb.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", prefix)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir, func(name, src string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // writeSynthetic writes a package of synthStructs annotated structs (eight
 // fields each, every kind the grammar allows) under bench/testdata, inside
 // this module so that the generated files' imports resolve, and removes it
 // when tb ends. It returns the directory.
 func writeSynthetic(tb testing.TB) string {
 	tb.Helper()
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("testdata", "synth-")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = os.RemoveAll(dir) })
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	dir, write := testdataDir(tb, "synth-")
 	write("window.go", `package synth
 
 // Window is the part of the day a trip starts in.

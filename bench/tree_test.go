@@ -32,23 +32,7 @@ const goRunMcpgen = "go run github.com/mcpgen/mcpgen/cmd/mcpgen"
 // `//go:generate … ./...`, and the packages none. It returns the root.
 func writeTree(tb testing.TB, perPackage bool) string {
 	tb.Helper()
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	root, err := os.MkdirTemp("testdata", "tree-")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = os.RemoveAll(root) })
-	write := func(name, src string) {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	root, write := testdataDir(tb, "tree-")
 	doc := "// Package tree holds the synthetic tools of a benchmark.\npackage tree\n"
 	if !perPackage {
 		doc += "\n//go:generate " + goRunMcpgen + " ./...\n"

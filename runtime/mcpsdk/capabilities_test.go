@@ -13,15 +13,7 @@ import (
 // flow's terms (a request without a session).
 func sdkCapabilities(meta map[string]any) runtime.Capabilities {
 	req := &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Meta: meta}}
-	var c runtime.Capabilities
-	if caps := req.ClientCapabilities(); caps != nil {
-		if caps.Elicitation != nil {
-			c.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
-			c.URLElicitation = caps.Elicitation.URL != nil
-		}
-		c.Sampling, c.Roots = samplingAndRoots(caps)
-	}
-	return c
+	return capabilities(req.ClientCapabilities())
 }
 
 // TestMetaCapabilitiesAgreesWithSDK holds metaCapabilities to go-sdk's

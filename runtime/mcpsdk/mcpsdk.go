@@ -143,16 +143,7 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 				return c
 			}
 		}
-		var c runtime.Capabilities
-		if caps := req.ClientCapabilities(); caps != nil {
-			if caps.Elicitation != nil {
-				// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.
-				c.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
-				c.URLElicitation = caps.Elicitation.URL != nil
-			}
-			c.Sampling, c.Roots = samplingAndRoots(caps)
-		}
-		return c
+		return capabilities(req.ClientCapabilities())
 	}
 	if len(responses) > 0 {
 		r.InputResponses = make(map[string]runtime.InputResponse, len(responses))
@@ -357,4 +348,21 @@ func metaCapabilities(meta map[string]any) (runtime.Capabilities, bool) {
 		c.URLElicitation = url != nil
 	}
 	return c, true
+}
+
+// capabilities is the flow's view of what go-sdk decoded of the client's
+// capabilities (none when caps is nil): {"elicitation":{}} means form, and
+// {"elicitation":{"url":{}}} alone does not (MCP 2026-07-28,
+// client/elicitation, capabilities).
+func capabilities(caps *mcp.ClientCapabilities) runtime.Capabilities {
+	var c runtime.Capabilities
+	if caps == nil {
+		return c
+	}
+	if caps.Elicitation != nil {
+		c.FormElicitation = caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+		c.URLElicitation = caps.Elicitation.URL != nil
+	}
+	c.Sampling, c.Roots = samplingAndRoots(caps)
+	return c
 }
