@@ -17,8 +17,6 @@ import (
 
 	gjsonschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
-
-	"github.com/mcpgen/mcpgen/runtime/internal/format"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
@@ -473,8 +471,11 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		r.max = f.MaxRounds
 	}
 	args := f.New()
+	// From here on every check reads the arguments as the struct holds them:
+	// by exact JSON name (see exactArguments).
+	req.Arguments = exactArguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
-		if err := json.Unmarshal(widenDates(req.Arguments, f.DateFields), args); err != nil {
+		if err := json.Unmarshal(req.Arguments, args); err != nil {
 			resp := complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args))))
 			r.end(ctx, resp, nil)
 			return resp, nil
@@ -836,37 +837,6 @@ func titles(schema *jsonschema.Schema) []string {
 			t = pair.Key
 		}
 		out = append(out, t)
-	}
-	return out
-}
-
-// widenDates rewrites the full-date strings of the named fields of a JSON
-// arguments object ("2026-07-28") as the RFC 3339 date-times that
-// time.Time's UnmarshalJSON reads ("2026-07-28T00:00:00Z"). Anything else,
-// including arguments that are not an object, is left as it is, for
-// json.Unmarshal to judge.
-func widenDates(data json.RawMessage, fields []string) json.RawMessage {
-	if len(fields) == 0 {
-		return data
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
-		return data
-	}
-	changed := false
-	for _, name := range fields {
-		var s string
-		if raw, ok := m[name]; ok && json.Unmarshal(raw, &s) == nil && format.IsDate(s) {
-			m[name] = json.RawMessage(`"` + s + `T00:00:00Z"`)
-			changed = true
-		}
-	}
-	if !changed {
-		return data
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return data
 	}
 	return out
 }

@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type exactInner struct {
+	Label string `json:"label"`
+}
+
+type exactEmbedded struct {
+	Zone string `json:"zone"`
+}
+
+type exactNode struct {
+	Name string       `json:"name"`
+	Kids []*exactNode `json:"kids,omitempty"`
+}
+
+type exactArgs struct {
+	exactEmbedded
+	Account string                `json:"account"`
+	Plain   int                   // named by its Go name
+	Skip    string                `json:"-"`
+	Inner   exactInner            `json:"inner"`
+	List    []exactInner          `json:"list"`
+	ByKey   map[string]exactInner `json:"by_key"`
+	Tree    *exactNode            `json:"tree"`
+	When    time.Time             `json:"when"`
+	Free    map[string]any        `json:"free"`
+}
+
+// exactArguments keeps exactly what encoding/json decodes by exact name, at
+// every depth where the Go type is a struct, and nothing it would fold.
+func TestExactArgumentsDropsFoldedKeysAtEveryDepth(t *testing.T) {
+	in := `{"Account":"x","account":"a","ZONE":"z","zone":"eu","plain":1,"Plain":2,"Skip":"s",
+		"inner":{"Label":"bad","label":"ok"},"list":[{"LABEL":"bad"},{"label":"ok"}],
+		"by_key":{"k":{"labeL":"bad","label":"ok"}},"tree":{"name":"r","kids":[{"Name":"bad","name":"kid"}]},
+		"when":"2026-07-28","free":{"Account":"kept: a map's keys are data"}}`
+	out := exactArguments(json.RawMessage(in), reflect.TypeFor[*exactArgs](), []string{"when"})
+	var got exactArgs
+	require.NoError(t, json.Unmarshal(out, &got))
+	want := exactArgs{
+		exactEmbedded: exactEmbedded{Zone: "eu"},
+		Account:       "a", Plain: 2,
+		Inner: exactInner{Label: "ok"}, List: []exactInner{{}, {Label: "ok"}},
+		ByKey: map[string]exactInner{"k": {Label: "ok"}},
+		Tree:  &exactNode{Name: "r", Kids: []*exactNode{{Name: "kid"}}},
+		When:  time.Date(2026, 7, 28, 0, 0, 0, 0, time.UTC),
+		Free:  map[string]any{"Account": "kept: a map's keys are data"},
+	}
+	assert.Equal(t, want, got)
+
+	// The folded keys alone fill nothing.
+	out = exactArguments(json.RawMessage(`{"ACCOUNT":"x","Zone":"z","plain":1,"Inner":{"label":"x"}}`), reflect.TypeFor[exactArgs](), nil)
+	got = exactArgs{}
+	require.NoError(t, json.Unmarshal(out, &got))
+	assert.Equal(t, exactArgs{}, got)
+}
+
+// Arguments that need no change come back as the same bytes, unparsed ones
+// too (json.Unmarshal judges them).
+func TestExactArgumentsLeavesExactArgumentsAlone(t *testing.T) {
+	for _, in := range []string{`{"account":"a","inner":{"label":"x"}}`, `null`, ``, `[1]`, `{"account":`} {
+		out := exactArguments(json.RawMessage(in), reflect.TypeFor[exactArgs](), nil)
+		assert.Equal(t, in, string(out))
+	}
+}
+
+// A name that two embedded structs give at one depth is no field's, as in
+// encoding/json; the shallower field wins over an embedded one.
+func TestJSONFieldsResolvesLikeEncodingJSON(t *testing.T) {
+	type a struct{ X, Y string }
+	type b struct {
+		X string
+		Y string `json:"Y"`
+	}
+	type c struct {
+		a
+		b
+		Z string
+	}
+	type d struct {
+		c
+		Z int `json:"Z"`
+	}
+	names := func(t reflect.Type) []string {
+		var out []string
+		for n := range jsonFields(t) {
+			out = append(out, n)
+		}
+		return out
+	}
+	assert.ElementsMatch(t, []string{"Y", "Z"}, names(reflect.TypeFor[c]()))
+	assert.Equal(t, reflect.TypeFor[int](), jsonFields(reflect.TypeFor[d]())["Z"])
+}
