@@ -93,6 +93,62 @@ func (s *canonScanner) value(out []byte, depth int) ([]byte, bool) {
 	}
 }
 
+// skip moves past the value at s.i, reporting false for anything
+// canonicalFast would not read (see value).
+func (s *canonScanner) skip(depth int) bool {
+	s.space()
+	if s.i >= len(s.b) || depth > canonicalDepth {
+		return false
+	}
+	switch s.b[s.i] {
+	case '{', '[':
+		end := byte('}')
+		if s.b[s.i] == '[' {
+			end = ']'
+		}
+		s.i++
+		s.space()
+		if s.i < len(s.b) && s.b[s.i] == end {
+			s.i++
+			return true
+		}
+		for {
+			if end == '}' {
+				s.space()
+				if s.i >= len(s.b) || s.b[s.i] != '"' {
+					return false
+				}
+				if _, ok := s.str(); !ok {
+					return false
+				}
+				s.space()
+				if s.i >= len(s.b) || s.b[s.i] != ':' {
+					return false
+				}
+				s.i++
+			}
+			if !s.skip(depth + 1) {
+				return false
+			}
+			s.space()
+			if s.i >= len(s.b) {
+				return false
+			}
+			switch s.b[s.i] {
+			case ',':
+				s.i++
+			case end:
+				s.i++
+				return true
+			default:
+				return false
+			}
+		}
+	}
+	_, ok := s.scalar()
+	return ok
+}
+
 // scalar returns the string, number or literal at s.i, which is its own
 // canonical form.
 func (s *canonScanner) scalar() ([]byte, bool) {

@@ -211,11 +211,80 @@ func exactArguments(raw json.RawMessage, t reflect.Type, dates []string) json.Ra
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	out, changed := exactValue(raw, keyShapeOf(t), dates)
+	shape := keyShapeOf(t)
+	if exactAlready(raw, shape, dates) {
+		return raw
+	}
+	out, changed := exactValue(raw, shape, dates)
 	if !changed {
 		return raw
 	}
 	return out
+}
+
+// exactAlready reports, reading raw once without allocating, whether it is
+// an object that exactArguments would return unchanged because it holds what
+// the common arguments hold: keys of plain ASCII that are each the exact
+// JSON name of a field, none of them a date field, and values that decode
+// by no key (no struct below). Anything else takes exactValue.
+func exactAlready(raw []byte, shape *keyShape, dates []string) bool {
+	if shape.kind != shapeStruct {
+		return false
+	}
+	s := canonScanner{b: raw}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return false
+	}
+	s.i++
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		s.space()
+		return s.i == len(s.b)
+	}
+	for {
+		s.space()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return false
+		}
+		key, ok := s.str()
+		if !ok {
+			return false
+		}
+		name := key[1 : len(key)-1]
+		fs, ok := shape.fields[string(name)]
+		if !ok || fs.kind != shapeLeaf {
+			return false
+		}
+		for _, d := range dates {
+			if d == string(name) {
+				return false
+			}
+		}
+		s.space()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return false
+		}
+		s.i++
+		if !s.skip(0) {
+			return false
+		}
+		s.space()
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			s.space()
+			return s.i == len(s.b)
+		default:
+			return false
+		}
+	}
 }
 
 // exactValue applies exactArguments to one JSON value of shape s (dates

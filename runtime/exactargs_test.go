@@ -100,3 +100,32 @@ func TestJSONFieldsResolvesLikeEncodingJSON(t *testing.T) {
 	assert.ElementsMatch(t, []string{"Y", "Z"}, names(reflect.TypeFor[c]()))
 	assert.Equal(t, reflect.TypeFor[int](), jsonFields(reflect.TypeFor[d]())["Z"])
 }
+
+// exactAlready (the allocation-free reading of the common case) never says
+// "unchanged" where exactValue would change something, and neither panics.
+func FuzzExactAlready(f *testing.F) {
+	for _, s := range []string{`{"account":"a","Plain":1}`, `{"ACCOUNT":"x"}`, `{"inner":{"Label":"x"}}`,
+		`{"when":"2026-07-28"}`, `{"account":"a\u00e9"}`, `{}`, ` { "account" : [1,{"a":[]}] } `, `{"account":1,}`, `[]`} {
+		f.Add(s)
+	}
+	typ := reflect.TypeFor[exactArgs]()
+	f.Fuzz(func(t *testing.T, raw string) {
+		shape := keyShapeOf(typ)
+		if exactAlready([]byte(raw), shape, []string{"when"}) {
+			if _, changed := exactValue(json.RawMessage(raw), shape, []string{"when"}); changed {
+				t.Fatalf("exactAlready said unchanged, exactValue changed %s", raw)
+			}
+			if !json.Valid([]byte(raw)) {
+				t.Fatalf("exactAlready accepted invalid JSON %s", raw)
+			}
+		}
+	})
+}
+
+// The common arguments cost no allocation on their way through.
+func TestExactArgumentsCommonCaseAllocatesNothing(t *testing.T) {
+	raw := json.RawMessage(`{"account":"a","Plain":12.5,"free":{"x":[1,2,{"y":null}]},"when":"2026-07-28T10:00:00Z"}`)
+	typ := reflect.TypeFor[exactArgs]()
+	exactArguments(raw, typ, nil)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { exactArguments(raw, typ, nil) }))
+}
