@@ -3,25 +3,24 @@ package runtime
 import (
 	"bytes"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
-// canonicalDepth bounds the nesting canonicalFast handles; deeper arguments
-// take the general path.
-const canonicalDepth = 32
 
 // canonicalFast writes the canonical form of canonicalArgs for arguments in
 // the common shape, reading the raw bytes once: a JSON object whose strings
 // (keys and values) are printable ASCII without escapes, '<', '>' or '&'
 // (so that encoding/json writes them back as they are), nested at most
-// canonicalDepth deep, without two keys of one object that fold alike. Such
+// jsonscan.MaxDepth deep, without two keys of one object that fold alike. Such
 // a string and every number are their own canonical form. It reports false,
 // having decided nothing, for anything else, which canonicalArgs hands to
 // the general path (json.Decoder tokens): the two agree byte for byte
 // (FuzzCanonicalArgs).
 func canonicalFast(raw []byte) ([]byte, bool) {
-	s := canonScanner{b: raw}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
+	s := canonScanner{jsonscan.Scanner{B: raw}}
+	s.Space()
+	if s.I >= len(s.B) || s.B[s.I] != '{' {
 		return nil, false
 	}
 	out := make([]byte, 0, len(raw))
@@ -29,42 +28,29 @@ func canonicalFast(raw []byte) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	s.space()
-	return out, s.i == len(s.b)
+	s.Space()
+	return out, s.I == len(s.B)
 }
 
 // canonScanner reads JSON for canonicalFast.
-type canonScanner struct {
-	b []byte
-	i int
-}
+type canonScanner struct{ jsonscan.Scanner }
 
-func (s *canonScanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
 
-// value appends the canonical form of the value at s.i to out.
+// value appends the canonical form of the value at s.I to out.
 func (s *canonScanner) value(out []byte, depth int) ([]byte, bool) {
-	s.space()
-	if s.i >= len(s.b) || depth > canonicalDepth {
+	s.Space()
+	if s.I >= len(s.B) || depth > jsonscan.MaxDepth {
 		return out, false
 	}
-	switch c := s.b[s.i]; {
+	switch c := s.B[s.I]; {
 	case c == '{':
 		return s.object(out, depth)
 	case c == '[':
-		s.i++
+		s.I++
 		out = append(out, '[')
-		s.space()
-		if s.i < len(s.b) && s.b[s.i] == ']' {
-			s.i++
+		s.Space()
+		if s.I < len(s.B) && s.B[s.I] == ']' {
+			s.I++
 			return append(out, ']'), true
 		}
 		for {
@@ -72,136 +58,63 @@ func (s *canonScanner) value(out []byte, depth int) ([]byte, bool) {
 			if out, ok = s.value(out, depth+1); !ok {
 				return out, false
 			}
-			s.space()
-			if s.i >= len(s.b) {
+			s.Space()
+			if s.I >= len(s.B) {
 				return out, false
 			}
-			switch s.b[s.i] {
+			switch s.B[s.I] {
 			case ',':
-				s.i++
+				s.I++
 				out = append(out, ',')
 			case ']':
-				s.i++
+				s.I++
 				return append(out, ']'), true
 			default:
 				return out, false
 			}
 		}
 	default:
-		v, ok := s.scalar()
+		v, ok := s.Scalar()
 		return append(out, v...), ok
 	}
 }
 
-// skip moves past the value at s.i, reporting false for anything
-// canonicalFast would not read (see value).
-func (s *canonScanner) skip(depth int) bool {
-	s.space()
-	if s.i >= len(s.b) || depth > canonicalDepth {
-		return false
-	}
-	switch s.b[s.i] {
-	case '{', '[':
-		end := byte('}')
-		if s.b[s.i] == '[' {
-			end = ']'
-		}
-		s.i++
-		s.space()
-		if s.i < len(s.b) && s.b[s.i] == end {
-			s.i++
-			return true
-		}
-		for {
-			if end == '}' {
-				s.space()
-				if s.i >= len(s.b) || s.b[s.i] != '"' {
-					return false
-				}
-				if _, ok := s.str(); !ok {
-					return false
-				}
-				s.space()
-				if s.i >= len(s.b) || s.b[s.i] != ':' {
-					return false
-				}
-				s.i++
-			}
-			if !s.skip(depth + 1) {
-				return false
-			}
-			s.space()
-			if s.i >= len(s.b) {
-				return false
-			}
-			switch s.b[s.i] {
-			case ',':
-				s.i++
-			case end:
-				s.i++
-				return true
-			default:
-				return false
-			}
-		}
-	}
-	_, ok := s.scalar()
-	return ok
-}
 
-// scalar returns the string, number or literal at s.i, which is its own
-// canonical form.
-func (s *canonScanner) scalar() ([]byte, bool) {
-	switch c := s.b[s.i]; {
-	case c == '"':
-		return s.str()
-	case c == '-' || c >= '0' && c <= '9':
-		return s.number()
-	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(s.b[s.i:], []byte(lit)) {
-			v := s.b[s.i : s.i+len(lit)]
-			s.i += len(lit)
-			return v, true
-		}
-	}
-	return nil, false
-}
 
-// object appends the canonical form of the object at s.i: its members
+// object appends the canonical form of the object at s.I: its members
 // sorted by key.
 func (s *canonScanner) object(out []byte, depth int) ([]byte, bool) {
 	type member struct{ key, val []byte }
 	var members []member
-	s.i++ // '{'
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
+	s.I++ // '{'
+	s.Space()
+	if s.I < len(s.B) && s.B[s.I] == '}' {
+		s.I++
 		return append(out, "{}"...), true
 	}
 	for {
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
+		s.Space()
+		if s.I >= len(s.B) || s.B[s.I] != '"' {
 			return out, false
 		}
-		key, ok := s.str()
+		key, ok := s.Str()
 		if !ok {
 			return out, false
 		}
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
+		s.Space()
+		if s.I >= len(s.B) || s.B[s.I] != ':' {
 			return out, false
 		}
-		s.i++
-		s.space()
-		if s.i >= len(s.b) {
+		s.I++
+		s.Space()
+		if s.I >= len(s.B) {
 			return out, false
 		}
 		var val []byte
-		if c := s.b[s.i]; c == '{' || c == '[' {
+		if c := s.B[s.I]; c == '{' || c == '[' {
 			val, ok = s.value(nil, depth+1)
 		} else {
-			val, ok = s.scalar()
+			val, ok = s.Scalar()
 		}
 		if !ok {
 			return out, false
@@ -213,18 +126,18 @@ func (s *canonScanner) object(out []byte, depth int) ([]byte, bool) {
 			}
 		}
 		members = append(members, member{key, val})
-		s.space()
-		if s.i >= len(s.b) {
+		s.Space()
+		if s.I >= len(s.B) {
 			return out, false
 		}
-		if s.b[s.i] == ',' {
-			s.i++
+		if s.B[s.I] == ',' {
+			s.I++
 			continue
 		}
-		if s.b[s.i] != '}' {
+		if s.B[s.I] != '}' {
 			return out, false
 		}
-		s.i++
+		s.I++
 		break
 	}
 	// Sorted by the keys without their quotes, as strings.Compare sorts the
@@ -242,56 +155,4 @@ func (s *canonScanner) object(out []byte, depth int) ([]byte, bool) {
 	return append(out, '}'), true
 }
 
-// str returns the string at s.i with its quotes when it is printable ASCII
-// without '\\', '<', '>' or '&'.
-func (s *canonScanner) str() ([]byte, bool) {
-	start := s.i
-	for s.i++; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
-		case c == '"':
-			s.i++
-			return s.b[start:s.i], true
-		case c < 0x20 || c > 0x7e || c == '\\' || c == '<' || c == '>' || c == '&':
-			return nil, false
-		}
-	}
-	return nil, false
-}
 
-// number returns the number at s.i when it follows JSON's grammar
-// (RFC 8259, section 6).
-func (s *canonScanner) number() ([]byte, bool) {
-	start := s.i
-	digits := func() int {
-		n := 0
-		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-			s.i++
-			n++
-		}
-		return n
-	}
-	if s.b[s.i] == '-' {
-		s.i++
-	}
-	if s.i < len(s.b) && s.b[s.i] == '0' {
-		s.i++
-	} else if digits() == 0 {
-		return nil, false
-	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
-		s.i++
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	return s.b[start:s.i], true
-}

@@ -17,6 +17,8 @@ import (
 
 	gjsonschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/exact"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
@@ -472,8 +474,8 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	}
 	args := f.New()
 	// From here on every check reads the arguments as the struct holds them:
-	// by exact JSON name (see exactArguments).
-	req.Arguments = exactArguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
+	// by exact JSON name (see package exact).
+	req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 		if err := json.Unmarshal(req.Arguments, args); err != nil {
 			resp := complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args))))

@@ -1,4 +1,4 @@
-package runtime
+package exact
 
 import (
 	"encoding/json"
@@ -36,14 +36,14 @@ type exactArgs struct {
 	Free    map[string]any        `json:"free"`
 }
 
-// exactArguments keeps exactly what encoding/json decodes by exact name, at
+// Arguments keeps exactly what encoding/json decodes by exact name, at
 // every depth where the Go type is a struct, and nothing it would fold.
 func TestExactArgumentsDropsFoldedKeysAtEveryDepth(t *testing.T) {
 	in := `{"Account":"x","account":"a","ZONE":"z","zone":"eu","plain":1,"Plain":2,"Skip":"s",
 		"inner":{"Label":"bad","label":"ok"},"list":[{"LABEL":"bad"},{"label":"ok"}],
 		"by_key":{"k":{"labeL":"bad","label":"ok"}},"tree":{"name":"r","kids":[{"Name":"bad","name":"kid"}]},
 		"when":"2026-07-28","free":{"Account":"kept: a map's keys are data"}}`
-	out := exactArguments(json.RawMessage(in), reflect.TypeFor[*exactArgs](), []string{"when"})
+	out := Arguments(json.RawMessage(in), reflect.TypeFor[*exactArgs](), []string{"when"})
 	var got exactArgs
 	require.NoError(t, json.Unmarshal(out, &got))
 	want := exactArgs{
@@ -58,7 +58,7 @@ func TestExactArgumentsDropsFoldedKeysAtEveryDepth(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	// The folded keys alone fill nothing.
-	out = exactArguments(json.RawMessage(`{"ACCOUNT":"x","Zone":"z","plain":1,"Inner":{"label":"x"}}`), reflect.TypeFor[exactArgs](), nil)
+	out = Arguments(json.RawMessage(`{"ACCOUNT":"x","Zone":"z","plain":1,"Inner":{"label":"x"}}`), reflect.TypeFor[exactArgs](), nil)
 	got = exactArgs{}
 	require.NoError(t, json.Unmarshal(out, &got))
 	assert.Equal(t, exactArgs{}, got)
@@ -68,7 +68,7 @@ func TestExactArgumentsDropsFoldedKeysAtEveryDepth(t *testing.T) {
 // too (json.Unmarshal judges them).
 func TestExactArgumentsLeavesExactArgumentsAlone(t *testing.T) {
 	for _, in := range []string{`{"account":"a","inner":{"label":"x"}}`, `null`, ``, `[1]`, `{"account":`} {
-		out := exactArguments(json.RawMessage(in), reflect.TypeFor[exactArgs](), nil)
+		out := Arguments(json.RawMessage(in), reflect.TypeFor[exactArgs](), nil)
 		assert.Equal(t, in, string(out))
 	}
 }
@@ -126,6 +126,6 @@ func FuzzExactAlready(f *testing.F) {
 func TestExactArgumentsCommonCaseAllocatesNothing(t *testing.T) {
 	raw := json.RawMessage(`{"account":"a","Plain":12.5,"free":{"x":[1,2,{"y":null}]},"when":"2026-07-28T10:00:00Z"}`)
 	typ := reflect.TypeFor[exactArgs]()
-	exactArguments(raw, typ, nil)
-	assert.Zero(t, testing.AllocsPerRun(100, func() { exactArguments(raw, typ, nil) }))
+	Arguments(raw, typ, nil)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { Arguments(raw, typ, nil) }))
 }

@@ -1,4 +1,10 @@
-package runtime
+// Package exact reads a JSON value the way encoding/json decodes it into a
+// Go type, by exact JSON name: encoding/json also fills a struct field from
+// a key that differs from the field's name only in case ("Account" fills
+// `json:"account"`), which every check that looks the key up exactly never
+// sees. [Arguments] removes such keys first, so that what is checked is what
+// the code gets.
+package exact
 
 import (
 	"encoding"
@@ -9,23 +15,11 @@ import (
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
-// A tool's arguments are matched to its struct by exact JSON name. encoding/json
-// also fills a field from a key that differs from the field's name only in
-// case ("Account" fills `json:"account"`), while every check of the
-// arguments (the input schema, the run-time choices, the state's binding)
-// looks the key up exactly and never sees it: a caller could pass a value
-// the checks never judged. exactArguments removes such keys before the
-// arguments are decoded, so that what is checked is what the branch gets.
-//
-// The input schema a flow publishes allows additional properties (MCP
-// 2026-07-28, server/tools: inputSchema is a JSON Schema object), so a key
-// that names no field is ignored, as it always was; it just never fills a
-// field under another spelling.
-
 // keyShape tells where a Go type holds structs whose JSON objects
-// encoding/json would decode, so that exactArguments knows which members of
+// encoding/json would decode, so that Arguments knows which members of
 // a JSON value to keep.
 type keyShape struct {
 	kind   shapeKind
@@ -195,7 +189,7 @@ func validTagName(name string) bool {
 	return true
 }
 
-// exactArguments returns the arguments raw (a JSON object) as they decode
+// Arguments returns the arguments raw (a JSON object) as they decode
 // into a value of type t by exact JSON name: at every level where the Go
 // type is a struct, members whose key is not the exact JSON name of a field
 // are removed (encoding/json would fill a field from a key that differs only
@@ -204,7 +198,7 @@ func validTagName(name string) bool {
 // with format date) are written as the date-time time.Time reads
 // ("2026-07-28T00:00:00Z"). raw is returned as it is when nothing changes,
 // and when it is not valid JSON, for json.Unmarshal to judge.
-func exactArguments(raw json.RawMessage, t reflect.Type, dates []string) json.RawMessage {
+func Arguments(raw json.RawMessage, t reflect.Type, dates []string) json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
 		return raw
 	}
@@ -223,7 +217,7 @@ func exactArguments(raw json.RawMessage, t reflect.Type, dates []string) json.Ra
 }
 
 // exactAlready reports, reading raw once without allocating, whether it is
-// an object that exactArguments would return unchanged because it holds what
+// an object that Arguments would return unchanged because it holds what
 // the common arguments hold: keys of plain ASCII that are each the exact
 // JSON name of a field, none of them a date field, and values that decode
 // by no key (no struct below). Anything else takes exactValue.
@@ -231,24 +225,24 @@ func exactAlready(raw []byte, shape *keyShape, dates []string) bool {
 	if shape.kind != shapeStruct {
 		return false
 	}
-	s := canonScanner{b: raw}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
+	s := jsonscan.Scanner{B: raw}
+	s.Space()
+	if s.I >= len(s.B) || s.B[s.I] != '{' {
 		return false
 	}
-	s.i++
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
-		s.space()
-		return s.i == len(s.b)
+	s.I++
+	s.Space()
+	if s.I < len(s.B) && s.B[s.I] == '}' {
+		s.I++
+		s.Space()
+		return s.I == len(s.B)
 	}
 	for {
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
+		s.Space()
+		if s.I >= len(s.B) || s.B[s.I] != '"' {
 			return false
 		}
-		key, ok := s.str()
+		key, ok := s.Str()
 		if !ok {
 			return false
 		}
@@ -262,32 +256,32 @@ func exactAlready(raw []byte, shape *keyShape, dates []string) bool {
 				return false
 			}
 		}
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
+		s.Space()
+		if s.I >= len(s.B) || s.B[s.I] != ':' {
 			return false
 		}
-		s.i++
-		if !s.skip(0) {
+		s.I++
+		if !s.Skip(0) {
 			return false
 		}
-		s.space()
-		if s.i >= len(s.b) {
+		s.Space()
+		if s.I >= len(s.B) {
 			return false
 		}
-		switch s.b[s.i] {
+		switch s.B[s.I] {
 		case ',':
-			s.i++
+			s.I++
 		case '}':
-			s.i++
-			s.space()
-			return s.i == len(s.b)
+			s.I++
+			s.Space()
+			return s.I == len(s.B)
 		default:
 			return false
 		}
 	}
 }
 
-// exactValue applies exactArguments to one JSON value of shape s (dates
+// exactValue applies Arguments to one JSON value of shape s (dates
 // applies at this level only).
 func exactValue(raw json.RawMessage, s *keyShape, dates []string) (json.RawMessage, bool) {
 	switch s.kind {
