@@ -66,10 +66,9 @@ func buildShape(t reflect.Type, seen map[reflect.Type]*keyShape) *keyShape {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		s := &keyShape{}
-		seen[t] = s
-		*s = *buildShape(t.Elem(), seen)
-		return s
+		// A pointer decodes as what it points to; sharing that shape (not
+		// copying it) keeps a recursive type's shape whole while it is built.
+		return buildShape(t.Elem(), seen)
 	case reflect.Slice, reflect.Array, reflect.Map:
 		s := &keyShape{kind: shapeList}
 		if t.Kind() == reflect.Map {

@@ -129,3 +129,39 @@ func TestExactArgumentsCommonCaseAllocatesNothing(t *testing.T) {
 	Arguments(raw, typ, nil)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { Arguments(raw, typ, nil) }))
 }
+
+type recNode struct {
+	Size int        `json:"size,omitempty"`
+	Kids []*recNode `json:"kids,omitempty"`
+}
+
+type recEntry struct {
+	Name string     `json:"name"`
+	Sub  *recFolder `json:"sub,omitempty"`
+}
+
+type recFolder []recEntry
+
+// Recursive types through pointers keep their whole shape: a folded key is
+// dropped at any depth, and reading them never panics.
+func TestArgumentsRecursiveTypes(t *testing.T) {
+	type treeArgs struct {
+		Tree *recNode `json:"tree"`
+	}
+	out := Arguments(json.RawMessage(`{"tree":{"kids":[{"Size":999,"kids":[{"SIZE":7,"size":1}]}]}}`), reflect.TypeFor[*treeArgs](), nil)
+	var tree treeArgs
+	require.NoError(t, json.Unmarshal(out, &tree))
+	require.Len(t, tree.Tree.Kids, 1)
+	assert.Zero(t, tree.Tree.Kids[0].Size, "%s", out)
+	assert.Equal(t, 1, tree.Tree.Kids[0].Kids[0].Size, "%s", out)
+
+	type folderArgs struct {
+		Root recFolder `json:"root"`
+	}
+	var root folderArgs
+	require.NotPanics(t, func() {
+		out = Arguments(json.RawMessage(`{"root":[{"name":"a","sub":[{"name":"b","sub":[{"NAME":"x","name":"c"}]}]}]}`), reflect.TypeFor[*folderArgs](), nil)
+	})
+	require.NoError(t, json.Unmarshal(out, &root))
+	assert.Equal(t, "c", (*(*root.Root[0].Sub)[0].Sub)[0].Name)
+}
