@@ -174,8 +174,11 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 	}
 	st := obj.Type().Underlying().(*types.Struct)
 	var cands []*fieldCand
-	a.collect(st, nil, 0, map[types.Type]bool{}, &cands)
-	s.Fields = a.resolve(cands)
+	a.collect(st, nil, 0, false, map[types.Type]bool{}, &cands)
+	s.Fields, s.Args = a.resolve(cands)
+	if s.Question {
+		s.Args = nil // a question's struct is filled from a form, never from arguments
+	}
 	return s
 }
 
@@ -290,10 +293,13 @@ type fieldCand struct {
 	tagStart token.Position // start of the elicit tag value, or the field position
 	top      token.Position // the field of the root struct it comes from (an embedded one, when promoted)
 	rawTag   bool           // tagStart is exact (raw string literal)
+	tags     string         // the whole struct tag
+	viaPtr   bool           // promoted through an embedded pointer
 }
 
 // collect walks the struct's fields with encoding/json's rules for embedding.
-func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[types.Type]bool, out *[]*fieldCand) {
+// viaPtr: st is reached through an embedded pointer.
+func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bool, seen map[types.Type]bool, out *[]*fieldCand) {
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
 		rawTag := st.Tag(i)
@@ -339,7 +345,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 					continue
 				}
 				seen[t] = true
-				a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, seen, out)
+				a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, viaPtr || ptr, seen, out)
 				delete(seen, t)
 				continue
 			}
@@ -351,7 +357,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, seen map[
 			continue
 		}
 		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
-			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top}
+			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top, tags: rawTag, viaPtr: viaPtr}
 		if c.json == "" {
 			c.json = v.Name()
 		}
@@ -421,15 +427,17 @@ func structHasElicit(st *types.Struct, seen map[*types.Struct]bool) bool {
 // resolve applies encoding/json's dominance rules to JSON names (the rules of
 // encoding/json's typeFields/dominantField: among fields sharing a JSON name,
 // the shallowest wins; at equal depth a json-tagged field beats untagged ones;
-// otherwise all of them are hidden) and builds the elicitable fields. An
+// otherwise all of them are hidden) and builds the elicitable fields and the
+// plain arguments (the other fields encoding/json fills). An
 // elicit tag on a field that encoding/json hides is an error: no argument or
 // answer could ever set it.
-func (a *analyzer) resolve(cands []*fieldCand) []*Field {
+func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 	byName := map[string][]*fieldCand{}
 	for _, c := range cands {
 		byName[c.json] = append(byName[c.json], c)
 	}
 	var fields []*Field
+	var args []*Arg
 	for _, c := range cands {
 		group := byName[c.json]
 		if len(group) > 1 {
@@ -445,13 +453,15 @@ func (a *analyzer) resolve(cands []*fieldCand) []*Field {
 			}
 		}
 		if !c.hasTag {
+			args = append(args, a.argModel(c))
 			continue
 		}
 		if f := a.fieldModel(c); f != nil {
+			f.DecodesItself = decodesItself(c.v.Type())
 			fields = append(fields, f)
 		}
 	}
-	return fields
+	return fields, args
 }
 
 // dominant returns the field encoding/json uses for a JSON name shared by

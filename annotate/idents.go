@@ -23,6 +23,9 @@ const (
 	// MethodApplyContentImpl is the unexported method behind ApplyContent
 	// and ApplyPartial.
 	MethodApplyContentImpl = "applyContent"
+	// MethodDecodeArguments decodes a tool's arguments by exact JSON name
+	// and checks its plain arguments; declared for tools only.
+	MethodDecodeArguments = "decodeArguments"
 	// MethodElicitMessage returns a question's //mcpgen:message, which
 	// runtime.Ask shows when the ask gives none; declared only then.
 	MethodElicitMessage = "ElicitMessage"
@@ -139,6 +142,7 @@ func StructIdents(s *Struct) []Ident {
 	if s.Question {
 		return out // no handler interface, flow constructor or handler file
 	}
+	out = append(out, Ident{Name: MethodDecodeArguments, Kind: "method", Recv: s.Name, For: s.Name, File: elicit, Pos: s.Pos})
 	out = append(out,
 		Ident{Name: InterfaceName(s.Name), Kind: "interface", For: s.Name, File: elicit, Pos: s.Pos},
 		Ident{Name: FlowFuncName(s.Name), Kind: "function", For: s.Name, File: elicit, Pos: s.Pos},

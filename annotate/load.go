@@ -410,7 +410,7 @@ func (a *analyzer) generatedNames() generatedNames {
 		for _, n := range GeneratedIdents(name) {
 			g.top[n] = true
 		}
-		for _, m := range append(GeneratedMethods(), MethodElicitMessage) {
+		for _, m := range append(GeneratedMethods(), MethodElicitMessage, MethodDecodeArguments) {
 			g.method(name, m)
 		}
 	}

@@ -97,6 +97,20 @@ type Struct struct {
 	HandlerDeclared bool
 
 	Fields []*Field // elicitable fields, in encoding/json field order
+	// Args are the tool's plain arguments: the other fields its arguments
+	// fill, in encoding/json field order (none for a question).
+	Args []*Arg
+}
+
+// Opaque reports whether a plain argument of s is [Arg.Opaque]: the
+// runtime then also checks the tool's input schema as a whole.
+func (s *Struct) Opaque() bool {
+	for _, g := range s.Args {
+		if g.Opaque {
+			return true
+		}
+	}
+	return false
 }
 
 // TypeRef names a Go type: a predeclared one (Path "") or a named one.
@@ -140,6 +154,11 @@ type Field struct {
 	Choices bool
 
 	Default *Default // pre-filled value, nil when none
+
+	// DecodesItself: the Go type has its own UnmarshalJSON or UnmarshalText
+	// (or invopop/jsonschema's JSONSchema): generated code decodes an
+	// argument for it with encoding/json.
+	DecodesItself bool
 }
 
 // EnumItem is one choice of a select.

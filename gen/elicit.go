@@ -159,6 +159,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		}
 		return f // a question has no handler interface and no flow
 	}
+	if hasDecoder(s) {
+		decodeArgumentsDecl(f, s)
+	}
 
 	// Handler interface and flow constructor
 	h := annotate.InterfaceName(s.Name)
@@ -235,6 +238,13 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				d[jen.Id("Choices")] = jen.Map(jen.String()).Func().Params(jen.Qual("context", "Context"), jen.Qual(runtimePkg, "Args")).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Values(choices)
 			}
 			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
+			if hasDecoder(s) {
+				d[jen.Id("Decode")] = jen.Func().Params(jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("raw").Index().Byte()).Error().Block(
+					jen.Return(jen.Id("a").Assert(jen.Op("*").Id(s.Name)).Dot(annotate.MethodDecodeArguments).Call(jen.Id("raw"))))
+				if s.Opaque() {
+					d[jen.Id("CheckInputSchema")] = jen.True()
+				}
+			}
 			d[jen.Id("Dispatch")] = jen.Func().Params(
 				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),
 			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/nums"
 	"github.com/mcpgen/mcpgen/golden/testdata/optionalonly"
 	"github.com/mcpgen/mcpgen/golden/testdata/person"
+	"github.com/mcpgen/mcpgen/golden/testdata/plainargs"
 	"github.com/mcpgen/mcpgen/golden/testdata/selects"
 	"github.com/mcpgen/mcpgen/golden/testdata/strs"
 	"github.com/mcpgen/mcpgen/golden/testdata/times"
@@ -50,6 +51,8 @@ func goldenStructs() []goldenStruct {
 		{"optionalonly", "Preferences", optionalonly.NewPreferencesFlow(nil), false},
 		{"person", "Person", person.NewPersonFlow(nil), false},
 		{"person", "Settings", person.NewSettingsFlow(nil), false},
+		{"plainargs", "Filter", plainargs.NewFilterFlow(nil), false},
+		{"plainargs", "Search", plainargs.NewSearchFlow(nil), false},
 		{"selects", "Multis", selects.NewMultisFlow(nil), false},
 		{"selects", "Singles", selects.NewSinglesFlow(nil), false},
 		{"strs", "Strings", strs.NewStringsFlow(nil), false},

@@ -7,7 +7,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
-
 // canonicalFast writes the canonical form of canonicalArgs for arguments in
 // the common shape, reading the raw bytes once: a JSON object whose strings
 // (keys and values) are printable ASCII without escapes, '<', '>' or '&'
@@ -34,7 +33,6 @@ func canonicalFast(raw []byte) ([]byte, bool) {
 
 // canonScanner reads JSON for canonicalFast.
 type canonScanner struct{ jsonscan.Scanner }
-
 
 // value appends the canonical form of the value at s.I to out.
 func (s *canonScanner) value(out []byte, depth int) ([]byte, bool) {
@@ -78,8 +76,6 @@ func (s *canonScanner) value(out []byte, depth int) ([]byte, bool) {
 		return append(out, v...), ok
 	}
 }
-
-
 
 // object appends the canonical form of the object at s.I: its members
 // sorted by key.
@@ -154,5 +150,3 @@ func (s *canonScanner) object(out []byte, depth int) ([]byte, bool) {
 	}
 	return append(out, '}'), true
 }
-
-

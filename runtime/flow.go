@@ -92,6 +92,18 @@ type Flow struct {
 	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
 	// New returns a new zero argument struct.
 	New func() Args
+	// Decode decodes a request's arguments (a JSON object; empty or null:
+	// none) into args, a value from New, once and by exact JSON name, and
+	// checks the rules the tool's input schema gives its plain arguments
+	// (the generated decodeArguments). It returns a *ValidationError naming
+	// every failing argument, or another error for arguments that are not a
+	// JSON object. When nil, the arguments are read with encoding/json by
+	// exact name and checked against [InputSchema].
+	Decode func(args Args, raw []byte) error
+	// CheckInputSchema, with Decode, also checks the arguments against
+	// [InputSchema]: generated code sets it when a plain argument has a
+	// type or a rule its own checks do not cover.
+	CheckInputSchema bool
 	// Dispatch runs exactly one branch of the user's handler.
 	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
 }
@@ -472,28 +484,13 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	if f.MaxRounds > 0 {
 		r.max = f.MaxRounds
 	}
-	args := f.New()
-	// From here on every check reads the arguments as the struct holds them:
-	// by exact JSON name (see package exact).
-	req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
-	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
-		if err := json.Unmarshal(req.Arguments, args); err != nil {
-			resp := complete(ToolError("invalid arguments: %s", jsonErrorText(err, reflect.TypeOf(args))))
-			r.end(ctx, resp, nil)
-			return resp, nil
-		}
-	}
-	if err := presentErrors(args.Validate()); err != nil {
-		resp := complete(ToolError("invalid arguments: %v", err))
-		r.end(ctx, resp, nil)
-		return resp, nil
-	}
 	if err := r.open(ctx); err != nil {
+		// The state is judged first: it binds arguments that passed the
+		// checks below when it was issued.
 		return nil, err
 	}
-	if err := f.checkPlain(req.Arguments); err != nil {
-		// After the state: a retry's state is judged first, and a state
-		// binds arguments that passed this check when it was issued.
+	args := f.New()
+	if err := f.decode(args, req); err != nil {
 		resp := complete(ToolError("invalid arguments: %v", err))
 		r.end(ctx, resp, nil)
 		return resp, nil
@@ -516,6 +513,32 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		}
 		return c.retry(ctx, r.st)
 	})
+}
+
+// decode reads the request's arguments into args and checks them: the
+// generated Decode (and the input schema as a whole when it asks for it),
+// or else encoding/json by exact JSON name and the input schema; then the
+// rules of the elicitable fields present (missing ones are asked for).
+func (f *Flow) decode(args Args, req *Request) error {
+	if f.Decode != nil {
+		if err := f.Decode(args, req.Arguments); err != nil {
+			return err
+		}
+	} else {
+		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
+		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
+			if err := json.Unmarshal(req.Arguments, args); err != nil {
+				return errors.New(jsonErrorText(err, reflect.TypeOf(args)))
+			}
+		}
+	}
+	if err := presentErrors(args.Validate()); err != nil {
+		return err
+	}
+	if f.Decode == nil || f.CheckInputSchema {
+		return f.checkPlain(req.Arguments)
+	}
+	return nil
 }
 
 // call is one request of a Flow: the round it runs in and its decoded

@@ -1,0 +1,278 @@
+package gen
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/annotate"
+)
+
+// member is one field a tool's arguments can fill, as decodeArguments reads
+// it: an elicitable field or a plain argument.
+type member struct {
+	json    string
+	path    []string
+	kind    annotate.Kind
+	basic   string
+	pointer bool
+	date    bool // a time.Time with format "date": a full-date is read too
+	opaque  bool // decoded with encoding/json (impl.DecodeJSON)
+	nullOK  bool // not in the input schema: null decodes as encoding/json does
+	arg     *annotate.Arg
+	field   *annotate.Field // an elicitable field
+}
+
+// members lists the fields of s that arguments fill, in field order: the
+// elicitable fields, then the plain arguments.
+func members(s *annotate.Struct) []member {
+	var out []member
+	for _, fd := range s.Fields {
+		out = append(out, member{json: fd.JSONName, path: fd.Path, kind: fd.Kind, basic: fd.Basic, pointer: fd.Pointer,
+			date:   fd.Kind == annotate.DateTime && fd.Format == "date",
+			opaque: fd.Slice || fd.DecodesItself, nullOK: fd.AskAlways, field: fd})
+	}
+	for _, g := range s.Args {
+		out = append(out, member{json: g.JSONName, path: g.Path, kind: g.Kind, basic: g.Basic, pointer: g.Pointer,
+			opaque: g.Opaque, nullOK: !g.InSchema || g.Opaque, arg: g})
+	}
+	return out
+}
+
+// hasDecoder reports whether mcpgen generates decodeArguments for s: every
+// tool whose arguments reach their fields without an embedded pointer
+// (which encoding/json allocates on the way; the runtime's reading by exact
+// name does the same).
+func hasDecoder(s *annotate.Struct) bool {
+	if s.Question {
+		return false
+	}
+	for _, g := range s.Args {
+		if g.ViaPointer {
+			return false
+		}
+	}
+	return true
+}
+
+func memberAccess(m member) *jen.Statement {
+	s := jen.Id("t")
+	for _, p := range m.path {
+		s = s.Dot(p)
+	}
+	return s
+}
+
+// decodeArgumentsDecl writes decodeArguments for tool s.
+func decodeArgumentsDecl(f *jen.File, s *annotate.Struct) {
+	name := s.Name
+	ms := members(s)
+	f.Commentf("%s decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,", annotate.MethodDecodeArguments)
+	f.Comment("once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks")
+	f.Comment("the rules the tool's input schema gives the plain arguments. Errors name every failing argument")
+	f.Comment("in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.")
+	f.Func().Params(jen.Id("t").Op("*").Id(s.Name)).Id(annotate.MethodDecodeArguments).Params(jen.Id("raw").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
+		var flags []jen.Code
+		for i, m := range ms {
+			if needGot(m) {
+				flags = append(flags, jen.Id(gotVar(i)))
+			}
+			if needOK(m) {
+				flags = append(flags, jen.Id(okVar(i)))
+			}
+		}
+		if len(flags) > 0 {
+			g.Var().List(flags...).Bool()
+		}
+		g.Id("a").Op(":=").Qual(implPkg, "ReadArguments").Call(jen.Id("raw"))
+		g.For(jen.Id("a").Dot("Next").Call()).Block(
+			jen.Id("v").Op(":=").Id("a").Dot("Value").Call(),
+			jen.Switch(jen.String().Parens(jen.Id("a").Dot("Key").Call())).BlockFunc(func(sw *jen.Group) {
+				for i, m := range ms {
+					sw.Case(jen.Lit(m.json)).BlockFunc(func(c *jen.Group) { decodeMember(c, name, m, i) })
+				}
+			}),
+		)
+		g.If(jen.Err().Op(":=").Id("a").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		for i, m := range ms {
+			if needGot(m) || needOK(m) {
+				argChecks(g, m, i)
+			}
+		}
+		g.Return(jen.Id("ve").Dot("Err").Call())
+	})
+}
+
+// needGot: m is a required plain argument (its presence is checked).
+func needGot(m member) bool { return m.arg != nil && !m.opaque && m.arg.Required }
+
+// needOK: m is a plain argument with rules on its value.
+func needOK(m member) bool {
+	return m.arg != nil && !m.opaque && m.arg.HasChecks() && (m.kind == annotate.String || m.kind == annotate.Integer || m.kind == annotate.Number) && m.arg.HasRules()
+}
+
+func gotVar(i int) string { return "got" + strconv.Itoa(i) }
+func okVar(i int) string  { return "ok" + strconv.Itoa(i) }
+
+// decodeMember writes the decoding of member m's value v.
+func decodeMember(c *jen.Group, structName string, m member, i int) {
+	key := jen.Lit(m.json)
+	var call *jen.Statement
+	if m.opaque || m.kind == annotate.MultiSelect {
+		call = jen.Qual(implPkg, "DecodeJSON").Call(jen.Op("&").Id("ve"), key, jen.Id("v"), jen.Op("&").Add(memberAccess(m)), jen.Lit(m.nullOK))
+	} else {
+		target := jen.Op("&").Add(memberAccess(m))
+		if m.pointer {
+			target = jen.Qual(implPkg, "Ptr").Call(jen.Op("&").Add(memberAccess(m)))
+		}
+		switch m.kind {
+		case annotate.String:
+			call = jen.Qual(implPkg, "DecodeString").Call(jen.Op("&").Id("ve"), key, jen.Id("v"), target)
+		case annotate.Integer:
+			fn := "DecodeInt"
+			if strings.HasPrefix(m.basic, "uint") {
+				fn = "DecodeUint"
+			}
+			call = jen.Qual(implPkg, fn).Call(jen.Op("&").Id("ve"), key, jen.Id("v"), target)
+		case annotate.Number:
+			call = jen.Qual(implPkg, "DecodeFloat").Call(jen.Op("&").Id("ve"), key, jen.Id("v"), target)
+		case annotate.Boolean:
+			call = jen.Qual(implPkg, "DecodeBool").Call(jen.Op("&").Id("ve"), key, jen.Id("v"), target)
+		case annotate.DateTime:
+			call = jen.Qual(implPkg, "DecodeTime").Call(jen.Op("&").Id("ve"), key, jen.Id("v"), target, jen.Lit(m.date))
+		}
+	}
+	if needOK(m) {
+		call = jen.Id(okVar(i)).Op("=").Add(call)
+	}
+	if fd := m.field; fd != nil && !fd.AskAlways && !fd.Pointer && fd.HasChecks() {
+		// An elicitable field given as its zero value ("" or 0) holds no
+		// answer, so Validate does not judge it; the input schema does.
+		call = jen.If(call.Op("&&").Add(missingCond(fd))).Block(
+			jen.Id(annotate.CheckFuncName(structName, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+	}
+	if needGot(m) {
+		c.Id(gotVar(i)).Op("=").True()
+	}
+	if m.nullOK && !m.opaque && m.kind != annotate.MultiSelect {
+		var null jen.Code = jen.Comment("null leaves it as it is (encoding/json)")
+		if m.pointer {
+			null = memberAccess(m).Op("=").Nil()
+		}
+		c.If(jen.Qual(implPkg, "IsNull").Call(jen.Id("v"))).Block(null).Else().Block(call)
+		return
+	}
+	c.Add(call)
+}
+
+// argChecks writes the checks of plain argument m (not Opaque) after the
+// decoding: required, then the rules of a value that decoded.
+func argChecks(g *jen.Group, m member, i int) {
+	a := m.arg
+	fail := func(keyword, msg string) *jen.Statement {
+		return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(m.json), jen.Lit(keyword), jen.Lit(msg))
+	}
+	if a.Required {
+		g.If(jen.Op("!").Id(gotVar(i))).Block(fail("required", "is required"))
+	}
+	v := memberAccess(m)
+	if m.pointer {
+		v = jen.Op("*").Add(memberAccess(m))
+	}
+	var checks []jen.Code
+	switch m.kind {
+	case annotate.String:
+		str := jen.String().Parens(v.Clone())
+		if a.MinLength != nil {
+			checks = append(checks, jen.If(jen.Qual(implPkg, "FewerRunesThan").Call(str.Clone(), jen.Lit(int(*a.MinLength)))).Block(fail("minLength", "must be at least "+count(*a.MinLength, "character"))))
+		}
+		if a.MaxLength != nil {
+			checks = append(checks, jen.If(jen.Qual(implPkg, "MoreRunesThan").Call(str.Clone(), jen.Lit(int(*a.MaxLength)))).Block(fail("maxLength", "must be at most "+count(*a.MaxLength, "character"))))
+		}
+		if a.Format != "" {
+			checks = append(checks, jen.If(jen.Op("!").Qual(implPkg, formatFunc(a.Format)).Call(str.Clone())).Block(fail("format", formatMsg(a.Format))))
+		}
+		if len(a.Enum) > 0 {
+			var cond *jen.Statement
+			for _, e := range a.Enum {
+				eq := str.Clone().Op("!=").Lit(e)
+				if cond == nil {
+					cond = eq
+				} else {
+					cond = cond.Op("&&").Add(eq)
+				}
+			}
+			checks = append(checks, jen.If(cond).Block(fail("enum", "must be one of: "+strings.Join(a.Enum, ", "))))
+		}
+	case annotate.Integer, annotate.Number:
+		for _, b := range []struct{ lit, op, keyword, msg string }{
+			{a.Minimum, "<", "minimum", "must be at least "},
+			{a.Maximum, ">", "maximum", "must be at most "},
+			{a.ExclusiveMinimum, "<=", "exclusiveMinimum", "must be greater than "},
+			{a.ExclusiveMaximum, ">=", "exclusiveMaximum", "must be less than "},
+		} {
+			if b.lit == "" {
+				continue
+			}
+			checks = append(checks, jen.If(numberCompare(v.Clone(), m, b.lit, b.op)).Block(fail(b.keyword, b.msg+b.lit)))
+		}
+	}
+	if len(checks) == 0 {
+		return
+	}
+	cond := jen.Id(okVar(i))
+	if m.pointer {
+		cond = cond.Op("&&").Add(memberAccess(m)).Op("!=").Nil()
+	}
+	g.If(cond).Block(checks...)
+}
+
+// numberCompare compares the decoded value v with bound lit (a JSON number):
+// in the integer's own type when lit is an integer it holds exactly, else as
+// float64 (JSON Schema compares the numbers' values).
+func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
+	if m.kind == annotate.Integer {
+		if n, err := strconv.ParseInt(lit, 10, 64); err == nil && fitsInt(m.basic, n) {
+			return v.Op(op).Id(strconv.FormatInt(n, 10))
+		}
+		if n, err := strconv.ParseUint(lit, 10, 64); err == nil && strings.HasPrefix(m.basic, "uint") && fitsUint(m.basic, n) {
+			return v.Op(op).Id(strconv.FormatUint(n, 10))
+		}
+	}
+	x, _ := strconv.ParseFloat(lit, 64)
+	return jen.Float64().Parens(v).Op(op).Lit(x)
+}
+
+func intBits(basic string) int {
+	switch strings.TrimPrefix(basic, "u") {
+	case "int8":
+		return 8
+	case "int16":
+		return 16
+	case "int32":
+		return 32
+	}
+	return 64
+}
+
+func fitsInt(basic string, n int64) bool {
+	if strings.HasPrefix(basic, "uint") {
+		return n >= 0 && fitsUint(basic, uint64(n))
+	}
+	bits := intBits(basic)
+	if basic == "int" {
+		bits = 32 // the smallest int a platform has: the literal must compile on every one
+	}
+	return n >= -(1<<(bits-1)) && n <= 1<<(bits-1)-1
+}
+
+func fitsUint(basic string, n uint64) bool {
+	bits := intBits(basic)
+	if basic == "uint" {
+		bits = 32
+	}
+	return bits == 64 || n <= math.MaxUint64>>(64-bits)
+}

@@ -1,0 +1,158 @@
+package golden
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
+)
+
+// argumentsPerStruct is how many argument objects TestArgumentsDifferential
+// tries on each tool.
+const argumentsPerStruct = 5_000
+
+// presentRules is Validate without "required": the rules of the elicitable
+// fields an argument filled (the missing ones are asked for).
+func presentRules(a runtime.Args) error {
+	var ve *runtime.ValidationError
+	if !errors.As(a.Validate(), &ve) {
+		return a.Validate()
+	}
+	for _, fe := range ve.Errors {
+		if fe.Keyword != "required" {
+			return ve
+		}
+	}
+	return nil
+}
+
+// TestArgumentsDifferential holds the generated decodeArguments of every
+// golden tool whose rules it checks alone (no Flow.CheckInputSchema) to a real
+// JSON Schema validator and encoding/json: for generated argument objects
+// (valid, at and beyond every bound, of other types, null, absent, with
+// unknown keys), the generated decoding and checks accept exactly when
+// santhosh-tekuri/jsonschema/v6 (format assertions on) accepts them against
+// the tool's input schema and encoding/json decodes them, and then both
+// decodings give the same struct.
+func TestArgumentsDifferential(t *testing.T) {
+	tried := 0
+	for i, gs := range goldenStructs() {
+		f := gs.Flow
+		if f.Decode == nil || f.CheckInputSchema {
+			continue
+		}
+		t.Run(gs.Case+"/"+gs.Name, func(t *testing.T) {
+			schema := runtime.InputSchema(f)
+			v := compileSchema(t, schema)
+			props := properties(t, schema)
+			names := map[string]bool{}
+			for _, p := range props {
+				names[p.name] = true
+			}
+			g := &answerGen{r: newRand(uint64(1000 + i))}
+			var bugs []string
+			accepted := 0
+			for range argumentsPerStruct {
+				raw, vals := g.content(props)
+				ours := f.New()
+				err := f.Decode(ours, raw)
+				if err == nil {
+					err = presentRules(ours)
+				}
+				// The reference: the validator on the whole object, and
+				// encoding/json on the keys the schema names (a key that
+				// folds onto a field's name fills nothing in mcpgen).
+				verr := v.Validate(decodeForValidator(t, raw))
+				ref := f.New()
+				exactOnly := map[string]json.RawMessage{}
+				for k, val := range vals {
+					if names[k] {
+						exactOnly[k] = val
+					}
+				}
+				for _, d := range f.DateFields {
+					// A full date: what the input schema announces for a
+					// time.Time with format date, which encoding/json alone
+					// cannot read.
+					var str string
+					if json.Unmarshal(exactOnly[d], &str) == nil && impl.IsDate(str) {
+						exactOnly[d] = json.RawMessage(`"` + str + `T00:00:00Z"`)
+					}
+				}
+				for k, val := range exactOnly {
+					// encoding/json reads date-times with time.Parse, which
+					// refuses the lower-case t and z RFC 3339 allows (section
+					// 5.6); mcpgen reads them as the "date-time" format does.
+					if typ, _ := fieldType(ref, k); typ == timeType {
+						var str string
+						if json.Unmarshal(val, &str) == nil && len(str) > 10 {
+							str = str[:10] + strings.ToUpper(str[10:11]) + str[11:]
+							if strings.HasSuffix(str, "z") {
+								str = str[:len(str)-1] + "Z"
+							}
+							exactOnly[k], _ = json.Marshal(str)
+						}
+					}
+				}
+				b, _ := json.Marshal(exactOnly)
+				uerr := json.Unmarshal(b, ref)
+				// time.Parse cannot read some RFC 3339 date-times (a leap
+				// second): an allowed disagreement, as for form answers.
+				var pe *time.ParseError
+				lowerTZ := errors.As(uerr, &pe) && err != nil && verr == nil
+				theirsOK := verr == nil && uerr == nil
+				if theirsOK {
+					if rerr := presentRules(ref); rerr != nil {
+						theirsOK = false
+						verr = rerr
+					}
+				}
+				switch {
+				case lowerTZ:
+					// time.Parse cannot read it (a leap second).
+				case (err == nil) != theirsOK && err == nil && float32Only(ours, verr):
+					// A bound the float32 cannot hold (1e-50 is 0 in a
+					// float32): a value the Go type cannot hold.
+				case (err == nil) != theirsOK:
+					bugs = append(bugs, fmt.Sprintf("%s\n  mcpgen: %v\n  validator: %v, encoding/json: %v", raw, err, verr, uerr))
+				case err == nil:
+					accepted++
+					if !reflect.DeepEqual(ours, ref) {
+						bugs = append(bugs, fmt.Sprintf("%s\n  decoded %+v\n  encoding/json %+v", raw, ours, ref))
+					}
+				}
+			}
+			tried += argumentsPerStruct
+			if len(bugs) > 0 {
+				t.Errorf("%d of %d disagree; first: %s", len(bugs), argumentsPerStruct, bugs[0])
+			}
+			assert.Greater(t, accepted, 0, "accepted objects whose decodings are compared")
+		})
+	}
+	require.Greater(t, tried, 0)
+}
+
+// float32Only reports whether every place the validator's error names is a
+// float32 field of a.
+func float32Only(a runtime.Args, verr error) bool {
+	fields := validatorFields(verr)
+	if len(fields) == 0 {
+		return false
+	}
+	for name := range fields {
+		typ, _ := fieldType(a, name)
+		if typ == nil || typ.Kind() != reflect.Float32 {
+			return false
+		}
+	}
+	return true
+}
