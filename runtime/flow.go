@@ -389,10 +389,15 @@ func Principal(ctx context.Context) string {
 	return s
 }
 
-// FlowID returns the id of the flow a branch runs in: random, fixed in round 1
-// and carried in the state, so Accept can be made idempotent (a client may
-// retry a final call). It is "" outside a branch and for calls that needed no
-// round.
+// FlowID returns the id of the flow a branch (or an exchange handler) runs
+// in: random, 22 characters of base64url, and never "" inside one. A call
+// that asks fixes it in its first request and carries it in the sealed state,
+// so every round of the call sees the same id; a call that completes without
+// asking gets a fresh one. Key a branch's side effects on it (an idempotency
+// key, a charge id) so that a final retry sent twice does the work once. A
+// client that sends the same first call again starts another flow, with
+// another id. It is "" outside a branch or an exchange handler (in a flow's
+// Choices functions too).
 func FlowID(ctx context.Context) string {
 	s, _ := ctx.Value(flowIDKey).(string)
 	return s
@@ -576,7 +581,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		// Opted in: treat the answer under the round-1 key as the reply to
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
-		st := &state{Round: 1, FlowID: newFlowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
+		st := &state{Round: 1, FlowID: c.r.flowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
 			Key: c.f.Key, Fields: toAsk, Question: c.question(c.f.Key, toAsk, nil)}}}
 		return c.retry(ctx, st)
 	}
@@ -736,16 +741,21 @@ func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
 func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
 	a := newAsker(c.r)
 	c.r.ran, c.r.action = true, out.Action
+	id := c.r.flowID()
+	if st != nil && len(st.FlowID) > 0 {
+		id = st.FlowID
+	}
 	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
+	ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(id))
 	if st != nil {
-		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
 	res, err := c.f.Dispatch(ctx, c.args, out)
 	if err != nil && errors.Is(err, ErrInputRequired) {
-		next := &state{Answers: answers, Outcome: &out}
+		// The state of the next round carries the id the branch saw.
+		next := &state{Answers: answers, Outcome: &out, FlowID: id}
 		if st != nil {
-			next.binding, next.FlowID, next.Round = st.binding, st.FlowID, st.Round
+			next.binding, next.Round = st.binding, st.Round
 		}
 		if resp, ok, err := a.next(next); ok || err != nil {
 			return resp, err

@@ -52,6 +52,16 @@ func TestHandlerBobIsChargedWithoutBeingAsked(t *testing.T) {
 	require.True(t, step.Done(), "bob has one account: not asked")
 	assert.Regexp(t, `^Charged 80\.00 to chk-900 for INV-2 \(charge ch_[0-9a-f]{16}\)\.$`, step.Result.Text)
 	assert.Len(t, listed(t, ledger, "bob"), 1)
+
+	// A second call that asks nothing is another flow, so another charge:
+	// its flow id, and the charge id derived from it, are its own.
+	step, err = tr.Call(t.Context(), map[string]any{"invoice": "INV-3", "amount": 5})
+	require.NoError(t, err)
+	require.True(t, step.Done())
+	list := listed(t, ledger, "bob")
+	require.Len(t, list, 2, "two calls, two charges")
+	assert.NotEqual(t, list[0].ID, list[1].ID)
+	assert.Equal(t, "INV-3", list[1].Invoice)
 }
 
 func TestHandlerAliceChargedToSavings(t *testing.T) {
