@@ -86,7 +86,10 @@ type Flow struct {
 	// <Field>Choices method). They are asked for on every request; an
 	// argument or answer counts only if it is among the options of the
 	// request it arrives in, and an answer only to a question whose options
-	// were the same.
+	// were the same. A required single select with one option takes it
+	// without asking, on a retry too (its options shrank since it was
+	// asked): the rest of the form is asked, or, with nothing left to ask,
+	// the branch runs (Decline or Cancel when that was the user's answer).
 	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
 	// New returns a new zero argument struct.
 	New func() Args
@@ -625,9 +628,20 @@ func (c *call) fieldsToAsk() []string {
 func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 	last := st.Asked[0]
 	answer, present := c.r.req.InputResponses[last.Key]
-	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, nil)) {
-		// No answer to the question asked (or to another question): ask again.
-		return c.ask(ctx, st, last.Fields, "", nil)
+	var schema *jsonschema.Schema // the question asked again now; built once with run-time choices
+	if !c.rules.empty() {
+		schema = c.schema(last.Fields)
+	}
+	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, schema)) {
+		// No answer to the question asked, or an answer to another question
+		// (the run-time options changed since): ask again, what is still to
+		// ask. When the options that changed left nothing to ask, a refusal
+		// of the question is kept, never turned into an accept.
+		if er, ok := answer.(*ElicitResult); ok && er != nil && (er.Action == Decline || er.Action == Cancel) &&
+			schema != nil && len(askable(last.Fields, schema)) == 0 {
+			return c.refused(ctx, st, er.Action, last.Fields)
+		}
+		return c.ask(ctx, st, last.Fields, "", schema)
 	}
 	er, ok := answer.(*ElicitResult)
 	if !ok || er == nil {
@@ -663,27 +677,45 @@ func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 		st.Answers = kept
 		return c.ask(ctx, st, failing, ve.Error(), nil)
 	case Decline, Cancel:
-		_ = c.args.ApplyPartial(st.Answers)
-		out := Outcome{Action: er.Action}
-		if er.Action == Decline {
-			out.Declined = last.Fields
-		}
-		return c.dispatch(ctx, st, st.Answers, out)
+		return c.refused(ctx, st, er.Action, last.Fields)
 	default:
 		return nil, &ProtocolError{Code: CodeInvalidParams,
 			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
 	}
 }
 
+// refused runs the Decline or Cancel branch (action) for the user's refusal
+// of the form that asked fields, on the answers of earlier rounds.
+func (c *call) refused(ctx context.Context, st *state, action Action, fields []string) (*Response, error) {
+	_ = c.args.ApplyPartial(st.Answers)
+	out := Outcome{Action: action}
+	if action == Decline {
+		out.Declined = fields
+	}
+	return c.dispatch(ctx, st, st.Answers, out)
+}
+
 // ask issues the next input-required result for fields, or a tool error when
 // the round limit (or a legacy client's single bridged round) is reached.
-// schema, when non-nil, is RequestedSchema(fields...), already built.
+// schema, when non-nil, is c.schema(fields), already built. Fields the
+// run-time choices of this request settled are not asked (a required single
+// select whose options shrank to one since it was asked takes it; an
+// optional one left with none is left out), and when that leaves nothing to
+// ask the call goes on to Accept without asking: an input-required result
+// never carries an empty form.
 func (c *call) ask(ctx context.Context, st *state, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
-	if resp := c.r.refuse(st, reason); resp != nil {
-		return resp, nil
-	}
 	if schema == nil {
 		schema = c.schema(fields)
+	}
+	if left := askable(fields, schema); len(left) < len(fields) || len(left) == 0 {
+		st.Answers = c.rules.withFixed(st.Answers)
+		if len(left) == 0 {
+			return c.settled(ctx, st, fields)
+		}
+		fields = left
+	}
+	if resp := c.r.refuse(st, reason); resp != nil {
+		return resp, nil
 	}
 	if !c.r.req.Capabilities().FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
@@ -712,6 +744,21 @@ func (c *call) ask(ctx context.Context, st *state, fields []string, reason strin
 		[]asked{{Key: key, Fields: fields, Question: c.question(key, fields, schema)}},
 		map[string]InputRequest{key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}},
 		reason)
+}
+
+// settled runs Accept for a call whose fields still to ask (fields) were all
+// settled by the run-time choices of this request (see ask), on the answers
+// so far with the options fixed. Should those still fail, nothing the user
+// could be asked would mend them: the call ends in a tool error saying why.
+func (c *call) settled(ctx context.Context, st *state, fields []string) (*Response, error) {
+	ve, err := applyAnswer(c.args, c.rules, st.Answers, fields)
+	if err != nil {
+		return nil, err
+	}
+	if ve != nil {
+		return complete(ToolError("%s: %v", c.f.Name, ve)), nil
+	}
+	return c.dispatch(ctx, st, st.Answers, Outcome{Action: Accept})
 }
 
 // resume handles a retry of a call whose arguments were settled in an

@@ -77,6 +77,24 @@ func TestHandlerAliceChargedToSavings(t *testing.T) {
 	assert.Equal(t, Charge{ID: list[0].ID, Invoice: "INV-1", Account: "sav-002", Amount: 120.5}, list[0])
 }
 
+// Alice's accounts shrink to one while she is choosing (two are closed): her
+// retry is judged by the options of the retry, so the account left is taken
+// without a new form, and she is charged once, on it.
+func TestHandlerAccountsShrinkToOneWhileAsked(t *testing.T) {
+	saved := accounts["alice"]
+	t.Cleanup(func() { accounts["alice"] = saved })
+	tr, ledger := payTester("alice")
+	step, err := tr.Call(t.Context(), inv1)
+	require.NoError(t, err)
+	require.NotNil(t, step.Question)
+	accounts["alice"] = saved[1:2] // sav-002 only
+	step, err = step.Accept(t.Context(), map[string]any{"account": "chk-001"})
+	require.NoError(t, err)
+	require.True(t, step.Done(), "nothing is left to ask")
+	assert.Regexp(t, chargedINV1, step.Result.Text)
+	assert.Len(t, listed(t, ledger, "alice"), 1)
+}
+
 func TestHandlerAliceAnswersBobsAccountIsAskedAgain(t *testing.T) {
 	tr, ledger := payTester("alice")
 	step, err := tr.Call(t.Context(), inv1)
