@@ -136,3 +136,71 @@ func TestFormChoicesShrunkToOneAskTheRest(t *testing.T) {
 	assert.False(t, r3.Result.IsError, r3.Result.Text)
 	assert.JSONEq(t, `{"size":"l","shop":"south","count":3}`, r3.Result.Text)
 }
+
+// payShip is a ship handler whose speed has one option (never asked) and
+// whose Accept asks the Pay question among accounts a test changes between
+// rounds.
+type payShip struct {
+	accounts []runtime.Choice
+}
+
+func (h *payShip) SpeedChoices(context.Context, *fixture.Ship) ([]runtime.Choice, error) {
+	return []runtime.Choice{{Value: "fast"}}, nil
+}
+
+func (h *payShip) Accept(ctx context.Context, args *fixture.Ship) (*runtime.Result, error) {
+	var q fixture.Pay
+	action, err := runtime.Ask(ctx, "pay", &q, &runtime.AskOptions{Choices: map[string][]runtime.Choice{"account": h.accounts}})
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Textf("%s %s", action, q.Account), nil
+}
+
+func (h *payShip) Decline(context.Context, *fixture.Ship, []string) (*runtime.Result, error) {
+	return runtime.ToolError("the tool's form was not asked"), nil
+}
+
+func (h *payShip) Cancel(context.Context, *fixture.Ship) (*runtime.Result, error) {
+	return runtime.ToolError("the tool's form was not asked"), nil
+}
+
+// A question asked mid-branch (runtime.Ask) whose options shrink between the
+// rounds: to one, the branch gets it without the user being asked again,
+// unless the user refused the question, which the branch is told; to none,
+// the call ends in a tool error naming the field.
+func TestAskedChoicesShrunkOnRetry(t *testing.T) {
+	two := []runtime.Choice{{Value: "chk-1", Title: "Checking"}, {Value: "sav-2", Title: "Savings"}}
+	for _, tc := range []struct {
+		name   string
+		left   []runtime.Choice
+		answer map[string]runtime.InputResponse
+		want   string
+		isErr  bool
+	}{
+		{"one left, the other answered", two[1:], accept("pay", map[string]any{"account": "chk-1"}), "accept sav-2", false},
+		{"one left, it answered", two[1:], accept("pay", map[string]any{"account": "sav-2"}), "accept sav-2", false},
+		{"one left, declined", two[1:], act("pay", runtime.Decline), "decline ", false},
+		{"one left, cancelled", two[1:], act("pay", runtime.Cancel), "cancel ", false},
+		{"none left", nil, accept("pay", map[string]any{"account": "chk-1"}), `ship: there is nothing to choose from for account ("Account")`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &payShip{accounts: two}
+			flow := fixture.NewShipFlow(h)
+			opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+			r1, err := flow.Call(context.Background(), opts, req(`{"parcel":"P1"}`, "", nil))
+			require.NoError(t, err)
+			key, _, fields := question(t, r1)
+			require.Equal(t, "pay", key)
+			require.Equal(t, []string{"account"}, fields)
+
+			h.accounts = tc.left
+			r2, err := flow.Call(context.Background(), opts, req(`{"parcel":"P1"}`, r1.RequestState, tc.answer))
+			require.NoError(t, err)
+			noEmptyForm(t, r2)
+			require.NotNil(t, r2.Result, "nothing is left to ask")
+			assert.Equal(t, tc.isErr, r2.Result.IsError)
+			assert.Equal(t, tc.want, r2.Result.Text)
+		})
+	}
+}
