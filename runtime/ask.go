@@ -32,8 +32,11 @@ type AskOptions struct {
 	Message string
 	// Choices gives, by JSON name, the options of each elicit:"choices"
 	// field: an answer must be one of them. A required single select with
-	// exactly one option is not asked (the field takes it); a required field
-	// with none ends the call in a tool error naming it.
+	// exactly one option is not asked (the field takes it), also when its
+	// options shrank to one since the question was asked (then, with
+	// nothing else to ask, Ask returns Accept, or the user's Decline or
+	// Cancel of the question); a required field with none ends the call in
+	// a tool error naming it.
 	Choices map[string][]Choice
 	// Equal gives, by JSON name, the exact string an answer must be (a typed
 	// echo: "type the service name to confirm"); a different answer is asked
@@ -132,13 +135,6 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 		return "", ErrInputRequired
 	}
 	schema := rl.schema(q)
-	if schema.Properties.Len() == 0 {
-		// Nothing to ask: every field holds an answer or its only option.
-		if err := q.ApplyContent(rl.withFixed(nil)); err != nil {
-			return "", err
-		}
-		return Accept, nil
-	}
 	message := opts.Message
 	if message == "" {
 		if m, ok := q.(interface{ ElicitMessage() string }); ok {
@@ -149,6 +145,18 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 		message = "Please provide: " + strings.Join(titles(schema), ", ")
 	}
 	digest := formDigest(name, message, schema, rl)
+	if schema.Properties.Len() == 0 {
+		// Nothing to ask: every field holds an answer or its only option.
+		// When the question was asked before and its options have shrunk
+		// since, the user's refusal of it stays a refusal.
+		if action := a.refusal(name, digest); action != "" {
+			return action, nil
+		}
+		if err := q.ApplyContent(rl.withFixed(nil)); err != nil {
+			return "", err
+		}
+		return Accept, nil
+	}
 	if rep, ok := a.replies[name]; ok && equalDigest(rep.Question, digest) {
 		if rep.Action != Accept || q.ApplyContent(rep.Content) == nil {
 			return rep.Action, nil
@@ -210,6 +218,25 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 		return name
 	}
 	return fmt.Sprintf("%s (%q)", name, p.Title)
+}
+
+// refusal returns Decline or Cancel when the user refused question name, in
+// an earlier round or in this retry's answer to the last round (a refusal
+// this request reads is recorded under digest, the question as it stands
+// now), and "" otherwise. Ask keeps such a refusal for a question that has
+// nothing left to ask, whatever its options were when it was refused: a
+// refusal is never turned into an accept.
+func (a *asker) refusal(name string, digest []byte) Action {
+	if rep, ok := a.replies[name]; ok && rep.Action != Accept {
+		return rep.Action
+	}
+	if last := a.lastAsked(name); last != nil {
+		if er, answered, _ := a.answer(last); answered && er.Action != Accept {
+			a.replies[name] = reply{Question: digest, Action: er.Action}
+			return er.Action
+		}
+	}
+	return ""
 }
 
 // lastAsked returns what the last round asked for question name, or nil.

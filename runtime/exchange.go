@@ -53,6 +53,7 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	r.flowID() // made now, so that FlowID never makes it concurrently
 	if r.st != nil {
 		for _, a := range r.st.Asked {
 			ans, ok := req.InputResponses[a.Key]
@@ -102,13 +103,12 @@ func (x *Exchange) Round() int {
 	return x.r.st.Round
 }
 
-// FlowID returns the exchange's random id, fixed in its first round ("" on a
-// first call), so that a final step can be made idempotent.
+// FlowID returns the exchange's random id, never "", so that a final step
+// can be made idempotent: on a first call a fresh one, which the state of its
+// first round carries if it asks; on a retry the one its first request fixed.
+// It is what [FlowID] returns in the handler [Exchange.Run] runs.
 func (x *Exchange) FlowID() string {
-	if x.r.st == nil {
-		return ""
-	}
-	return base64.RawURLEncoding.EncodeToString(x.r.st.FlowID)
+	return base64.RawURLEncoding.EncodeToString(x.r.flowID())
 }
 
 // Principal returns who is calling, as the adapter identified them
@@ -236,11 +236,11 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 }
 
 // base returns the state the next round of this exchange starts from: the
-// binding, flow id and round count of the state it resumed (none on a first
-// call).
+// binding, flow id and round count of the state it resumed (on a first call,
+// only the flow id [Exchange.FlowID] gave).
 func (x *Exchange) base() *state {
 	if x.r.st == nil {
-		return &state{}
+		return &state{FlowID: x.r.flowID()}
 	}
 	return &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round}
 }
@@ -264,8 +264,8 @@ func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Respon
 		x.r.ran = true
 		ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 		ctx = context.WithValue(ctx, principalKey, x.r.req.Principal)
+		ctx = context.WithValue(ctx, flowIDKey, x.FlowID())
 		if st := x.r.st; st != nil {
-			ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 			ctx = context.WithValue(ctx, roundKey, st.Round)
 		}
 		resp, err := h(ctx)

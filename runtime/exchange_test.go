@@ -87,6 +87,42 @@ func TestExchangeRoundTrip(t *testing.T) {
 	assert.False(t, ok, "a nil carry carries nothing")
 }
 
+// An exchange has a flow id on its first call too: the one its handler sees,
+// fresh per call, and the one the state of its first round carries.
+func TestExchangeFlowIDOnAFirstCall(t *testing.T) {
+	o := exchangeOpts(t)
+	first := func() *Exchange {
+		x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`)}))
+		require.NoError(t, err)
+		return x
+	}
+	x := first()
+	id := x.FlowID()
+	assert.Len(t, id, 22)
+	var seen string
+	resp, err := x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
+		seen = FlowID(ctx)
+		return complete(Text("done")), nil
+	})
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result)
+	assert.Equal(t, id, seen, "the handler's FlowID is the exchange's")
+	assert.NotEqual(t, id, first().FlowID(), "another call, another id")
+
+	// A first call that asks seals the id it already gave.
+	x = first()
+	id = x.FlowID()
+	resp, err = x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
+		return x.Ask(map[string]InputRequest{"roots": &RootsRequest{}}, nil)
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, resp.RequestState)
+	x2, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`),
+		RequestState: resp.RequestState, InputResponses: map[string]InputResponse{"roots": &RootsResult{}}}))
+	require.NoError(t, err)
+	assert.Equal(t, id, x2.FlowID())
+}
+
 func TestExchangeRejectsStates(t *testing.T) {
 	o := exchangeOpts(t)
 	var rejected []Rejection

@@ -88,7 +88,10 @@ type Flow struct {
 	// <Field>Choices method). They are asked for on every request; an
 	// argument or answer counts only if it is among the options of the
 	// request it arrives in, and an answer only to a question whose options
-	// were the same.
+	// were the same. A required single select with one option takes it
+	// without asking, on a retry too (its options shrank since it was
+	// asked): the rest of the form is asked, or, with nothing left to ask,
+	// the branch runs (Decline or Cancel when that was the user's answer).
 	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
 	// New returns a new zero argument struct.
 	New func() Args
@@ -403,10 +406,15 @@ func Principal(ctx context.Context) string {
 	return s
 }
 
-// FlowID returns the id of the flow a branch runs in: random, fixed in round 1
-// and carried in the state, so Accept can be made idempotent (a client may
-// retry a final call). It is "" outside a branch and for calls that needed no
-// round.
+// FlowID returns the id of the flow a branch (or an exchange handler) runs
+// in: random, 22 characters of base64url, and never "" inside one. A call
+// that asks fixes it in its first request and carries it in the sealed state,
+// so every round of the call sees the same id; a call that completes without
+// asking gets a fresh one. Key a branch's side effects on it (an idempotency
+// key, a charge id) so that a final retry sent twice does the work once. A
+// client that sends the same first call again starts another flow, with
+// another id. It is "" outside a branch or an exchange handler (in a flow's
+// Choices functions too).
 func FlowID(ctx context.Context) string {
 	s, _ := ctx.Value(flowIDKey).(string)
 	return s
@@ -601,7 +609,7 @@ func (c *call) first(ctx context.Context) (*Response, error) {
 		// Opted in: treat the answer under the round-1 key as the reply to
 		// the round-1 question (answers under other keys are ignored, and
 		// without one the question is asked as on any first call).
-		st := &state{Round: 1, FlowID: newFlowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
+		st := &state{Round: 1, FlowID: c.r.flowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
 			Key: c.f.Key, Fields: toAsk, Question: c.question(c.f.Key, toAsk, nil)}}}
 		return c.retry(ctx, st)
 	}
@@ -645,9 +653,20 @@ func (c *call) fieldsToAsk() []string {
 func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 	last := st.Asked[0]
 	answer, present := c.r.req.InputResponses[last.Key]
-	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, nil)) {
-		// No answer to the question asked (or to another question): ask again.
-		return c.ask(ctx, st, last.Fields, "", nil)
+	var schema *jsonschema.Schema // the question asked again now; built once with run-time choices
+	if !c.rules.empty() {
+		schema = c.schema(last.Fields)
+	}
+	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, schema)) {
+		// No answer to the question asked, or an answer to another question
+		// (the run-time options changed since): ask again, what is still to
+		// ask. When the options that changed left nothing to ask, a refusal
+		// of the question is kept, never turned into an accept.
+		if er, ok := answer.(*ElicitResult); ok && er != nil && (er.Action == Decline || er.Action == Cancel) &&
+			schema != nil && len(askable(last.Fields, schema)) == 0 {
+			return c.refused(ctx, st, er.Action, last.Fields)
+		}
+		return c.ask(ctx, st, last.Fields, "", schema)
 	}
 	er, ok := answer.(*ElicitResult)
 	if !ok || er == nil {
@@ -683,27 +702,45 @@ func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
 		st.Answers = kept
 		return c.ask(ctx, st, failing, ve.Error(), nil)
 	case Decline, Cancel:
-		_ = c.args.ApplyPartial(st.Answers)
-		out := Outcome{Action: er.Action}
-		if er.Action == Decline {
-			out.Declined = last.Fields
-		}
-		return c.dispatch(ctx, st, st.Answers, out)
+		return c.refused(ctx, st, er.Action, last.Fields)
 	default:
 		return nil, &ProtocolError{Code: CodeInvalidParams,
 			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
 	}
 }
 
+// refused runs the Decline or Cancel branch (action) for the user's refusal
+// of the form that asked fields, on the answers of earlier rounds.
+func (c *call) refused(ctx context.Context, st *state, action Action, fields []string) (*Response, error) {
+	_ = c.args.ApplyPartial(st.Answers)
+	out := Outcome{Action: action}
+	if action == Decline {
+		out.Declined = fields
+	}
+	return c.dispatch(ctx, st, st.Answers, out)
+}
+
 // ask issues the next input-required result for fields, or a tool error when
 // the round limit (or a legacy client's single bridged round) is reached.
-// schema, when non-nil, is RequestedSchema(fields...), already built.
+// schema, when non-nil, is c.schema(fields), already built. Fields the
+// run-time choices of this request settled are not asked (a required single
+// select whose options shrank to one since it was asked takes it; an
+// optional one left with none is left out), and when that leaves nothing to
+// ask the call goes on to Accept without asking: an input-required result
+// never carries an empty form.
 func (c *call) ask(ctx context.Context, st *state, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
-	if resp := c.r.refuse(st, reason); resp != nil {
-		return resp, nil
-	}
 	if schema == nil {
 		schema = c.schema(fields)
+	}
+	if left := askable(fields, schema); len(left) < len(fields) || len(left) == 0 {
+		st.Answers = c.rules.withFixed(st.Answers)
+		if len(left) == 0 {
+			return c.settled(ctx, st, fields)
+		}
+		fields = left
+	}
+	if resp := c.r.refuse(st, reason); resp != nil {
+		return resp, nil
 	}
 	if !c.r.req.Capabilities().FormElicitation {
 		// Capabilities are declared on every request (MCP 2026-07-28): a
@@ -734,6 +771,21 @@ func (c *call) ask(ctx context.Context, st *state, fields []string, reason strin
 		reason)
 }
 
+// settled runs Accept for a call whose fields still to ask (fields) were all
+// settled by the run-time choices of this request (see ask), on the answers
+// so far with the options fixed. Should those still fail, nothing the user
+// could be asked would mend them: the call ends in a tool error saying why.
+func (c *call) settled(ctx context.Context, st *state, fields []string) (*Response, error) {
+	ve, err := applyAnswer(c.args, c.rules, st.Answers, fields)
+	if err != nil {
+		return nil, err
+	}
+	if ve != nil {
+		return complete(ToolError("%s: %v", c.f.Name, ve)), nil
+	}
+	return c.dispatch(ctx, st, st.Answers, Outcome{Action: Accept})
+}
+
 // resume handles a retry of a call whose arguments were settled in an
 // earlier round and whose branch asked a question: it rebuilds the arguments
 // the branch saw and runs the same branch again, from the top.
@@ -761,16 +813,21 @@ func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
 func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
 	a := newAsker(c.r)
 	c.r.ran, c.r.action = true, out.Action
+	id := c.r.flowID()
+	if st != nil && len(st.FlowID) > 0 {
+		id = st.FlowID
+	}
 	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
+	ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(id))
 	if st != nil {
-		ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
 	res, err := c.f.Dispatch(ctx, c.args, out)
 	if err != nil && errors.Is(err, ErrInputRequired) {
-		next := &state{Answers: answers, Outcome: &out}
+		// The state of the next round carries the id the branch saw.
+		next := &state{Answers: answers, Outcome: &out, FlowID: id}
 		if st != nil {
-			next.binding, next.FlowID, next.Round = st.binding, st.FlowID, st.Round
+			next.binding, next.Round = st.binding, st.Round
 		}
 		if resp, ok, err := a.next(next); ok || err != nil {
 			return resp, err

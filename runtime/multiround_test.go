@@ -105,6 +105,57 @@ func TestFlowIDIsFixedAcrossRounds(t *testing.T) {
 	assert.NotEqual(t, runs[0].FlowID, runs[2].FlowID)
 }
 
+// A call that completes without asking still runs its branch with a flow id,
+// a fresh one per call: side effects keyed on it stay apart. OnComplete and
+// the log hear the same id.
+func TestFlowIDOfACallThatAskedNothing(t *testing.T) {
+	e := newEnv(t, nil)
+	var events []runtime.Event
+	e.opts.OnComplete = func(_ context.Context, ev runtime.Event) { events = append(events, ev) }
+	complete := `{"city":"Paris","name":"Ada","email":"ada@example.com","nights":3}`
+	e.done(req(complete, "", nil))
+	e.done(req(complete, "", nil))
+	runs := e.rec.Runs()
+	require.Len(t, runs, 2)
+	require.Len(t, events, 2)
+	for i, r := range runs {
+		assert.Zero(t, r.Round)
+		assert.Len(t, r.FlowID, 22, "run %d: a random id, like the ones a round fixes", i)
+		assert.Equal(t, r.FlowID, events[i].FlowID)
+	}
+	assert.NotEqual(t, runs[0].FlowID, runs[1].FlowID, "two calls, two flows")
+}
+
+// A call that asked nothing for its arguments but whose branch then asks a
+// question keeps, in every later round, the id its first request's branch
+// saw: the sealed state carries it.
+func TestFlowIDOfABranchThatAsksFirst(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	args := `{"parcel":"P1","speed":"fast"}`
+	r1 := e.call(req(args, "", nil))
+	key, _, _ := question(t, r1)
+	require.Equal(t, "approve", key)
+	r2 := e.call(req(args, r1.RequestState, accept("approve", map[string]any{"code": "nope"})))
+	key, _, _ = question(t, r2)
+	require.Equal(t, "approve_2", key)
+	r3 := e.call(req(args, r2.RequestState, accept("approve_2", map[string]any{"code": "P1"})))
+	require.NotNil(t, r3.Result)
+
+	seen := e.h.Seen()
+	require.Len(t, seen, 3)
+	assert.NotEmpty(t, seen[0])
+	assert.Equal(t, []string{seen[0], seen[0], seen[0]}, seen, "one id across the rounds")
+	runs := e.h.Runs()
+	require.Len(t, runs, 1)
+	assert.Equal(t, seen[0], runs[0].FlowID)
+	assert.Equal(t, 2, runs[0].Round)
+
+	// Another call of the same arguments is another flow.
+	other := e.call(req(args, "", nil))
+	require.Nil(t, other.Result)
+	assert.NotEqual(t, seen[0], e.h.Seen()[3])
+}
+
 func TestRoundLimitEndsInToolError(t *testing.T) {
 	bad := map[string]any{"name": "Ada", "email": "nope", "nights": 2}
 	for _, tc := range []struct {

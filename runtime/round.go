@@ -23,10 +23,10 @@ type round struct {
 	max    int    // the round limit (Options.MaxRounds or a per-flow override)
 	st     *state // the opened, bound state of a retry; nil on a first call
 	ran    bool   // a branch (or an exchange's handler) ran in this request
+	id     []byte // a first call's flow id, made by flowID when first needed
 
 	// For the request's one log record and hooks (see end).
 	action   Action // the branch dispatched (a flow's); "" for an exchange
-	issued   *state // the state sealed by issue, if any
 	replayed bool   // the response is a completed flow's record
 	logged   bool   // the request's record was written
 }
@@ -104,8 +104,8 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 	ev := Event{Flow: r.name}
 	if r.st != nil {
 		ev.FlowID, ev.Round = base64.RawURLEncoding.EncodeToString(r.st.FlowID), r.st.Round
-	} else if r.issued != nil {
-		ev.FlowID = base64.RawURLEncoding.EncodeToString(r.issued.FlowID)
+	} else if r.id != nil {
+		ev.FlowID = base64.RawURLEncoding.EncodeToString(r.id)
 	}
 	var what string
 	attrs := make([]slog.Attr, 0, 6)
@@ -165,6 +165,20 @@ func isProtocolError(err error) bool {
 	return errors.As(err, &pe)
 }
 
+// flowID returns the flow id of the call this request belongs to: the
+// state's on a retry; on a first call a random one, made the first time it is
+// needed (a branch runs, or a round is issued) and the same for the rest of
+// the request, so that a branch that asks seals the id it already saw.
+func (r *round) flowID() []byte {
+	if r.st != nil {
+		return r.st.FlowID
+	}
+	if r.id == nil {
+		r.id = newFlowID()
+	}
+	return r.id
+}
+
 // legacy reports whether the client speaks a protocol before 2026-07-28 and
 // is served through an SDK bridge that answers one round and re-runs the
 // handler once.
@@ -204,8 +218,8 @@ func (r *round) refuse(st *state, problem string) *Response {
 
 // issue returns the input-required response of the next round: requests (by
 // key), and st sealed with the round counted, asked recorded as what this
-// round asks, the flow id fixed (new in round 1) and the binding of round 1
-// kept (so asking again never extends the expiry). When the call may not ask
+// round asks, the flow id fixed (the request's [round.flowID] in round 1) and
+// the binding of round 1 kept (so asking again never extends the expiry). When the call may not ask
 // again (see refuse) it returns that tool error instead and seals nothing.
 func (r *round) issue(st *state, asked []asked, requests map[string]InputRequest, problem string) (*Response, error) {
 	if resp := r.refuse(st, problem); resp != nil {
@@ -215,12 +229,11 @@ func (r *round) issue(st *state, asked []asked, requests map[string]InputRequest
 		st.binding = r.o.bind(r.name, r.req, r.digest)
 	}
 	if len(st.FlowID) == 0 {
-		st.FlowID = newFlowID()
+		st.FlowID = r.flowID()
 	}
 	st.Round++
 	st.Kind = r.kind
 	st.Asked = asked
-	r.issued = st
 	sealed, err := r.o.seal(st)
 	if err != nil {
 		return nil, err
@@ -242,7 +255,7 @@ func complete(r *Result) *Response { return &Response{Result: r} }
 // OnComplete see it, for metrics: never an answer's value or the state.
 type Event struct {
 	Flow   string   // tool or prompt name
-	FlowID string   // the flow id ([FlowID]); "" for a call that completed without asking
+	FlowID string   // the flow id ([FlowID]); "" only for a first call that ran no branch and asked nothing
 	Round  int      // input-required results before this request (0 on a first call)
 	Keys   []string // OnAsk: the inputRequests keys of the input-required result, sorted
 	// Action is, for OnComplete, the branch that ran: accept, decline or

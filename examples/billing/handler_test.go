@@ -52,6 +52,16 @@ func TestHandlerBobIsChargedWithoutBeingAsked(t *testing.T) {
 	require.True(t, step.Done(), "bob has one account: not asked")
 	assert.Regexp(t, `^Charged 80\.00 to chk-900 for INV-2 \(charge ch_[0-9a-f]{16}\)\.$`, step.Result.Text)
 	assert.Len(t, listed(t, ledger, "bob"), 1)
+
+	// A second call that asks nothing is another flow, so another charge:
+	// its flow id, and the charge id derived from it, are its own.
+	step, err = tr.Call(t.Context(), map[string]any{"invoice": "INV-3", "amount": 5})
+	require.NoError(t, err)
+	require.True(t, step.Done())
+	list := listed(t, ledger, "bob")
+	require.Len(t, list, 2, "two calls, two charges")
+	assert.NotEqual(t, list[0].ID, list[1].ID)
+	assert.Equal(t, "INV-3", list[1].Invoice)
 }
 
 func TestHandlerAliceChargedToSavings(t *testing.T) {
@@ -65,6 +75,24 @@ func TestHandlerAliceChargedToSavings(t *testing.T) {
 	list := listed(t, ledger, "alice")
 	require.Len(t, list, 1)
 	assert.Equal(t, Charge{ID: list[0].ID, Invoice: "INV-1", Account: "sav-002", Amount: 120.5}, list[0])
+}
+
+// Alice's accounts shrink to one while she is choosing (two are closed): her
+// retry is judged by the options of the retry, so the account left is taken
+// without a new form, and she is charged once, on it.
+func TestHandlerAccountsShrinkToOneWhileAsked(t *testing.T) {
+	saved := accounts["alice"]
+	t.Cleanup(func() { accounts["alice"] = saved })
+	tr, ledger := payTester("alice")
+	step, err := tr.Call(t.Context(), inv1)
+	require.NoError(t, err)
+	require.NotNil(t, step.Question)
+	accounts["alice"] = saved[1:2] // sav-002 only
+	step, err = step.Accept(t.Context(), map[string]any{"account": "chk-001"})
+	require.NoError(t, err)
+	require.True(t, step.Done(), "nothing is left to ask")
+	assert.Regexp(t, chargedINV1, step.Result.Text)
+	assert.Len(t, listed(t, ledger, "alice"), 1)
 }
 
 func TestHandlerAliceAnswersBobsAccountIsAskedAgain(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,18 +27,14 @@ type Ledger interface {
 	List(ctx context.Context, user string) ([]Charge, error)
 }
 
-// chargeID returns the id of the charge a branch makes: derived from the
-// flow id when there is one, so that a final retry sent twice (even to an
-// instance without the shared at-most-once store) names the same charge and
-// the ledger keeps one; random for a call that needed no round.
+// chargeID returns the id of the charge a branch makes, derived from the
+// flow id (runtime.FlowID, random and never empty in a branch): a final retry
+// sent twice (even to an instance without the shared at-most-once store)
+// names the same charge and the ledger keeps one, while two calls, asked or
+// not, are two flows and name two charges.
 func chargeID(flowID string) string {
-	if flowID != "" {
-		sum := sha256.Sum256([]byte("billing charge\x00" + flowID))
-		return "ch_" + hex.EncodeToString(sum[:8])
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "ch_" + hex.EncodeToString(b[:])
+	sum := sha256.Sum256([]byte("billing charge\x00" + flowID))
+	return "ch_" + hex.EncodeToString(sum[:8])
 }
 
 // memoryLedger is the ledger of one process.

@@ -38,8 +38,9 @@ func (payInvoiceArgsHandler) AccountChoices(ctx context.Context, args *PayInvoic
 }
 
 // Accept charges the chosen account. It asks nothing, so it runs once per
-// call; the charge id is derived from the flow id, so that a final retry
-// sent twice charges once even where no at-most-once store is shared.
+// call; the charge id is derived from the flow id (fresh for a call that
+// asked nothing, as bob's), so that a final retry sent twice charges once
+// even where no at-most-once store is shared.
 func (h payInvoiceArgsHandler) Accept(ctx context.Context, args *PayInvoiceArgs) (*runtime.Result, error) {
 	if args.Invoice == "" {
 		return runtime.ToolError("invalid arguments: invoice is required"), nil

@@ -1,0 +1,206 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+)
+
+// These tests change run-time choices (elicit:"choices") between the rounds
+// of a call: the options a retry computes are the ones that count.
+
+// noEmptyForm fails when resp asks for a form with no field in it.
+func noEmptyForm(t *testing.T, resp *runtime.Response) {
+	t.Helper()
+	for k, ir := range resp.InputRequests {
+		if er, ok := ir.(*runtime.ElicitRequest); ok && er.Mode == "form" {
+			require.NotNil(t, er.RequestedSchema, "%s: no requestedSchema", k)
+			assert.NotZero(t, er.RequestedSchema.Properties.Len(), "%s: an empty form", k)
+		}
+	}
+}
+
+// The tool's own form: the speed asked among two options shrinks to one
+// before the retry arrives. The one left is taken without asking (as on a
+// first call), and the call goes on to its branch, whose question comes next.
+func TestFormChoicesShrunkToOneAreTaken(t *testing.T) {
+	for _, answered := range []string{"fast", "slow"} {
+		e := newShip(t, fastSlow...)
+		r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+		key, _, _ := question(t, r1)
+		require.Equal(t, "ship", key)
+
+		e.h.Set(func(h *fixture.ShipRecorder) { h.Speeds = []runtime.Choice{{Value: "slow", Title: "Slow"}} })
+		r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": answered})))
+		noEmptyForm(t, r2)
+		key, q, _ := question(t, r2)
+		assert.Equal(t, "approve", key, "answered %s: nothing is left to ask in the tool's form; Accept runs and asks", answered)
+		assert.Equal(t, "Ship P1 by slow for 10 (5 in stock)?", q.Message)
+
+		r3 := e.call(req(`{"parcel":"P1"}`, r2.RequestState, accept("approve", map[string]any{"code": "P1"})))
+		require.NotNil(t, r3.Result)
+		assert.False(t, r3.Result.IsError, r3.Result.Text)
+		runs := e.h.Runs()
+		require.Len(t, runs, 1)
+		assert.Equal(t, runtime.Accept, runs[0].Action)
+		assert.JSONEq(t, `{"args":{"parcel":"P1","speed":"slow"},"price":10,"approve":{"code":"P1"}}`, string(runs[0].Args))
+	}
+}
+
+// A refusal of the form is kept when the options shrink before it arrives:
+// the question it refused changed, but nothing is left to ask, and a decline
+// is never turned into an accept.
+func TestFormChoicesShrunkToOneKeepARefusal(t *testing.T) {
+	for _, a := range []runtime.Action{runtime.Decline, runtime.Cancel} {
+		e := newShip(t, fastSlow...)
+		r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+		e.h.Set(func(h *fixture.ShipRecorder) { h.Speeds = []runtime.Choice{{Value: "slow"}} })
+		r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, act("ship", a)))
+		require.NotNil(t, r2.Result, "%s ends the call", a)
+		runs := e.h.Runs()
+		require.Len(t, runs, 1)
+		assert.Equal(t, a, runs[0].Action)
+		if a == runtime.Decline {
+			assert.Equal(t, []string{"speed"}, runs[0].Declined)
+		}
+	}
+}
+
+// Options that shrink to none end the retry in a tool error naming the field,
+// as they end a first call.
+func TestFormChoicesShrunkToNoneEndTheCall(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+	e.h.Set(func(h *fixture.ShipRecorder) { h.Speeds = nil })
+	r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
+	require.NotNil(t, r2.Result)
+	assert.True(t, r2.Result.IsError)
+	assert.Contains(t, r2.Result.Text, `nothing to choose from for speed ("Speed")`)
+	assert.Zero(t, e.h.Count())
+}
+
+// pizzaShops is an order_pizza handler whose shops a test changes between
+// rounds; Accept returns the arguments it got.
+type pizzaShops struct{ shops []runtime.Choice }
+
+func (h *pizzaShops) ShopChoices(context.Context, *fixture.Pizza) ([]runtime.Choice, error) {
+	return h.shops, nil
+}
+
+func (h *pizzaShops) Accept(_ context.Context, args *fixture.Pizza) (*runtime.Result, error) {
+	b, err := json.Marshal(args)
+	return runtime.Text(string(b)), err
+}
+
+func (h *pizzaShops) Decline(context.Context, *fixture.Pizza, []string) (*runtime.Result, error) {
+	return runtime.Text("declined"), nil
+}
+
+func (h *pizzaShops) Cancel(context.Context, *fixture.Pizza) (*runtime.Result, error) {
+	return runtime.Text("cancelled"), nil
+}
+
+// When the options of one field of the form shrink to one, that field is
+// taken and the rest of the form is asked again (the question changed, so its
+// answer does not apply); the answer to that form completes the call with the
+// option taken.
+func TestFormChoicesShrunkToOneAskTheRest(t *testing.T) {
+	h := &pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}
+	flow := fixture.NewPizzaFlow(h)
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+	call := func(r *runtime.Request) *runtime.Response {
+		t.Helper()
+		resp, err := flow.Call(context.Background(), opts, r)
+		require.NoError(t, err)
+		noEmptyForm(t, resp)
+		return resp
+	}
+	r1 := call(req(`{}`, "", nil))
+	_, _, fields := question(t, r1)
+	require.Equal(t, []string{"size", "shop", "count"}, fields)
+
+	h.shops = []runtime.Choice{{Value: "south"}}
+	r2 := call(req(`{}`, r1.RequestState, accept("order_pizza", map[string]any{"size": "m", "shop": "north", "count": 2})))
+	key, _, fields := question(t, r2)
+	assert.Equal(t, "order_pizza_2", key)
+	assert.Equal(t, []string{"size", "count"}, fields, "shop has one option left: taken, not asked")
+
+	r3 := call(req(`{}`, r2.RequestState, accept("order_pizza_2", map[string]any{"size": "l", "count": 3})))
+	require.NotNil(t, r3.Result)
+	assert.False(t, r3.Result.IsError, r3.Result.Text)
+	assert.JSONEq(t, `{"size":"l","shop":"south","count":3}`, r3.Result.Text)
+}
+
+// payShip is a ship handler whose speed has one option (never asked) and
+// whose Accept asks the Pay question among accounts a test changes between
+// rounds.
+type payShip struct {
+	accounts []runtime.Choice
+}
+
+func (h *payShip) SpeedChoices(context.Context, *fixture.Ship) ([]runtime.Choice, error) {
+	return []runtime.Choice{{Value: "fast"}}, nil
+}
+
+func (h *payShip) Accept(ctx context.Context, args *fixture.Ship) (*runtime.Result, error) {
+	var q fixture.Pay
+	action, err := runtime.Ask(ctx, "pay", &q, &runtime.AskOptions{Choices: map[string][]runtime.Choice{"account": h.accounts}})
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Textf("%s %s", action, q.Account), nil
+}
+
+func (h *payShip) Decline(context.Context, *fixture.Ship, []string) (*runtime.Result, error) {
+	return runtime.ToolError("the tool's form was not asked"), nil
+}
+
+func (h *payShip) Cancel(context.Context, *fixture.Ship) (*runtime.Result, error) {
+	return runtime.ToolError("the tool's form was not asked"), nil
+}
+
+// A question asked mid-branch (runtime.Ask) whose options shrink between the
+// rounds: to one, the branch gets it without the user being asked again,
+// unless the user refused the question, which the branch is told; to none,
+// the call ends in a tool error naming the field.
+func TestAskedChoicesShrunkOnRetry(t *testing.T) {
+	two := []runtime.Choice{{Value: "chk-1", Title: "Checking"}, {Value: "sav-2", Title: "Savings"}}
+	for _, tc := range []struct {
+		name   string
+		left   []runtime.Choice
+		answer map[string]runtime.InputResponse
+		want   string
+		isErr  bool
+	}{
+		{"one left, the other answered", two[1:], accept("pay", map[string]any{"account": "chk-1"}), "accept sav-2", false},
+		{"one left, it answered", two[1:], accept("pay", map[string]any{"account": "sav-2"}), "accept sav-2", false},
+		{"one left, declined", two[1:], act("pay", runtime.Decline), "decline ", false},
+		{"one left, cancelled", two[1:], act("pay", runtime.Cancel), "cancel ", false},
+		{"none left", nil, accept("pay", map[string]any{"account": "chk-1"}), `ship: there is nothing to choose from for account ("Account")`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &payShip{accounts: two}
+			flow := fixture.NewShipFlow(h)
+			opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+			r1, err := flow.Call(context.Background(), opts, req(`{"parcel":"P1"}`, "", nil))
+			require.NoError(t, err)
+			key, _, fields := question(t, r1)
+			require.Equal(t, "pay", key)
+			require.Equal(t, []string{"account"}, fields)
+
+			h.accounts = tc.left
+			r2, err := flow.Call(context.Background(), opts, req(`{"parcel":"P1"}`, r1.RequestState, tc.answer))
+			require.NoError(t, err)
+			noEmptyForm(t, r2)
+			require.NotNil(t, r2.Result, "nothing is left to ask")
+			assert.Equal(t, tc.isErr, r2.Result.IsError)
+			assert.Equal(t, tc.want, r2.Result.Text)
+		})
+	}
+}
