@@ -77,7 +77,8 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	for _, c := range cands {
 		name := c.ts.Name.Name
 		st, isStruct := c.ts.Type.(*ast.StructType)
-		if isStruct && (wanted[name] || a.hasElicitTag(c.ts, st)) {
+		annotated := isStruct && (a.hasElicitTag(c.ts, st) || declaresTool(structDoc(c.gd, c.ts)))
+		if isStruct && (wanted[name] || annotated) {
 			a.taggedNames = append(a.taggedNames, name)
 		}
 		if len(wanted) > 0 {
@@ -89,7 +90,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 				a.errorf(a.fset.Position(c.ts.Name.Pos()), "-type %s: %s is not a struct type", name, name)
 				continue
 			}
-		} else if !isStruct || !a.hasElicitTag(c.ts, st) {
+		} else if !annotated {
 			continue
 		}
 		if c.ts.TypeParams != nil {
@@ -135,6 +136,34 @@ func embeddedIdentPos(e ast.Expr) token.Pos {
 	return e.Pos()
 }
 
+// structDoc returns the doc comment of a type declaration: the spec's own,
+// or the declaration's when it declares that one type.
+func structDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
+	if ts.Doc == nil && len(gd.Specs) == 1 {
+		return gd.Doc
+	}
+	return ts.Doc
+}
+
+// declaresTool reports whether a doc comment has //mcpgen:tool or
+// //mcpgen:question: the struct is a tool's arguments (or a question) even
+// when none of its fields has an elicit tag, so that a tool which asks
+// nothing before its branch (only questions in the middle of it, with
+// runtime.Ask) is generated without -type.
+func declaresTool(doc *ast.CommentGroup) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if text, ok := strings.CutPrefix(c.Text, "//mcpgen:"); ok {
+			if verb, _, _ := strings.Cut(text, " "); verb == "tool" || verb == "question" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasElicitTag reports whether a struct declaration has a field with an elicit
 // tag, directly or through an embedded struct (whose promoted fields would
 // be elicited).
@@ -161,10 +190,7 @@ func (a *analyzer) hasElicitTag(ts *ast.TypeSpec, st *ast.StructType) bool {
 func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.TypeSpec) *Struct {
 	pos := a.fset.Position(ts.Name.Pos())
 	s := &Struct{Name: obj.Name(), Pos: pos, File: pos.Filename}
-	doc := ts.Doc
-	if doc == nil && len(gd.Specs) == 1 {
-		doc = gd.Doc
-	}
+	doc := structDoc(gd, ts)
 	a.directives(s, doc)
 	if s.Tool == "" && !s.Question {
 		s.Tool = defaultToolName(s.Name)
@@ -179,7 +205,46 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 	if s.Question {
 		s.Args = nil // a question's struct is filled from a form, never from arguments
 	}
+	if !structHasElicit(st, nil) {
+		a.checkNothingAsked(s, doc)
+	}
 	return s
+}
+
+// checkNothingAsked reports what cannot work on a struct none of whose
+// fields has an elicit tag: a question with nothing to ask, and the
+// directives of a tool's form, which such a tool never shows (it asks
+// nothing before Accept, its only branch; a question asked in the middle of
+// it has its own message and is keyed by the name the branch gives it).
+func (a *analyzer) checkNothingAsked(s *Struct, doc *ast.CommentGroup) {
+	if s.Question {
+		a.errorf(s.Pos, "%s is a //mcpgen:question without an elicit field, so runtime.Ask would have nothing to ask; tag the fields to ask with elicit:\"…\"", s.Name)
+		return
+	}
+	if doc == nil {
+		return
+	}
+	for _, c := range doc.List {
+		text, ok := strings.CutPrefix(c.Text, "//mcpgen:")
+		if !ok {
+			continue
+		}
+		verb, _, _ := strings.Cut(text, " ")
+		var why string
+		switch verb {
+		case "message":
+			why = "the message of a question asked in Accept is the question's own //mcpgen:message or runtime.AskOptions.Message"
+		case "key":
+			why = "a question asked in Accept is keyed by the name given to runtime.Ask"
+		case "unsealed":
+			why = "there is no form answer to accept without requestState"
+		case "enumnames":
+			why = "a question asked in Accept takes //mcpgen:enumnames on its own struct"
+		default:
+			continue
+		}
+		a.errorf(a.fset.Position(c.Pos()), "//mcpgen:%s does nothing on %s: it has no elicit field, so no form is asked before Accept, its only branch, and %s; remove the directive", verb, s.Name, why)
+	}
 }
 
 // directives reads //mcpgen: lines from the struct's doc comment.

@@ -91,7 +91,7 @@ type Directive struct {
 }
 
 // Types returns the names the directive gives to -type (none: every struct
-// with an elicit tag).
+// with an elicit tag or a //mcpgen:tool or //mcpgen:question directive).
 func (d Directive) Types() []string {
 	var out []string
 	for _, v := range d.flagValues("type") {

@@ -48,7 +48,7 @@ func (d Diagnostic) Format(dir string) string {
 type Config struct {
 	Dir       string   // working directory for the go command ("" = current)
 	Patterns  []string // package patterns (default ".")
-	Types     []string // struct type names to generate for; empty: every struct with an elicit tag
+	Types     []string // struct type names to generate for; empty: every struct with an elicit tag or a //mcpgen:tool or //mcpgen:question directive
 	BuildTags []string // build tags (-tags)
 	// LegacyEnumNames makes every struct's titled single selects use the
 	// deprecated enum + enumNames form (mcpgen -legacy-enum-names), as the
@@ -137,7 +137,8 @@ func dedupDiags(diags []Diagnostic) []Diagnostic {
 // provide the file set, the package, its parsed files (with comments) and
 // its type information (Defs at least). typeNames, like -type, restricts the
 // check to those struct types and reports each that is not a struct; empty,
-// it checks every struct with an elicit tag. It returns the model of the
+// it checks every struct with an elicit tag or a //mcpgen:tool or
+// //mcpgen:question directive. It returns the model of the
 // annotated structs and every diagnostic, sorted by position; the model must
 // not be used for generation when there is any diagnostic. A name in
 // typeNames that the package does not declare is not reported here (a

@@ -113,6 +113,12 @@ func (s *Struct) Opaque() bool {
 	return false
 }
 
+// AcceptOnly reports whether s is a tool's arguments without an elicitable
+// field: nothing is asked before its branch, so the user can neither decline
+// nor cancel a form, and its handler has Accept only (a question Accept asks
+// with runtime.Ask returns the user's action to Accept itself).
+func (s *Struct) AcceptOnly() bool { return !s.Question && len(s.Fields) == 0 }
+
 // TypeRef names a Go type: a predeclared one (Path "") or a named one.
 type TypeRef struct {
 	Path string // import path of the defining package; "" for predeclared types

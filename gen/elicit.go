@@ -50,6 +50,10 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("fields of " + s.Name + ", or for every missing field when none are named. Properties follow field")
 	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
 	f.Func().Params(recv()).Id(annotate.MethodRequestedSchema).Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
+		if len(s.Fields) == 0 {
+			g.Return(jen.Qual(implPkg, "NewObjectSchema").Call()) // no property, whatever the names
+			return
+		}
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot(annotate.MethodMissingFields).Call())
 		g.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call()
 		for _, fd := range s.Fields {
@@ -165,12 +169,29 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 
 	// Handler interface and flow constructor
 	h := annotate.InterfaceName(s.Name)
+	accept := jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error())
+	if s.AcceptOnly() {
+		// No elicitable field: no form before the branch, so nothing to
+		// decline or cancel (MCP 2026-07-28, client/elicitation:
+		// ElicitResult.action answers a form).
+		f.Commentf("%s runs the %s tool. %s has no elicitable field, so nothing is asked", h, s.Tool, s.Name)
+		f.Comment("before the branch and Accept is the only one: there is no form to decline or cancel. A")
+		f.Comment("question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen")
+		f.Commentf("writes an implementation once, in %s; a handler that no longer fits this", annotate.HandlerFileName(s.Name))
+		f.Comment("interface fails to compile.")
+		f.Type().Id(h).Interface(
+			jen.Comment("Accept runs on every call, with the arguments as the model passed them."),
+			accept,
+		)
+		acceptOnlyFlow(f, s, h)
+		return f
+	}
 	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
 	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
 	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", annotate.HandlerFileName(s.Name))
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
-		jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
+		accept,
 		jen.Comment("Decline runs when the user declined the form; declined lists the JSON names of the fields"),
 		jen.Comment("asked in that round. Nothing more is asked."),
 		jen.Id(annotate.MethodDecline).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name), jen.Id("declined").Index().String()).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()),
@@ -259,6 +280,40 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		}))),
 	)
 	return f
+}
+
+// acceptOnlyFlow declares the flow constructor of a tool without an
+// elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
+// only. The runtime never dispatches another branch for a flow whose Fields
+// are empty (runtime.Flow.Dispatch), so the error is a backstop.
+func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
+	ctor := annotate.FlowFuncName(s.Name)
+	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)
+	f.Comment("Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	f.Func().Id(ctor).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
+		jen.Return(jen.Op("&").Qual(runtimePkg, "Flow").Values(jen.DictFunc(func(d jen.Dict) {
+			d[jen.Id("Name")] = jen.Lit(s.Tool)
+			if s.ToolDescription != "" {
+				d[jen.Id("Description")] = jen.Lit(s.ToolDescription)
+			}
+			d[jen.Id("Key")] = jen.Lit(s.Key)
+			d[jen.Id("Fields")] = jen.Index().String().Values()
+			if s.MaxRounds > 0 {
+				d[jen.Id("MaxRounds")] = jen.Lit(s.MaxRounds)
+			}
+			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
+			d[jen.Id("Dispatch")] = jen.Func().Params(
+				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),
+			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
+				jen.Comment("Nothing is asked before the branch, so the runtime dispatches Accept only: with no"),
+				jen.Comment("Fields it refuses a requestState that names another branch."),
+				jen.If(jen.Id("o").Dot("Action").Op("!=").Qual(runtimePkg, "Accept")).Block(
+					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: "+s.Tool+" has no form to decline or cancel; unexpected action %q"), jen.Id("o").Dot("Action"))),
+				),
+				jen.Return(jen.Id("h").Dot(annotate.MethodAccept).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(s.Name)))),
+			)
+		}))),
+	)
 }
 
 // multiBuf is the backing array that the multi selects of one element type

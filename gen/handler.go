@@ -7,7 +7,8 @@ import (
 )
 
 // handlerFile builds <t>_handler.go: the user's file, written once, with
-// skeletons of the three branches and their documented fallbacks.
+// skeletons of the three branches and their documented fallbacks (of Accept
+// alone for a tool without an elicitable field).
 func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
 	typ := annotate.HandlerTypeName(s.Name)
@@ -16,13 +17,22 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
 	res := func() *jen.Statement { return jen.Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()) }
 
-	f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
+	if s.AcceptOnly() {
+		f.Commentf("%s runs the %s tool: register it with", typ, s.Tool)
+	} else {
+		f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
+	}
 	f.Commentf("%s(%s{}).", annotate.FlowFuncName(s.Name), typ)
 	f.Comment("")
 	f.Comment("This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.")
 	f.Commentf("If %s changes, the assertion below stops compiling until the methods match.", iface)
 	f.Type().Id(typ).Struct()
 	f.Var().Id("_").Id(iface).Op("=").Id(typ).Values()
+
+	if s.AcceptOnly() {
+		acceptOnlyHandler(f, s, typ)
+		return f
+	}
 
 	f.Comment("Accept runs when every required field holds a valid answer. Do the tool's work here.")
 	f.Comment("runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,")
@@ -63,4 +73,39 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		)
 	}
 	return f
+}
+
+// acceptOnlyHandler declares the Accept skeleton of a tool without an
+// elicitable field (annotate.Struct.AcceptOnly), its only branch, with how to
+// ask a question in the middle of it and handle the user's action.
+func acceptOnlyHandler(f *jen.File, s *annotate.Struct, typ string) {
+	f.Commentf("Accept runs on every call: %s has no elicitable field, so nothing is asked before it, and it is", s.Name)
+	f.Comment("the only branch. Do the tool's work here. runtime.FlowID(ctx) identifies a call that asked")
+	f.Comment("a question across its rounds: use it to make the work idempotent.")
+	f.Comment("")
+	f.Comment("To ask the user something once you have computed it (a price, a plan), declare a question")
+	f.Comment("(a struct with a //mcpgen:question directive and elicit tags), run go generate, and ask it")
+	f.Comment("here. Ask returns the user's action to this branch; the branch runs again from the top on the")
+	f.Comment("retry, so keep the code before the last question free of side effects:")
+	f.Comment("")
+	f.Comment("\tvar q Confirm // a //mcpgen:question struct")
+	f.Comment("\taction, err := runtime.Ask(ctx, \"confirm\", &q, nil)")
+	f.Comment("\tif err != nil {")
+	f.Comment("\t\treturn nil, err // runtime.ErrInputRequired until the user answers: return it unchanged")
+	f.Comment("\t}")
+	f.Comment("\tswitch action {")
+	f.Comment("\tcase runtime.Decline:")
+	f.Commentf("\t\treturn runtime.Text(%q), nil", s.Tool+": the user declined; nothing done")
+	f.Comment("\tcase runtime.Cancel:")
+	f.Commentf("\t\treturn runtime.Text(%q), nil", s.Tool+": cancelled by the user; nothing done")
+	f.Comment("\t}")
+	f.Comment("\t// runtime.Accept: q holds the answer. Do the work after the last question.")
+	f.Func().Params(jen.Id(typ)).Id(annotate.MethodAccept).Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name),
+	).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
+		jen.Comment("TODO: do the work. Until then, echo the arguments as JSON (pointer fields print as values)."),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("args")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": done with %s"), jen.Id("b")), jen.Nil()),
+	)
 }

@@ -65,7 +65,10 @@ type Flow struct {
 	// Key is the inputRequests key of round 1 (//mcpgen:key, default Name);
 	// round n > 1 uses Key_n.
 	Key string
-	// Fields lists every elicitable field's JSON name, in field order.
+	// Fields lists every elicitable field's JSON name, in field order. A
+	// flow without any (a tool whose arguments have no elicit tag) asks
+	// nothing before its branch, so the user never has a form to decline or
+	// cancel: Dispatch is only ever called with Accept (see Dispatch).
 	Fields []string
 	// AskAlways lists the ask=always fields: asked even when present.
 	AskAlways []string
@@ -107,7 +110,14 @@ type Flow struct {
 	// [InputSchema]: generated code sets it when a plain argument has a
 	// type or a rule its own checks do not cover.
 	CheckInputSchema bool
-	// Dispatch runs exactly one branch of the user's handler.
+	// Dispatch runs exactly one branch of the user's handler. When Fields
+	// is empty it is only ever called with Accept: the first call runs
+	// Accept at once, every state the flow issues then comes from a
+	// question Accept asked ([Ask], whose answer Accept itself receives),
+	// and a requestState that names another branch or fields to answer
+	// (sealed by another flow of the same name, e.g. an earlier version of
+	// the tool that had elicitable fields) is refused with -32602 before
+	// anything runs. So the handler of such a tool needs Accept only.
 	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
 }
 
@@ -496,6 +506,13 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		// The state is judged first: it binds arguments that passed the
 		// checks below when it was issued.
 		return nil, err
+	}
+	if len(f.Fields) == 0 && r.st != nil && (r.st.Outcome == nil || r.st.Outcome.Action != Accept) {
+		// Nothing is asked before the branch of a flow without elicitable
+		// fields, so its states all carry Accept (see Flow.Dispatch): this
+		// one came from another flow of the same name, and Decline or
+		// Cancel, which its handler does not have, must not run.
+		return nil, r.reject(ctx, errors.New("requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"))
 	}
 	args := f.New()
 	if err := f.decode(args, req); err != nil {

@@ -3,7 +3,8 @@
 // (gopls) report them without running generation. It reuses package
 // annotate's checking code ([annotate.Check]); the rules live there only.
 //
-// Besides every struct with an elicit tag, it checks the -type names of each
+// Besides every struct with an elicit tag or a //mcpgen:tool or
+// //mcpgen:question directive, it checks the -type names of each
 // `//go:generate … mcpgen … -type T1,T2` directive in the package: a name
 // that is not declared, or not a struct type, is reported at the directive.
 // And it renders each struct's generated file with package gen (no cycle:

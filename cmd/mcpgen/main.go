@@ -14,7 +14,8 @@
 //
 //	//go:generate go tool mcpgen -type BookFlightArgs
 //
-// works. Without -type it generates for every struct with an elicit tag. For
+// works. Without -type it generates for every struct with an elicit tag or a
+// //mcpgen:tool or //mcpgen:question directive. For
 // a module with several annotated packages, one directive at its root,
 //
 //	//go:generate go tool mcpgen ./...
@@ -81,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = usage(fs, stderr)
-	typeNames := fs.String("type", "", "comma-separated struct type names; default: every struct with an elicit tag")
+	typeNames := fs.String("type", "", "comma-separated struct type names; default: every struct with an elicit tag or a //mcpgen:tool or //mcpgen:question directive")
 	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
 	version := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "list the files written or removed")
@@ -115,7 +116,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		generating = generating || len(p.Structs) > 0
 	}
 	if !generating {
-		fmt.Fprintln(stderr, "mcpgen: no struct with an elicit tag found; tag a field (elicit:\"required\") or name the type with -type")
+		fmt.Fprintln(stderr, "mcpgen: no struct with an elicit tag or a //mcpgen:tool directive found; tag a field (elicit:\"required\"), add //mcpgen:tool to the struct's doc comment, or name the type with -type")
 		return 1
 	}
 	command := annotate.CommandLine(relArgs(wd, args))

@@ -18,3 +18,24 @@ type Directives struct {
 type Confirm struct {
 	Name string `json:"name" elicit:"required"`
 }
+
+// Quote is a tool without an elicit field, which //mcpgen:tool alone makes a
+// tool: it asks nothing before Accept, so the directives of a form do
+// nothing on it (//mcpgen:rounds still bounds the questions Accept asks).
+//
+//mcpgen:tool quote Quote a price.
+//mcpgen:message Never shown.
+//mcpgen:key quote_form
+//mcpgen:unsealed
+//mcpgen:enumnames
+//mcpgen:rounds 2
+type Quote struct {
+	Item string `json:"item"`
+}
+
+// Nothing is a question with nothing to ask.
+//
+//mcpgen:question
+type Nothing struct {
+	Note string `json:"note"`
+}

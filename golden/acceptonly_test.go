@@ -1,0 +1,47 @@
+package golden
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/golden/testdata/acceptonly"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// acceptRecorder counts the Accept runs of the quote tool.
+type acceptRecorder struct{ accepts *int }
+
+func (h acceptRecorder) Accept(ctx context.Context, args *acceptonly.QuoteArgs) (*runtime.Result, error) {
+	*h.accepts++
+	return runtime.Text("quoted " + args.Item), nil
+}
+
+// TestAcceptOnlyTool: a tool without an elicitable field has a handler
+// interface of Accept alone, its flow lists no field, and its dispatcher runs
+// Accept and refuses any other action without running anything.
+func TestAcceptOnlyTool(t *testing.T) {
+	iface := reflect.TypeFor[acceptonly.QuoteArgsHandler]()
+	require.Equal(t, 1, iface.NumMethod(), "the handler interface has Accept only")
+	require.Equal(t, "Accept", iface.Method(0).Name)
+
+	n := 0
+	f := acceptonly.NewQuoteArgsFlow(acceptRecorder{&n})
+	require.Empty(t, f.Fields)
+	require.Equal(t, 2, f.MaxRounds, "//mcpgen:rounds bounds the questions Accept asks")
+	args := f.New()
+	require.Empty(t, args.MissingFields())
+	require.NoError(t, args.Validate())
+	require.Zero(t, args.RequestedSchema().Properties.Len())
+
+	res, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, runtime.Outcome{Action: runtime.Accept})
+	require.NoError(t, err)
+	require.Equal(t, "quoted bolt", res.Text)
+	for _, a := range []runtime.Action{runtime.Decline, runtime.Cancel, "bogus"} {
+		_, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, runtime.Outcome{Action: a})
+		require.ErrorContains(t, err, "quote has no form to decline or cancel", "action %q", a)
+	}
+	require.Equal(t, 1, n, "only the Accept outcome ran Accept")
+}
