@@ -195,9 +195,16 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			bad(o, "%s", kindMismatch(key, f))
 			return
 		}
-		n, err := strconv.ParseUint(o.Value, 10, 32)
-		if err != nil {
+		n, err := strconv.ParseUint(o.Value, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			bad(o, "%s=%s is not a whole number ≥ 0; write "+want, key, o.Value, key)
+			return
+		}
+		// Generated code compares the count with a Go int (len, rune
+		// counts), which holds no more than math.MaxInt32 on 386 and arm:
+		// a larger count would not compile there.
+		if err != nil || n > math.MaxInt32 {
+			bad(o, "%s=%s is more than %d, the largest int on 32-bit platforms; write "+want, key, o.Value, math.MaxInt32, key)
 			return
 		}
 		*dst = &n

@@ -174,8 +174,14 @@ func intBounds(fd *annotate.Field) (jen.Code, jen.Code) {
 		return nil, jen.Qual("math", "MaxUint16")
 	case "uint32":
 		return nil, jen.Qual("math", "MaxUint32")
-	case "uint", "uint64":
+	case "uint64":
 		return nil, jen.Qual("math", "MaxUint64")
+	case "uint":
+		// The platform's bound (2^32-1 on 386 and arm), not uint64's: generated
+		// code is compiled for every GOARCH, and a bigger answer would wrap.
+		return nil, jen.Qual("math", "MaxUint")
+	case "int":
+		return jen.Qual("math", "MinInt"), jen.Qual("math", "MaxInt")
 	}
 	return jen.Qual("math", "MinInt64"), jen.Qual("math", "MaxInt64")
 }
@@ -196,7 +202,11 @@ func defaultValue(fd *annotate.Field) jen.Code {
 		if fd.Unsigned() {
 			return typeCode(fd.Type).Parens(jen.Lit(d.Uint))
 		}
-		return typeCode(fd.Type).Parens(jen.Lit(int(d.Int)))
+		// Written from the int64, not through a Go int: on a 32-bit mcpgen an
+		// int(d.Int) would wrap a default beyond ±2^31 without a word. A
+		// default that the field's int cannot hold on the target platform is
+		// then a compile error there (constant overflows int), never a wrap.
+		return typeCode(fd.Type).Parens(jen.Op(strconv.FormatInt(d.Int, 10)))
 	case annotate.Number:
 		return typeCode(fd.Type).Parens(jen.Lit(d.Float))
 	case annotate.Boolean:

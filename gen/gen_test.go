@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,6 +32,64 @@ func TestGenerateRefusesNonFiniteNumbers(t *testing.T) {
 		_, err := Generate(pkg)
 		if err == nil || !strings.Contains(err.Error(), "does not fit in "+c.basic) {
 			t.Errorf("%s %+v: Generate error %v, want one saying it does not fit", c.basic, fd, err)
+		}
+	}
+}
+
+// TestIntFieldsRender: an int or uint field (or a named type over one) is
+// converted against the bounds of the platform that compiles the generated
+// code (math.MinInt, math.MaxInt, math.MaxUint), never against int64's, so
+// that a 32-bit build refuses an answer its int cannot hold instead of
+// wrapping it; and an integer default is written from its exact value,
+// also by an mcpgen that itself runs on a 32-bit platform.
+func TestIntFieldsRender(t *testing.T) {
+	field := func(name, basic string, typ annotate.TypeRef, unsigned bool, d *annotate.Default) *annotate.Field {
+		fd := &annotate.Field{GoName: name, JSONName: strings.ToLower(name), Path: []string{name}, Kind: annotate.Integer,
+			Type: typ, Basic: basic, Pointer: true, Default: d}
+		if d != nil {
+			fd.Default.Lit = map[bool]string{false: strconv.FormatInt(d.Int, 10), true: strconv.FormatUint(d.Uint, 10)}[unsigned]
+		}
+		return fd
+	}
+	pkg := &annotate.Package{Name: "p", Path: "p", Dir: t.TempDir(), Structs: []*annotate.Struct{{
+		Name: "Args", File: "args.go", Tool: "t", Key: "t", Fields: []*annotate.Field{
+			field("I", "int", annotate.TypeRef{Name: "int"}, false, nil),
+			field("U", "uint", annotate.TypeRef{Name: "uint"}, true, nil),
+			field("N", "int", annotate.TypeRef{Path: "p", Name: "N"}, false, nil),
+			field("S", "uint", annotate.TypeRef{Path: "p", Name: "S"}, true, nil),
+			field("I64", "int64", annotate.TypeRef{Name: "int64"}, false, &annotate.Default{Int: -9007199254740993}),
+			field("Edge", "int", annotate.TypeRef{Name: "int"}, false, &annotate.Default{Int: math.MinInt32}),
+			field("UEdge", "uint", annotate.TypeRef{Name: "uint"}, true, &annotate.Default{Uint: math.MaxUint32}),
+		},
+	}}}
+	files, err := Generate(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, "_elicit.go") {
+			src = string(f.Content)
+		}
+	}
+	for _, want := range []string{
+		`content["i"]; ok {
+			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
+		`content["u"]; ok {
+			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
+		`content["n"]; ok {
+			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
+		`content["s"]; ok {
+			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
+		`content["i64"]; ok {
+			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {`,
+		`"range", "does not fit in N")`,
+		`= int64(-9007199254740993), true`,
+		`= int(-2147483648), true`,
+		`= uint(uint64(0xffffffff)), true`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("generated code lacks %q:\n%s", want, src)
 		}
 	}
 }

@@ -35,6 +35,16 @@ import (
 // TestAllowedDisagreements.
 const answersPerStruct = 10_000
 
+// answers is answersPerStruct, or a fifth of it under -short: the GOARCH=386
+// run under qemu-i386 (.ci/386), where each answer costs many times more,
+// runs with -test.short.
+func answers() int {
+	if testing.Short() {
+		return answersPerStruct / 5
+	}
+	return answersPerStruct
+}
+
 // compileSchema compiles an invopop schema with santhosh-tekuri/jsonschema/v6
 // (draft 2020-12, the default when $schema is absent), format assertions on.
 func compileSchema(t testing.TB, s *invopop.Schema) *jsonschema.Schema {
@@ -118,12 +128,12 @@ func cannotHold(k reflect.Kind, text string) bool {
 	}
 	switch k {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		bits := map[reflect.Kind]uint{reflect.Int: 64, reflect.Int8: 8, reflect.Int16: 16, reflect.Int32: 32, reflect.Int64: 64}[k]
+		bits := map[reflect.Kind]uint{reflect.Int: strconv.IntSize, reflect.Int8: 8, reflect.Int16: 16, reflect.Int32: 32, reflect.Int64: 64}[k]
 		lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
 		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
 		return r.IsInt() && (r.Num().Cmp(lo) < 0 || r.Num().Cmp(hi) > 0)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		bits := map[reflect.Kind]uint{reflect.Uint: 64, reflect.Uint8: 8, reflect.Uint16: 16, reflect.Uint32: 32, reflect.Uint64: 64}[k]
+		bits := map[reflect.Kind]uint{reflect.Uint: strconv.IntSize, reflect.Uint8: 8, reflect.Uint16: 16, reflect.Uint32: 32, reflect.Uint64: 64}[k]
 		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
 		return r.IsInt() && (r.Num().Sign() < 0 || r.Num().Cmp(hi) > 0)
 	case reflect.Float32:
@@ -654,7 +664,7 @@ func TestDifferential(t *testing.T) {
 				for _, p := range props {
 					byName[p.name] = p.p
 				}
-				n := answersPerStruct / states
+				n := answers() / states
 				for range n {
 					raw, vals := g.content(props)
 					verr := v.Validate(decodeForValidator(t, raw))
@@ -751,7 +761,7 @@ func TestDifferential(t *testing.T) {
 			for r, ex := range st.example {
 				t.Logf("  e.g. %s: %s", r, ex)
 			}
-			require.GreaterOrEqual(t, st.answers, answersPerStruct)
+			require.GreaterOrEqual(t, st.answers, answers())
 			require.Greater(t, st.accepted, st.answers/20, "too few valid answers to mean anything")
 			require.Greater(t, st.rejected, st.answers/20, "too few invalid answers to mean anything")
 			for i, b := range st.bugs {

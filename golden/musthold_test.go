@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -295,6 +298,64 @@ func TestPointersAndDefaults(t *testing.T) {
 	require.False(t, *b.Opt)
 	require.True(t, b.On)
 	require.Equal(t, false, prop(t, b, "opt")["default"])
+}
+
+// TestPlatformInts: an int or uint field (plain, pointer or named) holds
+// what the platform's int holds (strconv.IntSize bits) and no more: on 386
+// and arm 4294967297 for an int and 4294967296 for a uint are a "range" error
+// naming the field, not a value wrapped to 1 or 0; on 64-bit platforms they
+// are held exactly. Their answers come as float64 (encoding/json) and as
+// json.Number (exact decoding).
+func TestPlatformInts(t *testing.T) {
+	wide := strconv.IntSize == 64
+	for _, tc := range []struct {
+		field, value string
+		fits         bool
+		got          func(i *nums.Ints) uint64 // the held value, as its bits
+	}{
+		{"i", "4294967297", wide, func(i *nums.Ints) uint64 { return uint64(*i.I) }},
+		{"i", "-4294967297", wide, func(i *nums.Ints) uint64 { return uint64(*i.I) }},
+		{"i", "2147483648", wide, func(i *nums.Ints) uint64 { return uint64(*i.I) }},
+		{"i", "2147483647", true, func(i *nums.Ints) uint64 { return uint64(*i.I) }},
+		{"i", "-2147483648", true, func(i *nums.Ints) uint64 { return uint64(*i.I) }},
+		{"count", "4294967297", wide, func(i *nums.Ints) uint64 { return uint64(i.Count) }},
+		{"edge", "-2147483649", wide, func(i *nums.Ints) uint64 { return uint64(*i.Edge) }},
+		{"up", "4294967296", wide, func(i *nums.Ints) uint64 { return uint64(*i.UP) }},
+		{"up", "4294967295", true, func(i *nums.Ints) uint64 { return uint64(*i.UP) }},
+		{"size", "4294967296", wide, func(i *nums.Ints) uint64 { return uint64(i.Size) }},
+		{"uedge", "1099511627776", wide, func(i *nums.Ints) uint64 { return uint64(*i.UEdge) }},
+	} {
+		for _, useNumber := range []bool{false, true} {
+			doc := fmt.Sprintf(`{"i":1,"age":30,%q:%s}`, tc.field, tc.value)
+			content, err := decodeContent([]byte(doc), useNumber)
+			require.NoError(t, err)
+			i := &nums.Ints{}
+			err = i.ApplyContent(content)
+			if !tc.fits {
+				fe := fieldErr(t, err, tc.field)
+				require.Equal(t, "range", fe.Keyword, "%s (%d-bit int)", doc, strconv.IntSize)
+				require.Contains(t, fe.Message, "does not fit in ", doc)
+				require.Len(t, err.(*runtime.ValidationError).Errors, 1, doc)
+				require.Nil(t, i.I, "nothing is set: %s", doc)
+				continue
+			}
+			require.NoError(t, err, "%s (%d-bit int)", doc, strconv.IntSize)
+			want := new(big.Int)
+			want.SetString(tc.value, 10)
+			if want.Sign() < 0 {
+				want.Add(want, new(big.Int).Lsh(big.NewInt(1), 64)) // two's complement, as uint64(int) gives
+			}
+			require.Equal(t, want.Uint64(), tc.got(i), "%s held exactly", doc)
+			require.NoError(t, i.Validate(), doc)
+		}
+	}
+	// The defaults at the 32-bit edges hold on every platform.
+	i := &nums.Ints{}
+	require.NoError(t, i.ApplyContent(map[string]any{"i": 1.0, "age": 30.0}))
+	require.Equal(t, math.MinInt32, *i.Edge)
+	require.Equal(t, uint(math.MaxUint32), *i.UEdge)
+	require.Equal(t, json.Number("-2147483648"), decodeNumber(t, mustJSON(t, i.RequestedSchema("edge")), "edge"))
+	require.Equal(t, json.Number("4294967295"), decodeNumber(t, mustJSON(t, i.RequestedSchema("uedge")), "uedge"))
 }
 
 func decodeNumber(t *testing.T, raw, name string) json.Number {

@@ -76,7 +76,9 @@ func MoreRunesThan(s string, n int) bool {
 // FewerRunesThan reports whether s holds fewer than n code points, counted
 // as [MoreRunesThan] counts them. A code point takes at most 4 bytes in
 // UTF-8, so a string of 4n bytes or more holds at least n code points and
-// the common case counts nothing.
+// the common case counts nothing. The test is len(s)/4 < n rather than
+// len(s) < 4*n, which overflows a 32-bit int from n = 2^29 (a minLength that
+// annotate allows) and would then skip the count.
 func FewerRunesThan(s string, n int) bool {
-	return len(s) < 4*n && utf8.RuneCountInString(s) < n
+	return len(s)/4 < n && utf8.RuneCountInString(s) < n
 }

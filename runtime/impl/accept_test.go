@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -26,6 +27,23 @@ func TestRuneBounds(t *testing.T) {
 			}
 			if got, want := FewerRunesThan(s, n), runes < n; got != want {
 				t.Errorf("FewerRunesThan(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
+	}
+}
+
+// TestRuneBoundsLarge holds both to their verdicts for counts near the
+// largest int that annotate allows (math.MaxInt32), where 4*n overflows a
+// 32-bit int.
+func TestRuneBoundsLarge(t *testing.T) {
+	for _, s := range []string{"", "abc", strings.Repeat("😀", 100)} {
+		runes := utf8.RuneCountInString(s)
+		for _, n := range []int{1 << 29, 1<<29 + 1, 1 << 30, math.MaxInt32 - 1, math.MaxInt32} {
+			if got := FewerRunesThan(s, n); !got {
+				t.Errorf("FewerRunesThan(%d runes, %d) = false, want true", runes, n)
+			}
+			if got := MoreRunesThan(s, n); got {
+				t.Errorf("MoreRunesThan(%d runes, %d) = true, want false", runes, n)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"strconv"
 	"testing"
 )
 
@@ -43,5 +44,83 @@ func TestFloat64FastPaths(t *testing.T) {
 		if _, st := AsFloat64(f); st != ConvWrongType {
 			t.Errorf("AsFloat64(%v) = %d, want ConvWrongType", f, st)
 		}
+	}
+}
+
+// TestPlatformIntBounds holds AsInt and AsUint, called with the bounds that
+// generated code passes for an int or uint field (math.MinInt, math.MaxInt,
+// math.MaxUint), to the platform's int size: on 386 and arm (32 bits)
+// 4294967297 does not fit in an int nor 4294967296 in a uint, and is
+// refused; on amd64 and arm64 both are held exactly. Every value is tried as
+// a float64 (what encoding/json decodes), a json.Number and a Go int64.
+func TestPlatformIntBounds(t *testing.T) {
+	if strconv.IntSize != 32 && strconv.IntSize != 64 {
+		t.Fatalf("strconv.IntSize = %d", strconv.IntSize)
+	}
+	wide := strconv.IntSize == 64
+	forms := func(i int64) []any {
+		return []any{float64(i), json.Number(strconv.FormatInt(i, 10)), i}
+	}
+	for _, tc := range []struct {
+		n    int64
+		fits bool
+	}{
+		{0, true},
+		{-1, true},
+		{math.MaxInt32, true},
+		{math.MinInt32, true},
+		{math.MaxInt32 + 1, wide},
+		{math.MinInt32 - 1, wide},
+		{1<<32 + 1, wide}, // 4294967297: wrapped to 1 in an int on 386
+		{-(1<<32 + 1), wide},
+		{1 << 52, wide},
+	} {
+		for _, v := range forms(tc.n) {
+			got, st := AsInt(v, math.MinInt, math.MaxInt)
+			if tc.fits && (st != ConvOK || got != tc.n || int64(int(got)) != tc.n) {
+				t.Errorf("AsInt(%T %v, MinInt, MaxInt) = %d, %d; want %d, ConvOK (%d-bit int)", v, v, got, st, tc.n, strconv.IntSize)
+			}
+			if !tc.fits && (st != ConvOutOfRange || got != 0) {
+				t.Errorf("AsInt(%T %v, MinInt, MaxInt) = %d, %d; want 0, ConvOutOfRange (%d-bit int)", v, v, got, st, strconv.IntSize)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		n    uint64
+		fits bool
+	}{
+		{0, true},
+		{math.MaxUint32, true},
+		{1 << 32, wide}, // 4294967296: wrapped to 0 in a uint on 386
+		{1<<32 + 1, wide},
+		{1 << 52, wide},
+	} {
+		for _, v := range []any{float64(tc.n), json.Number(strconv.FormatUint(tc.n, 10)), tc.n} {
+			got, st := AsUint(v, math.MaxUint)
+			if tc.fits && (st != ConvOK || got != tc.n || uint64(uint(got)) != tc.n) {
+				t.Errorf("AsUint(%T %v, MaxUint) = %d, %d; want %d, ConvOK (%d-bit uint)", v, v, got, st, tc.n, strconv.IntSize)
+			}
+			if !tc.fits && (st != ConvOutOfRange || got != 0) {
+				t.Errorf("AsUint(%T %v, MaxUint) = %d, %d; want 0, ConvOutOfRange (%d-bit uint)", v, v, got, st, strconv.IntSize)
+			}
+		}
+	}
+	// The platform's own limits are held, one past them refused.
+	if got, st := AsInt(json.Number(strconv.FormatInt(math.MaxInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MaxInt {
+		t.Errorf("AsInt(MaxInt) = %d, %d", got, st)
+	}
+	if got, st := AsInt(json.Number(strconv.FormatInt(math.MinInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MinInt {
+		t.Errorf("AsInt(MinInt) = %d, %d", got, st)
+	}
+	past := new(big.Int).Add(big.NewInt(math.MaxInt), big.NewInt(1))
+	if _, st := AsInt(json.Number(past.String()), math.MinInt, math.MaxInt); st != ConvOutOfRange {
+		t.Errorf("AsInt(MaxInt+1 = %s) = %d, want ConvOutOfRange", past, st)
+	}
+	if got, st := AsUint(json.Number(strconv.FormatUint(math.MaxUint, 10)), math.MaxUint); st != ConvOK || got != math.MaxUint {
+		t.Errorf("AsUint(MaxUint) = %d, %d", got, st)
+	}
+	past = new(big.Int).Add(new(big.Int).SetUint64(math.MaxUint), big.NewInt(1))
+	if _, st := AsUint(json.Number(past.String()), math.MaxUint); st != ConvOutOfRange {
+		t.Errorf("AsUint(MaxUint+1 = %s) = %d, want ConvOutOfRange", past, st)
 	}
 }

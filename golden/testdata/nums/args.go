@@ -16,7 +16,20 @@ type Ints struct {
 	Rune *rune   `json:"rune,omitempty" elicit:"optional"`
 	Low  *int64  `json:"low,omitempty" elicit:"optional,minimum=-9223372036854775808,maximum=9223372036854775806"`
 	High *uint64 `json:"high,omitempty" elicit:"optional,minimum=1e3,maximum=18446744073709551614"`
+	// Int and uint fields without bounds: only the platform's int size
+	// (strconv.IntSize) limits them, and defaults at the 32-bit edges.
+	UP    *uint `json:"up,omitempty" elicit:"optional"`
+	Count Count `json:"count,omitempty" elicit:"optional"`
+	Size  Size  `json:"size,omitempty" elicit:"optional,minimum=1"`
+	Edge  *int  `json:"edge,omitempty" elicit:"optional,default=-2147483648"`
+	UEdge *uint `json:"uedge,omitempty" elicit:"optional,default=4294967295"`
 }
+
+// Count is a named int type.
+type Count int
+
+// Size is a named uint type.
+type Size uint
 
 // Age is a named integer type.
 type Age uint8

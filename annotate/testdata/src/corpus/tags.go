@@ -90,3 +90,11 @@ type KeyTypos struct {
 type NoElicit struct {
 	Amount int `json:"amount" elict:"required"`
 }
+
+// Counts are lengths and item counts that generated code compares with a Go
+// int, which holds no more than 2147483647 on 32-bit platforms.
+type Counts struct {
+	HugeLen   string   `json:"hugeLen" elicit:"maxLength=2147483648"`                     // want `^elicit tag on HugeLen: maxLength=2147483648 is more than 2147483647, the largest int on 32-bit platforms; write a length in characters, e\.g\. maxLength=100$`
+	HugeItems []string `json:"hugeItems" elicit:"enum=a|b,minItems=99999999999999999999"` // want `^elicit tag on HugeItems: minItems=99999999999999999999 is more than 2147483647, the largest int on 32-bit platforms; write a count of choices, e\.g\. minItems=1$`
+	LongOK    string   `json:"longOK" elicit:"optional,maxLength=2147483647"`
+}
