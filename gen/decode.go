@@ -276,3 +276,36 @@ func fitsUint(basic string, n uint64) bool {
 	}
 	return bits == 64 || n <= math.MaxUint64>>(64-bits)
 }
+
+// choiceValues writes Flow.Value for the elicit:"choices" fields of s (nil
+// when it has none): each field's value as form content holds it.
+func choiceValues(s *annotate.Struct) *jen.Statement {
+	var cases []jen.Code
+	for _, fd := range s.Fields {
+		if !fd.Choices {
+			continue
+		}
+		v := access(fd)
+		var body []jen.Code
+		switch {
+		case fd.Slice:
+			body = []jen.Code{jen.Return(jen.Qual(implPkg, "Strings").Call(v))}
+		case fd.Pointer:
+			body = []jen.Code{
+				jen.If(v.Clone().Op("==").Nil()).Block(jen.Return(jen.Nil())),
+				jen.Return(jen.String().Parens(jen.Op("*").Add(v.Clone()))),
+			}
+		default:
+			body = []jen.Code{jen.Return(jen.String().Parens(v))}
+		}
+		cases = append(cases, jen.Case(jen.Lit(fd.JSONName)).Block(body...))
+	}
+	if len(cases) == 0 {
+		return nil
+	}
+	return jen.Func().Params(jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("name").String()).Any().Block(
+		jen.Id("t").Op(":=").Id("a").Assert(jen.Op("*").Id(s.Name)),
+		jen.Switch(jen.Id("name")).Block(cases...),
+		jen.Return(jen.Nil()),
+	)
+}

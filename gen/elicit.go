@@ -265,6 +265,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				if s.Opaque() {
 					d[jen.Id("CheckInputSchema")] = jen.True()
 				}
+				if v := choiceValues(s); v != nil {
+					d[jen.Id("Value")] = v
+				}
 			}
 			d[jen.Id("Dispatch")] = jen.Func().Params(
 				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),

@@ -106,6 +106,12 @@ type Flow struct {
 	// JSON object. When nil, the arguments are read with encoding/json by
 	// exact name and checked against [InputSchema].
 	Decode func(args Args, raw []byte) error
+	// Value returns the value args (from New) holds for the elicitable field
+	// name as form content would hold it (a string or []string; nil for a
+	// nil pointer): how an argument given up front is held to its run-time
+	// choices without reading the arguments again. Generated for tools with
+	// elicit:"choices" fields; when nil, the arguments are decoded for it.
+	Value func(args Args, name string) any
 	// CheckInputSchema, with Decode, also checks the arguments against
 	// [InputSchema]: generated code sets it when a plain argument has a
 	// type or a rule its own checks do not cover.
@@ -320,6 +326,21 @@ func (o *Options) withDefaults() *Options {
 	return &c
 }
 
+// decodedHook, when set (by tests), hears each decoding of a request's
+// arguments into values on the way to the branch, by where it happens.
+var decodedHook hook
+
+type hook func(site string)
+
+func (h hook) call(site string) {
+	if h != nil {
+		h(site)
+	}
+}
+
+// decoded reports a decoding of r's arguments to decodedHook.
+func (r *Request) decoded(site string) { decodedHook.call(site) }
+
 // Request is one tools/call or prompts/get as the flow sees it, filled in by
 // an adapter from the SDK's request.
 type Request struct {
@@ -454,6 +475,7 @@ func (f *Flow) checkPlain(raw json.RawMessage) error {
 	}
 	var args any = map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
+		decodedHook.call("input schema")
 		if err := json.Unmarshal(raw, &args); err != nil {
 			return err
 		}
@@ -546,10 +568,12 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 // rules of the elicitable fields present (missing ones are asked for).
 func (f *Flow) decode(args Args, req *Request) error {
 	if f.Decode != nil {
+		req.decoded("decodeArguments")
 		if err := f.Decode(args, req.Arguments); err != nil {
 			return err
 		}
 	} else {
+		req.decoded("encoding/json")
 		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
 		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 			if err := json.Unmarshal(req.Arguments, args); err != nil {
@@ -601,8 +625,15 @@ func (c *call) loadChoices(ctx context.Context) (*Response, error) {
 		}
 	}
 	if len(present) > 0 {
-		var given map[string]any
-		_ = json.Unmarshal(c.r.req.Arguments, &given)
+		given := make(map[string]any, len(present))
+		if c.f.Value != nil {
+			for _, name := range present {
+				given[name] = c.f.Value(c.args, name)
+			}
+		} else {
+			c.r.req.decoded("choices")
+			_ = json.Unmarshal(c.r.req.Arguments, &given)
+		}
 		if ve := c.rules.check(given, present, nil); ve != nil {
 			return complete(ToolError("invalid arguments: %v", ve)), nil
 		}

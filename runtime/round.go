@@ -44,7 +44,10 @@ func newRound(ctx context.Context, opts *Options, name string, req *Request) (*r
 	if err := o.checkLimits(ctx, r); err != nil {
 		return nil, err
 	}
-	digest, err := canonicalArgs(req.Arguments)
+	digest, tokens, err := canonicalArgs(req.Arguments)
+	if tokens {
+		req.decoded("digest")
+	}
 	if err != nil {
 		r.end(ctx, nil, err)
 		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}

@@ -161,13 +161,16 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 // winning, so {"Origin":"LHR","origin":"CDG"} and the same keys swapped
 // decode to different structs: arguments with two keys of one object that
 // differ only in case (or are equal) are refused, as are arguments that are
-// not one JSON object.
-func canonicalArgs(raw json.RawMessage) ([]byte, error) {
+// not one JSON object. tokens reports that the arguments were not of the
+// common shape canonicalFast reads in place, and went through json.Decoder's
+// tokens.
+func canonicalArgs(raw json.RawMessage) (digest []byte, tokens bool, err error) {
 	if out, ok := canonicalFast(raw); ok {
 		sum := sha256.Sum256(out)
-		return sum[:], nil
+		return sum[:], false, nil
 	}
-	return canonicalArgsSlow(raw)
+	digest, err = canonicalArgsSlow(raw)
+	return digest, true, err
 }
 
 // canonicalArgsSlow is canonicalArgs for any arguments, through

@@ -349,3 +349,13 @@ func goTypeName[T any]() string {
 	}
 	return t.String()
 }
+
+// Strings returns the items of a multi select as []string, as form content
+// holds them.
+func Strings[T ~string](s []T) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = string(v)
+	}
+	return out
+}
