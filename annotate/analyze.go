@@ -205,6 +205,19 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 	if s.Question {
 		s.Args = nil // a question's struct is filled from a form, never from arguments
 	}
+	named := map[string]bool{}
+	for _, fd := range s.Fields {
+		named[fd.JSONName] = true
+	}
+	for _, g := range s.Args {
+		named[g.JSONName] = true
+	}
+	for _, c := range cands {
+		if named[c.json] {
+			s.Order = append(s.Order, c.json)
+			delete(named, c.json)
+		}
+	}
 	if !structHasElicit(st, nil) {
 		a.checkNothingAsked(s, doc)
 	}

@@ -41,6 +41,16 @@ type Arg struct {
 	// omitzero in the json tag, or "required" in the jsonschema tag).
 	Required bool
 
+	// Title and Description of the input schema's property (the jsonschema
+	// tag's title= and description=, jsonschema_description, or the whole
+	// tag when it has no key=value pair: go-sdk's dialect).
+	Title, Description string
+	// Annotated: the jsonschema tag carries an annotation (default,
+	// example, readOnly, writeOnly) or a format mcpgen does not check, which
+	// the generated input schema does not write: the runtime then reflects
+	// the schema instead.
+	Annotated bool
+
 	Format               string // "email", "uri", "date" or "date-time" (others are annotations)
 	MinLength, MaxLength *uint64
 	// Number bounds as written (JSON numbers).
@@ -120,8 +130,11 @@ func (a *analyzer) argModel(c *fieldCand) *Arg {
 			return g
 		}
 	}
+	g.Description = tag.Get("jsonschema_description")
 	if g.InSchema && strings.Contains(js, "=") {
 		g.keywords(js)
+	} else if g.InSchema && js != "" && js != "required" && g.Description == "" {
+		g.Description = js
 	}
 	return g
 }
@@ -142,8 +155,15 @@ func (g *Arg) keywords(js string) {
 			continue
 		}
 		switch name {
-		case "title", "description", "default", "example", "readOnly", "writeOnly":
-			continue // annotations
+		case "title":
+			g.Title = val
+			continue
+		case "description":
+			g.Description = val
+			continue
+		case "default", "example", "readOnly", "writeOnly":
+			g.Annotated = true
+			continue
 		case "type", "anchor", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type":
 			g.Opaque = true
 			continue
@@ -163,6 +183,8 @@ func (g *Arg) keywords(js string) {
 				switch val {
 				case "email", "uri", "date", "date-time":
 					g.Format = val
+				default:
+					g.Annotated = true
 				}
 			case "enum":
 				g.Enum = append(g.Enum, val)

@@ -41,6 +41,7 @@ var digestExcluded = map[string]string{
 	"Struct.File":            "the directory of the output, not its content",
 	"Struct.HandlerDeclared": "whether the handler file is written, not what the generated file says; Current checks the handler file itself",
 	"Field.Pos":              "positions are never written into generated code",
+	"Arg.Pos":                "positions are never written into generated code",
 }
 
 // DigestExcluded returns the members of the model that [ModelDigest] leaves

@@ -100,6 +100,20 @@ type Struct struct {
 	// Args are the tool's plain arguments: the other fields its arguments
 	// fill, in encoding/json field order (none for a question).
 	Args []*Arg
+	// Order is the JSON names of Fields and Args together, in encoding/json
+	// field order: the order of the input schema's properties.
+	Order []string
+}
+
+// SchemaWritten reports whether mcpgen writes s's input schema: every plain
+// argument is modelled whole (none Opaque or Annotated).
+func (s *Struct) SchemaWritten() bool {
+	for _, g := range s.Args {
+		if g.Opaque || g.Annotated {
+			return false
+		}
+	}
+	return !s.Question
 }
 
 // Opaque reports whether a plain argument of s is [Arg.Opaque]: the

@@ -309,3 +309,86 @@ func choiceValues(s *annotate.Struct) *jen.Statement {
 		jen.Return(jen.Nil()),
 	)
 }
+
+// inputSchemaFunc writes Flow.Schema for tool s: its input schema (MCP
+// 2026-07-28, server/tools: inputSchema), as runtime.InputSchema would
+// reflect it with invopop/jsonschema, from the model: properties in field
+// order, an elicitable field's without its default and never required, no
+// ask=always field, and the plain arguments' from their jsonschema tags.
+func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
+	fields := map[string]*annotate.Field{}
+	for _, fd := range s.Fields {
+		fields[fd.JSONName] = fd
+	}
+	args := map[string]*annotate.Arg{}
+	for _, g := range s.Args {
+		args[g.JSONName] = g
+	}
+	var body []jen.Code
+	body = append(body, jen.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call())
+	var required []jen.Code
+	for _, name := range s.Order {
+		var prop *jen.Statement
+		if fd := fields[name]; fd != nil {
+			if fd.AskAlways {
+				continue
+			}
+			prop = propertySchema(fd, false, s.LegacyEnumNames)
+		} else if g := args[name]; g != nil {
+			if !g.InSchema {
+				continue
+			}
+			prop = argSchema(g)
+			if g.Required {
+				required = append(required, jen.Lit(name))
+			}
+		}
+		body = append(body, jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(name), prop))
+	}
+	if len(required) > 0 {
+		body = append(body, jen.Id("s").Dot("Required").Op("=").Index().String().Values(required...))
+	}
+	body = append(body, jen.Return(jen.Id("s")))
+	return jen.Func().Params().Op("*").Qual(schemaPkg, "Schema").Block(body...)
+}
+
+// argSchema is the property schema of plain argument g, as invopop/jsonschema
+// reflects it from the Go type and the jsonschema tag.
+func argSchema(g *annotate.Arg) *jen.Statement {
+	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Type")] = jen.Lit(g.Kind.String())
+		if g.Title != "" {
+			d[jen.Id("Title")] = jen.Lit(g.Title)
+		}
+		if g.Description != "" {
+			d[jen.Id("Description")] = jen.Lit(g.Description)
+		}
+		format := g.Format
+		if g.Kind == annotate.DateTime {
+			format = "date-time"
+		}
+		if format != "" {
+			d[jen.Id("Format")] = jen.Lit(format)
+		}
+		if g.MinLength != nil {
+			d[jen.Id("MinLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MinLength)))
+		}
+		if g.MaxLength != nil {
+			d[jen.Id("MaxLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MaxLength)))
+		}
+		for _, b := range []struct{ field, lit string }{
+			{"Minimum", g.Minimum}, {"Maximum", g.Maximum}, {"ExclusiveMinimum", g.ExclusiveMinimum}, {"ExclusiveMaximum", g.ExclusiveMaximum},
+		} {
+			if b.lit != "" {
+				d[jen.Id(b.field)] = jen.Qual("encoding/json", "Number").Call(jen.Lit(b.lit))
+			}
+		}
+		if len(g.Enum) > 0 {
+			var items []jen.Code
+			for _, e := range g.Enum {
+				items = append(items, jen.Lit(e))
+			}
+			d[jen.Id("Enum")] = jen.Index().Any().Values(items...)
+		}
+	}))
+}

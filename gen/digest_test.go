@@ -92,6 +92,12 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 				fd.Pos.Column++
 			}
 		},
+		"Arg.Pos": func(p *annotate.Package) {
+			for _, g := range p.Structs[0].Args {
+				g.Pos.Filename = "/elsewhere/" + g.Pos.Filename
+				g.Pos.Line += 3
+			}
+		},
 	}
 	var names []string
 	for n := range mutations {

@@ -268,6 +268,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				if v := choiceValues(s); v != nil {
 					d[jen.Id("Value")] = v
 				}
+				if s.SchemaWritten() {
+					d[jen.Id("Schema")] = inputSchemaFunc(s)
+				}
 			}
 			d[jen.Id("Dispatch")] = jen.Func().Params(
 				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),

@@ -156,3 +156,25 @@ func float32Only(a runtime.Args, verr error) bool {
 	}
 	return true
 }
+
+// TestInputSchemaWrittenAsReflected: the input schema mcpgen writes at
+// generation time (Flow.Schema) is, byte for byte, the one invopop/jsonschema
+// reflects from the struct at run time, for every golden tool it writes one
+// for, so that tools/list is unchanged.
+func TestInputSchemaWrittenAsReflected(t *testing.T) {
+	written := 0
+	for _, gs := range goldenStructs() {
+		if gs.Flow.Schema == nil {
+			continue
+		}
+		written++
+		reflected := *gs.Flow
+		reflected.Schema = nil
+		want, err := json.Marshal(runtime.InputSchema(&reflected))
+		require.NoError(t, err)
+		got, err := json.Marshal(runtime.InputSchema(gs.Flow))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%s/%s", gs.Case, gs.Name)
+	}
+	assert.Greater(t, written, len(goldenStructs())/2)
+}

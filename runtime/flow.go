@@ -112,6 +112,9 @@ type Flow struct {
 	// choices without reading the arguments again. Generated for tools with
 	// elicit:"choices" fields; when nil, the arguments are decoded for it.
 	Value func(args Args, name string) any
+	// Schema returns the tool's input schema as mcpgen wrote it from the
+	// struct at generation time (see [InputSchema]); nil: reflected.
+	Schema func() *jsonschema.Schema
 	// CheckInputSchema, with Decode, also checks the arguments against
 	// [InputSchema]: generated code sets it when a plain argument has a
 	// type or a rule its own checks do not cover.

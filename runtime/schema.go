@@ -133,7 +133,8 @@ func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 
 // InputSchema returns the tool's input schema (MCP 2026-07-28, server/tools:
 // Tool.inputSchema, what tools/list shows the model; an adapter registers it):
-// a fresh {"type":"object"} schema of f.New()'s argument struct reflected by
+// the one mcpgen wrote at generation time ([Flow.Schema]), or else a fresh
+// {"type":"object"} schema of f.New()'s argument struct reflected by
 // invopop/jsonschema, without $schema, $id or $defs, with every
 // elicitable field made optional and carrying its title, description, enum
 // and format but no default (an SDK that fills defaults in would make the
@@ -142,6 +143,9 @@ func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 // the model must not be invited to fill it in. A plain field whose jsonschema tag has no key=value
 // pairs takes the whole tag as its description (go-sdk's dialect).
 func InputSchema(f *Flow) *jsonschema.Schema {
+	if f.Schema != nil {
+		return f.Schema()
+	}
 	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
 	args := f.New()
 	s := r.Reflect(args)
