@@ -303,8 +303,7 @@ func choiceValues(s *annotate.Struct) *jen.Statement {
 	if len(cases) == 0 {
 		return nil
 	}
-	return jen.Func().Params(jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("name").String()).Any().Block(
-		jen.Id("t").Op(":=").Id("a").Assert(jen.Op("*").Id(s.Name)),
+	return jen.Func().Params(jen.Id("t").Op("*").Id(s.Name), jen.Id("name").String()).Any().Block(
 		jen.Switch(jen.Id("name")).Block(cases...),
 		jen.Return(jen.Nil()),
 	)

@@ -211,80 +211,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	ctor := annotate.FlowFuncName(s.Name)
 	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
 	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
-	var askAlways, dateFields []jen.Code
-	var fields []jen.Code
-	for _, fd := range s.Fields {
-		fields = append(fields, jen.Lit(fd.JSONName))
-		if fd.AskAlways {
-			askAlways = append(askAlways, jen.Lit(fd.JSONName))
-		}
-		if fd.Kind == annotate.DateTime && fd.Format == "date" {
-			dateFields = append(dateFields, jen.Lit(fd.JSONName))
-		}
-	}
-	f.Func().Id(ctor).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
-		jen.Return(jen.Op("&").Qual(runtimePkg, "Flow").Values(jen.DictFunc(func(d jen.Dict) {
-			d[jen.Id("Name")] = jen.Lit(s.Tool)
-			if s.ToolDescription != "" {
-				d[jen.Id("Description")] = jen.Lit(s.ToolDescription)
-			}
-			if s.Message != "" {
-				d[jen.Id("Message")] = jen.Lit(s.Message)
-			}
-			d[jen.Id("Key")] = jen.Lit(s.Key)
-			d[jen.Id("Fields")] = jen.Index().String().Values(fields...)
-			if len(askAlways) > 0 {
-				d[jen.Id("AskAlways")] = jen.Index().String().Values(askAlways...)
-			}
-			if len(dateFields) > 0 {
-				d[jen.Id("DateFields")] = jen.Index().String().Values(dateFields...)
-			}
-			if s.Unsealed {
-				d[jen.Id("AcceptUnsealed")] = jen.True()
-			}
-			if s.MaxRounds > 0 {
-				d[jen.Id("MaxRounds")] = jen.Lit(s.MaxRounds)
-			}
-			var choices jen.Dict
-			for _, fd := range s.Fields {
-				if fd.Choices {
-					if choices == nil {
-						choices = jen.Dict{}
-					}
-					choices[jen.Lit(fd.JSONName)] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args")).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
-						jen.Return(jen.Id("h").Dot(annotate.ChoicesMethodName(fd)).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(s.Name)))))
-				}
-			}
-			if choices != nil {
-				d[jen.Id("Choices")] = jen.Map(jen.String()).Func().Params(jen.Qual("context", "Context"), jen.Qual(runtimePkg, "Args")).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Values(choices)
-			}
-			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
-			if hasDecoder(s) {
-				d[jen.Id("Decode")] = jen.Func().Params(jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("raw").Index().Byte()).Error().Block(
-					jen.Return(jen.Id("a").Assert(jen.Op("*").Id(s.Name)).Dot(annotate.MethodDecodeArguments).Call(jen.Id("raw"))))
-				if s.Opaque() {
-					d[jen.Id("CheckInputSchema")] = jen.True()
-				}
-				if v := choiceValues(s); v != nil {
-					d[jen.Id("Value")] = v
-				}
-				if s.SchemaWritten() {
-					d[jen.Id("Schema")] = inputSchemaFunc(s)
-				}
-			}
-			d[jen.Id("Dispatch")] = jen.Func().Params(
-				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),
-			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
-				jen.Id("args").Op(":=").Id("a").Assert(jen.Op("*").Id(s.Name)),
-				jen.Switch(jen.Id("o").Dot("Action")).Block(
-					jen.Case(jen.Qual(runtimePkg, "Accept")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodAccept).Call(jen.Id("ctx"), jen.Id("args")))),
-					jen.Case(jen.Qual(runtimePkg, "Decline")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodDecline).Call(jen.Id("ctx"), jen.Id("args"), jen.Id("o").Dot("Declined")))),
-					jen.Case(jen.Qual(runtimePkg, "Cancel")).Block(jen.Return(jen.Id("h").Dot(annotate.MethodCancel).Call(jen.Id("ctx"), jen.Id("args")))),
-				),
-				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: unknown action %q"), jen.Id("o").Dot("Action"))),
-			)
-		}))),
-	)
+	flowFunc(f, s, h)
 	return f
 }
 
@@ -296,30 +223,7 @@ func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
 	ctor := annotate.FlowFuncName(s.Name)
 	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)
 	f.Comment("Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
-	f.Func().Id(ctor).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
-		jen.Return(jen.Op("&").Qual(runtimePkg, "Flow").Values(jen.DictFunc(func(d jen.Dict) {
-			d[jen.Id("Name")] = jen.Lit(s.Tool)
-			if s.ToolDescription != "" {
-				d[jen.Id("Description")] = jen.Lit(s.ToolDescription)
-			}
-			d[jen.Id("Key")] = jen.Lit(s.Key)
-			d[jen.Id("Fields")] = jen.Index().String().Values()
-			if s.MaxRounds > 0 {
-				d[jen.Id("MaxRounds")] = jen.Lit(s.MaxRounds)
-			}
-			d[jen.Id("New")] = jen.Func().Params().Qual(runtimePkg, "Args").Block(jen.Return(jen.New(jen.Id(s.Name))))
-			d[jen.Id("Dispatch")] = jen.Func().Params(
-				jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Qual(runtimePkg, "Args"), jen.Id("o").Qual(runtimePkg, "Outcome"),
-			).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(
-				jen.Comment("Nothing is asked before the branch, so the runtime dispatches Accept only: with no"),
-				jen.Comment("Fields it refuses a requestState that names another branch."),
-				jen.If(jen.Id("o").Dot("Action").Op("!=").Qual(runtimePkg, "Accept")).Block(
-					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: "+s.Tool+" has no form to decline or cancel; unexpected action %q"), jen.Id("o").Dot("Action"))),
-				),
-				jen.Return(jen.Id("h").Dot(annotate.MethodAccept).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(s.Name)))),
-			)
-		}))),
-	)
+	flowFunc(f, s, h)
 }
 
 // multiBuf is the backing array that the multi selects of one element type

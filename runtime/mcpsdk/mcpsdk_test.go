@@ -499,6 +499,9 @@ func TestServeHTTPWithMiddleware(t *testing.T) {
 	assert.Contains(t, text(res), `"name":"Ada"`)
 	require.Len(t, rec.Runs(), 1)
 
+	// The client goes first: a connection it still holds would make the
+	// shutdown wait for it.
+	require.NoError(t, cs.Close())
 	cancel()
 	require.NoError(t, <-errc)
 }

@@ -1,0 +1,69 @@
+package impl
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// FlowSpec is what a generated New<T>Flow states about the tool whose
+// arguments are T, for [NewFlow]: generated code reaches the runtime's flow
+// only through it, under this package's version guard ([EnforceVersion]).
+// Each field is documented on the runtime.Flow field of the same name; the
+// functions take *T itself.
+type FlowSpec[T any] struct {
+	Name, Description, Message, Key string
+	Fields, AskAlways, DateFields   []string
+	AcceptUnsealed                  bool
+	MaxRounds                       int
+	// Choices gives, by JSON name, the handler's <Field>Choices method.
+	Choices          map[string]func(ctx context.Context, args *T) ([]runtime.Choice, error)
+	Decode           func(args *T, raw []byte) error
+	CheckInputSchema bool
+	Value            func(args *T, name string) any
+	Schema           func() *jsonschema.Schema
+	// Dispatch runs the branch action of the handler (declined: the fields
+	// the user declined, with runtime.Decline).
+	Dispatch func(ctx context.Context, args *T, action runtime.Action, declined []string) (*runtime.Result, error)
+}
+
+// NewFlow returns the runtime's flow for s. P is *T, which implements
+// runtime.Args (the generated methods); it is inferred.
+func NewFlow[T any, P interface {
+	*T
+	runtime.Args
+}](s FlowSpec[T]) *runtime.Flow {
+	args := func(a runtime.Args) *T {
+		p, ok := a.(P)
+		if !ok {
+			panic(fmt.Sprintf("mcpgen: flow %s got arguments of type %T", s.Name, a))
+		}
+		return (*T)(p)
+	}
+	f := &runtime.Flow{
+		Name: s.Name, Description: s.Description, Message: s.Message, Key: s.Key,
+		Fields: s.Fields, AskAlways: s.AskAlways, DateFields: s.DateFields,
+		AcceptUnsealed: s.AcceptUnsealed, MaxRounds: s.MaxRounds,
+		CheckInputSchema: s.CheckInputSchema, Schema: s.Schema,
+		New: func() runtime.Args { return P(new(T)) },
+		Dispatch: func(ctx context.Context, a runtime.Args, o runtime.Outcome) (*runtime.Result, error) {
+			return s.Dispatch(ctx, args(a), o.Action, o.Declined)
+		},
+	}
+	if len(s.Choices) > 0 {
+		f.Choices = make(map[string]func(context.Context, runtime.Args) ([]runtime.Choice, error), len(s.Choices))
+		for name, fn := range s.Choices {
+			f.Choices[name] = func(ctx context.Context, a runtime.Args) ([]runtime.Choice, error) { return fn(ctx, args(a)) }
+		}
+	}
+	if s.Decode != nil {
+		f.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
+	}
+	if s.Value != nil {
+		f.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
+	}
+	return f
+}
