@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 type analyzer struct {
@@ -205,6 +206,7 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 	if s.Question {
 		s.Args = nil // a question's struct is filled from a form, never from arguments
 	}
+	s.DecodesItself = decodesItself(obj.Type())
 	named := map[string]bool{}
 	for _, fd := range s.Fields {
 		named[fd.JSONName] = true
@@ -402,6 +404,10 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		}
 		jsonTag := tag.Get("json")
 		jname, _, _ := strings.Cut(jsonTag, ",")
+		if jname != "" && jsonTag != "-" && !validJSONName(jname) {
+			a.errorf(fpos, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
+			continue
+		}
 		if jsonTag == "-" {
 			if hasElicit {
 				a.errorf(fpos, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
@@ -594,4 +600,18 @@ func exportName(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// validJSONName reports whether encoding/json takes name from a json tag
+// (its isValidTag): letters, digits, spaces and most punctuation; not
+// backslash, quotes or the comma.
+func validJSONName(name string) bool {
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }

@@ -1,8 +1,11 @@
 package annotate
 
 import (
+	"encoding/json"
+	"fmt"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -31,6 +34,9 @@ type Arg struct {
 	// nullable, …). The field is decoded with encoding/json by exact name,
 	// and the runtime checks the tool's input schema as a whole.
 	Opaque bool
+	// WholeStruct: the json tag's ",string" or ",inline" option, which only
+	// encoding/json decoding the whole struct applies.
+	WholeStruct bool
 	// ViaPointer: promoted through an embedded pointer to a struct, which
 	// encoding/json allocates on the way.
 	ViaPointer bool
@@ -87,7 +93,7 @@ func (a *analyzer) argModel(c *fieldCand) *Arg {
 				g.Required = false
 			}
 			if o == "string" || o == "inline" {
-				g.Opaque = true
+				g.Opaque, g.WholeStruct = true, true
 			}
 		}
 		for _, o := range jsTags {
@@ -132,7 +138,9 @@ func (a *analyzer) argModel(c *fieldCand) *Arg {
 	}
 	g.Description = tag.Get("jsonschema_description")
 	if g.InSchema && strings.Contains(js, "=") {
-		g.keywords(js)
+		for _, msg := range g.keywords(js) {
+			a.errorf(g.Pos, "jsonschema tag on %s: %s", v.Name(), msg)
+		}
 	} else if g.InSchema && js != "" && js != "required" && g.Description == "" {
 		g.Description = js
 	}
@@ -143,7 +151,11 @@ func (a *analyzer) argModel(c *fieldCand) *Arg {
 // for the field's type (its genericKeywords, stringKeywords and
 // numericalKeywords), marking the field Opaque for any the generated check
 // does not enforce.
-func (g *Arg) keywords(js string) {
+// It returns what is wrong with the values it reads: a bound that is not a
+// JSON number (RFC 8259, section 6), which would make the input schema
+// invalid JSON, or a length beyond what a Go int holds on 32-bit platforms.
+func (g *Arg) keywords(js string) []string {
+	var bad []string
 	for _, tag := range splitUnescapedCommas(js) {
 		name, val, ok := strings.Cut(tag, "=")
 		if !ok {
@@ -168,26 +180,41 @@ func (g *Arg) keywords(js string) {
 			g.Opaque = true
 			continue
 		}
-		switch g.Kind {
+		length := func() *uint64 {
+			n, err := strconv.ParseUint(val, 10, 64)
+			if err != nil {
+				return nil // invopop drops it
+			}
+			if n > math.MaxInt32 {
+				bad = append(bad, fmt.Sprintf("%s=%s is more than %d, the largest int on 32-bit platforms", name, val, math.MaxInt32))
+			}
+			return &n
+		}
+		kind := g.Kind
+		if kind == DateTime {
+			kind = String // invopop reflects time.Time as a string and reads string keywords for it
+		}
+		switch kind {
 		case String:
 			switch name {
 			case "minLength":
-				if n, err := strconv.ParseUint(val, 10, 64); err == nil {
-					g.MinLength = &n
-				}
+				g.MinLength = length()
+				g.Opaque = g.Opaque || g.Kind == DateTime
 			case "maxLength":
-				if n, err := strconv.ParseUint(val, 10, 64); err == nil {
-					g.MaxLength = &n
-				}
+				g.MaxLength = length()
+				g.Opaque = g.Opaque || g.Kind == DateTime
 			case "format":
-				switch val {
-				case "email", "uri", "date", "date-time":
+				switch {
+				case g.Kind == DateTime && (val == "date" || val == "date-time"):
+					g.Format = val
+				case g.Kind == String && (val == "email" || val == "uri" || val == "date" || val == "date-time"):
 					g.Format = val
 				default:
 					g.Annotated = true
 				}
 			case "enum":
 				g.Enum = append(g.Enum, val)
+				g.Opaque = g.Opaque || g.Kind == DateTime
 			default:
 				g.Opaque = true
 			}
@@ -196,7 +223,11 @@ func (g *Arg) keywords(js string) {
 				continue // invopop drops it
 			}
 			if _, err := strconv.ParseFloat(val, 64); err != nil {
-				continue // not a JSON number: invopop drops it
+				continue // not a number at all: invopop drops it
+			}
+			if !jsonNumber(val) {
+				bad = append(bad, fmt.Sprintf("%s=%s is not a JSON number (write it like 5, -0.5 or 1e3): the input schema would not be valid JSON", name, val))
+				continue
 			}
 			switch name {
 			case "minimum":
@@ -210,15 +241,22 @@ func (g *Arg) keywords(js string) {
 			default:
 				g.Opaque = true
 			}
-		case DateTime:
-			// invopop reflects time.Time as {"type":"string","format":"date-time"}
-			// and reads no string keywords for it.
 		default:
 			if name != "default" {
 				g.Opaque = true
 			}
 		}
 	}
+	return bad
+}
+
+// jsonNumber reports whether s is a number as JSON writes it (RFC 8259,
+// section 6): no leading '+' or zeros, no hexadecimal, NaN or infinity.
+func jsonNumber(s string) bool {
+	var v any
+	return json.Unmarshal([]byte(s), &v) == nil && strings.IndexFunc(s, func(r rune) bool {
+		return !strings.ContainsRune("0123456789-+.eE", r)
+	}) < 0
 }
 
 // splitUnescapedCommas splits a jsonschema tag on commas not preceded by a

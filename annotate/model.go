@@ -100,6 +100,10 @@ type Struct struct {
 	// Args are the tool's plain arguments: the other fields its arguments
 	// fill, in encoding/json field order (none for a question).
 	Args []*Arg
+	// DecodesItself: the struct has its own UnmarshalJSON or UnmarshalText
+	// (perhaps promoted from an embedded type) or JSONSchema method: the
+	// runtime decodes it with encoding/json and reflects its input schema.
+	DecodesItself bool
 	// Order is the JSON names of Fields and Args together, in encoding/json
 	// field order: the order of the input schema's properties.
 	Order []string
@@ -108,6 +112,9 @@ type Struct struct {
 // SchemaWritten reports whether mcpgen writes s's input schema: every plain
 // argument is modelled whole (none Opaque or Annotated).
 func (s *Struct) SchemaWritten() bool {
+	if s.DecodesItself {
+		return false
+	}
 	for _, g := range s.Args {
 		if g.Opaque || g.Annotated {
 			return false

@@ -36,21 +36,23 @@ func members(s *annotate.Struct) []member {
 	}
 	for _, g := range s.Args {
 		out = append(out, member{json: g.JSONName, path: g.Path, kind: g.Kind, basic: g.Basic, pointer: g.Pointer,
+			date:   g.Kind == annotate.DateTime && g.Format == "date",
 			opaque: g.Opaque, nullOK: !g.InSchema || g.Opaque, arg: g})
 	}
 	return out
 }
 
 // hasDecoder reports whether mcpgen generates decodeArguments for s: every
-// tool whose arguments reach their fields without an embedded pointer
-// (which encoding/json allocates on the way; the runtime's reading by exact
-// name does the same).
+// tool whose arguments encoding/json would decode field by field: not one
+// with its own UnmarshalJSON, a ",string" or ",inline" json option, or a
+// field reached through an embedded pointer (which encoding/json allocates
+// on the way). The runtime reads those with encoding/json, by exact name.
 func hasDecoder(s *annotate.Struct) bool {
-	if s.Question {
+	if s.Question || s.DecodesItself {
 		return false
 	}
 	for _, g := range s.Args {
-		if g.ViaPointer {
+		if g.ViaPointer || g.WholeStruct {
 			return false
 		}
 	}
@@ -363,7 +365,7 @@ func argSchema(g *annotate.Arg) *jen.Statement {
 			d[jen.Id("Description")] = jen.Lit(g.Description)
 		}
 		format := g.Format
-		if g.Kind == annotate.DateTime {
+		if g.Kind == annotate.DateTime && format == "" {
 			format = "date-time"
 		}
 		if format != "" {

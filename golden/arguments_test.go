@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/golden/testdata/plainargs"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
@@ -79,13 +81,14 @@ func TestArgumentsDifferential(t *testing.T) {
 						exactOnly[k] = val
 					}
 				}
-				for _, d := range f.DateFields {
+				for _, p := range props {
 					// A full date: what the input schema announces for a
 					// time.Time with format date, which encoding/json alone
 					// cannot read.
 					var str string
-					if json.Unmarshal(exactOnly[d], &str) == nil && impl.IsDate(str) {
-						exactOnly[d] = json.RawMessage(`"` + str + `T00:00:00Z"`)
+					if typ, _ := fieldType(ref, p.name); typ == timeType && p.p["format"] == "date" &&
+						json.Unmarshal(exactOnly[p.name], &str) == nil && impl.IsDate(str) {
+						exactOnly[p.name] = json.RawMessage(`"` + str + `T00:00:00Z"`)
 					}
 				}
 				for k, val := range exactOnly {
@@ -177,4 +180,46 @@ func TestInputSchemaWrittenAsReflected(t *testing.T) {
 		assert.Equal(t, string(want), string(got), "%s/%s", gs.Case, gs.Name)
 	}
 	assert.Greater(t, written, len(goldenStructs())/2)
+}
+
+// plainHandler runs Accept for the plainargs tools that the runtime reads
+// with encoding/json, recording what Accept got.
+type plainHandler[T any] struct{ got **T }
+
+func (h plainHandler[T]) Accept(_ context.Context, a *T) (*runtime.Result, error) {
+	*h.got = a
+	return runtime.Text("ok"), nil
+}
+func (plainHandler[T]) Decline(context.Context, *T, []string) (*runtime.Result, error) {
+	return runtime.Text("declined"), nil
+}
+func (plainHandler[T]) Cancel(context.Context, *T) (*runtime.Result, error) {
+	return runtime.Text("cancelled"), nil
+}
+
+// A struct encoding/json decodes only as a whole (a ",string" option, its
+// own UnmarshalJSON) gets no generated decodeArguments: the runtime reads it
+// with encoding/json, so the option and the method apply.
+func TestWholeStructArguments(t *testing.T) {
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
+	call := func(f *runtime.Flow, args string) *runtime.Response {
+		t.Helper()
+		resp, err := f.Call(context.Background(), opts, &runtime.Request{Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR})
+		require.NoError(t, err)
+		return resp
+	}
+	var counted *plainargs.Counted
+	f := plainargs.NewCountedFlow(plainHandler[plainargs.Counted]{&counted})
+	assert.Nil(t, f.Decode)
+	resp := call(f, `{"id":"5"}`)
+	require.NotNil(t, resp.Result)
+	require.NotNil(t, counted, "%s", resp.Result.Text)
+	assert.EqualValues(t, 5, counted.ID)
+
+	var trimmed *plainargs.Trimmed
+	g := plainargs.NewTrimmedFlow(plainHandler[plainargs.Trimmed]{&trimmed})
+	assert.Nil(t, g.Decode)
+	call(g, `{"name":"  ab  "}`)
+	require.NotNil(t, trimmed)
+	assert.Equal(t, "ab", trimmed.Name)
 }

@@ -1,6 +1,10 @@
 package plainargs
 
-import "time"
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
 
 // Search is a tool whose plain arguments carry the rules of the tool's input
 // schema in their jsonschema tags (invopop/jsonschema's dialect): the
@@ -21,9 +25,10 @@ type Search struct {
 	Weight   *float32 `json:"weight,omitempty" jsonschema:"minimum=0.5"`
 	Exact    bool     `json:"exact"`
 	After    time.Time
-	Internal string `json:"internal,omitempty" jsonschema:"-"`
-	Page     string `json:"page" elicit:"optional,enum=1|2|3,title=Page"`
-	Sort     string `json:"sort,omitempty" elicit:"enum=asc|desc,title=Order"`
+	Due      *time.Time `json:"due,omitempty" jsonschema:"format=date"`
+	Internal string     `json:"internal,omitempty" jsonschema:"-"`
+	Page     string     `json:"page" elicit:"optional,enum=1|2|3,title=Page"`
+	Sort     string     `json:"sort,omitempty" elicit:"enum=asc|desc,title=Order"`
 }
 
 // Filter is a tool with a plain argument whose rules the generated check
@@ -42,4 +47,35 @@ type Filter struct {
 type Span struct {
 	From int `json:"from" jsonschema:"minimum=0"`
 	To   int `json:"to,omitempty"`
+}
+
+// Counted has a plain argument with encoding/json's ",string" option, which
+// only decoding the whole struct applies: the runtime reads it with
+// encoding/json (by exact name) and checks the reflected input schema.
+//
+//mcpgen:tool counted Count things.
+type Counted struct {
+	ID   int64  `json:"id,string"`
+	Note string `json:"note,omitempty" elicit:"optional,title=Note,minLength=2,maxLength=8"`
+}
+
+// Trimmed decodes itself: the runtime reads it with its UnmarshalJSON.
+//
+//mcpgen:tool trimmed Trim a name.
+type Trimmed struct {
+	Name string `json:"name"`
+	Note string `json:"note,omitempty" elicit:"optional,title=Note,minLength=2,maxLength=8"`
+	Size string `json:"size,omitempty" elicit:"optional,enum=s|m|l,title=Size"`
+}
+
+// UnmarshalJSON trims the name.
+func (t *Trimmed) UnmarshalJSON(b []byte) error {
+	type plain Trimmed
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	p.Name = strings.TrimSpace(p.Name)
+	*t = Trimmed(p)
+	return nil
 }

@@ -1,0 +1,43 @@
+package plainargs
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// countedHandler runs the branches of the counted tool: register it with
+// NewCountedFlow(countedHandler{}).
+//
+// This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
+// If CountedHandler changes, the assertion below stops compiling until the methods match.
+type countedHandler struct{}
+
+var _ CountedHandler = countedHandler{}
+
+// Accept runs when every required field holds a valid answer. Do the tool's work here.
+// runtime.FlowID(ctx) identifies this call across its rounds: use it to make the work idempotent,
+// since a client may send the final retry twice.
+func (countedHandler) Accept(ctx context.Context, args *Counted) (*runtime.Result, error) {
+	// TODO: do the work. Until then, echo the arguments as JSON (pointer fields print as values).
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Textf("counted: done with %s", b), nil
+}
+
+// Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
+// Never ask again for them. Either fall back to defaults (fill the declined fields and return
+// h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
+func (h countedHandler) Decline(ctx context.Context, args *Counted, declined []string) (*runtime.Result, error) {
+	return runtime.Textf("counted: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+}
+
+// Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,
+// no further questions.
+func (countedHandler) Cancel(ctx context.Context, args *Counted) (*runtime.Result, error) {
+	return runtime.Text("counted: cancelled by the user; nothing done"), nil
+}
