@@ -268,7 +268,7 @@ func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Respon
 		if st := x.r.st; st != nil {
 			ctx = context.WithValue(ctx, roundKey, st.Round)
 		}
-		resp, err := h(ctx)
+		resp, err := guard(x.r.o.Logger, x.r.name+"'s handler", func() (*Response, error) { return h(ctx) })
 		if err != nil && errors.Is(err, ErrInputRequired) {
 			base := x.base()
 			if x.r.st != nil {

@@ -614,7 +614,7 @@ func (c *call) loadChoices(ctx context.Context) (*Response, error) {
 		if !ok {
 			continue
 		}
-		choices, err := fn(ctx, c.args)
+		choices, err := guard(c.r.o.Logger, c.f.Name+"'s "+name+" choices", func() ([]Choice, error) { return fn(ctx, c.args) })
 		if err != nil {
 			return nil, err
 		}
@@ -873,7 +873,7 @@ func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, 
 	if st != nil {
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
-	res, err := c.f.Dispatch(ctx, c.args, out)
+	res, err := guard(c.r.o.Logger, c.f.Name+"'s "+string(out.Action)+" branch", func() (*Result, error) { return c.f.Dispatch(ctx, c.args, out) })
 	if err != nil && errors.Is(err, ErrInputRequired) {
 		// The state of the next round carries the id the branch saw.
 		next := &state{Answers: answers, Outcome: &out, FlowID: id}
