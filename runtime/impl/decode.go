@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"reflect"
 	"strconv"
@@ -116,6 +117,8 @@ func (a *Arguments) nextGeneral() bool {
 		a.done = true
 		if _, err := a.dec.Token(); err != nil {
 			a.err = errors.New("arguments are not valid JSON: " + err.Error())
+		} else if _, err := a.dec.Token(); err != io.EOF {
+			a.err = errors.New("arguments are not one JSON object: more follows it")
 		}
 		return false
 	}
@@ -222,44 +225,45 @@ func DecodeBool[T ~bool](ve **runtime.ValidationError, key string, v []byte, p *
 	return true
 }
 
-// integerText reports whether number v is written as an integer: no
-// fraction and no exponent (what encoding/json decodes into a Go integer).
-func integerText(v []byte) bool { return !bytes.ContainsAny(v, ".eE") }
+// integerText checks that v is a JSON number written as an integer (no
+// fraction, no exponent: what encoding/json decodes into a Go integer),
+// adding the "type" error naming key when it is not.
+func integerText(ve **runtime.ValidationError, key string, v []byte) bool {
+	if jsonType(v) != "number" {
+		typeError(ve, key, "an integer", v)
+		return false
+	}
+	if bytes.ContainsAny(v, ".eE") {
+		AddFieldError(ve, key, "type", "must be an integer, got "+string(v))
+		return false
+	}
+	return true
+}
 
 // DecodeInt decodes a JSON integer into *p; a number with a fraction or an
 // exponent is a "type" error, one beyond the Go type's range a "range"
 // error naming the type (as encoding/json refuses both).
 func DecodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
-	if jsonType(v) != "number" {
-		typeError(ve, key, "an integer", v)
-		return false
-	}
-	if !integerText(v) {
-		AddFieldError(ve, key, "type", "must be an integer, got "+string(v))
+	if !integerText(ve, key, v) {
 		return false
 	}
 	x, err := strconv.ParseInt(string(v), 10, 64)
-	if err != nil || int64(T(x)) != x {
-		AddFieldError(ve, key, "range", "does not fit in "+goTypeName[T]())
-		return false
-	}
-	*p = T(x)
-	return true
+	return setInteger(ve, key, p, x, err == nil && int64(T(x)) == x)
 }
 
 // DecodeUint decodes a JSON integer into *p, as DecodeInt does; a negative
 // one is a "range" error.
 func DecodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
-	if jsonType(v) != "number" {
-		typeError(ve, key, "an integer", v)
-		return false
-	}
-	if !integerText(v) {
-		AddFieldError(ve, key, "type", "must be an integer, got "+string(v))
+	if !integerText(ve, key, v) {
 		return false
 	}
 	x, err := strconv.ParseUint(string(v), 10, 64)
-	if err != nil || uint64(T(x)) != x {
+	return setInteger(ve, key, p, x, err == nil && uint64(T(x)) == x)
+}
+
+// setInteger stores x in *p when fits, else adds the "range" error.
+func setInteger[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, X int64 | uint64](ve **runtime.ValidationError, key string, p *T, x X, fits bool) bool {
+	if !fits {
 		AddFieldError(ve, key, "range", "does not fit in "+goTypeName[T]())
 		return false
 	}
