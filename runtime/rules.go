@@ -154,8 +154,9 @@ func setChoices(p *jsonschema.Schema, choices []Choice) {
 	p.Enum, p.OneOf = enum, alts
 }
 
-// check returns the run-time rules content breaks, for the fields named (all
-// of content when fields is nil), in the order of fields, added to ve.
+// check returns the run-time rules content breaks, for the fields named (a
+// field content lacks is not judged; nil fields: none), in the order of
+// fields, added to ve.
 func (r *rules) check(content map[string]any, fields []string, ve *ValidationError) *ValidationError {
 	if r.empty() {
 		return ve
