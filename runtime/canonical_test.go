@@ -2,7 +2,11 @@ package runtime
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzCanonicalArgs holds canonicalFast to the general path: wherever it
@@ -50,4 +54,22 @@ func TestCanonicalFastAnswers(t *testing.T) {
 			t.Errorf("%s: no answer", s)
 		}
 	}
+}
+
+// Arguments nested deeper than MaxArgumentsDepth are refused at once, before
+// any reading whose cost grows with depth; nesting up to it is read, and
+// brackets inside strings do not count.
+func TestArgumentsDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(strings.Repeat(`{"k":`, n) + `"é"` + strings.Repeat(`}`, n))
+	}
+	_, _, err := canonicalArgs(deep(MaxArgumentsDepth + 1))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nested deeper than 64")
+	_, _, err = canonicalArgs(deep(10_000))
+	require.Error(t, err)
+	_, _, err = canonicalArgs(deep(MaxArgumentsDepth))
+	require.NoError(t, err)
+	_, _, err = canonicalArgs([]byte(`{"s":"` + strings.Repeat(`[{\"`, 100) + `é"}`))
+	require.NoError(t, err, "brackets in strings")
 }

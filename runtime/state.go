@@ -181,6 +181,9 @@ func canonicalArgsSlow(raw json.RawMessage) ([]byte, error) {
 		h.Write([]byte("{}"))
 		return h.Sum(nil), nil
 	}
+	if nestedDeeper(raw, MaxArgumentsDepth) {
+		return nil, fmt.Errorf("arguments are nested deeper than %d objects and arrays", MaxArgumentsDepth)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -306,4 +309,39 @@ func foldKey(key string) string {
 		}
 		return lo
 	}, key)
+}
+
+// MaxArgumentsDepth bounds how deeply a request's arguments may nest objects
+// and arrays (the arguments object itself counts as one); deeper arguments
+// are refused with JSON-RPC -32602 before anything else reads them, since
+// every reading costs more with each level (the canonical form of each
+// object holds its members' forms).
+const MaxArgumentsDepth = 64
+
+// nestedDeeper reports whether the JSON text raw opens more than limit
+// objects and arrays at once, reading its bytes once (strings skipped).
+func nestedDeeper(raw []byte, limit int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
