@@ -12,10 +12,14 @@ func boundsAllowZero(f *Field) bool {
 }
 
 // intRange is the range of the field's integer type, exactly.
-func intRange(f *Field) (lo, hi *big.Int) {
+func intRange(f *Field) (lo, hi *big.Int) { return IntRange(f.Basic) }
+
+// IntRange is the range of the predeclared integer type basic ("int8",
+// "uint", …), exactly; int and uint as on 64-bit platforms.
+func IntRange(basic string) (lo, hi *big.Int) {
 	i := func(x int64) *big.Int { return big.NewInt(x) }
 	u := func(x uint64) *big.Int { return new(big.Int).SetUint64(x) }
-	switch f.Basic {
+	switch basic {
 	case "int8":
 		return i(math.MinInt8), i(math.MaxInt8)
 	case "int16":

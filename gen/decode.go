@@ -1,7 +1,7 @@
 package gen
 
 import (
-	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -59,13 +59,7 @@ func hasDecoder(s *annotate.Struct) bool {
 	return true
 }
 
-func memberAccess(m member) *jen.Statement {
-	s := jen.Id("t")
-	for _, p := range m.path {
-		s = s.Dot(p)
-	}
-	return s
-}
+func memberAccess(m member) *jen.Statement { return pathAccess(m.path) }
 
 // decodeArgumentsDecl writes decodeArguments for tool s.
 func decodeArgumentsDecl(f *jen.File, s *annotate.Struct) {
@@ -187,28 +181,8 @@ func argChecks(g *jen.Group, m member, i int) {
 	var checks []jen.Code
 	switch m.kind {
 	case annotate.String:
-		str := jen.String().Parens(v.Clone())
-		if a.MinLength != nil {
-			checks = append(checks, jen.If(jen.Qual(implPkg, "FewerRunesThan").Call(str.Clone(), jen.Lit(int(*a.MinLength)))).Block(fail("minLength", "must be at least "+count(*a.MinLength, "character"))))
-		}
-		if a.MaxLength != nil {
-			checks = append(checks, jen.If(jen.Qual(implPkg, "MoreRunesThan").Call(str.Clone(), jen.Lit(int(*a.MaxLength)))).Block(fail("maxLength", "must be at most "+count(*a.MaxLength, "character"))))
-		}
-		if a.Format != "" {
-			checks = append(checks, jen.If(jen.Op("!").Qual(implPkg, formatFunc(a.Format)).Call(str.Clone())).Block(fail("format", formatMsg(a.Format))))
-		}
-		if len(a.Enum) > 0 {
-			var cond *jen.Statement
-			for _, e := range a.Enum {
-				eq := str.Clone().Op("!=").Lit(e)
-				if cond == nil {
-					cond = eq
-				} else {
-					cond = cond.Op("&&").Add(eq)
-				}
-			}
-			checks = append(checks, jen.If(cond).Block(fail("enum", "must be one of: "+strings.Join(a.Enum, ", "))))
-		}
+		checks = stringRules(jen.String().Parens(v.Clone()), a.MinLength, a.MaxLength, a.Format, a.Enum,
+			func(keyword, msg string) []jen.Code { return []jen.Code{fail(keyword, msg)} })
 	case annotate.Integer, annotate.Number:
 		for _, b := range []struct{ lit, op, keyword, msg string }{
 			{a.Minimum, "<", "minimum", "must be at least "},
@@ -233,50 +207,25 @@ func argChecks(g *jen.Group, m member, i int) {
 }
 
 // numberCompare compares the decoded value v with bound lit (a JSON number):
-// in the integer's own type when lit is an integer it holds exactly, else as
-// float64 (JSON Schema compares the numbers' values).
+// in the integer's own type when lit is an integer the type holds on every
+// platform (an int or uint as its 32-bit self, so the literal compiles
+// everywhere), else as float64 (JSON Schema compares the numbers' values).
 func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
 	if m.kind == annotate.Integer {
-		if n, err := strconv.ParseInt(lit, 10, 64); err == nil && fitsInt(m.basic, n) {
-			return v.Op(op).Id(strconv.FormatInt(n, 10))
+		basic := m.basic
+		switch basic {
+		case "int":
+			basic = "int32"
+		case "uint":
+			basic = "uint32"
 		}
-		if n, err := strconv.ParseUint(lit, 10, 64); err == nil && strings.HasPrefix(m.basic, "uint") && fitsUint(m.basic, n) {
-			return v.Op(op).Id(strconv.FormatUint(n, 10))
+		lo, hi := annotate.IntRange(basic)
+		if n, ok := new(big.Int).SetString(lit, 10); ok && n.Cmp(lo) >= 0 && n.Cmp(hi) <= 0 {
+			return v.Op(op).Id(n.String())
 		}
 	}
 	x, _ := strconv.ParseFloat(lit, 64)
 	return jen.Float64().Parens(v).Op(op).Lit(x)
-}
-
-func intBits(basic string) int {
-	switch strings.TrimPrefix(basic, "u") {
-	case "int8":
-		return 8
-	case "int16":
-		return 16
-	case "int32":
-		return 32
-	}
-	return 64
-}
-
-func fitsInt(basic string, n int64) bool {
-	if strings.HasPrefix(basic, "uint") {
-		return n >= 0 && fitsUint(basic, uint64(n))
-	}
-	bits := intBits(basic)
-	if basic == "int" {
-		bits = 32 // the smallest int a platform has: the literal must compile on every one
-	}
-	return n >= -(1<<(bits-1)) && n <= 1<<(bits-1)-1
-}
-
-func fitsUint(basic string, n uint64) bool {
-	bits := intBits(basic)
-	if basic == "uint" {
-		bits = 32
-	}
-	return bits == 64 || n <= math.MaxUint64>>(64-bits)
 }
 
 // choiceValues writes Flow.Value for the elicit:"choices" fields of s (nil

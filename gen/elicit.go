@@ -263,9 +263,12 @@ func stageVar(i int) string { return "v" + strconv.Itoa(i) }
 func setVar(i int) string   { return "set" + strconv.Itoa(i) }
 
 // access is the selector t.A.B for the field.
-func access(fd *annotate.Field) *jen.Statement {
+func access(fd *annotate.Field) *jen.Statement { return pathAccess(fd.Path) }
+
+// pathAccess is the selector t.A.B for a field's path from the struct.
+func pathAccess(path []string) *jen.Statement {
 	s := jen.Id("t")
-	for _, p := range fd.Path {
+	for _, p := range path {
 		s = s.Dot(p)
 	}
 	return s
@@ -399,22 +402,14 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		switch fd.Kind {
 		case annotate.String:
-			// Lengths count code points, but the byte length settles them
-			// without counting in the common case (impl.MoreRunesThan).
-			if fd.MinLength != nil && *fd.MinLength > 0 {
-				g.If(jen.Qual(implPkg, "FewerRunesThan").Call(jen.Id("v"), jen.Lit(int(*fd.MinLength)))).Add(fail("minLength", "must be at least "+count(*fd.MinLength, "character")))
+			var enum []string
+			for _, e := range fd.Enum {
+				enum = append(enum, e.Value)
 			}
-			if fd.MaxLength != nil {
-				g.If(jen.Qual(implPkg, "MoreRunesThan").Call(jen.Id("v"), jen.Lit(int(*fd.MaxLength)))).Add(fail("maxLength", "must be at most "+count(*fd.MaxLength, "character")))
-			}
-			if fd.Format != "" {
-				g.If(jen.Op("!").Qual(implPkg, formatFunc(fd.Format)).Call(jen.Id("v"))).Add(fail("format", formatMsg(fd.Format)))
-			}
-			if len(fd.Enum) > 0 {
-				g.Switch(jen.Id("v")).Block(
-					jen.Case(enumLits(fd)...),
-					jen.Default().Block(addErr(fd, "enum", "must be one of: "+enumList(fd)), jen.Id("ok").Op("=").False()),
-				)
+			for _, c := range stringRules(jen.Id("v"), fd.MinLength, fd.MaxLength, fd.Format, enum, func(keyword, msg string) []jen.Code {
+				return []jen.Code{addErr(fd, keyword, msg), jen.Id("ok").Op("=").False()}
+			}) {
+				g.Add(c)
 			}
 		case annotate.Integer, annotate.Number:
 			if lowerBound(fd) {
@@ -523,4 +518,34 @@ func count[N ~int | ~int64 | ~uint64](n N, noun string) string {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// stringRules writes the checks of a string value v against the rules a
+// field's tag gives it (JSON Schema 2020-12 Validation §6.3 for the lengths,
+// §7.3 for the format, §6.1.2 for enum), shared by elicitable fields and
+// plain arguments; fail writes what a broken rule does. Lengths count code
+// points, but the byte length settles them without counting in the common
+// case (impl.MoreRunesThan).
+func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, enum []string, fail func(keyword, msg string) []jen.Code) []jen.Code {
+	var out []jen.Code
+	if minLength != nil && *minLength > 0 {
+		out = append(out, jen.If(jen.Qual(implPkg, "FewerRunesThan").Call(v.Clone(), jen.Lit(int(*minLength)))).Block(fail("minLength", "must be at least "+count(*minLength, "character"))...))
+	}
+	if maxLength != nil {
+		out = append(out, jen.If(jen.Qual(implPkg, "MoreRunesThan").Call(v.Clone(), jen.Lit(int(*maxLength)))).Block(fail("maxLength", "must be at most "+count(*maxLength, "character"))...))
+	}
+	if format != "" {
+		out = append(out, jen.If(jen.Op("!").Qual(implPkg, formatFunc(format)).Call(v.Clone())).Block(fail("format", formatMsg(format))...))
+	}
+	if len(enum) > 0 {
+		var lits []jen.Code
+		for _, e := range enum {
+			lits = append(lits, jen.Lit(e))
+		}
+		out = append(out, jen.Switch(v.Clone()).Block(
+			jen.Case(lits...),
+			jen.Default().Block(fail("enum", "must be one of: "+strings.Join(enum, ", "))...),
+		))
+	}
+	return out
 }
