@@ -580,7 +580,7 @@ func (f *Flow) decode(args Args, req *Request) error {
 		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
 		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 			if err := json.Unmarshal(req.Arguments, args); err != nil {
-				return errors.New(jsonErrorText(err, reflect.TypeOf(args)))
+				return errors.New(exact.ErrorText(err, reflect.TypeOf(args), "arguments"))
 			}
 		}
 	}

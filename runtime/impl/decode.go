@@ -330,17 +330,11 @@ func DecodeJSON(ve **runtime.ValidationError, key string, v []byte, p any, nullO
 	if err == nil {
 		return true
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		path := key
-		if te.Field != "" {
-			path += "." + te.Field
-		}
-		got, _, _ := strings.Cut(te.Value, " ")
-		AddFieldError(ve, path, "type", "must be "+te.Type.String()+", got "+got)
-		return false
+	field, msg, ok := strings.Cut(exact.ErrorText(err, reflect.TypeOf(p), key), ": ")
+	if !ok {
+		field, msg = key, err.Error()
 	}
-	AddFieldError(ve, key, "type", err.Error())
+	AddFieldError(ve, field, "type", msg)
 	return false
 }
 

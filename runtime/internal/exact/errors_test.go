@@ -1,4 +1,4 @@
-package runtime
+package exact
 
 import (
 	"encoding/json"
@@ -24,9 +24,9 @@ type argErrArgs struct {
 	} `json:"sub"`
 }
 
-// TestJSONErrorText: wrong-typed arguments are described like wrong-typed
+// TestErrorText: wrong-typed arguments are described like wrong-typed
 // form answers: JSON path, JSON Schema type name, the JSON type that came.
-func TestJSONErrorText(t *testing.T) {
+func TestErrorText(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"replicas":"3"}`, "replicas: must be an integer, got string"},
 		{`{"replicas":{}}`, "replicas: must be an integer, got object"},
@@ -49,8 +49,24 @@ func TestJSONErrorText(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: no error", c.in)
 		}
-		if got := jsonErrorText(err, reflect.TypeOf(&a)); got != c.want {
+		if got := ErrorText(err, reflect.TypeOf(&a), "arguments"); got != c.want {
 			t.Errorf("%s: %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// For one argument, its key names the value and prefixes paths within it.
+func TestErrorTextOfOneArgument(t *testing.T) {
+	var sub struct {
+		Y bool `json:"y"`
+	}
+	err := json.Unmarshal([]byte(`{"y":1}`), &sub)
+	if got := ErrorText(err, reflect.TypeOf(&sub), "sub"); got != "sub.y: must be a boolean, got number" {
+		t.Errorf("%q", got)
+	}
+	var n []int
+	err = json.Unmarshal([]byte(`"x"`), &n)
+	if got := ErrorText(err, reflect.TypeOf(&n), "tags"); got != "tags: must be an array, got string" {
+		t.Errorf("%q", got)
 	}
 }

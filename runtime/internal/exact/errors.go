@@ -1,4 +1,4 @@
-package runtime
+package exact
 
 import (
 	"encoding/json"
@@ -9,22 +9,27 @@ import (
 	"strings"
 )
 
-// jsonErrorText describes an error of json.Unmarshal on the arguments of
-// type t (a pointer to the argument struct) the way form answers are
-// described: the field by its JSON path, the expected type by its JSON
+// ErrorText describes an error of json.Unmarshal of a value of type t (a
+// pointer to the argument struct, or to one argument's field) the way form
+// answers are described: the field by its JSON path, the expected type by its JSON
 // Schema name (JSON Schema Validation §6.1.1: "an integer", "a number",
 // "a string", "a boolean", "an array", "an object"), and the JSON type that
 // came ("replicas: must be an integer, got string"). A number that is
 // of the right kind but beyond the Go type's range "does not fit in int8",
-// as for form answers.
-func jsonErrorText(err error, t reflect.Type) string {
+// as for form answers. root names the value itself: "arguments" for the
+// argument struct, an argument's key for one argument, which also prefixes
+// the paths within it.
+func ErrorText(err error, t reflect.Type, root string) string {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || te.Type == nil {
 		return err.Error()
 	}
 	path, field := jsonPath(t, te.Field)
-	if path == "" {
-		path = "arguments"
+	switch {
+	case path == "":
+		path = root
+	case root != "arguments":
+		path = root + "." + path
 	}
 	got, num, isNum := strings.Cut(te.Value, " ")
 	if got == "bool" {
@@ -115,7 +120,7 @@ func jsonPath(t reflect.Type, field string) (string, reflect.Type) {
 			continue
 		}
 		out = append(out, part)
-		last = fieldByJSON(cur, part)
+		last = jsonFields(cur)[part] // nil when none
 		cur = deref(last)
 	}
 	return strings.Join(out, "."), last
@@ -124,26 +129,4 @@ func jsonPath(t reflect.Type, field string) (string, reflect.Type) {
 func jsonKey(sf reflect.StructField) string {
 	name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 	return name
-}
-
-// fieldByJSON finds the type of the field with JSON key name in struct t,
-// looking into embedded structs as encoding/json does; nil when none.
-func fieldByJSON(t reflect.Type, name string) reflect.Type {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		key := jsonKey(sf)
-		if key == "-" {
-			continue
-		}
-		if sf.Anonymous && key == "" && deref(sf.Type).Kind() == reflect.Struct {
-			if ft := fieldByJSON(deref(sf.Type), name); ft != nil {
-				return ft
-			}
-			continue
-		}
-		if key == name || key == "" && strings.EqualFold(sf.Name, name) {
-			return sf.Type
-		}
-	}
-	return nil
 }
