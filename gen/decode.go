@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -206,25 +207,45 @@ func argChecks(g *jen.Group, m member, i int) {
 	g.If(cond).Block(checks...)
 }
 
-// numberCompare compares the decoded value v with bound lit (a JSON number):
-// in the integer's own type when lit is an integer the type holds on every
+// numberCompare writes the condition under which the decoded value v breaks
+// bound lit (a JSON number) with op ("<" for minimum, ">" for maximum, "<="
+// and ">=" for the exclusive ones), as JSON Schema compares the numbers'
+// values. An integer field compares with the bound made an integer the
+// same way (minimum 2.5 is 3, maximum 9.007199254740992e15 is
+// 9007199254740992), in its own type when the type holds it on every
 // platform (an int or uint as its 32-bit self, so the literal compiles
-// everywhere), else as float64 (JSON Schema compares the numbers' values).
+// everywhere), else as float64. A float field compares in its own type, so
+// a float32 holding 0.1 meets maximum=0.1 (both round alike).
 func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
-	if m.kind == annotate.Integer {
-		basic := m.basic
-		switch basic {
-		case "int":
-			basic = "int32"
-		case "uint":
-			basic = "uint32"
+	x, _ := strconv.ParseFloat(lit, 64)
+	if m.kind != annotate.Integer {
+		if m.basic == "float32" && math.Abs(x) > math.MaxFloat32 {
+			return jen.Float64().Parens(v).Op(op).Lit(x) // beyond what a float32 constant holds
 		}
-		lo, hi := annotate.IntRange(basic)
-		if n, ok := new(big.Int).SetString(lit, 10); ok && n.Cmp(lo) >= 0 && n.Cmp(hi) <= 0 {
-			return v.Op(op).Id(n.String())
+		return v.Op(op).Lit(x)
+	}
+	r, ok := new(big.Rat).SetString(lit)
+	if !ok {
+		return jen.Float64().Parens(v).Op(op).Lit(x)
+	}
+	n := new(big.Int).Quo(r.Num(), r.Denom()) // toward zero
+	if !r.IsInt() {
+		// The integers that break "v < r" are those below ceil(r), and so on.
+		ceil := op == "<" || op == ">="
+		if ceil == (r.Sign() > 0) {
+			n.Add(n, big.NewInt(int64(r.Sign())))
 		}
 	}
-	x, _ := strconv.ParseFloat(lit, 64)
+	basic := m.basic
+	switch basic {
+	case "int":
+		basic = "int32"
+	case "uint":
+		basic = "uint32"
+	}
+	if lo, hi := annotate.IntRange(basic); n.Cmp(lo) >= 0 && n.Cmp(hi) <= 0 {
+		return v.Op(op).Id(n.String())
+	}
 	return jen.Float64().Parens(v).Op(op).Lit(x)
 }
 

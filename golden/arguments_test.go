@@ -223,3 +223,30 @@ func TestWholeStructArguments(t *testing.T) {
 	require.NotNil(t, trimmed)
 	assert.Equal(t, "ab", trimmed.Name)
 }
+
+// Bounds are compared as JSON Schema compares the numbers: a float32
+// holding 0.1 meets maximum=0.1; an int64 bound written as a float is the
+// integer it is (9007199254740993 breaks maximum=9.007199254740992e15); an
+// integer field's fractional bounds round inward (minimum=2.5 is 3,
+// exclusiveMaximum=10.5 admits 10 and refuses 11).
+func TestArgumentBoundsCompareValues(t *testing.T) {
+	f := plainargs.NewSearchFlow(nil)
+	base := `{"query":"go","exact":true,"After":"2026-07-28T09:30:00Z",`
+	for args, want := range map[string]string{
+		`"ratio":0.1}`:            "",
+		`"ratio":0.1000001}`:      "ratio: must be at most 0.1",
+		`"big":9007199254740992}`: "",
+		`"big":9007199254740993}`: "big: must be at most 9.007199254740992e15",
+		`"half":2}`:               "half: must be at least 2.5",
+		`"half":3}`:               "",
+		`"half":10}`:              "",
+		`"half":11}`:              "half: must be less than 1.05e1",
+	} {
+		err := f.Decode(f.New(), []byte(base+args))
+		if want == "" {
+			assert.NoError(t, err, args)
+		} else if assert.Error(t, err, args) {
+			assert.Contains(t, err.Error(), want, args)
+		}
+	}
+}

@@ -268,7 +268,10 @@ func canonicalObject(dec *json.Decoder, out *bytes.Buffer) error {
 		key, _ := t.(string)
 		f := foldKey(key)
 		if prev, dup := folded[f]; dup {
-			return fmt.Errorf("arguments have the keys %q and %q, which name the same field (keys match without regard to case)", prev, key)
+			if prev == key {
+				return fmt.Errorf("arguments have the key %q twice", key)
+			}
+			return fmt.Errorf("arguments have the keys %q and %q, which encoding/json would take for one (it matches keys without regard to case)", prev, key)
 		}
 		folded[f] = key
 		t, err = dec.Token()

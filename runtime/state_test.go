@@ -376,7 +376,7 @@ func TestArgumentsDigestBindsWhatTheBranchSees(t *testing.T) {
 		var pe *runtime.ProtocolError
 		require.ErrorAs(t, err, &pe, args)
 		assert.EqualValues(t, -32602, pe.Code, args)
-		assert.Contains(t, pe.Message, "keys", args)
+		assert.Contains(t, pe.Message, "arguments have the key", args)
 	}
 	assert.Zero(t, e.rec.Count())
 

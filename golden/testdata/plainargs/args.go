@@ -23,6 +23,9 @@ type Search struct {
 	Tiny     int8     `json:"tiny,omitempty"`
 	Score    float64  `json:"score,omitempty" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
 	Weight   *float32 `json:"weight,omitempty" jsonschema:"minimum=0.5"`
+	Ratio    float32  `json:"ratio,omitempty" jsonschema:"maximum=0.1"`
+	Big      int64    `json:"big,omitempty" jsonschema:"maximum=9.007199254740992e15"`
+	Half     int      `json:"half,omitempty" jsonschema:"minimum=2.5,exclusiveMaximum=1.05e1"`
 	Exact    bool     `json:"exact"`
 	After    time.Time
 	Due      *time.Time `json:"due,omitempty" jsonschema:"format=date"`
