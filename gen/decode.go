@@ -249,12 +249,14 @@ func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
 	return jen.Float64().Parens(v).Op(op).Lit(x)
 }
 
-// choiceValues writes Flow.Value for the elicit:"choices" fields of s (nil
-// when it has none): each field's value as form content holds it.
-func choiceValues(s *annotate.Struct) *jen.Statement {
+// stringValues writes Flow.Value for the string and multi-select elicitable
+// fields of s (nil when it has none): each field's value as form content
+// holds it, for the run-time choices and typed echoes of arguments given up
+// front.
+func stringValues(s *annotate.Struct) *jen.Statement {
 	var cases []jen.Code
 	for _, fd := range s.Fields {
-		if !fd.Choices {
+		if !fd.Choices && fd.Kind != annotate.String && fd.Kind != annotate.MultiSelect {
 			continue
 		}
 		v := access(fd)

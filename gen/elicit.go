@@ -17,7 +17,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 3
+const ImplVersion = 4
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
@@ -189,6 +189,10 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
 	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
 	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", annotate.HandlerFileName(s.Name))
+	f.Comment("")
+	f.Comment("A handler may also shape the form at run time (its message, typed echoes, defaults) with")
+	f.Commentf("FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every", s.Name)
+	f.Comment("request of the call before anything is asked.")
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
 		accept,

@@ -53,12 +53,15 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 		if len(choices) > 0 {
 			d[jen.Id("Choices")] = jen.Map(jen.String()).Func().Params(jen.Qual("context", "Context"), t()).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Values(choices)
 		}
+		if !s.AcceptOnly() {
+			d[jen.Id("Form")] = jen.Qual(implPkg, "FormOptions").Types(jen.Id(s.Name)).Call(jen.Id("h"))
+		}
 		if hasDecoder(s) {
 			d[jen.Id("Decode")] = jen.Parens(t()).Dot(annotate.MethodDecodeArguments)
 			if s.Opaque() {
 				d[jen.Id("CheckInputSchema")] = jen.True()
 			}
-			if v := choiceValues(s); v != nil {
+			if v := stringValues(s); v != nil {
 				d[jen.Id("Value")] = v
 			}
 			if s.SchemaWritten() {

@@ -7,9 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
+	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/invopop/jsonschema"
 )
@@ -52,33 +51,15 @@ type AskOptions struct {
 type ctxAskerKey struct{}
 
 // asker lets a branch (or an exchange handler) ask typed questions in the
-// request it runs in: it reads what the sealed state says was answered, and
-// records the one question this request asks, if any, for the engine to
-// send.
+// request it runs in, through the form engine ([round.form]): it holds what
+// the sealed state says was answered, and the one question this request
+// asks, if any, for [asker.next] to send.
 type asker struct {
 	r       *round
-	replies map[string]reply           // answered questions, sealed into the next state
+	replies map[string]reply           // settled forms, sealed into the next state
 	kept    map[string]json.RawMessage // values computed once (Keep), sealed likewise
 	pending *pendingQuestion           // the question this request asks
-	final   *Result                    // a result Ask decided (no option for a required field)
-}
-
-// reply is an answered question as the state carries it.
-type reply struct {
-	Question []byte         `json:"d"`           // the digest of the question answered
-	Action   Action         `json:"a"`           // the user's action
-	Content  map[string]any `json:"c,omitempty"` // with Accept: the valid answer
-}
-
-// pendingQuestion is a question to send in the next input-required result.
-type pendingQuestion struct {
-	name    string             // the question's name (its first inputRequests key)
-	message string             // the message, before any reason
-	url     string             // URL mode: the URL to open; "" for a form
-	schema  *jsonschema.Schema // form mode: the fields asked in this round
-	digest  []byte             // of the whole question (see formDigest)
-	content map[string]any     // valid answers kept from earlier rounds
-	problem string             // what was wrong with the last answer
+	final   *Result                    // a result the engine decided (no option for a required field)
 }
 
 func newAsker(r *round) *asker {
@@ -129,88 +110,28 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	if opts == nil {
 		opts = &AskOptions{}
 	}
-	rl := &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}
-	if final := rl.settle(a.r.name, q); final != nil {
+	f := &form{name: name, key: name, target: q, message: opts.Message, memo: reflect.TypeOf(q),
+		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}}
+	if f.message == "" {
+		if m, ok := q.(interface{ ElicitMessage() string }); ok {
+			f.message = m.ElicitMessage()
+		}
+	}
+	rep, p, final, err := a.r.form(f, a.r.st)
+	switch {
+	case err != nil:
+		return "", err
+	case final != nil:
 		a.final = final
 		return "", ErrInputRequired
+	case p != nil:
+		a.pending = p
+		return "", ErrInputRequired
 	}
-	schema := rl.schema(q)
-	message := opts.Message
-	if message == "" {
-		if m, ok := q.(interface{ ElicitMessage() string }); ok {
-			message = m.ElicitMessage()
-		}
+	if rep.Question != nil {
+		a.replies[name] = *rep
 	}
-	if message == "" {
-		message = "Please provide: " + strings.Join(titles(schema), ", ")
-	}
-	digest := formDigest(name, message, schema, rl)
-	if schema.Properties.Len() == 0 {
-		// Nothing to ask: every field holds an answer or its only option.
-		// When the question was asked before and its options have shrunk
-		// since, the user's refusal of it stays a refusal.
-		if action := a.refusal(name, digest); action != "" {
-			return action, nil
-		}
-		if err := q.ApplyContent(rl.withFixed(nil)); err != nil {
-			return "", err
-		}
-		return Accept, nil
-	}
-	if rep, ok := a.replies[name]; ok && equalDigest(rep.Question, digest) {
-		if rep.Action != Accept || q.ApplyContent(rep.Content) == nil {
-			return rep.Action, nil
-		}
-	}
-	p := &pendingQuestion{name: name, message: message, schema: schema, digest: digest, content: rl.fixed}
-	if last := a.lastAsked(name); last != nil && equalDigest(last.Question, digest) {
-		er, answered, err := a.answer(last)
-		if err != nil {
-			return "", err
-		}
-		if answered {
-			switch er.Action {
-			case Decline, Cancel:
-				a.replies[name] = reply{Question: digest, Action: er.Action}
-				return er.Action, nil
-			case Accept:
-				merged := maps.Clone(last.Content)
-				if merged == nil {
-					merged = map[string]any{}
-				}
-				for _, f := range last.Fields {
-					delete(merged, f)
-					if v, ok := er.Content[f]; ok {
-						merged[f] = v
-					} else if d, ok := rl.defaults[f]; ok && !slices.Contains(schema.Required, f) {
-						merged[f] = d
-					}
-				}
-				ve, err := applyAnswer(q, rl, merged, last.Fields)
-				if err != nil {
-					return "", err
-				}
-				if ve == nil {
-					a.replies[name] = reply{Question: digest, Action: Accept, Content: merged}
-					return Accept, nil
-				}
-				failing := ve.Fields()
-				p.content = map[string]any{}
-				for k, v := range merged {
-					if !slices.Contains(failing, k) {
-						p.content[k] = v
-					}
-				}
-				p.schema = rl.schema(q, failing...)
-				p.problem = ve.Error()
-			}
-		} else {
-			p.schema = rl.schema(q, last.Fields...)
-			p.content = last.Content
-		}
-	}
-	a.pending = p
-	return "", ErrInputRequired
+	return rep.Action, nil
 }
 
 func describeTitle(name string, p *jsonschema.Schema) string {
@@ -218,58 +139,6 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 		return name
 	}
 	return fmt.Sprintf("%s (%q)", name, p.Title)
-}
-
-// refusal returns Decline or Cancel when the user refused question name, in
-// an earlier round or in this retry's answer to the last round (a refusal
-// this request reads is recorded under digest, the question as it stands
-// now), and "" otherwise. Ask keeps such a refusal for a question that has
-// nothing left to ask, whatever its options were when it was refused: a
-// refusal is never turned into an accept.
-func (a *asker) refusal(name string, digest []byte) Action {
-	if rep, ok := a.replies[name]; ok && rep.Action != Accept {
-		return rep.Action
-	}
-	if last := a.lastAsked(name); last != nil {
-		if er, answered, _ := a.answer(last); answered && er.Action != Accept {
-			a.replies[name] = reply{Question: digest, Action: er.Action}
-			return er.Action
-		}
-	}
-	return ""
-}
-
-// lastAsked returns what the last round asked for question name, or nil.
-func (a *asker) lastAsked(name string) *asked {
-	if a.r.st == nil {
-		return nil
-	}
-	for i := range a.r.st.Asked {
-		if a.r.st.Asked[i].Name == name {
-			return &a.r.st.Asked[i]
-		}
-	}
-	return nil
-}
-
-// answer returns the elicitation answer to what last asked, if the retry
-// carries one; a malformed one is a -32602 *ProtocolError.
-func (a *asker) answer(last *asked) (*ElicitResult, bool, error) {
-	ans, ok := a.r.req.InputResponses[last.Key]
-	if !ok {
-		return nil, false, nil
-	}
-	er, ok := ans.(*ElicitResult)
-	if !ok || er == nil {
-		return nil, false, &ProtocolError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", last.Key)}
-	}
-	switch er.Action {
-	case Accept, Decline, Cancel:
-		return er, true, nil
-	}
-	return nil, false, &ProtocolError{Code: CodeInvalidParams,
-		Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
 }
 
 // AskURL asks the user, under name, to complete a step out of band at url
@@ -306,9 +175,13 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 	if rep, ok := a.replies[name]; ok && equalDigest(rep.Question, digest) && rep.Action != Accept {
 		return rep.Action, nil
 	}
-	p := &pendingQuestion{name: name, message: message, url: url, digest: digest}
-	if last := a.lastAsked(name); last != nil && equalDigest(last.Question, digest) {
-		er, answered, err := a.answer(last)
+	p := &pendingQuestion{name: name, key: name, message: message, url: url, digest: digest}
+	last := a.r.st.askedFor(name)
+	if last != nil {
+		p.key = name + "_" + strconv.Itoa(a.r.st.Round+1)
+	}
+	if last != nil && equalDigest(last.Question, digest) {
+		er, answered, err := a.r.answer(last)
 		if err != nil {
 			return "", err
 		}
@@ -363,60 +236,10 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 	if a.final != nil {
 		return complete(a.final), true, nil
 	}
-	q := a.pending
-	if q == nil {
+	if a.pending == nil {
 		return nil, false, nil
 	}
-	if resp := a.r.refuse(base, q.problem); resp != nil {
-		return resp, true, nil
-	}
-	caps := a.r.req.Capabilities()
-	key := q.name
-	if a.lastAsked(q.name) != nil {
-		key = q.name + "_" + strconv.Itoa(base.Round+1)
-	}
-	msg := q.message
-	if q.problem != "" {
-		msg += "\n\nPlease check: " + q.problem
-	}
-	var ir *ElicitRequest
-	if q.url != "" {
-		if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", a.r.name, q.name, a.r.req.undeclared("URL-mode elicitation"))), true, nil
-		}
-		ir = &ElicitRequest{Mode: "url", Message: msg, URL: q.url}
-	} else {
-		if !caps.FormElicitation {
-			return complete(a.noFormCapability(q)), true, nil
-		}
-		sent := q.schema
-		if a.r.legacy() {
-			if sent, err = downgradeSchema(q.schema, a.r.req.ProtocolVersion); err != nil {
-				return complete(ToolError("%s: %v", a.r.name, err)), true, nil
-			}
-		}
-		ir = &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
-	}
 	base.Replies, base.Kept = a.replies, a.kept
-	var fields []string
-	if q.schema != nil {
-		for pair := q.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-			fields = append(fields, pair.Key)
-		}
-	}
-	resp, err = a.r.issue(base,
-		[]asked{{Key: key, Name: q.name, Question: q.digest, Fields: fields, Content: q.content}},
-		map[string]InputRequest{key: ir}, q.problem)
+	resp, err = a.r.askForm(base, a.pending)
 	return resp, true, err
-}
-
-// noFormCapability is the tool error for a question the client cannot be
-// asked: it names the question's fields, which no argument can supply.
-func (a *asker) noFormCapability(q *pendingQuestion) *Result {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but %s, so it cannot be asked:", a.r.name, q.message, a.r.req.undeclared("form elicitation"))
-	for pair := q.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(q.schema.Required, pair.Key)))
-	}
-	return &Result{Text: b.String(), IsError: true}
 }

@@ -9,10 +9,7 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	gjsonschema "github.com/google/jsonschema-go/jsonschema"
@@ -96,6 +93,13 @@ type Flow struct {
 	// asked): the rest of the form is asked, or, with nothing left to ask,
 	// the branch runs (Decline or Cancel when that was the user's answer).
 	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
+	// Form, when set, shapes the tool's own form at run time, as
+	// [AskOptions] shape a question: the message, typed echoes (Equal) and
+	// defaults. It is the handler's optional FormOptions method, called on
+	// every request of the call like Choices; its Choices must be empty (a
+	// tool's options come from Choices). An argument given up front must
+	// equal its echo, as an answer must.
+	Form func(ctx context.Context, args Args) (*AskOptions, error)
 	// New returns a new zero argument struct.
 	New func() Args
 	// Decode decodes a request's arguments (a JSON object; empty or null:
@@ -106,11 +110,12 @@ type Flow struct {
 	// JSON object. When nil, the arguments are read with encoding/json by
 	// exact name and checked against [InputSchema].
 	Decode func(args Args, raw []byte) error
-	// Value returns the value args (from New) holds for the elicitable field
-	// name as form content would hold it (a string or []string; nil for a
-	// nil pointer): how an argument given up front is held to its run-time
-	// choices without reading the arguments again. Generated for tools with
-	// elicit:"choices" fields; when nil, the arguments are decoded for it.
+	// Value returns the value args (from New) holds for the elicitable
+	// string field name as form content would hold it (a string or
+	// []string; nil for a nil pointer, or a field of another kind): how an
+	// argument given up front is held to its run-time choices and echoes
+	// without reading the arguments again. Generated for tools with string
+	// fields; when nil, the arguments are decoded for it.
 	Value func(args Args, name string) any
 	// Schema returns the tool's input schema as mcpgen wrote it from the
 	// struct at generation time (see [InputSchema]); nil: reflected.
@@ -128,53 +133,6 @@ type Flow struct {
 	// the tool that had elicitable fields) is refused with -32602 before
 	// anything runs. So the handler of such a tool needs Accept only.
 	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
-}
-
-// questionMemo holds question digests by flow, key and fields asked (see
-// [Flow.question]); questionCount counts its entries, at most maxQuestions.
-var (
-	questionMemo  sync.Map // questionID → []byte
-	questionCount atomic.Int32
-)
-
-type questionID struct {
-	flow *Flow
-	id   string // key, then the fields asked, separated by NUL
-}
-
-// maxQuestions bounds the question digests memoised in a process: the fields
-// asked in round 1 depend on which arguments a caller left out.
-const maxQuestions = 4096
-
-// question returns formDigest(key, "", schema(fields), rules); without
-// run-time rules it is memoised:
-// a generated RequestedSchema depends only on the names it is given, so the
-// digest of one flow, key and field list never changes while the process
-// runs, and encoding the schema to JSON was most of the flow's own cost per
-// request. schema, when non-nil, is args.RequestedSchema(fields...).
-func (c *call) question(key string, fields []string, schema *jsonschema.Schema) []byte {
-	if !c.rules.empty() {
-		// Run-time choices make the schema depend on the caller: no memo.
-		if schema == nil {
-			schema = c.schema(fields)
-		}
-		return formDigest(key, "", schema, c.rules)
-	}
-	f, args := c.f, c.args
-	id := questionID{flow: f, id: key + "\x00" + strings.Join(fields, "\x00")}
-	if d, ok := questionMemo.Load(id); ok {
-		return d.([]byte)
-	}
-	if schema == nil {
-		schema = args.RequestedSchema(fields...)
-	}
-	d := formDigest(key, "", schema, nil)
-	if questionCount.Load() < maxQuestions {
-		if _, loaded := questionMemo.LoadOrStore(id, d); !loaded {
-			questionCount.Add(1)
-		}
-	}
-	return d
 }
 
 // CapabilityPolicy says what a flow does when it must ask the user but the
@@ -532,12 +490,15 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 		// checks below when it was issued.
 		return nil, err
 	}
-	if len(f.Fields) == 0 && r.st != nil && (r.st.Outcome == nil || r.st.Outcome.Action != Accept) {
-		// Nothing is asked before the branch of a flow without elicitable
-		// fields, so its states all carry Accept (see Flow.Dispatch): this
-		// one came from another flow of the same name, and Decline or
-		// Cancel, which its handler does not have, must not run.
-		return nil, r.reject(ctx, errors.New("requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"))
+	if len(f.Fields) == 0 && r.st != nil {
+		if rep, ok := r.st.Replies[""]; !ok || rep.Action != Accept {
+			// Nothing is asked before the branch of a flow without
+			// elicitable fields, so its states all carry Accept (see
+			// Flow.Dispatch): this one came from another flow of the same
+			// name, and Decline or Cancel, which its handler does not have,
+			// must not run.
+			return nil, r.reject(ctx, errors.New("requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"))
+		}
 	}
 	args := f.New()
 	if err := f.decode(args, req); err != nil {
@@ -547,21 +508,41 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 	}
 	return r.once(ctx, func(ctx context.Context) (*Response, error) {
 		c := &call{f: f, r: r, args: args}
-		if len(f.Choices) > 0 {
-			if resp, err := c.loadChoices(ctx); resp != nil || err != nil {
-				return resp, err
+		if resp, err := c.prepare(ctx); resp != nil || err != nil {
+			return resp, err
+		}
+		st := r.st
+		if st != nil {
+			if rep, ok := st.Replies[""]; ok {
+				return c.resume(ctx, rep)
+			}
+			if len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "" {
+				return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 			}
 		}
-		if r.st == nil {
-			return c.first(ctx)
+		fm := c.form()
+		if st == nil && f.AcceptUnsealed {
+			if _, answered := req.InputResponses[f.Key]; answered {
+				// Opted in: the answer under the round-1 key is taken as
+				// the reply to the round-1 form (answers under other keys
+				// are ignored; without one the form is asked as on any
+				// first call).
+				st = c.unsealed(fm)
+			}
 		}
-		if r.st.Outcome != nil {
-			return c.resume(ctx, r.st)
+		rep, p, final, err := r.form(fm, st)
+		switch {
+		case err != nil:
+			return nil, err
+		case final != nil:
+			return complete(final), nil
+		case p != nil:
+			if st == nil {
+				st = &state{}
+			}
+			return r.askForm(st, p)
 		}
-		if len(r.st.Asked) != 1 || len(r.st.Asked[0].Fields) == 0 || r.st.Asked[0].Name != "" {
-			return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
-		}
-		return c.retry(ctx, r.st)
+		return c.dispatch(ctx, st, *rep)
 	})
 }
 
@@ -593,22 +574,46 @@ func (f *Flow) decode(args Args, req *Request) error {
 	return nil
 }
 
-// call is one request of a Flow: the round it runs in and its decoded
-// arguments.
+// call is one request of a Flow: the round it runs in, its decoded
+// arguments and its form's run-time shape.
 type call struct {
-	f     *Flow
-	r     *round
-	args  Args
-	rules *rules // run-time choices of this call; nil without
+	f       *Flow
+	r       *round
+	args    Args
+	rules   *rules // run-time choices, echoes and defaults of the tool's form; nil without
+	message string // the form's message: FormOptions', or //mcpgen:message
 }
 
-// loadChoices asks the handler for the options of every choices field and
-// settles what they decide before anything is asked: an argument given up
-// front must be one of them (like an enum argument), a required single
-// select with one option takes it, and a required field with none ends the
-// call in a tool error naming it. It returns nil, nil to go on.
-func (c *call) loadChoices(ctx context.Context) (*Response, error) {
-	c.rules = &rules{choices: map[string][]Choice{}}
+// prepare computes what shapes the tool's own form in this request: the
+// options of every choices field (the handler's <Field>Choices methods) and
+// the handler's FormOptions (message, typed echoes, defaults). An argument
+// given up front must keep them: one of the caller's options (like an enum
+// argument), the exact echo. It returns nil, nil to go on, or the tool error
+// that ends the call.
+func (c *call) prepare(ctx context.Context) (*Response, error) {
+	c.message = c.f.Message
+	if len(c.f.Choices) == 0 && c.f.Form == nil {
+		return nil, nil
+	}
+	c.rules = &rules{}
+	if c.f.Form != nil {
+		opts, err := guard(c.r.o.Logger, c.f.Name+"'s FormOptions", func() (*AskOptions, error) { return c.f.Form(ctx, c.args) })
+		if err != nil {
+			return nil, err
+		}
+		if opts != nil {
+			if len(opts.Choices) > 0 {
+				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.Name)), nil
+			}
+			c.rules.equal, c.rules.defaults = opts.Equal, opts.Defaults
+			if opts.Message != "" {
+				c.message = opts.Message
+			}
+		}
+	}
+	if len(c.f.Choices) > 0 {
+		c.rules.choices = make(map[string][]Choice, len(c.f.Choices))
+	}
 	for _, name := range c.f.Fields {
 		fn, ok := c.f.Choices[name]
 		if !ok {
@@ -622,247 +627,101 @@ func (c *call) loadChoices(ctx context.Context) (*Response, error) {
 	}
 	missing := c.args.MissingFields()
 	var present []string
-	for name := range c.rules.choices {
-		if !slices.Contains(missing, name) {
+	for _, name := range c.f.Fields {
+		if slices.Contains(missing, name) || slices.Contains(c.f.AskAlways, name) {
+			continue // asked: the answer is checked
+		}
+		_, chosen := c.rules.choices[name]
+		_, echoed := c.rules.equal[name]
+		if chosen || echoed {
 			present = append(present, name)
 		}
 	}
-	if len(present) > 0 {
-		given := make(map[string]any, len(present))
-		if c.f.Value != nil {
-			for _, name := range present {
-				given[name] = c.f.Value(c.args, name)
-			}
-		} else {
-			c.r.req.decoded("choices")
-			_ = json.Unmarshal(c.r.req.Arguments, &given)
-		}
-		if ve := c.rules.check(given, present, nil); ve != nil {
-			return complete(ToolError("invalid arguments: %v", ve)), nil
-		}
+	if len(present) == 0 {
+		return nil, nil
 	}
-	if res := c.rules.settle(c.f.Name, c.args); res != nil {
-		return complete(res), nil
+	given := make(map[string]any, len(present))
+	if c.f.Value != nil {
+		for _, name := range present {
+			given[name] = c.f.Value(c.args, name)
+		}
+	} else {
+		c.r.req.decoded("form rules")
+		_ = json.Unmarshal(c.r.req.Arguments, &given)
+	}
+	if ve := c.rules.check(given, present, nil); ve != nil {
+		return complete(ToolError("invalid arguments: %v", ve)), nil
 	}
 	return nil, nil
 }
 
-// schema returns the requestedSchema of fields with the run-time choices
-// written in (a field whose choices are empty is left out).
-func (c *call) schema(fields []string) *jsonschema.Schema {
-	return c.rules.schema(c.args, fields...)
-}
-
-// first handles a call without requestState.
-func (c *call) first(ctx context.Context) (*Response, error) {
-	toAsk := c.fieldsToAsk()
-	if _, answered := c.r.req.InputResponses[c.f.Key]; answered && len(toAsk) > 0 && c.f.AcceptUnsealed {
-		// Opted in: treat the answer under the round-1 key as the reply to
-		// the round-1 question (answers under other keys are ignored, and
-		// without one the question is asked as on any first call).
-		st := &state{Round: 1, FlowID: c.r.flowID(), Answers: c.rules.withFixed(nil), Asked: []asked{{
-			Key: c.f.Key, Fields: toAsk, Question: c.question(c.f.Key, toAsk, nil)}}}
-		return c.retry(ctx, st)
-	}
-	schema := c.schema(toAsk)
-	fixed := c.rules.withFixed(nil) // the only option of a required select
-	if len(schema.Required) == 0 && len(c.f.AskAlways) == 0 {
-		// Nothing required is missing: optional fields take their defaults.
-		if err := c.args.ApplyContent(fixed); err != nil {
-			return complete(ToolError("invalid arguments: %v", err)), nil
-		}
-		return c.dispatch(ctx, nil, fixed, Outcome{Action: Accept})
-	}
-	if !c.r.req.Capabilities().FormElicitation {
-		return c.missingCapability(schema, "")
-	}
-	return c.ask(ctx, &state{Answers: fixed}, askable(toAsk, schema), "", schema)
-}
-
-// askable is the fields of toAsk that schema (built for them) still asks:
-// without the ones run-time choices settled.
-func askable(toAsk []string, schema *jsonschema.Schema) []string {
-	return slices.DeleteFunc(slices.Clone(toAsk), func(n string) bool {
-		_, ok := schema.Properties.Get(n)
-		return !ok
-	})
-}
-
-// fieldsToAsk is MissingFields plus the ask=always fields, in field order.
-func (c *call) fieldsToAsk() []string {
+// form returns the tool's own form in this request: the missing fields and
+// the ask=always ones, in field order, asked under //mcpgen:key; a form of
+// optional fields only is not asked.
+func (c *call) form() *form {
 	missing := c.args.MissingFields()
-	var out []string
+	fields := make([]string, 0, len(missing)+len(c.f.AskAlways))
 	for _, name := range c.f.Fields {
 		if slices.Contains(missing, name) || slices.Contains(c.f.AskAlways, name) {
-			out = append(out, name)
+			fields = append(fields, name)
 		}
 	}
-	return out
+	return &form{key: c.f.Key, target: c.args, rules: c.rules, message: c.message, fields: fields,
+		always: c.f.AskAlways, optionalNotAsked: true, memo: c.f}
 }
 
-// retry handles a call whose state opened and matched.
-func (c *call) retry(ctx context.Context, st *state) (*Response, error) {
-	last := st.Asked[0]
-	answer, present := c.r.req.InputResponses[last.Key]
-	var schema *jsonschema.Schema // the question asked again now; built once with run-time choices
-	if !c.rules.empty() {
-		schema = c.schema(last.Fields)
+// unsealed returns the state an opted-in first call (//mcpgen:unsealed)
+// resumes from: round 1 asked fm under its key, as a first call would.
+func (c *call) unsealed(fm *form) *state {
+	if final := fm.rules.settle(c.f.Name, c.args); final != nil {
+		return nil // the engine ends the call with it
 	}
-	if !present || !equalDigest(last.Question, c.question(last.Key, last.Fields, schema)) {
-		// No answer to the question asked, or an answer to another question
-		// (the run-time options changed since): ask again, what is still to
-		// ask. When the options that changed left nothing to ask, a refusal
-		// of the question is kept, never turned into an accept.
-		if er, ok := answer.(*ElicitResult); ok && er != nil && (er.Action == Decline || er.Action == Cancel) &&
-			schema != nil && len(askable(last.Fields, schema)) == 0 {
-			return c.refused(ctx, st, er.Action, last.Fields)
-		}
-		return c.ask(ctx, st, last.Fields, "", schema)
+	whole := fm.rules.schema(c.args, fm.fields...)
+	var fields []string
+	for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		fields = append(fields, pair.Key)
 	}
-	er, ok := answer.(*ElicitResult)
-	if !ok || er == nil {
-		return nil, &ProtocolError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", last.Key)}
+	if len(fields) == 0 {
+		return nil
 	}
-	switch er.Action {
+	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
+		Question: fm.digest(fm.fields, whole), Content: fm.rules.withFixed(nil)}}}
+}
+
+// resume handles a retry of a call whose form was settled in an earlier
+// round (rep, its reply) and whose branch asked a question: it rebuilds the
+// arguments the branch saw and runs the same branch again, from the top.
+func (c *call) resume(ctx context.Context, rep reply) (*Response, error) {
+	switch rep.Action {
 	case Accept:
-		merged := make(map[string]any, len(st.Answers)+len(last.Fields))
-		for k, v := range st.Answers {
-			merged[k] = v
-		}
-		for _, name := range last.Fields {
-			delete(merged, name)
-			if v, ok := er.Content[name]; ok {
-				merged[name] = v
-			}
-		}
-		ve, err := applyAnswer(c.args, c.rules, merged, last.Fields)
-		if err != nil {
-			return nil, err
-		}
-		if ve == nil {
-			return c.dispatch(ctx, st, merged, Outcome{Action: Accept})
-		}
-		failing := ve.Fields()
-		kept := make(map[string]any, len(merged))
-		for k, v := range merged {
-			if !slices.Contains(failing, k) {
-				kept[k] = v
-			}
-		}
-		st.Answers = kept
-		return c.ask(ctx, st, failing, ve.Error(), nil)
-	case Decline, Cancel:
-		return c.refused(ctx, st, er.Action, last.Fields)
-	default:
-		return nil, &ProtocolError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
-	}
-}
-
-// refused runs the Decline or Cancel branch (action) for the user's refusal
-// of the form that asked fields, on the answers of earlier rounds.
-func (c *call) refused(ctx context.Context, st *state, action Action, fields []string) (*Response, error) {
-	_ = c.args.ApplyPartial(st.Answers)
-	out := Outcome{Action: action}
-	if action == Decline {
-		out.Declined = fields
-	}
-	return c.dispatch(ctx, st, st.Answers, out)
-}
-
-// ask issues the next input-required result for fields, or a tool error when
-// the round limit (or a legacy client's single bridged round) is reached.
-// schema, when non-nil, is c.schema(fields), already built. Fields the
-// run-time choices of this request settled are not asked (a required single
-// select whose options shrank to one since it was asked takes it; an
-// optional one left with none is left out), and when that leaves nothing to
-// ask the call goes on to Accept without asking: an input-required result
-// never carries an empty form.
-func (c *call) ask(ctx context.Context, st *state, fields []string, reason string, schema *jsonschema.Schema) (*Response, error) {
-	if schema == nil {
-		schema = c.schema(fields)
-	}
-	if left := askable(fields, schema); len(left) < len(fields) || len(left) == 0 {
-		st.Answers = c.rules.withFixed(st.Answers)
-		if len(left) == 0 {
-			return c.settled(ctx, st, fields)
-		}
-		fields = left
-	}
-	if resp := c.r.refuse(st, reason); resp != nil {
-		return resp, nil
-	}
-	if !c.r.req.Capabilities().FormElicitation {
-		// Capabilities are declared on every request (MCP 2026-07-28): a
-		// retry that does not declare form elicitation is sent no form.
-		return c.missingCapability(schema, reason)
-	}
-	key := c.f.Key
-	if n := st.Round + 1; n > 1 {
-		key = c.f.Key + "_" + strconv.Itoa(n)
-	}
-	sent := schema
-	if c.r.legacy() {
-		var err error
-		if sent, err = downgradeSchema(schema, c.r.req.ProtocolVersion); err != nil {
-			return complete(&Result{Text: c.f.Name + ": " + err.Error(), IsError: true}), nil
-		}
-	}
-	msg := c.f.Message
-	if msg == "" {
-		msg = "Please provide: " + strings.Join(titles(schema), ", ")
-	}
-	if reason != "" {
-		msg += "\n\nPlease check: " + reason
-	}
-	return c.r.issue(st,
-		[]asked{{Key: key, Fields: fields, Question: c.question(key, fields, schema)}},
-		map[string]InputRequest{key: &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}},
-		reason)
-}
-
-// settled runs Accept for a call whose fields still to ask (fields) were all
-// settled by the run-time choices of this request (see ask), on the answers
-// so far with the options fixed. Should those still fail, nothing the user
-// could be asked would mend them: the call ends in a tool error saying why.
-func (c *call) settled(ctx context.Context, st *state, fields []string) (*Response, error) {
-	ve, err := applyAnswer(c.args, c.rules, st.Answers, fields)
-	if err != nil {
-		return nil, err
-	}
-	if ve != nil {
-		return complete(ToolError("%s: %v", c.f.Name, ve)), nil
-	}
-	return c.dispatch(ctx, st, st.Answers, Outcome{Action: Accept})
-}
-
-// resume handles a retry of a call whose arguments were settled in an
-// earlier round and whose branch asked a question: it rebuilds the arguments
-// the branch saw and runs the same branch again, from the top.
-func (c *call) resume(ctx context.Context, st *state) (*Response, error) {
-	out := *st.Outcome
-	switch out.Action {
-	case Accept:
-		if err := c.args.ApplyContent(st.Answers); err != nil {
+		if err := c.args.ApplyContent(rep.Content); err != nil {
 			return nil, c.r.reject(ctx, fmt.Errorf("requestState answers no longer apply: %w", err))
 		}
 	case Decline, Cancel:
-		_ = c.args.ApplyPartial(st.Answers)
 	default:
-		return nil, c.r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", out.Action))
+		return nil, c.r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", rep.Action))
 	}
-	return c.dispatch(ctx, st, st.Answers, out)
+	return c.dispatch(ctx, c.r.st, rep)
 }
 
-// dispatch runs the branch out with the arguments settled by answers (nil
-// when they all came with the request), in a context where it can ask
-// questions (Ask). st is the state the call resumes from (nil on a first
-// call). A branch that asked ends the request in the question's
-// input-required result, sealing out and answers so that the retry runs the
-// same branch on the same arguments.
-func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, out Outcome) (*Response, error) {
+// dispatch runs the branch of rep, the tool form's reply, in a context where
+// it can ask questions (Ask). With Accept the answer is already applied to
+// the arguments; with Decline or Cancel the valid answers kept from earlier
+// rounds are. st is the state the call resumes from (nil on a first call).
+// A branch that asked ends the request in the question's input-required
+// result, sealing rep so that the retry runs the same branch on the same
+// arguments.
+func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, error) {
+	out := Outcome{Action: rep.Action}
+	switch rep.Action {
+	case Decline:
+		out.Declined = rep.Fields
+		_ = c.args.ApplyPartial(rep.Content)
+	case Cancel:
+		_ = c.args.ApplyPartial(rep.Content)
+	}
 	a := newAsker(c.r)
+	a.replies[""] = rep
 	c.r.ran, c.r.action = true, out.Action
 	id := c.r.flowID()
 	if st != nil && len(st.FlowID) > 0 {
@@ -876,7 +735,7 @@ func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, 
 	res, err := guard(c.r.o.Logger, c.f.Name+"'s "+string(out.Action)+" branch", func() (*Result, error) { return c.f.Dispatch(ctx, c.args, out) })
 	if err != nil && errors.Is(err, ErrInputRequired) {
 		// The state of the next round carries the id the branch saw.
-		next := &state{Answers: answers, Outcome: &out, FlowID: id}
+		next := &state{FlowID: id}
 		if st != nil {
 			next.binding, next.Round = st.binding, st.Round
 		}
@@ -891,57 +750,6 @@ func (c *call) dispatch(ctx context.Context, st *state, answers map[string]any, 
 		res = &Result{}
 	}
 	return complete(res), nil
-}
-
-// missingCapability answers a request that must ask the user but did not
-// declare form elicitation; reason, when set, is what was wrong with the last
-// answer.
-func (c *call) missingCapability(schema *jsonschema.Schema, reason string) (*Response, error) {
-	var names []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		names = append(names, pair.Key)
-	}
-	if c.r.o.MissingCapability == ProtocolErrorOnMissingCapability {
-		return nil, &ProtocolError{
-			Code:    CodeMissingCapability,
-			Message: c.f.Name + " needs form elicitation to ask for " + strings.Join(names, ", "),
-			Data: map[string]any{"requiredCapabilities": map[string]any{
-				"elicitation": map[string]any{"form": map[string]any{}}}},
-		}
-	}
-	// Fields the model can supply as arguments, and ask=always fields, which
-	// only the user can confirm in a form: no argument satisfies them.
-	var required, optional, confirm []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		req := slices.Contains(schema.Required, pair.Key)
-		line := "\n- " + describeField(pair.Key, pair.Value, req)
-		switch {
-		case slices.Contains(c.f.AskAlways, pair.Key):
-			confirm = append(confirm, line)
-		case req:
-			required = append(required, line)
-		default:
-			optional = append(optional, line)
-		}
-	}
-	var b strings.Builder
-	b.WriteString(c.f.Name + " needs input from the user, but " + c.r.req.undeclared("form elicitation") + ", so it cannot be asked.")
-	if len(confirm) > 0 {
-		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
-		b.WriteString(strings.Join(confirm, ""))
-	}
-	if len(required) > 0 {
-		b.WriteString("\nPass these as arguments and call again:")
-		b.WriteString(strings.Join(required, ""))
-	}
-	if len(optional) > 0 {
-		b.WriteString("\nOptional; pass them as arguments if known:")
-		b.WriteString(strings.Join(optional, ""))
-	}
-	if reason != "" {
-		b.WriteString("\nProblem with the last answer: " + reason)
-	}
-	return complete(&Result{Text: b.String(), IsError: true}), nil
 }
 
 // presentErrors drops "required" errors: at the start of a call, missing

@@ -240,6 +240,7 @@ func TestAnswerToAnotherQuestionDigestIsNotApplied(t *testing.T) {
 	v2 := *e.flow
 	v2.New = func() runtime.Args { return &changedTrip{Trip: new(fixture.Trip)} }
 	v2.Decode = func(a runtime.Args, raw []byte) error { return e.flow.Decode(a.(*changedTrip).Trip, raw) }
+	v2.Form = nil
 	resp, err := v2.Call(context.Background(), e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
 	require.NoError(t, err)
 	require.Nil(t, resp.Result, "an answer to a question this server would not ask is not applied")

@@ -38,6 +38,15 @@ func (r *rules) empty() bool {
 	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0
 }
 
+// defaultOf returns the run-time default of the field name, if any.
+func (r *rules) defaultOf(name string) (any, bool) {
+	if r == nil {
+		return nil, false
+	}
+	v, ok := r.defaults[name]
+	return v, ok
+}
+
 // apply returns schema with the rules written into its properties: choices
 // as the grammar's select of the property's type (a string property becomes
 // a single select, an array property a multi select, titled when every

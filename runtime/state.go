@@ -65,16 +65,16 @@ func (b *binding) check(tool, method string, args []byte, principal string, now 
 // server instances.
 type state struct {
 	binding
-	Kind    string          `json:"x,omitempty"` // "" for a Flow, "exchange" for an Exchange: neither resumes the other
-	FlowID  []byte          `json:"f"`           // random, fixed in round 1
-	Round   int             `json:"r"`           // input-required results issued so far
-	Asked   []asked         `json:"q"`           // what the last round asked, one entry per inputRequests key
-	Answers map[string]any  `json:"n,omitempty"` // a flow's valid argument answers from earlier rounds
-	Carry   json.RawMessage `json:"c,omitempty"` // an exchange's data from earlier rounds
-	// Outcome, once a flow's arguments are settled, is the branch that runs
-	// (and asks questions) on every later round.
-	Outcome *Outcome                   `json:"o,omitempty"`
-	Replies map[string]reply           `json:"y,omitempty"` // questions answered in earlier rounds, by name
+	Kind   string          `json:"x,omitempty"` // "" for a Flow, "exchange" for an Exchange: neither resumes the other
+	FlowID []byte          `json:"f"`           // random, fixed in round 1
+	Round  int             `json:"r"`           // input-required results issued so far
+	Asked  []asked         `json:"q"`           // what the last round asked, one entry per inputRequests key
+	Carry  json.RawMessage `json:"c,omitempty"` // an exchange's data from earlier rounds
+	// Replies are the forms settled in earlier rounds, by name (see
+	// [form]): a question's, and the tool's own form's under "", whose
+	// action is the branch that runs (and asks questions) on every later
+	// round.
+	Replies map[string]reply           `json:"y,omitempty"`
 	Kept    map[string]json.RawMessage `json:"v,omitempty"` // values computed once (Keep), by name
 }
 
@@ -84,10 +84,11 @@ type state struct {
 type asked struct {
 	Key      string   `json:"k"`           // the inputRequests key
 	Method   string   `json:"m,omitempty"` // "" for elicitation/create, else the request's method
-	Question []byte   `json:"d,omitempty"` // SHA-256 of the form asked under Key (see questionDigest)
+	Question []byte   `json:"d,omitempty"` // SHA-256 of the form asked under Key (see formDigest)
 	Fields   []string `json:"s,omitempty"` // JSON names of the form's fields
-	// Name is the question's name when a branch asked it (Ask, AskURL); ""
-	// for a flow's arguments form and an exchange's own requests.
+	// Name is the form's name (see [form]): a question's when a branch
+	// asked it (Ask, AskURL); "" for the tool's own form and an exchange's
+	// own requests.
 	Name string `json:"a,omitempty"`
 	// Content holds the valid answers to the question's other fields, kept
 	// while its failing fields are asked again.

@@ -22,8 +22,8 @@ func benchState(n int) *state {
 	return &state{
 		binding: binding{Tool: "book_flight", Method: "tools/call", Args: args[:],
 			IssuedAt: now.Unix(), Expires: now.Add(DefaultTTL).Unix()},
-		FlowID: newFlowID(), Asked: []asked{{Key: "book_flight_2", Question: question[:], Fields: []string{"confirm"}}},
-		Answers: answers, Round: 2,
+		FlowID: newFlowID(), Asked: []asked{{Key: "book_flight_2", Question: question[:], Fields: []string{"confirm"}, Content: answers}},
+		Round: 2,
 	}
 }
 
@@ -44,8 +44,8 @@ func BenchmarkState(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if len(got.Answers) != n {
-				b.Fatalf("opened %d answers, sealed %d", len(got.Answers), n)
+			if len(got.Asked[0].Content) != n {
+				b.Fatalf("opened %d answers, sealed %d", len(got.Asked[0].Content), n)
 			}
 		}
 		b.Run(fmt.Sprintf("answers=%d/seal", n), func(b *testing.B) {

@@ -24,7 +24,7 @@ const (
 	MinVersion = 1
 	// MaxVersion is the newest generated code version this package serves; it
 	// is the version the mcpgen of this module writes.
-	MaxVersion = 3
+	MaxVersion = 4
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a

@@ -20,7 +20,9 @@ type FlowSpec[T any] struct {
 	AcceptUnsealed                  bool
 	MaxRounds                       int
 	// Choices gives, by JSON name, the handler's <Field>Choices method.
-	Choices          map[string]func(ctx context.Context, args *T) ([]runtime.Choice, error)
+	Choices map[string]func(ctx context.Context, args *T) ([]runtime.Choice, error)
+	// Form is the handler's optional FormOptions method (see [FormOptions]).
+	Form             func(ctx context.Context, args *T) (*runtime.AskOptions, error)
 	Decode           func(args *T, raw []byte) error
 	CheckInputSchema bool
 	Value            func(args *T, name string) any
@@ -59,6 +61,9 @@ func NewFlow[T any, P interface {
 			f.Choices[name] = func(ctx context.Context, a runtime.Args) ([]runtime.Choice, error) { return fn(ctx, args(a)) }
 		}
 	}
+	if s.Form != nil {
+		f.Form = func(ctx context.Context, a runtime.Args) (*runtime.AskOptions, error) { return s.Form(ctx, args(a)) }
+	}
 	if s.Decode != nil {
 		f.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
 	}
@@ -66,4 +71,21 @@ func NewFlow[T any, P interface {
 		f.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
 	}
 	return f
+}
+
+// FormOptions returns h's FormOptions method when the handler h has one,
+// else nil: a tool's handler may shape the tool's own form at run time, as
+// runtime.AskOptions shape a question (the message, typed echoes, defaults),
+// with
+//
+//	FormOptions(ctx context.Context, args *T) (*runtime.AskOptions, error)
+//
+// called on every request of the call, before anything is asked.
+func FormOptions[T any](h any) func(ctx context.Context, args *T) (*runtime.AskOptions, error) {
+	if fo, ok := h.(interface {
+		FormOptions(ctx context.Context, args *T) (*runtime.AskOptions, error)
+	}); ok {
+		return fo.FormOptions
+	}
+	return nil
 }

@@ -1,0 +1,390 @@
+package runtime
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/invopop/jsonschema"
+)
+
+// form is one form asked through elicitation/create (MCP 2026-07-28,
+// client/elicitation, form mode), whichever way it is asked: a tool's own
+// arguments form, or a question a branch or an exchange handler asks
+// ([Ask]). One engine runs every form ([round.form] decides, [round.askForm]
+// asks): it asks, receives the answer, validates it with the generated rules
+// and the run-time ones (choices, typed echoes, defaults), keeps what was
+// valid, re-asks the rest with the reason within the round limit, and
+// records the user's action as a reply in the sealed state.
+type form struct {
+	// name is the form's name in the state (replies and asked): a
+	// question's name, or "" for the tool's own form (Ask refuses "").
+	name string
+	// key is the inputRequests key of the form's first round; a form asked
+	// again uses key_n, n the round the request is answering plus one.
+	key    string
+	target Args   // what an accepted answer fills
+	rules  *rules // run-time choices, echoes and defaults; nil: none
+	// message is the message the form was given (AskOptions.Message or
+	// //mcpgen:message); "" sends "Please provide: " and the titles of the
+	// fields asked in the round.
+	message string
+	// fields are the fields the form asks; nil: target.MissingFields().
+	fields []string
+	// always lists ask=always fields: a form holding one is asked even when
+	// nothing in it is required.
+	always []string
+	// optionalNotAsked: a form with no required or ask=always field is not
+	// asked, its optional fields take their defaults (the tool's own form:
+	// a call never stops for what the tool can do without).
+	optionalNotAsked bool
+	// memo, with no run-time rules, is the identity under which the form's
+	// digest is memoised: the generated RequestedSchema depends only on the
+	// names it is given, so the digest of one form, message and field list
+	// never changes while the process runs, and encoding the schema to JSON
+	// was most of the engine's own cost per request. nil: not memoised.
+	memo any
+}
+
+// reply is a form's outcome as the state carries it: the user's action and,
+// with Accept, the valid answer. The tool's own form's reply (name "") is
+// the branch that runs on every later round.
+type reply struct {
+	Question []byte         `json:"d,omitempty"` // the digest of the question answered
+	Action   Action         `json:"a"`           // the user's action
+	Content  map[string]any `json:"c,omitempty"` // Accept: the valid answer; else the valid answers kept
+	Fields   []string       `json:"s,omitempty"` // Decline: the fields asked in the round declined
+}
+
+// pendingQuestion is a form (or a URL-mode step) to send in the next
+// input-required result.
+type pendingQuestion struct {
+	name    string             // the form's name in the state
+	key     string             // the inputRequests key of this round
+	message string             // the message given, before any reason ("" for a form: the titles)
+	url     string             // URL mode: the URL to open; "" for a form
+	schema  *jsonschema.Schema // form mode: the fields asked in this round
+	digest  []byte             // of the whole question (see formDigest)
+	content map[string]any     // valid answers kept from earlier rounds
+	problem string             // what was wrong with the last answer
+	always  []string           // ask=always fields, which no argument can supply
+}
+
+// formMemo holds question digests by form identity, key, message and fields
+// (see form.memo); formMemoCount counts its entries, at most maxQuestions.
+var (
+	formMemo      sync.Map // formMemoID → []byte
+	formMemoCount atomic.Int32
+)
+
+type formMemoID struct {
+	memo any
+	id   string // key, message and the fields, separated by NUL
+}
+
+// maxQuestions bounds the question digests memoised in a process: the fields
+// a form asks depend on which arguments a caller left out.
+const maxQuestions = 4096
+
+// digest returns formDigest(f.key, f.message, whole, f.rules), memoised when
+// the form has no run-time rules; whole is the requestedSchema of fields.
+func (f *form) digest(fields []string, whole *jsonschema.Schema) []byte {
+	if f.memo == nil || !f.rules.empty() {
+		return formDigest(f.key, f.message, whole, f.rules)
+	}
+	id := formMemoID{memo: f.memo, id: f.key + "\x00" + f.message + "\x00" + strings.Join(fields, "\x00")}
+	if d, ok := formMemo.Load(id); ok {
+		return d.([]byte)
+	}
+	d := formDigest(f.key, f.message, whole, nil)
+	if formMemoCount.Load() < maxQuestions {
+		if _, loaded := formMemo.LoadOrStore(id, d); !loaded {
+			formMemoCount.Add(1)
+		}
+	}
+	return d
+}
+
+// asked returns what the last round of st asked for the form called name
+// (nil when st is nil or it asked something else).
+func (st *state) askedFor(name string) *asked {
+	if st == nil {
+		return nil
+	}
+	for i := range st.Asked {
+		if st.Asked[i].Name == name {
+			return &st.Asked[i]
+		}
+	}
+	return nil
+}
+
+// form decides form f in this request, resuming from st (the opened state;
+// nil on a first call). It returns exactly one of:
+//   - rep: the form is settled (the user's action, with Accept the valid
+//     answer already applied to f.target; Decline and Cancel leave
+//     f.target alone). A form with nothing left to ask is settled as Accept
+//     with its fixed options and defaults, unless the user refused it
+//     before: a refusal is never turned into an accept;
+//   - p: the question to ask next (see askForm): the whole form, or, after
+//     an accepted answer that broke rules, the failing fields with the
+//     reason and the valid answers kept;
+//   - final: a tool error that ends the call (a required choices field with
+//     no option, or fixed options that fail the form's rules).
+//
+// An answer counts only when it arrives under the key the last round asked
+// it under and the form, as computed now, has the same digest as then: when
+// the data changed, the new form is asked. A malformed answer is a -32602
+// *ProtocolError.
+func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final *Result, err error) {
+	if final := f.rules.settle(r.name, f.target); final != nil {
+		return nil, nil, final, nil
+	}
+	fields := f.fields
+	if fields == nil {
+		fields = f.target.MissingFields()
+	}
+	whole := f.rules.schema(f.target, fields...)
+	var d []byte
+	digest := func() []byte {
+		if d == nil {
+			d = f.digest(fields, whole)
+		}
+		return d
+	}
+	var replies map[string]reply
+	if st != nil {
+		replies = st.Replies
+	}
+	if prev, ok := replies[f.name]; ok && equalDigest(prev.Question, digest()) {
+		if prev.Action != Accept || f.target.ApplyContent(prev.Content) == nil {
+			return &prev, nil, nil, nil
+		}
+	}
+	last := st.askedFor(f.name)
+	if whole.Properties.Len() == 0 || last == nil && f.optionalNotAsked && !f.mustAsk(whole) {
+		// Nothing to ask (every field holds a value or its only option),
+		// or only optional fields the tool does without.
+		if prev, ok := replies[f.name]; ok && prev.Action != Accept {
+			return &prev, nil, nil, nil
+		}
+		if last != nil {
+			er, answered, err := r.answer(last)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if answered && er.Action != Accept {
+				return &reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+			}
+		}
+		content := f.rules.withFixed(nil)
+		for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
+			if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(whole.Required, pair.Key) {
+				content[pair.Key] = def
+			}
+		}
+		ve, err := applyAnswer(f.target, f.rules, content, slices.Collect(maps.Keys(content)))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if ve != nil {
+			return nil, nil, ToolError("%s: %v", r.name, ve), nil
+		}
+		return &reply{Action: Accept, Content: content}, nil, nil, nil
+	}
+	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, schema: whole,
+		content: f.rules.withFixed(nil), always: f.always}
+	if last != nil {
+		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
+	}
+	if last != nil && equalDigest(last.Question, digest()) {
+		er, answered, err := r.answer(last)
+		switch {
+		case err != nil:
+			return nil, nil, nil, err
+		case !answered:
+			// Asked again as it stands: the same fields, the answers kept.
+			p.schema, p.content = f.rules.schema(f.target, last.Fields...), last.Content
+		case er.Action != Accept:
+			return &reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+		default:
+			merged := maps.Clone(last.Content)
+			if merged == nil {
+				merged = map[string]any{}
+			}
+			for _, name := range last.Fields {
+				delete(merged, name)
+				if v, ok := er.Content[name]; ok {
+					merged[name] = v
+				} else if def, ok := f.rules.defaultOf(name); ok && !slices.Contains(whole.Required, name) {
+					merged[name] = def
+				}
+			}
+			ve, err := applyAnswer(f.target, f.rules, merged, last.Fields)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if ve == nil {
+				return &reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
+			}
+			failing := ve.Fields()
+			p.content = maps.Clone(merged)
+			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
+			p.schema, p.problem = f.rules.schema(f.target, failing...), ve.Error()
+		}
+	}
+	p.digest = digest()
+	return nil, p, nil, nil
+}
+
+// mustAsk reports whether whole, the form's requestedSchema, holds a field
+// the user must fill or confirm: a required one or an ask=always one.
+func (f *form) mustAsk(whole *jsonschema.Schema) bool {
+	if len(whole.Required) > 0 {
+		return true
+	}
+	for _, name := range f.always {
+		if _, ok := whole.Properties.Get(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// answer returns the elicitation answer to what last asked, if the retry
+// carries one; a malformed one is a -32602 *ProtocolError.
+func (r *round) answer(last *asked) (*ElicitResult, bool, error) {
+	ans, ok := r.req.InputResponses[last.Key]
+	if !ok {
+		return nil, false, nil
+	}
+	er, ok := ans.(*ElicitResult)
+	if !ok || er == nil {
+		return nil, false, &ProtocolError{Code: CodeInvalidParams,
+			Message: "inputResponses[" + strconv.Quote(last.Key) + "] is not an elicitation result"}
+	}
+	switch er.Action {
+	case Accept, Decline, Cancel:
+		return er, true, nil
+	}
+	return nil, false, &ProtocolError{Code: CodeInvalidParams,
+		Message: "inputResponses[" + strconv.Quote(last.Key) + "] has unknown action " + strconv.Quote(string(er.Action))}
+}
+
+// askForm ends the request in the input-required result that asks p, with
+// base (the state to resume from) sealed: or, when the call may not ask
+// again (the round limit, a legacy client's single round) or the client
+// cannot be asked, in the tool error (or -32021, per
+// [Options.MissingCapability]) that says so.
+func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
+	if resp := r.refuse(base, p.problem); resp != nil {
+		return resp, nil
+	}
+	caps := r.req.Capabilities()
+	msg := p.message
+	if msg == "" && p.schema != nil {
+		msg = "Please provide: " + strings.Join(titles(p.schema), ", ")
+	}
+	if p.problem != "" {
+		msg += "\n\nPlease check: " + p.problem
+	}
+	var ir *ElicitRequest
+	if p.url != "" {
+		if !caps.URLElicitation {
+			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, r.req.undeclared("URL-mode elicitation"))), nil
+		}
+		ir = &ElicitRequest{Mode: "url", Message: msg, URL: p.url}
+	} else {
+		if !caps.FormElicitation {
+			// Capabilities are declared on every request (MCP 2026-07-28):
+			// a retry that does not declare form elicitation is sent no form.
+			return r.cannotAsk(p)
+		}
+		sent := p.schema
+		if r.legacy() {
+			var err error
+			if sent, err = downgradeSchema(p.schema, r.req.ProtocolVersion); err != nil {
+				return complete(ToolError("%s: %v", r.name, err)), nil
+			}
+		}
+		ir = &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
+	}
+	var fields []string
+	if p.schema != nil {
+		for pair := p.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+			fields = append(fields, pair.Key)
+		}
+	}
+	return r.issue(base,
+		[]asked{{Key: p.key, Name: p.name, Question: p.digest, Fields: fields, Content: p.content}},
+		map[string]InputRequest{p.key: ir}, p.problem)
+}
+
+// cannotAsk answers a request that must ask form p but whose client did not
+// declare form elicitation: JSON-RPC -32021 with
+// data.requiredCapabilities when so configured, else a tool error naming
+// every field with its title and constraints. For the tool's own form it
+// says which fields the model can pass as arguments and call again, and
+// which only the user can confirm.
+func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
+	schema := p.schema
+	var names []string
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		names = append(names, pair.Key)
+	}
+	if r.o.MissingCapability == ProtocolErrorOnMissingCapability {
+		return nil, &ProtocolError{
+			Code:    CodeMissingCapability,
+			Message: r.name + " needs form elicitation to ask for " + strings.Join(names, ", "),
+			Data: map[string]any{"requiredCapabilities": map[string]any{
+				"elicitation": map[string]any{"form": map[string]any{}}}},
+		}
+	}
+	var b strings.Builder
+	if p.name != "" {
+		msg := p.message
+		if msg == "" {
+			msg = "Please provide: " + strings.Join(titles(schema), ", ")
+		}
+		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + r.req.undeclared("form elicitation") + ", so it cannot be asked:")
+		for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+			b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
+		}
+		return complete(&Result{Text: b.String(), IsError: true}), nil
+	}
+	// The tool's own form: fields the model can supply as arguments, and
+	// ask=always fields, which only the user can confirm in a form.
+	var required, optional, confirm []string
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		req := slices.Contains(schema.Required, pair.Key)
+		line := "\n- " + describeField(pair.Key, pair.Value, req)
+		switch {
+		case slices.Contains(p.always, pair.Key):
+			confirm = append(confirm, line)
+		case req:
+			required = append(required, line)
+		default:
+			optional = append(optional, line)
+		}
+	}
+	b.WriteString(r.name + " needs input from the user, but " + r.req.undeclared("form elicitation") + ", so it cannot be asked.")
+	if len(confirm) > 0 {
+		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
+		b.WriteString(strings.Join(confirm, ""))
+	}
+	if len(required) > 0 {
+		b.WriteString("\nPass these as arguments and call again:")
+		b.WriteString(strings.Join(required, ""))
+	}
+	if len(optional) > 0 {
+		b.WriteString("\nOptional; pass them as arguments if known:")
+		b.WriteString(strings.Join(optional, ""))
+	}
+	if p.problem != "" {
+		b.WriteString("\nProblem with the last answer: " + p.problem)
+	}
+	return complete(&Result{Text: b.String(), IsError: true}), nil
+}
