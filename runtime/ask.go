@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // ErrInputRequired is what [Ask], [AskURL] return while the user has not
@@ -114,7 +116,7 @@ func askerFrom(ctx context.Context) *asker {
 //     round limit, without returning to the branch.
 //
 // Other errors: ctx is not a branch's or exchange handler's context; name is
-// empty; the answer is malformed (a *ProtocolError -32602).
+// empty; the answer is malformed (a *protocol.Error -32602).
 func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, error) {
 	a := askerFrom(ctx)
 	if a == nil {
@@ -253,22 +255,22 @@ func (a *asker) lastAsked(name string) *asked {
 }
 
 // answer returns the elicitation answer to what last asked, if the retry
-// carries one; a malformed one is a -32602 *ProtocolError.
-func (a *asker) answer(last *asked) (*ElicitResult, bool, error) {
+// carries one; a malformed one is a -32602 *protocol.Error.
+func (a *asker) answer(last *asked) (*protocol.ElicitResult, bool, error) {
 	ans, ok := a.r.req.InputResponses[last.Key]
 	if !ok {
 		return nil, false, nil
 	}
-	er, ok := ans.(*ElicitResult)
+	er, ok := ans.(*protocol.ElicitResult)
 	if !ok || er == nil {
-		return nil, false, &ProtocolError{Code: CodeInvalidParams,
+		return nil, false, &protocol.Error{Code: protocol.CodeInvalidParams,
 			Message: fmt.Sprintf("inputResponses[%q] is not an elicitation result", last.Key)}
 	}
 	switch er.Action {
 	case Accept, Decline, Cancel:
 		return er, true, nil
 	}
-	return nil, false, &ProtocolError{Code: CodeInvalidParams,
+	return nil, false, &protocol.Error{Code: protocol.CodeInvalidParams,
 		Message: fmt.Sprintf("inputResponses[%q] has unknown action %q", last.Key, er.Action)}
 }
 
@@ -379,12 +381,12 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 	if q.problem != "" {
 		msg += "\n\nPlease check: " + q.problem
 	}
-	var ir *ElicitRequest
+	var ir *protocol.ElicitRequest
 	if q.url != "" {
 		if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", a.r.name, q.name, a.r.req.undeclared("URL-mode elicitation"))), true, nil
+			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", a.r.name, q.name, undeclared(a.r.req, "URL-mode elicitation"))), true, nil
 		}
-		ir = &ElicitRequest{Mode: "url", Message: msg, URL: q.url}
+		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: q.url}
 	} else {
 		if !caps.FormElicitation {
 			return complete(a.noFormCapability(q)), true, nil
@@ -395,7 +397,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 				return complete(ToolError("%s: %v", a.r.name, err)), true, nil
 			}
 		}
-		ir = &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
+		ir = &protocol.ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
 	}
 	base.Replies, base.Kept = a.replies, a.kept
 	var fields []string
@@ -406,7 +408,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 	}
 	resp, err = a.r.issue(base,
 		[]asked{{Key: key, Name: q.name, Question: q.digest, Fields: fields, Content: q.content}},
-		map[string]InputRequest{key: ir}, q.problem)
+		map[string]protocol.InputRequest{key: ir}, q.problem)
 	return resp, true, err
 }
 
@@ -414,7 +416,7 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 // asked: it names the question's fields, which no argument can supply.
 func (a *asker) noFormCapability(q *pendingQuestion) *Result {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but %s, so it cannot be asked:", a.r.name, q.message, a.r.req.undeclared("form elicitation"))
+	fmt.Fprintf(&b, "%s needs the user to answer a question (%q), but %s, so it cannot be asked:", a.r.name, q.message, undeclared(a.r.req, "form elicitation"))
 	for pair := q.schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(q.schema.Required, pair.Key)))
 	}
