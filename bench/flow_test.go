@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/golden/testdata/bookflight"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // BenchmarkFlowCall times the generated book_flight flow in process, without
@@ -22,7 +23,7 @@ func BenchmarkFlowCall(b *testing.B) {
 	ctx := context.Background()
 	full, _ := json.Marshal(fullArgs)
 	route, _ := json.Marshal(routeArgs)
-	first := &runtime.Request{Method: "tools/call", Arguments: route, FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR}
+	first := &protocol.Request{Method: "tools/call", Arguments: route, FormElicitation: true, ProtocolVersion: protocol.VersionMRTR}
 	asked, err := flow.Call(ctx, opts, first)
 	if err != nil || asked.RequestState == "" {
 		b.Fatalf("first call did not ask: %v", err)
@@ -35,13 +36,13 @@ func BenchmarkFlowCall(b *testing.B) {
 	}
 	retry := *first
 	retry.RequestState = asked.RequestState
-	retry.InputResponses = map[string]runtime.InputResponse{inputKey: &runtime.ElicitResult{Action: runtime.Accept, Content: reply}}
+	retry.InputResponses = map[string]protocol.InputResponse{inputKey: &protocol.ElicitResult{Action: runtime.Accept, Content: reply}}
 	plain := *first
 	plain.Arguments = full
 
 	cases := []struct {
 		name string
-		req  *runtime.Request
+		req  *protocol.Request
 		want func(*runtime.Response) bool
 	}{
 		{"plain", &plain, func(r *runtime.Response) bool { return r.Result != nil && r.Result.Text == wantText }},

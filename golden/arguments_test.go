@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/plainargs"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // argumentsPerStruct is how many argument objects TestArgumentsDifferential
@@ -204,7 +205,7 @@ func TestWholeStructArguments(t *testing.T) {
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
 	call := func(f *runtime.Flow, args string) *runtime.Response {
 		t.Helper()
-		resp, err := f.Call(context.Background(), opts, &runtime.Request{Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR})
+		resp, err := f.Call(context.Background(), opts, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true, ProtocolVersion: protocol.VersionMRTR})
 		require.NoError(t, err)
 		return resp
 	}

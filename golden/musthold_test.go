@@ -25,6 +25,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/times"
 	"github.com/mcpgen/mcpgen/golden/testdata/titles"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // prop returns one property of a requestedSchema as decoded JSON.
@@ -149,9 +150,9 @@ func TestPersonCase(t *testing.T) {
 	flow := person.NewPersonFlow(recorder{&got})
 	step := callFlow(t, flow, `{}`, "", nil)
 	require.Equal(t, []string{"name", "age"}, asked(t, step))
-	step = callFlow(t, flow, `{}`, step.RequestState, &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{}})
+	step = callFlow(t, flow, `{}`, step.RequestState, &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{}})
 	require.Equal(t, []string{"name"}, asked(t, step))
-	step = callFlow(t, flow, `{}`, step.RequestState, &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": 42.0}})
+	step = callFlow(t, flow, `{}`, step.RequestState, &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": 42.0}})
 	require.Equal(t, []string{"name"}, asked(t, step))
 	require.Contains(t, msg(step), "must be a string")
 }
@@ -183,12 +184,12 @@ var testKeys = runtime.EphemeralKeyRing()
 
 // callFlow makes one tools/call of flow through runtime.Flow.Call, as an
 // adapter would, answering the last round's key with answer when non-nil.
-func callFlow(t *testing.T, flow *runtime.Flow, args, state string, answer *runtime.ElicitResult) *runtime.Response {
+func callFlow(t *testing.T, flow *runtime.Flow, args, state string, answer *protocol.ElicitResult) *runtime.Response {
 	t.Helper()
-	req := &runtime.Request{Method: "tools/call", Arguments: json.RawMessage(args), RequestState: state,
-		FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR}
+	req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(args), RequestState: state,
+		FormElicitation: true, ProtocolVersion: protocol.VersionMRTR}
 	if answer != nil {
-		req.InputResponses = map[string]runtime.InputResponse{}
+		req.InputResponses = map[string]protocol.InputResponse{}
 		for _, k := range []string{flow.Key, flow.Key + "_2", flow.Key + "_3"} {
 			req.InputResponses[k] = answer
 		}
@@ -204,7 +205,7 @@ func asked(t *testing.T, res *runtime.Response) []string {
 	require.Len(t, res.InputRequests, 1)
 	for _, ir := range res.InputRequests {
 		var names []string
-		for p := ir.(*runtime.ElicitRequest).RequestedSchema.Properties.Oldest(); p != nil; p = p.Next() {
+		for p := ir.(*protocol.ElicitRequest).RequestedSchema.Properties.Oldest(); p != nil; p = p.Next() {
 			names = append(names, p.Key)
 		}
 		return names
@@ -214,7 +215,7 @@ func asked(t *testing.T, res *runtime.Response) []string {
 
 func msg(res *runtime.Response) string {
 	for _, ir := range res.InputRequests {
-		return ir.(*runtime.ElicitRequest).Message
+		return ir.(*protocol.ElicitRequest).Message
 	}
 	return ""
 }
@@ -233,10 +234,10 @@ func TestAllOptionalAcceptWithoutContent(t *testing.T) {
 	var got []string
 	flow := person.NewPersonFlow(recorder{&got})
 	step := callFlow(t, flow, `{}`, "", nil)
-	step = callFlow(t, flow, `{}`, step.RequestState, &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Alice", "age": -5.0}})
+	step = callFlow(t, flow, `{}`, step.RequestState, &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Alice", "age": -5.0}})
 	require.Equal(t, []string{"age"}, asked(t, step))
-	require.Empty(t, step.InputRequests["person_2"].(*runtime.ElicitRequest).RequestedSchema.Required)
-	step = callFlow(t, flow, `{}`, step.RequestState, &runtime.ElicitResult{Action: runtime.Accept})
+	require.Empty(t, step.InputRequests["person_2"].(*protocol.ElicitRequest).RequestedSchema.Required)
+	step = callFlow(t, flow, `{}`, step.RequestState, &protocol.ElicitResult{Action: runtime.Accept})
 	require.NotNil(t, step.Result)
 	require.Equal(t, []string{"accept name=Alice age=nil"}, got)
 }
@@ -257,7 +258,7 @@ func TestDeclineCancelIgnoreContent(t *testing.T) {
 		var got []string
 		flow := person.NewPersonFlow(recorder{&got})
 		step := callFlow(t, flow, `{}`, "", nil)
-		step = callFlow(t, flow, `{}`, step.RequestState, &runtime.ElicitResult{Action: tc.action, Content: tc.content})
+		step = callFlow(t, flow, `{}`, step.RequestState, &protocol.ElicitResult{Action: tc.action, Content: tc.content})
 		require.NotNil(t, step.Result, "%s ends the call", tc.action)
 		require.Empty(t, step.InputRequests, "nothing more is asked")
 		require.Equal(t, []string{tc.want}, got)

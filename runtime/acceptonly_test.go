@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // quoteEnv runs the quote tool, whose arguments have no elicitable field:
@@ -30,7 +31,7 @@ func newQuote(t *testing.T) *quoteEnv {
 	return e
 }
 
-func (e *quoteEnv) call(r *runtime.Request) *runtime.Response {
+func (e *quoteEnv) call(r *protocol.Request) *runtime.Response {
 	e.t.Helper()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.NoError(e.t, err)
@@ -114,7 +115,7 @@ func TestAcceptOnlyRefusesOtherBranches(t *testing.T) {
 			}
 			return runtime.Text(string(o.Action)), nil
 		}}
-	oldCall := func(r *runtime.Request) *runtime.Response {
+	oldCall := func(r *protocol.Request) *runtime.Response {
 		resp, err := old.Call(context.Background(), e.opts, r)
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
@@ -128,16 +129,16 @@ func TestAcceptOnlyRefusesOtherBranches(t *testing.T) {
 	key, _, _ = question(t, declined)
 	require.Equal(t, "approve", key, "the old tool's Decline asked a question")
 
-	for name, r := range map[string]*runtime.Request{
+	for name, r := range map[string]*protocol.Request{
 		"a form":            req(args, form.RequestState, accept("quote", map[string]any{"seats": []any{"aisle"}})),
 		"a Decline branch":  req(args, declined.RequestState, accept("approve", map[string]any{"code": "P1"})),
 		"a Decline, unsent": req(args, declined.RequestState, nil),
 	} {
 		e.rejects = nil
 		_, err := e.flow.Call(context.Background(), e.opts, r)
-		var pe *runtime.ProtocolError
+		var pe *protocol.Error
 		require.True(t, errors.As(err, &pe), "%s: want a protocol error, got %v", name, err)
-		assert.Equal(t, int64(runtime.CodeInvalidParams), pe.Code, name)
+		assert.Equal(t, int64(protocol.CodeInvalidParams), pe.Code, name)
 		assert.Contains(t, pe.Message, "this tool has no elicitable field", name)
 		require.Len(t, e.rejects, 1, name)
 	}

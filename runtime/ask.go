@@ -95,7 +95,7 @@ func askerFrom(ctx context.Context) *asker {
 //     round limit, without returning to the branch.
 //
 // Other errors: ctx is not a branch's or exchange handler's context; name is
-// empty; the answer is malformed (a *ProtocolError -32602).
+// empty; the answer is malformed (a *protocol.Error -32602).
 func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, error) {
 	a := askerFrom(ctx)
 	if a == nil {

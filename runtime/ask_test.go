@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // shipEnv runs the ship tool: speed is a run-time choice, and Accept asks the
@@ -27,7 +28,7 @@ func newShip(t *testing.T, speeds ...runtime.Choice) *shipEnv {
 		opts: &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}}
 }
 
-func (e *shipEnv) call(r *runtime.Request) *runtime.Response {
+func (e *shipEnv) call(r *protocol.Request) *runtime.Response {
 	e.t.Helper()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.NoError(e.t, err)
@@ -36,7 +37,7 @@ func (e *shipEnv) call(r *runtime.Request) *runtime.Response {
 
 var fastSlow = []runtime.Choice{{Value: "fast", Title: "Fast"}, {Value: "slow", Title: "Slow"}}
 
-func schemaJSON(t *testing.T, er *runtime.ElicitRequest) string {
+func schemaJSON(t *testing.T, er *protocol.ElicitRequest) string {
 	b, err := json.Marshal(er.RequestedSchema)
 	require.NoError(t, err)
 	return string(b)
@@ -169,9 +170,9 @@ func TestRunTimeChoices(t *testing.T) {
 // that says why.
 func TestLegacyClientGetsOneQuestionPerCall(t *testing.T) {
 	e := newShip(t, fastSlow...)
-	legacy := func(args, state string, answers map[string]runtime.InputResponse) *runtime.Request {
+	legacy := func(args, state string, answers map[string]protocol.InputResponse) *protocol.Request {
 		r := req(args, state, answers)
-		r.ProtocolVersion = runtime.Protocol20251125
+		r.ProtocolVersion = protocol.Version20251125
 		return r
 	}
 	r1 := e.call(legacy(`{"parcel":"P1"}`, "", nil))

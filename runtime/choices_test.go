@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // These tests change run-time choices (elicit:"choices") between the rounds
@@ -19,7 +20,7 @@ import (
 func noEmptyForm(t *testing.T, resp *runtime.Response) {
 	t.Helper()
 	for k, ir := range resp.InputRequests {
-		if er, ok := ir.(*runtime.ElicitRequest); ok && er.Mode == "form" {
+		if er, ok := ir.(*protocol.ElicitRequest); ok && er.Mode == "form" {
 			require.NotNil(t, er.RequestedSchema, "%s: no requestedSchema", k)
 			assert.NotZero(t, er.RequestedSchema.Properties.Len(), "%s: an empty form", k)
 		}
@@ -114,7 +115,7 @@ func TestFormChoicesShrunkToOneAskTheRest(t *testing.T) {
 	h := &pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}
 	flow := fixture.NewPizzaFlow(h)
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
-	call := func(r *runtime.Request) *runtime.Response {
+	call := func(r *protocol.Request) *runtime.Response {
 		t.Helper()
 		resp, err := flow.Call(context.Background(), opts, r)
 		require.NoError(t, err)
@@ -174,7 +175,7 @@ func TestAskedChoicesShrunkOnRetry(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		left   []runtime.Choice
-		answer map[string]runtime.InputResponse
+		answer map[string]protocol.InputResponse
 		want   string
 		isErr  bool
 	}{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // A request's arguments are decoded into values once on the way to the
@@ -21,7 +22,7 @@ func TestArgumentsDecodedOnce(t *testing.T) {
 	defer runtime.SetDecodedHook(func(site string) { sites = append(sites, site) })()
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
 	ctx := context.Background()
-	call := func(f *runtime.Flow, r *runtime.Request) *runtime.Response {
+	call := func(f *runtime.Flow, r *protocol.Request) *runtime.Response {
 		t.Helper()
 		sites = nil
 		resp, err := f.Call(ctx, opts, r)

@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // FieldError is one broken rule on one field.
 //
@@ -82,32 +79,4 @@ func (ve *ValidationError) Err() error {
 		return nil
 	}
 	return ve
-}
-
-// JSON-RPC error codes used by the flow (MCP 2026-07-28, basic: error codes).
-const (
-	// CodeInvalidParams is JSON-RPC's invalid params: a requestState that does
-	// not open or does not match, or malformed inputResponses.
-	CodeInvalidParams = -32602
-	// CodeMissingCapability is MCP's "missing required client capability";
-	// its data carries requiredCapabilities.
-	CodeMissingCapability = -32021
-	// CodeInternalError is JSON-RPC's internal error: the flow store failed,
-	// or a concurrent duplicate of a retry did not finish within
-	// [Options.ClaimWait]. No branch ran; the client may retry later.
-	CodeInternalError = -32603
-)
-
-// ProtocolError is a JSON-RPC error the flow asks the adapter to return
-// instead of a result. Code is a JSON-RPC error code ([CodeInvalidParams],
-// [CodeMissingCapability]); Data, when non-nil, is sent as the error's data.
-type ProtocolError struct {
-	Code    int64
-	Message string
-	Data    any
-}
-
-// Error returns the message with its code: "message (JSON-RPC -32602)".
-func (e *ProtocolError) Error() string {
-	return e.Message + " (JSON-RPC " + strconv.FormatInt(e.Code, 10) + ")"
 }

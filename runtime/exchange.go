@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Exchange runs the rounds of a hand-written tools/call or prompts/get
@@ -36,14 +38,14 @@ type Exchange struct {
 // On a retry (req.RequestState non-empty) it opens the state and checks its
 // binding and every answer to a key it asked.
 //
-// Errors: a plain error when opts or opts.Keys is nil; a *[ProtocolError]
+// Errors: a plain error when opts or opts.Keys is nil; a *[protocol.Error]
 // -32602 (for the adapter to send as the JSON-RPC error) when the arguments
 // are not a JSON object, when the state fails to open or belongs to another
 // tool, method, set of arguments or principal, or has expired (each reported
 // to [Options.OnReject]), and when an answer to an asked key has the wrong
 // shape (an elicitation answer under a sampling key, or an answer the adapter
 // could not decode).
-func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
+func NewExchange(name string, opts *Options, req *protocol.Request) (*Exchange, error) {
 	ctx := context.Background()
 	r, err := newRound(ctx, opts, name, req)
 	if err != nil {
@@ -61,7 +63,7 @@ func NewExchange(name string, opts *Options, req *Request) (*Exchange, error) {
 				continue
 			}
 			if got := responseMethod(ans); got != a.method() {
-				err := &ProtocolError{Code: CodeInvalidParams,
+				err := &protocol.Error{Code: protocol.CodeInvalidParams,
 					Message: fmt.Sprintf("inputResponses[%q] is not an answer to a %s request", a.Key, a.method())}
 				r.end(ctx, nil, err)
 				return nil, err
@@ -76,19 +78,19 @@ const exchangeKind = "exchange"
 
 // responseMethod is the request method an answer replies to, or "" for nil
 // (an answer the adapter could not decode).
-func responseMethod(r InputResponse) string {
+func responseMethod(r protocol.InputResponse) string {
 	switch v := r.(type) {
-	case *ElicitResult:
+	case *protocol.ElicitResult:
 		if v != nil {
-			return (*ElicitRequest)(nil).Method()
+			return (*protocol.ElicitRequest)(nil).Method()
 		}
-	case *SamplingResult:
+	case *protocol.SamplingResult:
 		if v != nil {
-			return (*SamplingRequest)(nil).Method()
+			return (*protocol.SamplingRequest)(nil).Method()
 		}
-	case *RootsResult:
+	case *protocol.RootsResult:
 		if v != nil {
-			return (*RootsRequest)(nil).Method()
+			return (*protocol.RootsRequest)(nil).Method()
 		}
 	}
 	return ""
@@ -112,7 +114,7 @@ func (x *Exchange) FlowID() string {
 }
 
 // Principal returns who is calling, as the adapter identified them
-// (Request.Principal; for go-sdk, the bearer token's user id): the
+// (protocol.Request.Principal; for go-sdk, the bearer token's user id): the
 // principal bound into the requestState (MCP 2026-07-28,
 // basic/patterns/mrtr, requestState security). "" for an anonymous caller.
 // It is the same as [Principal] of the context [Exchange.Run] gives the
@@ -124,12 +126,12 @@ func (x *Exchange) Principal() string { return x.r.req.Principal }
 func (x *Exchange) Arguments() json.RawMessage { return x.r.req.Arguments }
 
 // Capabilities returns the client capabilities this request declared.
-func (x *Exchange) Capabilities() Capabilities { return x.r.req.Capabilities() }
+func (x *Exchange) Capabilities() protocol.Capabilities { return x.r.req.Capabilities() }
 
 // answer returns the answer under key if the sealed state asked key in the
 // last round; answers without state or under keys not asked are ignored
 // (MCP 2026-07-28, basic/patterns/mrtr: unknown keys are ignored).
-func (x *Exchange) answer(key string) InputResponse {
+func (x *Exchange) answer(key string) protocol.InputResponse {
 	if x.r.st == nil || x.r.st.lookup(key) == nil {
 		return nil
 	}
@@ -138,22 +140,22 @@ func (x *Exchange) answer(key string) InputResponse {
 
 // Elicitation returns the answer to the elicitation/create request asked
 // under key in the previous round, and whether there is one.
-func (x *Exchange) Elicitation(key string) (*ElicitResult, bool) {
-	r, ok := x.answer(key).(*ElicitResult)
+func (x *Exchange) Elicitation(key string) (*protocol.ElicitResult, bool) {
+	r, ok := x.answer(key).(*protocol.ElicitResult)
 	return r, ok && r != nil
 }
 
 // Sampling returns the answer to the sampling/createMessage request asked
 // under key in the previous round, and whether there is one.
-func (x *Exchange) Sampling(key string) (*SamplingResult, bool) {
-	r, ok := x.answer(key).(*SamplingResult)
+func (x *Exchange) Sampling(key string) (*protocol.SamplingResult, bool) {
+	r, ok := x.answer(key).(*protocol.SamplingResult)
 	return r, ok && r != nil
 }
 
 // Roots returns the answer to the roots/list request asked under key in the
 // previous round, and whether there is one.
-func (x *Exchange) Roots(key string) (*RootsResult, bool) {
-	r, ok := x.answer(key).(*RootsResult)
+func (x *Exchange) Roots(key string) (*protocol.RootsResult, bool) {
+	r, ok := x.answer(key).(*protocol.RootsResult)
 	return r, ok && r != nil
 }
 
@@ -179,7 +181,7 @@ func (x *Exchange) Carried(v any) (bool, error) {
 // encrypted, but it adds to the state's size, which must stay within
 // [Options.MaxStateSize] for the retry to be accepted.
 //
-// Errors: a *[ProtocolError] -32021 with data.requiredCapabilities when a
+// Errors: a *[protocol.Error] -32021 with data.requiredCapabilities when a
 // request needs a capability the client did not declare (ask only for what
 // the client declared; pick with [Exchange.Capabilities] first); a plain
 // error for an empty map, an empty key, a nil or unknown request, or a carry
@@ -187,7 +189,7 @@ func (x *Exchange) Carried(v any) (bool, error) {
 // or when a legacy client (ProtocolVersion before 2026-07-28, served through
 // an SDK bridge that answers a single round) already answered one, Ask
 // returns a complete response holding a tool error result instead.
-func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, error) {
+func (x *Exchange) Ask(requests map[string]protocol.InputRequest, carry any) (*Response, error) {
 	name := x.r.name
 	if len(requests) == 0 {
 		return nil, fmt.Errorf("mcpgen: %s: Ask needs at least one input request", name)
@@ -201,7 +203,7 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 			return nil, fmt.Errorf("mcpgen: %s: input request %q is empty or of unknown type %T", name, key, ir)
 		}
 		a := asked{Key: key}
-		if m := ir.Method(); m != (*ElicitRequest)(nil).Method() {
+		if m := ir.Method(); m != (*protocol.ElicitRequest)(nil).Method() {
 			a.Method = m
 		}
 		asks = append(asks, a)
@@ -214,8 +216,8 @@ func (x *Exchange) Ask(requests map[string]InputRequest, carry any) (*Response, 
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return nil, &ProtocolError{
-			Code:    CodeMissingCapability,
+		return nil, &protocol.Error{
+			Code:    protocol.CodeMissingCapability,
 			Message: name + " needs client capabilities the request did not declare for " + strings.Join(missing, ", "),
 			Data:    map[string]any{"requiredCapabilities": required},
 		}
@@ -255,7 +257,7 @@ func (x *Exchange) base() *state {
 //
 // On a retry, h runs at most once per exchange, as a flow's branches do
 // (see [Store]): a retry of an exchange that completed returns the recorded
-// response without running h; a store failure is a -32603 *[ProtocolError]
+// response without running h; a store failure is a -32603 *[protocol.Error]
 // and h does not run.
 func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error) {
 	return x.r.once(ctx, func(ctx context.Context) (*Response, error) {

@@ -10,6 +10,8 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 func exchangeOpts(t *testing.T) *Options {
@@ -17,7 +19,7 @@ func exchangeOpts(t *testing.T) *Options {
 	return &Options{Keys: EphemeralKeyRing()}
 }
 
-func allCaps(req *Request) *Request {
+func allCaps(req *protocol.Request) *protocol.Request {
 	req.FormElicitation, req.Sampling, req.Roots = true, true, true
 	return req
 }
@@ -26,14 +28,14 @@ func allCaps(req *Request) *Request {
 // sampling answer and the roots, carrying "carried".
 func askRound1(t *testing.T, o *Options, args string) *Response {
 	t.Helper()
-	x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(args)}))
+	x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(args)}))
 	require.NoError(t, err)
 	assert.Equal(t, 0, x.Round())
 	_, ok := x.Sampling("q")
 	assert.False(t, ok, "a first call has no answers")
-	resp, err := x.Ask(map[string]InputRequest{
-		"q":     &SamplingRequest{Messages: []SamplingMessage{{Role: "user", Text: "Capital of France?"}}, MaxTokens: 10},
-		"roots": &RootsRequest{},
+	resp, err := x.Ask(map[string]protocol.InputRequest{
+		"q":     &protocol.SamplingRequest{Messages: []protocol.SamplingMessage{{Role: "user", Text: "Capital of France?"}}, MaxTokens: 10},
+		"roots": &protocol.RootsRequest{},
 	}, map[string]string{"step": "one"})
 	require.NoError(t, err)
 	require.Nil(t, resp.Result)
@@ -46,12 +48,12 @@ func TestExchangeRoundTrip(t *testing.T) {
 	o := exchangeOpts(t)
 	r1 := askRound1(t, o, `{"a":1}`)
 
-	x, err := NewExchange("tool", o, allCaps(&Request{
+	x, err := NewExchange("tool", o, allCaps(&protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(`{ "a" : 1 }`), RequestState: r1.RequestState,
-		InputResponses: map[string]InputResponse{
-			"q":     &SamplingResult{Role: "assistant", Text: "Paris", Model: "m"},
-			"roots": &RootsResult{Roots: []Root{{URI: "file:///r", Name: "R"}}},
-			"extra": &ElicitResult{Action: Accept},
+		InputResponses: map[string]protocol.InputResponse{
+			"q":     &protocol.SamplingResult{Role: "assistant", Text: "Paris", Model: "m"},
+			"roots": &protocol.RootsResult{Roots: []protocol.Root{{URI: "file:///r", Name: "R"}}},
+			"extra": &protocol.ElicitResult{Action: Accept},
 		},
 	}))
 	require.NoError(t, err)
@@ -62,7 +64,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 	assert.Equal(t, "Paris", s.Text)
 	roots, ok := x.Roots("roots")
 	require.True(t, ok)
-	assert.Equal(t, []Root{{URI: "file:///r", Name: "R"}}, roots.Roots)
+	assert.Equal(t, []protocol.Root{{URI: "file:///r", Name: "R"}}, roots.Roots)
 	_, ok = x.Elicitation("extra")
 	assert.False(t, ok, "an answer under a key that was not asked is ignored")
 	var carried map[string]string
@@ -73,10 +75,10 @@ func TestExchangeRoundTrip(t *testing.T) {
 
 	// Round 2 keeps the flow id and yields a new state.
 	id := x.FlowID()
-	r2, err := x.Ask(map[string]InputRequest{"more": &RootsRequest{}}, nil)
+	r2, err := x.Ask(map[string]protocol.InputRequest{"more": &protocol.RootsRequest{}}, nil)
 	require.NoError(t, err)
 	assert.NotEqual(t, r1.RequestState, r2.RequestState)
-	x2, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r2.RequestState}))
+	x2, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r2.RequestState}))
 	require.NoError(t, err)
 	assert.Equal(t, 2, x2.Round())
 	assert.Equal(t, id, x2.FlowID())
@@ -92,7 +94,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 func TestExchangeFlowIDOnAFirstCall(t *testing.T) {
 	o := exchangeOpts(t)
 	first := func() *Exchange {
-		x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`)}))
+		x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`)}))
 		require.NoError(t, err)
 		return x
 	}
@@ -113,12 +115,12 @@ func TestExchangeFlowIDOnAFirstCall(t *testing.T) {
 	x = first()
 	id = x.FlowID()
 	resp, err = x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
-		return x.Ask(map[string]InputRequest{"roots": &RootsRequest{}}, nil)
+		return x.Ask(map[string]protocol.InputRequest{"roots": &protocol.RootsRequest{}}, nil)
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, resp.RequestState)
-	x2, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`),
-		RequestState: resp.RequestState, InputResponses: map[string]InputResponse{"roots": &RootsResult{}}}))
+	x2, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`),
+		RequestState: resp.RequestState, InputResponses: map[string]protocol.InputResponse{"roots": &protocol.RootsResult{}}}))
 	require.NoError(t, err)
 	assert.Equal(t, id, x2.FlowID())
 }
@@ -133,32 +135,32 @@ func TestExchangeRejectsStates(t *testing.T) {
 	cases := []struct {
 		name   string
 		opts   *Options
-		mutate func(*Request)
+		mutate func(*protocol.Request)
 	}{
-		{"tampered suffix", o, func(r *Request) { r.RequestState += "-TAMPERED" }},
-		{"flipped character", o, func(r *Request) {
+		{"tampered suffix", o, func(r *protocol.Request) { r.RequestState += "-TAMPERED" }},
+		{"flipped character", o, func(r *protocol.Request) {
 			b := []byte(r.RequestState)
 			b[len(b)/2] ^= 1
 			r.RequestState = string(b)
 		}},
-		{"other key", &Options{Keys: other}, func(*Request) {}},
-		{"other method", o, func(r *Request) { r.Method = "prompts/get" }},
-		{"other arguments", o, func(r *Request) { r.Arguments = json.RawMessage(`{"a":2}`) }},
-		{"other principal", o, func(r *Request) { r.Principal = "mallory" }},
-		{"expired", &Options{Keys: o.Keys, Now: func() time.Time { return later }}, func(*Request) {}},
+		{"other key", &Options{Keys: other}, func(*protocol.Request) {}},
+		{"other method", o, func(r *protocol.Request) { r.Method = "prompts/get" }},
+		{"other arguments", o, func(r *protocol.Request) { r.Arguments = json.RawMessage(`{"a":2}`) }},
+		{"other principal", o, func(r *protocol.Request) { r.Principal = "mallory" }},
+		{"expired", &Options{Keys: o.Keys, Now: func() time.Time { return later }}, func(*protocol.Request) {}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			req := allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState,
-				InputResponses: map[string]InputResponse{"q": &SamplingResult{Text: "Paris"}}})
+			req := allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState,
+				InputResponses: map[string]protocol.InputResponse{"q": &protocol.SamplingResult{Text: "Paris"}}})
 			tc.mutate(req)
 			_, err := NewExchange("tool", tc.opts, req)
-			var pe *ProtocolError
+			var pe *protocol.Error
 			require.True(t, errors.As(err, &pe), "got %v", err)
-			assert.Equal(t, int64(CodeInvalidParams), pe.Code)
+			assert.Equal(t, int64(protocol.CodeInvalidParams), pe.Code)
 		})
 	}
-	_, err := NewExchange("other", o, allCaps(&Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState}))
+	_, err := NewExchange("other", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r1.RequestState}))
 	require.Error(t, err, "a state issued for tool does not resume other")
 	assert.NotEmpty(t, rejected, "rejections reach OnReject")
 	assert.Equal(t, "tool", rejected[0].Flow)
@@ -167,50 +169,50 @@ func TestExchangeRejectsStates(t *testing.T) {
 func TestExchangeWrongAnswerShape(t *testing.T) {
 	o := exchangeOpts(t)
 	r1 := askRound1(t, o, `{}`)
-	for name, ans := range map[string]InputResponse{
-		"elicitation answer to a sampling request": &ElicitResult{Action: Accept},
+	for name, ans := range map[string]protocol.InputResponse{
+		"elicitation answer to a sampling request": &protocol.ElicitResult{Action: Accept},
 		"undecodable answer":                       nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: r1.RequestState,
-				InputResponses: map[string]InputResponse{"q": ans}}))
-			var pe *ProtocolError
+			_, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", RequestState: r1.RequestState,
+				InputResponses: map[string]protocol.InputResponse{"q": ans}}))
+			var pe *protocol.Error
 			require.True(t, errors.As(err, &pe), "got %v", err)
-			assert.Equal(t, int64(CodeInvalidParams), pe.Code)
+			assert.Equal(t, int64(protocol.CodeInvalidParams), pe.Code)
 			assert.Contains(t, pe.Message, `"q"`)
 		})
 	}
 }
 
 func TestExchangeAnswersWithoutStateIgnored(t *testing.T) {
-	x, err := NewExchange("tool", exchangeOpts(t), allCaps(&Request{Method: "tools/call",
-		InputResponses: map[string]InputResponse{"q": &SamplingResult{Text: "forged"}}}))
+	x, err := NewExchange("tool", exchangeOpts(t), allCaps(&protocol.Request{Method: "tools/call",
+		InputResponses: map[string]protocol.InputResponse{"q": &protocol.SamplingResult{Text: "forged"}}}))
 	require.NoError(t, err)
 	_, ok := x.Sampling("q")
 	assert.False(t, ok)
 }
 
 func TestExchangeAskChecksCapabilities(t *testing.T) {
-	x, err := NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call", Sampling: true})
+	x, err := NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call", Sampling: true})
 	require.NoError(t, err)
-	assert.True(t, x.Capabilities().Supports(&SamplingRequest{}))
-	assert.False(t, x.Capabilities().Supports(&ElicitRequest{}))
-	_, err = x.Ask(map[string]InputRequest{
-		"name":  &ElicitRequest{Message: "Name?", RequestedSchema: &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}},
-		"roots": &RootsRequest{},
-		"q":     &SamplingRequest{MaxTokens: 1},
+	assert.True(t, x.Capabilities().Supports(&protocol.SamplingRequest{}))
+	assert.False(t, x.Capabilities().Supports(&protocol.ElicitRequest{}))
+	_, err = x.Ask(map[string]protocol.InputRequest{
+		"name":  &protocol.ElicitRequest{Message: "Name?", RequestedSchema: &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}},
+		"roots": &protocol.RootsRequest{},
+		"q":     &protocol.SamplingRequest{MaxTokens: 1},
 	}, nil)
-	var pe *ProtocolError
+	var pe *protocol.Error
 	require.True(t, errors.As(err, &pe), "got %v", err)
-	assert.Equal(t, int64(CodeMissingCapability), pe.Code)
+	assert.Equal(t, int64(protocol.CodeMissingCapability), pe.Code)
 	b, _ := json.Marshal(pe.Data)
 	assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}},"roots":{}}}`, string(b))
 
 	_, err = x.Ask(nil, nil)
 	assert.Error(t, err)
-	_, err = x.Ask(map[string]InputRequest{"": &SamplingRequest{}}, nil)
+	_, err = x.Ask(map[string]protocol.InputRequest{"": &protocol.SamplingRequest{}}, nil)
 	assert.Error(t, err)
-	_, err = x.Ask(map[string]InputRequest{"q": &SamplingRequest{MaxTokens: 1}}, func() {})
+	_, err = x.Ask(map[string]protocol.InputRequest{"q": &protocol.SamplingRequest{MaxTokens: 1}}, func() {})
 	assert.Error(t, err, "a carry that does not encode")
 }
 
@@ -218,16 +220,16 @@ func TestExchangeRoundLimit(t *testing.T) {
 	o := &Options{Keys: EphemeralKeyRing(), MaxRounds: 2}
 	state := ""
 	for round := 0; round < 2; round++ {
-		x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: state}))
+		x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", RequestState: state}))
 		require.NoError(t, err)
-		resp, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+		resp, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
 		state = resp.RequestState
 	}
-	x, err := NewExchange("tool", o, allCaps(&Request{Method: "tools/call", RequestState: state}))
+	x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", RequestState: state}))
 	require.NoError(t, err)
-	resp, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+	resp, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, resp.Result)
 	assert.True(t, resp.Result.IsError)
@@ -236,27 +238,27 @@ func TestExchangeRoundLimit(t *testing.T) {
 
 func TestExchangeLegacyClientGetsOneRound(t *testing.T) {
 	o := exchangeOpts(t)
-	legacy := func(state string) *Request {
-		return allCaps(&Request{Method: "tools/call", ProtocolVersion: Protocol20251125, RequestState: state})
+	legacy := func(state string) *protocol.Request {
+		return allCaps(&protocol.Request{Method: "tools/call", ProtocolVersion: protocol.Version20251125, RequestState: state})
 	}
 	x, err := NewExchange("tool", o, legacy(""))
 	require.NoError(t, err)
-	r1, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+	r1, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 	require.NoError(t, err)
 	require.Nil(t, r1.Result, "the first round is bridged by the SDK")
 	x, err = NewExchange("tool", o, legacy(r1.RequestState))
 	require.NoError(t, err)
-	r2, err := x.Ask(map[string]InputRequest{"r": &RootsRequest{}}, nil)
+	r2, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, r2.Result, "a second round is not")
 	assert.True(t, r2.Result.IsError)
-	assert.Contains(t, r2.Result.Text, Protocol20251125)
+	assert.Contains(t, r2.Result.Text, protocol.Version20251125)
 }
 
 // An exchange knows its caller, as a flow's branches do: x.Principal() and
 // Principal(ctx) inside Run.
 func TestExchangePrincipal(t *testing.T) {
-	x, err := NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call", Principal: "user-7"})
+	x, err := NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call", Principal: "user-7"})
 	require.NoError(t, err)
 	assert.Equal(t, "user-7", x.Principal())
 	var inRun string
@@ -267,7 +269,7 @@ func TestExchangePrincipal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "user-7", inRun)
 
-	x, err = NewExchange("tool", exchangeOpts(t), &Request{Method: "tools/call"})
+	x, err = NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call"})
 	require.NoError(t, err)
 	assert.Empty(t, x.Principal(), "anonymous")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/exact"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
@@ -299,85 +300,26 @@ func (h hook) call(site string) {
 	}
 }
 
-// decoded reports a decoding of r's arguments to decodedHook.
-func (r *Request) decoded(site string) { decodedHook.call(site) }
+// decoded reports a decoding of a request's arguments to decodedHook.
+func decoded(site string) { decodedHook.call(site) }
 
-// Request is one tools/call or prompts/get as the flow sees it, filled in by
-// an adapter from the SDK's request.
-type Request struct {
-	// Method is "tools/call", "prompts/get" or (for an Exchange)
-	// "resources/read"; it is bound into the state.
-	Method string
-	// Arguments is the raw arguments object (absent or null means {}).
-	Arguments json.RawMessage
-	// InputResponses is the retry's inputResponses (SEP-2322), by key.
-	InputResponses map[string]InputResponse
-	// RequestState is the echoed requestState, or "" on a first call.
-	RequestState string
-	// FormElicitation reports whether the client declared form elicitation
-	// ({"elicitation":{}} or {"elicitation":{"form":{}}}).
-	FormElicitation bool
-	// URLElicitation reports whether it declared {"elicitation":{"url":{}}}.
-	URLElicitation bool
-	// Sampling reports whether the client declared {"sampling":{…}}.
-	Sampling bool
-	// Roots reports whether the client declared {"roots":{…}}.
-	Roots bool
-	// ProtocolVersion is the request's protocol version. Before 2026-07-28
-	// the client is served through an SDK bridge that answers one round.
-	ProtocolVersion string
-	// Principal identifies the authenticated caller ("" when anonymous); it
-	// is bound into the state.
-	Principal string
-	// Unaskable, when set, is why this client cannot be sent an input
-	// request whatever it declared, e.g. a 2025-11-25 client over stateless
-	// HTTP (MCP 2025-11-25, basic/transports: it declared its capabilities
-	// at an initialize the server did not keep, and the server cannot send
-	// it a request). The tool errors for a missing capability give it in
-	// place of "this client declared no …".
-	Unaskable string
-	// LoadCapabilities, when set, returns the capabilities the client
-	// declared, in place of the four fields above; the flow
-	// calls it at most once, and only when it needs them (before asking), so
-	// that an adapter whose SDK decodes them on each access pays nothing on
-	// calls that ask nothing.
-	LoadCapabilities func() Capabilities
-}
-
-// undeclared says why the client cannot be asked through what ("form
-// elicitation"): [Request.Unaskable], or that it declared no such thing.
-func (r *Request) undeclared(what string) string {
+// undeclared says why the client of r cannot be asked through what ("form
+// elicitation"): [protocol.Request.Unaskable], or that it declared no such
+// thing.
+func undeclared(r *protocol.Request, what string) string {
 	if r.Unaskable != "" {
 		return r.Unaskable
 	}
 	return "this client declared no " + what
 }
 
-// Capabilities returns the client capabilities the request declared (from
-// LoadCapabilities, called once, when it is set).
-func (r *Request) Capabilities() Capabilities {
-	if r.LoadCapabilities != nil {
-		c := r.LoadCapabilities()
-		r.FormElicitation, r.URLElicitation, r.Sampling, r.Roots = c.FormElicitation, c.URLElicitation, c.Sampling, c.Roots
-		r.LoadCapabilities = nil
-	}
-	return Capabilities{FormElicitation: r.FormElicitation, URLElicitation: r.URLElicitation, Sampling: r.Sampling, Roots: r.Roots}
-}
-
 // Response is what the flow returns: either a final Result, or input
 // requests with the sealed state to echo.
 type Response struct {
 	Result        *Result
-	InputRequests map[string]InputRequest
+	InputRequests map[string]protocol.InputRequest
 	RequestState  string
 }
-
-// Protocol versions the flow distinguishes.
-const (
-	ProtocolMRTR     = "2026-07-28" // first version with input-required results
-	Protocol20251125 = "2025-11-25"
-	Protocol20250618 = "2025-06-18" // first version with elicitation
-)
 
 type ctxKey int
 
@@ -388,7 +330,7 @@ const (
 )
 
 // Principal returns who is calling, as the adapter identified them
-// (Request.Principal: for go-sdk, the authenticated user of the bearer
+// (protocol.Request.Principal: for go-sdk, the authenticated user of the bearer
 // token): the principal bound into the requestState (MCP 2026-07-28,
 // basic/patterns/mrtr, requestState security). It is "" for an anonymous
 // caller, and outside a flow's branches, Choices functions and exchange
@@ -471,12 +413,12 @@ func resolveInputSchema(f *Flow) any {
 // exactly one branch — at most once per flow: a retry of a flow that
 // completed returns the recorded response and runs nothing (see [Store]).
 //
-// Errors are *ProtocolError (for the adapter to return as a JSON-RPC error:
+// Errors are *protocol.Error (for the adapter to return as a JSON-RPC error:
 // -32602 for a rejected state or malformed inputResponses, -32021 for a
 // missing capability when so configured, -32603 when [Options.Store] failed
 // or a concurrent duplicate did not finish within [Options.ClaimWait]) or
 // errors returned by the branch (recorded, and returned again on replay).
-func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response, error) {
+func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
 	r, err := newRound(ctx, opts, f.Name, req)
 	if err != nil {
 		return nil, err
@@ -550,14 +492,14 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *Request) (*Response
 // generated Decode (and the input schema as a whole when it asks for it),
 // or else encoding/json by exact JSON name and the input schema; then the
 // rules of the elicitable fields present (missing ones are asked for).
-func (f *Flow) decode(args Args, req *Request) error {
+func (f *Flow) decode(args Args, req *protocol.Request) error {
 	if f.Decode != nil {
-		req.decoded("decodeArguments")
+		decoded("decodeArguments")
 		if err := f.Decode(args, req.Arguments); err != nil {
 			return err
 		}
 	} else {
-		req.decoded("encoding/json")
+		decoded("encoding/json")
 		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
 		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 			if err := json.Unmarshal(req.Arguments, args); err != nil {
@@ -646,7 +588,7 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 			given[name] = c.f.Value(c.args, name)
 		}
 	} else {
-		c.r.req.decoded("form rules")
+		decoded("form rules")
 		_ = json.Unmarshal(c.r.req.Arguments, &given)
 	}
 	if ve := c.rules.check(given, present, nil); ve != nil {

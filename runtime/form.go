@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // form is one form asked through elicitation/create (MCP 2026-07-28,
@@ -138,7 +140,7 @@ func (st *state) askedFor(name string) *asked {
 // An answer counts only when it arrives under the key the last round asked
 // it under and the form, as computed now, has the same digest as then: when
 // the data changed, the new form is asked. A malformed answer is a -32602
-// *ProtocolError.
+// *protocol.Error.
 func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final *Result, err error) {
 	if final := f.rules.settle(r.name, f.target); final != nil {
 		return nil, nil, final, nil
@@ -255,22 +257,22 @@ func (f *form) mustAsk(whole *jsonschema.Schema) bool {
 }
 
 // answer returns the elicitation answer to what last asked, if the retry
-// carries one; a malformed one is a -32602 *ProtocolError.
-func (r *round) answer(last *asked) (*ElicitResult, bool, error) {
+// carries one; a malformed one is a -32602 *protocol.Error.
+func (r *round) answer(last *asked) (*protocol.ElicitResult, bool, error) {
 	ans, ok := r.req.InputResponses[last.Key]
 	if !ok {
 		return nil, false, nil
 	}
-	er, ok := ans.(*ElicitResult)
+	er, ok := ans.(*protocol.ElicitResult)
 	if !ok || er == nil {
-		return nil, false, &ProtocolError{Code: CodeInvalidParams,
+		return nil, false, &protocol.Error{Code: protocol.CodeInvalidParams,
 			Message: "inputResponses[" + strconv.Quote(last.Key) + "] is not an elicitation result"}
 	}
 	switch er.Action {
 	case Accept, Decline, Cancel:
 		return er, true, nil
 	}
-	return nil, false, &ProtocolError{Code: CodeInvalidParams,
+	return nil, false, &protocol.Error{Code: protocol.CodeInvalidParams,
 		Message: "inputResponses[" + strconv.Quote(last.Key) + "] has unknown action " + strconv.Quote(string(er.Action))}
 }
 
@@ -291,12 +293,12 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	if p.problem != "" {
 		msg += "\n\nPlease check: " + p.problem
 	}
-	var ir *ElicitRequest
+	var ir *protocol.ElicitRequest
 	if p.url != "" {
 		if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, r.req.undeclared("URL-mode elicitation"))), nil
+			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, undeclared(r.req, "URL-mode elicitation"))), nil
 		}
-		ir = &ElicitRequest{Mode: "url", Message: msg, URL: p.url}
+		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url}
 	} else {
 		if !caps.FormElicitation {
 			// Capabilities are declared on every request (MCP 2026-07-28):
@@ -310,7 +312,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 				return complete(ToolError("%s: %v", r.name, err)), nil
 			}
 		}
-		ir = &ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
+		ir = &protocol.ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
 	}
 	var fields []string
 	if p.schema != nil {
@@ -320,7 +322,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	}
 	return r.issue(base,
 		[]asked{{Key: p.key, Name: p.name, Question: p.digest, Fields: fields, Content: p.content}},
-		map[string]InputRequest{p.key: ir}, p.problem)
+		map[string]protocol.InputRequest{p.key: ir}, p.problem)
 }
 
 // cannotAsk answers a request that must ask form p but whose client did not
@@ -336,8 +338,8 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 		names = append(names, pair.Key)
 	}
 	if r.o.MissingCapability == ProtocolErrorOnMissingCapability {
-		return nil, &ProtocolError{
-			Code:    CodeMissingCapability,
+		return nil, &protocol.Error{
+			Code:    protocol.CodeMissingCapability,
 			Message: r.name + " needs form elicitation to ask for " + strings.Join(names, ", "),
 			Data: map[string]any{"requiredCapabilities": map[string]any{
 				"elicitation": map[string]any{"form": map[string]any{}}}},
@@ -349,7 +351,7 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 		if msg == "" {
 			msg = "Please provide: " + strings.Join(titles(schema), ", ")
 		}
-		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + r.req.undeclared("form elicitation") + ", so it cannot be asked:")
+		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked:")
 		for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 			b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
 		}
@@ -370,7 +372,7 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 			optional = append(optional, line)
 		}
 	}
-	b.WriteString(r.name + " needs input from the user, but " + r.req.undeclared("form elicitation") + ", so it cannot be asked.")
+	b.WriteString(r.name + " needs input from the user, but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked.")
 	if len(confirm) > 0 {
 		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
 		b.WriteString(strings.Join(confirm, ""))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // These tests hold the tool's own form to what a question can do: one form
@@ -32,7 +33,7 @@ func newTrip(t *testing.T, form func(ctx context.Context, args *fixture.Trip) (*
 		opts: &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}}
 }
 
-func (e *tripEnv) call(r *runtime.Request) *runtime.Response {
+func (e *tripEnv) call(r *protocol.Request) *runtime.Response {
 	e.t.Helper()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.NoError(e.t, err)

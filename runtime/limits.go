@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // limitError is a limit broken by a request, for Rejection.Err.
@@ -19,7 +21,7 @@ func (e *limitError) Unwrap() error { return e.err }
 // (no decoding, decryption or validation has happened): the arguments'
 // size, the requestState's length and, for every elicitation answer, the
 // content's total size, each string's length and each array's item count. A broken limit is reported to
-// OnReject (and r's record) and returned as a -32602 *ProtocolError naming what is too large;
+// OnReject (and r's record) and returned as a -32602 *protocol.Error naming what is too large;
 // no branch runs and nothing is asked again (a client that follows the
 // schema it was sent stays far below the defaults).
 func (o *Options) checkLimits(ctx context.Context, r *round) error {
@@ -36,7 +38,7 @@ func (o *Options) checkLimits(ctx context.Context, r *round) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			er, ok := req.InputResponses[k].(*ElicitResult)
+			er, ok := req.InputResponses[k].(*protocol.ElicitResult)
 			if !ok || er == nil || er.Content == nil {
 				continue
 			}
@@ -50,7 +52,7 @@ func (o *Options) checkLimits(ctx context.Context, r *round) error {
 		return nil
 	}
 	r.rejected(ctx, err)
-	return &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
 }
 
 // contentOverLimit measures content against MaxContentBytes (the bytes of

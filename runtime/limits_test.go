@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // limitCall runs round 1 of plan_trip under opts, then retries with content
@@ -24,16 +25,16 @@ func limitCall(t *testing.T, opts runtime.Options, args string, content map[stri
 	opts.OnReject = func(_ context.Context, r runtime.Rejection) { rejects = append(rejects, r) }
 	rec := &fixture.TripRecorder{}
 	flow := fixture.NewTripFlow(rec)
-	r1, err := flow.Call(context.Background(), &opts, &runtime.Request{
+	r1, err := flow.Call(context.Background(), &opts, &protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(`{"city":"Paris"}`), FormElicitation: true,
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, r1.RequestState)
-	_, err = flow.Call(context.Background(), &opts, &runtime.Request{
+	_, err = flow.Call(context.Background(), &opts, &protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true,
 		RequestState: r1.RequestState,
-		InputResponses: map[string]runtime.InputResponse{
-			"plan_trip": &runtime.ElicitResult{Action: runtime.Accept, Content: content},
+		InputResponses: map[string]protocol.InputResponse{
+			"plan_trip": &protocol.ElicitResult{Action: runtime.Accept, Content: content},
 		},
 	})
 	return rec.Count() > 0, rejects, err
@@ -41,9 +42,9 @@ func limitCall(t *testing.T, opts runtime.Options, args string, content map[stri
 
 func requireLimitRejection(t *testing.T, err error, ran bool, rejects []runtime.Rejection, sentinel error, words ...string) {
 	t.Helper()
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.True(t, errors.As(err, &pe), "want a protocol error, got %v", err)
-	assert.Equal(t, int64(runtime.CodeInvalidParams), pe.Code)
+	assert.Equal(t, int64(protocol.CodeInvalidParams), pe.Code)
 	for _, w := range words {
 		assert.Contains(t, pe.Message, w)
 	}
@@ -125,7 +126,7 @@ func TestMaxStateSizeCheckedFirst(t *testing.T) {
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), MaxStateSize: 100,
 		OnReject: func(_ context.Context, r runtime.Rejection) { rejects = append(rejects, r) }}
 	rec := &fixture.TripRecorder{}
-	_, err := fixture.NewTripFlow(rec).Call(context.Background(), opts, &runtime.Request{
+	_, err := fixture.NewTripFlow(rec).Call(context.Background(), opts, &protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(`not json`), FormElicitation: true,
 		RequestState: strings.Repeat("A", 101),
 	})
@@ -140,7 +141,7 @@ func TestMaxArgumentsBytes(t *testing.T) {
 		opts.Keys = runtime.EphemeralKeyRing()
 		opts.OnReject = func(_ context.Context, r runtime.Rejection) { rejects = append(rejects, r) }
 		rec := &fixture.TripRecorder{}
-		_, err := fixture.NewTripFlow(rec).Call(context.Background(), &opts, &runtime.Request{
+		_, err := fixture.NewTripFlow(rec).Call(context.Background(), &opts, &protocol.Request{
 			Method: "tools/call", Arguments: json.RawMessage(args), FormElicitation: true,
 		})
 		return rec.Count() > 0, rejects, err

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Every request of a flow or exchange writes one record to Options.Logger
@@ -74,11 +75,11 @@ func TestEachRoundIsLoggedWithoutAnswersOrState(t *testing.T) {
 
 	// An exchange is logged by the same engine.
 	buf.Reset()
-	x, err := runtime.NewExchange("ex", e.opts, &runtime.Request{Method: "tools/call", Sampling: true})
+	x, err := runtime.NewExchange("ex", e.opts, &protocol.Request{Method: "tools/call", Sampling: true})
 	require.NoError(t, err)
 	_, err = x.Run(context.Background(), func(context.Context) (*runtime.Response, error) {
-		return x.Ask(map[string]runtime.InputRequest{"s": &runtime.SamplingRequest{
-			Messages: []runtime.SamplingMessage{{Role: "user", Text: "hi"}}, MaxTokens: 5}}, nil)
+		return x.Ask(map[string]protocol.InputRequest{"s": &protocol.SamplingRequest{
+			Messages: []protocol.SamplingMessage{{Role: "user", Text: "hi"}}, MaxTokens: 5}}, nil)
 	})
 	require.NoError(t, err)
 	assert.Contains(t, buf.String(), `"tool":"ex"`)

@@ -14,15 +14,16 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // question returns the only input request of resp with its key and the
 // names of the properties it asks for.
-func question(t *testing.T, resp *runtime.Response) (string, *runtime.ElicitRequest, []string) {
+func question(t *testing.T, resp *runtime.Response) (string, *protocol.ElicitRequest, []string) {
 	t.Helper()
 	require.Len(t, resp.InputRequests, 1)
 	for k, ir := range resp.InputRequests {
-		er, ok := ir.(*runtime.ElicitRequest)
+		er, ok := ir.(*protocol.ElicitRequest)
 		require.True(t, ok, "input request is %T", ir)
 		var names []string
 		for p := er.RequestedSchema.Properties.Oldest(); p != nil; p = p.Next() {
@@ -261,8 +262,8 @@ func TestUnsealedOptIn(t *testing.T) {
 func TestMalformedInputResponses(t *testing.T) {
 	e := newEnv(t, nil)
 	r1 := e.ask(req(paris, "", nil))
-	_, err := e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, map[string]runtime.InputResponse{"plan_trip": nil}))
-	var pe *runtime.ProtocolError
+	_, err := e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, map[string]protocol.InputResponse{"plan_trip": nil}))
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32602, pe.Code)
 	_, err = e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, act("plan_trip", "maybe")))
@@ -320,7 +321,7 @@ func TestMissingCapability(t *testing.T) {
 
 	e.opts.MissingCapability = runtime.ProtocolErrorOnMissingCapability
 	_, err := e.flow.Call(context.Background(), e.opts, r)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32021, pe.Code)
 	b, err := json.Marshal(pe.Data)
@@ -338,7 +339,7 @@ func TestMissingCapability(t *testing.T) {
 func TestLegacyClients(t *testing.T) {
 	e := newEnv(t, nil)
 	r := req(paris, "", nil)
-	r.ProtocolVersion = runtime.Protocol20250618
+	r.ProtocolVersion = protocol.Version20250618
 	resp := e.ask(r)
 	_, q, asked := question(t, resp)
 	assert.Equal(t, []string{"name", "email", "nights", "meal", "quiet"}, asked, "the optional multi select is left out")
@@ -355,14 +356,14 @@ func TestLegacyClients(t *testing.T) {
 
 	// The bridge answers one round: a second one is a tool error that says why.
 	r2 := req(paris, resp.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "bad", "nights": 2}))
-	r2.ProtocolVersion = runtime.Protocol20250618
+	r2.ProtocolVersion = protocol.Version20250618
 	res := e.done(r2)
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Text, "only one round")
 	assert.Contains(t, res.Text, "email: must be")
 
 	// 2025-11-25 gets the full grammar.
-	r.ProtocolVersion = runtime.Protocol20251125
+	r.ProtocolVersion = protocol.Version20251125
 	_, q, asked = question(t, e.ask(r))
 	assert.Contains(t, asked, "tags")
 	m, _ := q.RequestedSchema.Properties.Get("meal")
@@ -394,7 +395,7 @@ func TestDeclineAndCancelEndTheCall(t *testing.T) {
 			key, _, asked := question(t, resp)
 			m := move(rng.IntN(int(moves)))
 			stats[m]++
-			var answers map[string]runtime.InputResponse
+			var answers map[string]protocol.InputResponse
 			switch m {
 			case valid:
 				answers = accept(key, map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 3})
@@ -456,7 +457,7 @@ func TestRetryWithoutCapabilityIsSentNoForm(t *testing.T) {
 
 	e.opts.MissingCapability = runtime.ProtocolErrorOnMissingCapability
 	_, err := e.flow.Call(context.Background(), e.opts, r)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32021, pe.Code)
 	assert.Contains(t, pe.Message, "ask for email")

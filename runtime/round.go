@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // round is one request of a multi-round call (MCP 2026-07-28,
@@ -18,7 +20,7 @@ type round struct {
 	name   string   // tool or prompt name, bound into the state
 	kind   string   // state.Kind of the mechanism: "" (Flow) or "exchange"
 	o      *Options // with defaults filled in
-	req    *Request
+	req    *protocol.Request
 	digest []byte // SHA-256 of the canonical arguments
 	max    int    // the round limit (Options.MaxRounds or a per-flow override)
 	st     *state // the opened, bound state of a retry; nil on a first call
@@ -33,9 +35,9 @@ type round struct {
 
 // newRound checks opts and the limits of req and digests its arguments: the
 // start of every request of a multi-round call. Errors: a plain error when
-// opts or opts.Keys is nil; a *ProtocolError -32602 when a limit is exceeded
+// opts or opts.Keys is nil; a *protocol.Error -32602 when a limit is exceeded
 // or the arguments are not a JSON object.
-func newRound(ctx context.Context, opts *Options, name string, req *Request) (*round, error) {
+func newRound(ctx context.Context, opts *Options, name string, req *protocol.Request) (*round, error) {
 	if opts == nil || opts.Keys == nil {
 		return nil, errors.New("mcpgen: Options.Keys is required")
 	}
@@ -46,11 +48,11 @@ func newRound(ctx context.Context, opts *Options, name string, req *Request) (*r
 	}
 	digest, tokens, err := canonicalArgs(req.Arguments)
 	if tokens {
-		req.decoded("digest")
+		decoded("digest")
 	}
 	if err != nil {
 		r.end(ctx, nil, err)
-		return nil, &ProtocolError{Code: CodeInvalidParams, Message: err.Error()}
+		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
 	}
 	r.digest = digest
 	return r, nil
@@ -58,7 +60,7 @@ func newRound(ctx context.Context, opts *Options, name string, req *Request) (*r
 
 // open opens the request's requestState, when it has one, and checks its
 // binding (tool, method, arguments, principal, expiry). A state that fails is
-// reported to Options.OnReject and returned as a -32602 *ProtocolError; on
+// reported to Options.OnReject and returned as a -32602 *protocol.Error; on
 // success r.st holds it. A request without state leaves r.st nil.
 func (r *round) open(ctx context.Context) error {
 	if r.req.RequestState == "" {
@@ -79,7 +81,7 @@ func (r *round) open(ctx context.Context) error {
 // returns the -32602 error for the adapter.
 func (r *round) reject(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
-	return &ProtocolError{Code: CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 }
 
 // rejected reports a refused request to OnReject and ends its record (see
@@ -164,7 +166,7 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 }
 
 func isProtocolError(err error) bool {
-	var pe *ProtocolError
+	var pe *protocol.Error
 	return errors.As(err, &pe)
 }
 
@@ -187,7 +189,7 @@ func (r *round) flowID() []byte {
 // handler once.
 func (r *round) legacy() bool {
 	v := r.req.ProtocolVersion
-	return v != "" && v < ProtocolMRTR
+	return v != "" && v < protocol.VersionMRTR
 }
 
 // refuse returns the complete tool-error response that ends a call which
@@ -224,7 +226,7 @@ func (r *round) refuse(st *state, problem string) *Response {
 // round asks, the flow id fixed (the request's [round.flowID] in round 1) and
 // the binding of round 1 kept (so asking again never extends the expiry). When the call may not ask
 // again (see refuse) it returns that tool error instead and seals nothing.
-func (r *round) issue(st *state, asked []asked, requests map[string]InputRequest, problem string) (*Response, error) {
+func (r *round) issue(st *state, asked []asked, requests map[string]protocol.InputRequest, problem string) (*Response, error) {
 	if resp := r.refuse(st, problem); resp != nil {
 		return resp, nil
 	}

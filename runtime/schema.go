@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // describeField renders one property of a requestedSchema for a model to
@@ -91,7 +93,7 @@ func enumValues(s *jsonschema.Schema) []string {
 //     and a required multi select is an error naming it (the caller turns it
 //     into a tool error).
 func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, error) {
-	if version >= Protocol20251125 {
+	if version >= protocol.Version20251125 {
 		return s, nil
 	}
 	out := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}

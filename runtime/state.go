@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // binding is what ties a requestState to one request of one caller for a
@@ -31,7 +33,7 @@ type binding struct {
 
 // bind returns the binding of a state issued now under name for req's
 // method and principal and the arguments' digest, valid for o.TTL.
-func (o *Options) bind(name string, req *Request, digest []byte) binding {
+func (o *Options) bind(name string, req *protocol.Request, digest []byte) binding {
 	now := o.Now()
 	return binding{Tool: name, Method: req.Method, Args: digest, Principal: req.Principal,
 		IssuedAt: now.Unix(), Expires: now.Add(o.TTL).Unix()}
@@ -98,7 +100,7 @@ type asked struct {
 // method returns the JSON-RPC method asked under a.Key.
 func (a *asked) method() string {
 	if a.Method == "" {
-		return (*ElicitRequest)(nil).Method()
+		return (*protocol.ElicitRequest)(nil).Method()
 	}
 	return a.Method
 }

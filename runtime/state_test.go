@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // env is one server's view of the plan_trip flow: a recording handler, the
@@ -73,19 +74,19 @@ func (e *env) rejections() (int, runtime.Rejection) {
 }
 
 // req is a 2026-07-28 tools/call from a client that declares form elicitation.
-func req(args string, state string, responses map[string]runtime.InputResponse) *runtime.Request {
-	return &runtime.Request{
+func req(args string, state string, responses map[string]protocol.InputResponse) *protocol.Request {
+	return &protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(args), RequestState: state,
-		InputResponses: responses, FormElicitation: true, ProtocolVersion: runtime.ProtocolMRTR,
+		InputResponses: responses, FormElicitation: true, ProtocolVersion: protocol.VersionMRTR,
 	}
 }
 
-func accept(key string, content map[string]any) map[string]runtime.InputResponse {
-	return map[string]runtime.InputResponse{key: &runtime.ElicitResult{Action: runtime.Accept, Content: content}}
+func accept(key string, content map[string]any) map[string]protocol.InputResponse {
+	return map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept, Content: content}}
 }
 
-func act(key string, a runtime.Action) map[string]runtime.InputResponse {
-	return map[string]runtime.InputResponse{key: &runtime.ElicitResult{Action: a}}
+func act(key string, a runtime.Action) map[string]protocol.InputResponse {
+	return map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: a}}
 }
 
 const paris = `{"city":"Paris"}`
@@ -93,7 +94,7 @@ const paris = `{"city":"Paris"}`
 var goodAnswer = map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 3}
 
 // ask runs a call that must return an input-required response.
-func (e *env) ask(r *runtime.Request) *runtime.Response {
+func (e *env) ask(r *protocol.Request) *runtime.Response {
 	e.t.Helper()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.NoError(e.t, err)
@@ -104,7 +105,7 @@ func (e *env) ask(r *runtime.Request) *runtime.Response {
 }
 
 // done runs a call that must complete and returns the result.
-func (e *env) done(r *runtime.Request) *runtime.Result {
+func (e *env) done(r *protocol.Request) *runtime.Result {
 	e.t.Helper()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.NoError(e.t, err)
@@ -116,13 +117,13 @@ func (e *env) done(r *runtime.Request) *runtime.Result {
 
 // rejected runs a retry that must be refused with -32602, report one more
 // rejection with a reason, and run no branch.
-func (e *env) rejected(r *runtime.Request, why string) {
+func (e *env) rejected(r *protocol.Request, why string) {
 	e.t.Helper()
 	before, _ := e.rejections()
 	ran := e.rec.Count()
 	resp, err := e.flow.Call(context.Background(), e.opts, r)
 	require.Nil(e.t, resp, "%s: a hostile state produced a response", why)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(e.t, err, &pe, "%s", why)
 	require.EqualValues(e.t, -32602, pe.Code, "%s", why)
 	n, last := e.rejections()
@@ -373,7 +374,7 @@ func TestArgumentsDigestBindsWhatTheBranchSees(t *testing.T) {
 		`{"city":"Paris","ſ":1,"S":2}`, // U+017F folds to s, as encoding/json matches it
 	} {
 		_, err := e.flow.Call(context.Background(), e.opts, req(args, "", nil))
-		var pe *runtime.ProtocolError
+		var pe *protocol.Error
 		require.ErrorAs(t, err, &pe, args)
 		assert.EqualValues(t, -32602, pe.Code, args)
 		assert.Contains(t, pe.Message, "arguments have the key", args)
@@ -390,7 +391,7 @@ func TestArgumentsThatAreNotAnObject(t *testing.T) {
 	e := newEnv(t, nil)
 	for _, bad := range []string{`[1]`, `"x"`, `{`, `3`} {
 		_, err := e.flow.Call(context.Background(), e.opts, req(bad, "", nil))
-		var pe *runtime.ProtocolError
+		var pe *protocol.Error
 		require.ErrorAs(t, err, &pe, bad)
 		assert.EqualValues(t, -32602, pe.Code)
 	}

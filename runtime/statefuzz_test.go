@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // FuzzOpenState opens arbitrary requestState strings: KeyRing.Open never
@@ -25,7 +26,7 @@ func FuzzOpenState(f *testing.F) {
 	other := runtime.EphemeralKeyRing()
 	opts := &runtime.Options{Keys: ring}
 	// A genuine round-1 state, but for other arguments than the fuzzed call's.
-	first, err := fixture.NewTripFlow(&fixture.TripRecorder{}).Call(context.Background(), opts, &runtime.Request{
+	first, err := fixture.NewTripFlow(&fixture.TripRecorder{}).Call(context.Background(), opts, &protocol.Request{
 		Method: "tools/call", Arguments: json.RawMessage(`{"city":"Rome"}`), FormElicitation: true,
 	})
 	if err != nil || first.RequestState == "" {
@@ -56,15 +57,15 @@ func FuzzOpenState(f *testing.F) {
 		var rejected int
 		o := *opts
 		o.OnReject = func(context.Context, runtime.Rejection) { rejected++ }
-		resp, err := fixture.NewTripFlow(rec).Call(context.Background(), &o, &runtime.Request{
+		resp, err := fixture.NewTripFlow(rec).Call(context.Background(), &o, &protocol.Request{
 			Method: "tools/call", Arguments: json.RawMessage(`{"city":"Paris"}`), FormElicitation: true,
 			RequestState: state,
-			InputResponses: map[string]runtime.InputResponse{
-				"plan_trip": &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Ada"}},
+			InputResponses: map[string]protocol.InputResponse{
+				"plan_trip": &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Ada"}},
 			},
 		})
-		var pe *runtime.ProtocolError
-		if !errors.As(err, &pe) || pe.Code != runtime.CodeInvalidParams {
+		var pe *protocol.Error
+		if !errors.As(err, &pe) || pe.Code != protocol.CodeInvalidParams {
 			t.Fatalf("Call with requestState %q = %+v, %v; want a -32602 protocol error", state, resp, err)
 		}
 		if rec.Count() != 0 {

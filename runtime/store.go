@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // A requestState is echoed by the client, so a client (or a proxy, or an
@@ -245,7 +247,7 @@ func newToken() string {
 // holds the claim, once waits up to [Options.ClaimWait] for its record and
 // otherwise refuses with -32603. After run, the complete response of a
 // branch (or the error it returned) is recorded until the flow's lifetime
-// ends; an input-required response, a *ProtocolError, or a response no
+// ends; an input-required response, a *protocol.Error, or a response no
 // branch produced (r.ran unset) releases the claim. A store
 // failure before run refuses the retry with -32603 and runs nothing
 // (fail closed), reported to [Options.OnReject] wrapping [ErrStore].
@@ -295,7 +297,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	}
 
 	resp, err = run(ctx)
-	var pe *ProtocolError
+	var pe *protocol.Error
 	switch {
 	case !r.ran || errors.As(err, &pe) || (err == nil && (resp == nil || resp.Result == nil)):
 		// No branch ran (a tool error that asks for arguments, a malformed
@@ -318,12 +320,12 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 // error that refuses the retry.
 func (r *round) storeFailed(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
-	return &ProtocolError{Code: CodeInternalError, Message: "flow store unavailable; nothing was run; retry later"}
+	return &protocol.Error{Code: protocol.CodeInternalError, Message: "flow store unavailable; nothing was run; retry later"}
 }
 
 // busy reports a concurrent duplicate that did not finish within ClaimWait
 // and returns the -32603 error that refuses the retry.
 func (r *round) busy(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
-	return &ProtocolError{Code: CodeInternalError, Message: "this flow is being completed by another request; nothing was run; retry later"}
+	return &protocol.Error{Code: protocol.CodeInternalError, Message: "this flow is being completed by another request; nothing was run; retry later"}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // storeEnv is an env whose flows use their own MemoryStore.
@@ -90,7 +91,7 @@ func TestStoreFailureFailsClosed(t *testing.T) {
 	e.opts.Store = failingStore{}
 	resp, err := e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
 	assert.Nil(t, resp)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32603, pe.Code)
 	assert.Equal(t, 0, e.rec.Count(), "no branch ran")
@@ -111,7 +112,7 @@ func TestConcurrentDuplicateWaitsForTheRecord(t *testing.T) {
 	o.Store, o.ClaimWait = &stallingStore{MemoryStore: m}, 50*time.Millisecond
 	start := time.Now()
 	_, err := e.flow.Call(ctx, &o, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32603, pe.Code)
 	assert.Contains(t, pe.Message, "retry later")
@@ -218,7 +219,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	e.opts.Store = m
 	resp, err := e.flow.Call(ctx, e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
 	assert.Nil(t, resp)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32603, pe.Code)
 	assert.Equal(t, 0, e.rec.Count(), "no branch ran")

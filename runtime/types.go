@@ -3,64 +3,28 @@ package runtime
 import (
 	"fmt"
 
-	"github.com/invopop/jsonschema"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
-// Action is the user's answer to an elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action).
-type Action string
+// Action is the user's answer to a form or URL a call asked for: [Accept],
+// [Decline] or [Cancel]. It picks the branch of a generated handler that
+// runs ([Outcome.Action]) and is what [Ask] and [AskURL] return; it is the
+// action of the client's elicitation answer (MCP 2026-07-28,
+// client/elicitation: ElicitResult.action), the same type as
+// protocol.Action.
+type Action = protocol.Action
 
-// The three actions of an ElicitResult.
+// The three actions a user can answer with (MCP 2026-07-28,
+// client/elicitation: the three response actions).
 const (
 	// Accept: the user submitted the form. The content is still network
 	// input and is validated against the schema that was sent.
-	Accept Action = "accept"
+	Accept Action = protocol.Accept
 	// Decline: the user refused this request. It is never asked again.
-	Decline Action = "decline"
+	Decline Action = protocol.Decline
 	// Cancel: the user walked away. The call stops; nothing more is asked.
-	Cancel Action = "cancel"
+	Cancel Action = protocol.Cancel
 )
-
-// InputRequest is one request a server embeds in an input-required result's
-// inputRequests map (SEP-2322): *[ElicitRequest], *[SamplingRequest] or
-// *[RootsRequest].
-type InputRequest interface {
-	// Method is the JSON-RPC method the client would have received:
-	// "elicitation/create", "sampling/createMessage" or "roots/list".
-	Method() string
-}
-
-// ElicitRequest is the params of an elicitation/create input request
-// (MCP 2026-07-28, client/elicitation): in form mode, RequestedSchema is the
-// flat object schema of the fields asked for (the restricted grammar of
-// "Requested Schema": primitives and single or multi selects, no nesting); in
-// URL mode, URL is the page the user opens.
-type ElicitRequest struct {
-	Mode            string             // "form" or "url"
-	Message         string             // shown to the user; required
-	RequestedSchema *jsonschema.Schema // form mode: {"type":"object","properties":{…},"required":[…]}
-	URL             string             // URL mode: the page to open (client/elicitation, URL Mode Elicitation Requests)
-}
-
-// Method returns "elicitation/create".
-func (*ElicitRequest) Method() string { return "elicitation/create" }
-
-// InputResponse is one answer in a retry's inputResponses map:
-// *[ElicitResult], *[SamplingResult] or *[RootsResult]. An adapter passes an
-// answer it cannot decode as nil; the flow then rejects the retry with -32602.
-type InputResponse interface {
-	isInputResponse()
-}
-
-// ElicitResult is a client's answer to an elicitation/create request
-// (MCP 2026-07-28, client/elicitation: ElicitResult). Content is present
-// only with Accept and is ignored otherwise (a "content": null is tolerated).
-type ElicitResult struct {
-	Action  Action
-	Content map[string]any
-}
-
-func (*ElicitResult) isInputResponse() {}
 
 // Result is the SDK-neutral result of a tool call or prompt: what a branch of
 // a generated handler returns.

@@ -8,6 +8,8 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // greetArgs is a hand-written Args with one required elicitable field, the
@@ -82,13 +84,13 @@ func greetFlow(unsealed bool) (*Flow, *[]int) {
 
 func TestFlowUnsealedAnswers(t *testing.T) {
 	o := &Options{Keys: EphemeralKeyRing()}
-	accept := func(name string) InputResponse {
-		return &ElicitResult{Action: Accept, Content: map[string]any{"name": name}}
+	accept := func(name string) protocol.InputResponse {
+		return &protocol.ElicitResult{Action: Accept, Content: map[string]any{"name": name}}
 	}
 	t.Run("opted in: the answer under the round-1 key completes the call", func(t *testing.T) {
 		f, rounds := greetFlow(true)
-		resp, err := f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true,
-			InputResponses: map[string]InputResponse{"user_name": accept("Alice"), "unknown_extra_key": accept("x")}})
+		resp, err := f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true,
+			InputResponses: map[string]protocol.InputResponse{"user_name": accept("Alice"), "unknown_extra_key": accept("x")}})
 		require.NoError(t, err)
 		require.NotNil(t, resp.Result)
 		assert.Equal(t, "accept: Alice", resp.Result.Text)
@@ -96,8 +98,8 @@ func TestFlowUnsealedAnswers(t *testing.T) {
 	})
 	t.Run("opted in: answers under other keys ask the round-1 question", func(t *testing.T) {
 		f, rounds := greetFlow(true)
-		resp, err := f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true,
-			InputResponses: map[string]InputResponse{"wrong_key": accept("Mallory")}})
+		resp, err := f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true,
+			InputResponses: map[string]protocol.InputResponse{"wrong_key": accept("Mallory")}})
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
 		assert.Contains(t, resp.InputRequests, "user_name")
@@ -105,16 +107,16 @@ func TestFlowUnsealedAnswers(t *testing.T) {
 	})
 	t.Run("opted in: an invalid unsealed answer asks again in round 2", func(t *testing.T) {
 		f, _ := greetFlow(true)
-		resp, err := f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true,
-			InputResponses: map[string]InputResponse{"user_name": accept("")}})
+		resp, err := f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true,
+			InputResponses: map[string]protocol.InputResponse{"user_name": accept("")}})
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
 		assert.Contains(t, resp.InputRequests, "user_name_2")
 	})
 	t.Run("not opted in: unsealed answers are never applied", func(t *testing.T) {
 		f, rounds := greetFlow(false)
-		resp, err := f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true,
-			InputResponses: map[string]InputResponse{"user_name": accept("Alice")}})
+		resp, err := f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true,
+			InputResponses: map[string]protocol.InputResponse{"user_name": accept("Alice")}})
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
 		assert.Contains(t, resp.InputRequests, "user_name")
@@ -128,18 +130,18 @@ func TestFlowUnsealedAnswers(t *testing.T) {
 func TestFlowAndExchangeStatesDoNotMix(t *testing.T) {
 	o := &Options{Keys: EphemeralKeyRing()}
 	f, _ := greetFlow(false)
-	x, err := NewExchange("greet", o, &Request{Method: "tools/call", FormElicitation: true})
+	x, err := NewExchange("greet", o, &protocol.Request{Method: "tools/call", FormElicitation: true})
 	require.NoError(t, err)
-	xr, err := x.Ask(map[string]InputRequest{"user_name": &ElicitRequest{Message: "Name?", RequestedSchema: (&greetArgs{}).RequestedSchema()}}, nil)
+	xr, err := x.Ask(map[string]protocol.InputRequest{"user_name": &protocol.ElicitRequest{Message: "Name?", RequestedSchema: (&greetArgs{}).RequestedSchema()}}, nil)
 	require.NoError(t, err)
-	_, err = f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true, RequestState: xr.RequestState,
-		InputResponses: map[string]InputResponse{"user_name": &ElicitResult{Action: Accept, Content: map[string]any{"name": "A"}}}})
-	var pe *ProtocolError
+	_, err = f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true, RequestState: xr.RequestState,
+		InputResponses: map[string]protocol.InputResponse{"user_name": &protocol.ElicitResult{Action: Accept, Content: map[string]any{"name": "A"}}}})
+	var pe *protocol.Error
 	require.True(t, errors.As(err, &pe), "exchange state into a flow: got %v", err)
 
-	fr, err := f.Call(context.Background(), o, &Request{Method: "tools/call", FormElicitation: true})
+	fr, err := f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true})
 	require.NoError(t, err)
 	require.NotEmpty(t, fr.RequestState)
-	_, err = NewExchange("greet", o, &Request{Method: "tools/call", RequestState: fr.RequestState})
+	_, err = NewExchange("greet", o, &protocol.Request{Method: "tools/call", RequestState: fr.RequestState})
 	require.True(t, errors.As(err, &pe), "flow state into an exchange: got %v", err)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/elicittest"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // These tests drive the same cases as main_test.go in-process with
@@ -144,9 +145,9 @@ func TestHandlerBobCannotResumeAlicesCall(t *testing.T) {
 	require.NoError(t, err)
 	tr.Principal = "bob"
 	_, err = step.Accept(t.Context(), map[string]any{"account": "sav-002"})
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.True(t, errors.As(err, &pe), "error: %v", err)
-	assert.EqualValues(t, runtime.CodeInvalidParams, pe.Code)
+	assert.EqualValues(t, protocol.CodeInvalidParams, pe.Code)
 	assert.Empty(t, listed(t, ledger, "alice"))
 	assert.Empty(t, listed(t, ledger, "bob"))
 }

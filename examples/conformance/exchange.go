@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The fixtures that ask for sampling/createMessage and roots/list answers
@@ -40,21 +41,21 @@ func done(format string, args ...any) (*runtime.Response, error) {
 	return &runtime.Response{Result: runtime.Textf(format, args...)}, nil
 }
 
-func question(text string, maxTokens int64) *runtime.SamplingRequest {
-	return &runtime.SamplingRequest{
-		Messages:  []runtime.SamplingMessage{{Role: "user", Text: text}},
+func question(text string, maxTokens int64) *protocol.SamplingRequest {
+	return &protocol.SamplingRequest{
+		Messages:  []protocol.SamplingMessage{{Role: "user", Text: text}},
 		MaxTokens: maxTokens,
 	}
 }
 
-func nameForm() *runtime.ElicitRequest {
+func nameForm() *protocol.ElicitRequest {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	s.Properties.Set("name", &jsonschema.Schema{Type: "string", Title: "Name", MaxLength: new(uint64(100))})
 	s.Required = []string{"name"}
-	return &runtime.ElicitRequest{Mode: "form", Message: "What is your name?", RequestedSchema: s}
+	return &protocol.ElicitRequest{Mode: "form", Message: "What is your name?", RequestedSchema: s}
 }
 
-func rootURIs(r *runtime.RootsResult) string {
+func rootURIs(r *protocol.RootsResult) string {
 	uris := make([]string, 0, len(r.Roots))
 	for _, root := range r.Roots {
 		uris = append(uris, root.URI)
@@ -66,7 +67,7 @@ func samplingFixture(_ context.Context, x *runtime.Exchange) (*runtime.Response,
 	if ans, ok := x.Sampling("capital_question"); ok {
 		return done("Sampling response: %s", ans.Text)
 	}
-	return x.Ask(map[string]runtime.InputRequest{
+	return x.Ask(map[string]protocol.InputRequest{
 		"capital_question": question("What is the capital of France?", 100),
 	}, nil)
 }
@@ -75,7 +76,7 @@ func listRootsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Response
 	if ans, ok := x.Roots("client_roots"); ok {
 		return done("%d root(s): %s", len(ans.Roots), rootURIs(ans))
 	}
-	return x.Ask(map[string]runtime.InputRequest{"client_roots": &runtime.RootsRequest{}}, nil)
+	return x.Ask(map[string]protocol.InputRequest{"client_roots": &protocol.RootsRequest{}}, nil)
 }
 
 // gathered is what multipleInputsFixture carries from round to round, so
@@ -92,7 +93,7 @@ func multipleInputsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Res
 		return nil, err
 	}
 	if ans, ok := x.Elicitation("user_name"); ok {
-		if ans.Action != runtime.Accept {
+		if ans.Action != protocol.Accept {
 			return done("Nothing done: the user chose %s for the name form.", ans.Action)
 		}
 		if name, _ := ans.Content["name"].(string); name != "" {
@@ -106,7 +107,7 @@ func multipleInputsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Res
 		uris := rootURIs(ans)
 		g.Roots = &uris
 	}
-	ask := map[string]runtime.InputRequest{}
+	ask := map[string]protocol.InputRequest{}
 	if g.Name == nil {
 		ask["user_name"] = nameForm()
 	}
@@ -114,7 +115,7 @@ func multipleInputsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Res
 		ask["greeting"] = question("Generate a greeting", 50)
 	}
 	if g.Roots == nil {
-		ask["client_roots"] = &runtime.RootsRequest{}
+		ask["client_roots"] = &protocol.RootsRequest{}
 	}
 	if len(ask) > 0 {
 		return x.Ask(ask, g)
@@ -136,10 +137,10 @@ func capabilitiesFixture(_ context.Context, x *runtime.Exchange) (*runtime.Respo
 	if len(got) > 0 {
 		return done("Answered: %s", strings.Join(got, "; "))
 	}
-	ask := x.Capabilities().Filter(map[string]runtime.InputRequest{
+	ask := x.Capabilities().Filter(map[string]protocol.InputRequest{
 		"user_name":    nameForm(),
 		"greeting":     question("Generate a short greeting", 50),
-		"client_roots": &runtime.RootsRequest{},
+		"client_roots": &protocol.RootsRequest{},
 	})
 	if len(ask) == 0 {
 		return &runtime.Response{Result: runtime.ToolError(

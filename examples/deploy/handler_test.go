@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/elicittest"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // These tests drive the same cases as main_test.go in-process with
@@ -97,8 +98,8 @@ func TestHandlerConfirmationUnderTheFirstRoundsKeyIsNotApplied(t *testing.T) {
 	step, err = step.Accept(t.Context(), map[string]any{"environment": "production"})
 	require.NoError(t, err)
 	require.Equal(t, "confirm", step.Question.Key)
-	step, err = step.Respond(t.Context(), step.RequestState, map[string]runtime.InputResponse{
-		"deploy": &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{"confirm": "api", "environment": "production"}},
+	step, err = step.Respond(t.Context(), step.RequestState, map[string]protocol.InputResponse{
+		"deploy": &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"confirm": "api", "environment": "production"}},
 	})
 	require.NoError(t, err)
 	require.NotNil(t, step.Question, "asked again")

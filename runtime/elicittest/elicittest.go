@@ -27,6 +27,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Tester runs one flow. The zero Options get an ephemeral key ring; the
@@ -44,7 +45,7 @@ type Tester struct {
 	Options runtime.Options
 	// Principal is bound into the state as the authenticated caller.
 	Principal string
-	// ProtocolVersion defaults to runtime.ProtocolMRTR (2026-07-28); set
+	// ProtocolVersion defaults to protocol.VersionMRTR (2026-07-28); set
 	// "2025-06-18" or "2025-11-25" to see what a legacy client is sent.
 	ProtocolVersion string
 	// NoElicitation makes the client declare no form elicitation capability.
@@ -108,7 +109,7 @@ func (s *Step) Done() bool { return s.Result != nil }
 
 // Call starts a tool call with args: a json.RawMessage or []byte is sent as is,
 // anything else (a map, your argument struct) is encoded with encoding/json.
-// Errors are the flow's: a *runtime.ProtocolError (-32602, -32021) or an error
+// Errors are the flow's: a *protocol.Error (-32602, -32021) or an error
 // a branch returned.
 func (t *Tester) Call(ctx context.Context, args any) (*Step, error) {
 	var raw json.RawMessage
@@ -131,23 +132,23 @@ func (t *Tester) Call(ctx context.Context, args any) (*Step, error) {
 // Accept answers the pending question with action accept and content (the
 // form's values by JSON name; numbers may be any Go number type).
 func (s *Step) Accept(ctx context.Context, content map[string]any) (*Step, error) {
-	return s.answer(ctx, &runtime.ElicitResult{Action: runtime.Accept, Content: content})
+	return s.answer(ctx, &protocol.ElicitResult{Action: protocol.Accept, Content: content})
 }
 
 // Decline answers the pending question with action decline.
 func (s *Step) Decline(ctx context.Context) (*Step, error) {
-	return s.answer(ctx, &runtime.ElicitResult{Action: runtime.Decline})
+	return s.answer(ctx, &protocol.ElicitResult{Action: protocol.Decline})
 }
 
 // Cancel answers the pending question with action cancel.
 func (s *Step) Cancel(ctx context.Context) (*Step, error) {
-	return s.answer(ctx, &runtime.ElicitResult{Action: runtime.Cancel})
+	return s.answer(ctx, &protocol.ElicitResult{Action: protocol.Cancel})
 }
 
 // Respond retries with raw inputResponses and requestState, for tests of what
 // a misbehaving client sends (answers under other keys, no answer, a tampered
 // state).
-func (s *Step) Respond(ctx context.Context, state string, responses map[string]runtime.InputResponse) (*Step, error) {
+func (s *Step) Respond(ctx context.Context, state string, responses map[string]protocol.InputResponse) (*Step, error) {
 	round := 0
 	if s.Question != nil {
 		round = s.Question.Round
@@ -158,11 +159,11 @@ func (s *Step) Respond(ctx context.Context, state string, responses map[string]r
 // ErrDone is returned when a completed Step is answered.
 var ErrDone = errors.New("elicittest: the call is complete; there is no question to answer")
 
-func (s *Step) answer(ctx context.Context, r *runtime.ElicitResult) (*Step, error) {
+func (s *Step) answer(ctx context.Context, r *protocol.ElicitResult) (*Step, error) {
 	if s.Question == nil {
 		return nil, ErrDone
 	}
-	return s.t.send(ctx, s.args, s.RequestState, map[string]runtime.InputResponse{s.Question.Key: r}, s.Question.Round)
+	return s.t.send(ctx, s.args, s.RequestState, map[string]protocol.InputResponse{s.Question.Key: r}, s.Question.Round)
 }
 
 // round reads the round from the key (KEY, then KEY_2, KEY_3, …), falling
@@ -182,7 +183,7 @@ func (t *Tester) round(key string, guess int) int {
 }
 
 // call runs one request through the flow, or through a new exchange.
-func (t *Tester) call(ctx context.Context, req *runtime.Request) (*runtime.Response, error) {
+func (t *Tester) call(ctx context.Context, req *protocol.Request) (*runtime.Response, error) {
 	if t.Flow != nil {
 		return t.Flow.Call(ctx, &t.Options, req)
 	}
@@ -196,15 +197,15 @@ func (t *Tester) call(ctx context.Context, req *runtime.Request) (*runtime.Respo
 	return x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return t.Handler(ctx, x) })
 }
 
-func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, responses map[string]runtime.InputResponse, round int) (*Step, error) {
+func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, responses map[string]protocol.InputResponse, round int) (*Step, error) {
 	if t.Options.Keys == nil {
 		t.Options.Keys = runtime.EphemeralKeyRing()
 	}
 	version := t.ProtocolVersion
 	if version == "" {
-		version = runtime.ProtocolMRTR
+		version = protocol.VersionMRTR
 	}
-	req := &runtime.Request{
+	req := &protocol.Request{
 		Method: "tools/call", Arguments: args, InputResponses: responses, RequestState: state,
 		FormElicitation: !t.NoElicitation, URLElicitation: !t.NoElicitation, ProtocolVersion: version, Principal: t.Principal,
 	}
@@ -224,7 +225,7 @@ func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, r
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	er, ok := resp.InputRequests[keys[0]].(*runtime.ElicitRequest)
+	er, ok := resp.InputRequests[keys[0]].(*protocol.ElicitRequest)
 	if !ok {
 		return nil, fmt.Errorf("elicittest: input request %q is %T, not an elicitation", keys[0], resp.InputRequests[keys[0]])
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/elicittest"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 var ctx = context.Background()
@@ -100,14 +101,14 @@ func TestRespondAndOptions(t *testing.T) {
 	require.NoError(t, err)
 
 	// An answer under a key that was not asked: asked again.
-	again, err := step.Respond(ctx, step.RequestState, map[string]runtime.InputResponse{
-		"other": &runtime.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Ada"}}})
+	again, err := step.Respond(ctx, step.RequestState, map[string]protocol.InputResponse{
+		"other": &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"name": "Ada"}}})
 	require.NoError(t, err)
 	assert.Equal(t, "plan_trip_2", again.Question.Key)
 
 	// A tampered state: -32602.
 	_, err = step.Respond(ctx, step.RequestState+"A", nil)
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32602, pe.Code)
 
@@ -128,7 +129,7 @@ func TestRespondAndOptions(t *testing.T) {
 
 	// A 2025-06-18 client is sent the downgraded schema.
 	tr = elicittest.New(fixture.NewTripFlow(rec))
-	tr.ProtocolVersion = runtime.Protocol20250618
+	tr.ProtocolVersion = protocol.Version20250618
 	step, err = tr.Call(ctx, map[string]any{"city": "Paris"})
 	require.NoError(t, err)
 	assert.NotContains(t, step.Question.Fields, "tags")

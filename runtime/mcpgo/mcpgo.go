@@ -3,7 +3,7 @@
 // SEP-2322) and serves them over stateless Streamable HTTP or stdio: the same
 // generated tools as runtime/mcpsdk, on the other Go SDK.
 //
-// It translates between mcp-go's requests and results and runtime.Request and
+// It translates between mcp-go's requests and results and protocol.Request and
 // runtime.Response; the flow itself lives in package runtime. mcp-go builds
 // the input-required result (server.NewInputRequestBuilder), reads the
 // retry's answers (server.ElicitationResponse) and, for clients before
@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Options configure how flows run on an mcp-go server.
@@ -69,7 +70,7 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			return nil, err
 		}
 		resp, err := flow.Call(ctx, &opts.Flow, rreq)
-		var pe *runtime.ProtocolError
+		var pe *protocol.Error
 		if err != nil && !errors.As(err, &pe) {
 			// A branch's error is a tool error result the model can read (and
 			// what the at-most-once store records for a replay), not a
@@ -82,7 +83,7 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 		if resp.Result == nil {
 			b := server.NewInputRequestBuilder(resp.RequestState)
 			for key, ir := range resp.InputRequests {
-				if er, ok := ir.(*runtime.ElicitRequest); ok {
+				if er, ok := ir.(*protocol.ElicitRequest); ok {
 					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: er.RequestedSchema, URL: er.URL})
 				}
 			}
@@ -92,16 +93,16 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 	})
 }
 
-func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*runtime.Request, error) {
+func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*protocol.Request, error) {
 	args := req.Params.RawArguments
 	if len(args) == 0 && req.Params.Arguments != nil {
 		b, err := json.Marshal(req.Params.Arguments)
 		if err != nil {
-			return nil, &runtime.ProtocolError{Code: runtime.CodeInvalidParams, Message: "arguments do not encode: " + err.Error()}
+			return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: "arguments do not encode: " + err.Error()}
 		}
 		args = b
 	}
-	r := &runtime.Request{
+	r := &protocol.Request{
 		Method:          "tools/call",
 		Arguments:       args,
 		RequestState:    req.Params.RequestState,
@@ -116,14 +117,14 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*runt
 		r.URLElicitation = caps.Elicitation.URL != nil
 	}
 	if len(req.Params.InputResponses) > 0 {
-		r.InputResponses = make(map[string]runtime.InputResponse, len(req.Params.InputResponses))
+		r.InputResponses = make(map[string]protocol.InputResponse, len(req.Params.InputResponses))
 		for key := range req.Params.InputResponses {
 			// Every input request the flow sends is an elicitation; an answer
 			// that does not decode as one is passed as nil (-32602 in the flow).
-			var ir runtime.InputResponse
+			var ir protocol.InputResponse
 			if er := server.ElicitationResponse(req.Params.InputResponses, key); er != nil {
 				content, _ := er.Content.(map[string]any)
-				ir = &runtime.ElicitResult{Action: runtime.Action(er.Action), Content: content}
+				ir = &protocol.ElicitResult{Action: protocol.Action(er.Action), Content: content}
 			}
 			r.InputResponses[key] = ir
 		}

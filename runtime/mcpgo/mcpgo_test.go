@@ -25,6 +25,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/mcpgo"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 var good = map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 2, "meal": "fish"}
@@ -197,7 +198,7 @@ func mcpgoClient(t *testing.T, url string, a *answerer, hc *http.Client) *mgclie
 	init.Params.ClientInfo = mg.Implementation{Name: "mcp-go", Version: "1"}
 	res, err := c.Initialize(context.Background(), init)
 	require.NoError(t, err)
-	require.Equal(t, runtime.ProtocolMRTR, res.ProtocolVersion)
+	require.Equal(t, protocol.VersionMRTR, res.ProtocolVersion)
 	return c
 }
 
@@ -332,16 +333,16 @@ func TestMCPGoLegacyClientThroughTheBridge(t *testing.T) {
 	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithElicitation())
 	mcpgo.AddTool(s, fixture.NewTripFlow(rec), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), OnReject: rj.hook}})
 	legacy := func(a *answerer) *mgclient.Client {
-		c, err := mgclient.NewInProcessClientWithOptions(s, mgclient.WithElicitationHandler(a), mgclient.WithProtocolVersion(runtime.Protocol20251125))
+		c, err := mgclient.NewInProcessClientWithOptions(s, mgclient.WithElicitationHandler(a), mgclient.WithProtocolVersion(protocol.Version20251125))
 		require.NoError(t, err)
 		require.NoError(t, c.Start(context.Background()))
 		t.Cleanup(func() { c.Close() })
 		init := mg.InitializeRequest{}
-		init.Params.ProtocolVersion = runtime.Protocol20251125
+		init.Params.ProtocolVersion = protocol.Version20251125
 		init.Params.Capabilities.Elicitation = &mg.ElicitationCapability{}
 		res, err := c.Initialize(context.Background(), init)
 		require.NoError(t, err)
-		require.Equal(t, runtime.Protocol20251125, res.ProtocolVersion)
+		require.Equal(t, protocol.Version20251125, res.ProtocolVersion)
 		return c
 	}
 	a := &answerer{content: []map[string]any{good}}

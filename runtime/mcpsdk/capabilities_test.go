@@ -6,12 +6,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // sdkCapabilities is what go-sdk's ClientCapabilities makes of meta, in the
 // flow's terms (a request without a session).
-func sdkCapabilities(meta map[string]any) runtime.Capabilities {
+func sdkCapabilities(meta map[string]any) protocol.Capabilities {
 	req := &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Meta: meta}}
 	return capabilities(req.ClientCapabilities())
 }

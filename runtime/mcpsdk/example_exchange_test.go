@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // A tool that asks the client's model a question (sampling/createMessage)
@@ -17,9 +18,9 @@ func ExampleAddExchangeTool() {
 		if ans, ok := x.Sampling("capital"); ok {
 			return &runtime.Response{Result: runtime.Textf("The model says: %s", ans.Text)}, nil
 		}
-		return x.Ask(map[string]runtime.InputRequest{
-			"capital": &runtime.SamplingRequest{MaxTokens: 100,
-				Messages: []runtime.SamplingMessage{{Role: "user", Text: "What is the capital of France?"}}},
+		return x.Ask(map[string]protocol.InputRequest{
+			"capital": &protocol.SamplingRequest{MaxTokens: 100,
+				Messages: []protocol.SamplingMessage{{Role: "user", Text: "What is the capital of France?"}}},
 		}, nil)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "example", Version: "1"}, nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // topicArgs is a hand-written runtime.Args with one required elicitable
@@ -85,8 +86,8 @@ func capitalTool(_ context.Context, x *runtime.Exchange) (*runtime.Response, err
 		return &runtime.Response{Result: runtime.Textf("%s -> %s (round %d)", asked, s.Text, x.Round())}, nil
 	}
 	q := "What is the capital of France?"
-	return x.Ask(map[string]runtime.InputRequest{
-		"capital": &runtime.SamplingRequest{Messages: []runtime.SamplingMessage{{Role: "user", Text: q}}, MaxTokens: 20},
+	return x.Ask(map[string]protocol.InputRequest{
+		"capital": &protocol.SamplingRequest{Messages: []protocol.SamplingMessage{{Role: "user", Text: q}}, MaxTokens: 20},
 	}, q)
 }
 
@@ -104,7 +105,7 @@ func confirmRead(_ context.Context, x *runtime.Exchange) (*runtime.Response, err
 	}
 	s := impl.NewObjectSchema()
 	s.Properties.Set("ok", &jsonschema.Schema{Type: "boolean"})
-	return x.Ask(map[string]runtime.InputRequest{"confirm": &runtime.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
+	return x.Ask(map[string]protocol.InputRequest{"confirm": &protocol.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
 }
 
 func serve(t *testing.T) string {
@@ -179,7 +180,7 @@ func TestExchangeToolSampling(t *testing.T) {
 func TestExchangeToolMissingCapability(t *testing.T) {
 	cs := dial(t, serve(t), false)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "capital", Arguments: map[string]any{}})
-	je := requireRPC(t, err, runtime.CodeMissingCapability)
+	je := requireRPC(t, err, protocol.CodeMissingCapability)
 	assert.JSONEq(t, `{"requiredCapabilities":{"sampling":{}}}`, string(je.Data))
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Session bounds of [NewHTTPHandler] when [HTTPOptions] leaves them zero.
@@ -121,7 +121,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.stateful.ServeHTTP(w, r)
 		return
 	}
-	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= runtime.ProtocolMRTR {
+	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= protocol.VersionMRTR {
 		h.stateless.ServeHTTP(w, r)
 		return
 	}
@@ -214,7 +214,7 @@ func legacyInitialize(body []byte) bool {
 	if json.Unmarshal(body, &msg) != nil || msg.Method != "initialize" {
 		return false
 	}
-	return msg.Params.ProtocolVersion < runtime.ProtocolMRTR
+	return msg.Params.ProtocolVersion < protocol.VersionMRTR
 }
 
 // statelessHandler is [StatelessHTTPHandler]'s handler.
@@ -341,7 +341,7 @@ func (p *paramsWriter) finish() {
 				"jsonrpc": "2.0",
 				"id":      msg.ID,
 				"error": map[string]any{
-					"code": runtime.CodeInvalidParams,
+					"code": protocol.CodeInvalidParams,
 					"message": "invalid params for " + method + ": they do not decode " +
 						"(name and requestState must be strings, inputResponses an object of results keyed by the inputRequests keys)",
 				},

@@ -3,7 +3,7 @@
 // them over Streamable HTTP (stateless for 2026-07-28, with sessions for older
 // clients) or stdio.
 //
-// It translates between the SDK's requests and results and runtime.Request
+// It translates between the SDK's requests and results and protocol.Request
 // and runtime.Response; the flow itself lives in package runtime.
 package mcpsdk
 
@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Options configure how flows run on a go-sdk server.
@@ -90,14 +91,14 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 }
 
 // toolErrorResult answers a tools/call whose flow or handler failed: a
-// *runtime.ProtocolError (or an SDK *jsonrpc.Error) is a JSON-RPC error;
+// *protocol.Error (or an SDK *jsonrpc.Error) is a JSON-RPC error;
 // any other error — one a branch returned — is a tool error result the model
 // can read (MCP 2026-07-28, server/tools: tool execution errors are reported
 // in the result with isError), which is also what the at-most-once store
 // records and a replay of the call gets back. go-sdk would otherwise send a
 // raw handler's error as a JSON-RPC error.
 func toolErrorResult(err error) (*mcp.CallToolResult, error) {
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	var je *jsonrpc.Error
 	if errors.As(err, &pe) || errors.As(err, &je) {
 		return nil, protocolError(err)
@@ -109,12 +110,12 @@ func toolErrorResult(err error) (*mcp.CallToolResult, error) {
 // *jsonrpc.Error -32603, refuses an authenticated request without a
 // principal (see Options.Principal).
 func request[P mcp.Params](ctx context.Context, opts *Options, method string, req *mcp.ServerRequest[P], args json.RawMessage,
-	responses mcp.InputResponseMap, state string) (*runtime.Request, error) {
+	responses mcp.InputResponseMap, state string) (*protocol.Request, error) {
 	principal := opts.Principal
 	if principal == nil {
 		principal = DefaultPrincipal
 	}
-	r := &runtime.Request{
+	r := &protocol.Request{
 		Method:          method,
 		Arguments:       args,
 		RequestState:    state,
@@ -122,22 +123,22 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		Principal:       principal(ctx, req.Extra),
 	}
 	if r.Principal == "" && req.Extra != nil && req.Extra.TokenInfo != nil {
-		return nil, &jsonrpc.Error{Code: runtime.CodeInternalError, Message: "mcpgen: this request is authenticated (a bearer token), " +
+		return nil, &jsonrpc.Error{Code: protocol.CodeInternalError, Message: "mcpgen: this request is authenticated (a bearer token), " +
 			"but it has no principal (TokenInfo.UserID is empty), so its requestState could be resumed by any other user: " +
 			"set UserID in the token verifier, or set mcpsdk.Options.Principal"}
 	}
-	if v := r.ProtocolVersion; v != "" && v < runtime.ProtocolMRTR && req.Session != nil {
+	if v := r.ProtocolVersion; v != "" && v < protocol.VersionMRTR && req.Session != nil {
 		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
 			// go-sdk's stateless transport stands in an initialize without
 			// capabilities: this client's own initialize was not kept.
 			r.Unaskable = "this protocol " + v + " client reached the server over stateless HTTP, which keeps no session: " +
 				"the server does not know what it declared at initialize and cannot send it elicitation/create " +
-				"(serve it with mcpsdk.HTTPHandler, which keeps sessions for such clients, or connect with protocol " + runtime.ProtocolMRTR + ")"
+				"(serve it with mcpsdk.HTTPHandler, which keeps sessions for such clients, or connect with protocol " + protocol.VersionMRTR + ")"
 		}
 	}
 	// ClientCapabilities decodes the request's _meta on each access: the
 	// flow asks for it only when it needs it, and only once.
-	r.LoadCapabilities = func() runtime.Capabilities {
+	r.LoadCapabilities = func() protocol.Capabilities {
 		if v := reflect.ValueOf(req.Params); v.Kind() == reflect.Pointer && !v.IsNil() {
 			if c, ok := metaCapabilities(req.Params.GetMeta()); ok {
 				return c
@@ -146,7 +147,7 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		return capabilities(req.ClientCapabilities())
 	}
 	if len(responses) > 0 {
-		r.InputResponses = make(map[string]runtime.InputResponse, len(responses))
+		r.InputResponses = make(map[string]protocol.InputResponse, len(responses))
 		for k, v := range responses {
 			r.InputResponses[k] = inputResponse(v)
 		}
@@ -154,13 +155,13 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 	return r, nil
 }
 
-func inputResponse(v mcp.InputResponse) runtime.InputResponse {
+func inputResponse(v mcp.InputResponse) protocol.InputResponse {
 	switch x := v.(type) {
 	case *mcp.ElicitResult:
 		if x == nil {
 			return nil
 		}
-		return &runtime.ElicitResult{Action: runtime.Action(x.Action), Content: x.Content}
+		return &protocol.ElicitResult{Action: protocol.Action(x.Action), Content: x.Content}
 	}
 	return deprecatedInputResponse(v)
 }
@@ -169,7 +170,7 @@ func inputRequests(resp *runtime.Response) mcp.InputRequestMap {
 	m := make(mcp.InputRequestMap, len(resp.InputRequests))
 	for k, ir := range resp.InputRequests {
 		switch x := ir.(type) {
-		case *runtime.ElicitRequest:
+		case *protocol.ElicitRequest:
 			m[k] = elicitParams(x)
 		default:
 			if r := deprecatedInputRequest(ir); r != nil {
@@ -207,12 +208,12 @@ func nativeResult[T any](v any) (*T, bool) {
 	return nil, false
 }
 
-// protocolError maps a *runtime.ProtocolError to the SDK's *jsonrpc.Error so
+// protocolError maps a *protocol.Error to the SDK's *jsonrpc.Error so
 // that the client receives a JSON-RPC error; other errors pass through (go-sdk
 // sends a raw handler's error as a JSON-RPC error too; tools use
 // toolErrorResult instead).
 func protocolError(err error) error {
-	var pe *runtime.ProtocolError
+	var pe *protocol.Error
 	if !errors.As(err, &pe) {
 		return err
 	}
@@ -274,7 +275,7 @@ func ServeStdio(ctx context.Context, s *mcp.Server) error {
 // elicitParams is the SDK's form of an elicitation/create request: a form's
 // requestedSchema, or a URL-mode request's URL (MCP 2026-07-28,
 // client/elicitation).
-func elicitParams(x *runtime.ElicitRequest) *mcp.ElicitParams {
+func elicitParams(x *protocol.ElicitRequest) *mcp.ElicitParams {
 	if x.Mode == "url" {
 		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL}
 	}
@@ -292,8 +293,8 @@ func elicitParams(x *runtime.ElicitRequest) *mcp.ElicitParams {
 // an object whose listChanged is a boolean; sampling an object whose context
 // and tools are objects; elicitation an object whose form and url are
 // objects; each of them possibly null.
-func metaCapabilities(meta map[string]any) (runtime.Capabilities, bool) {
-	var c runtime.Capabilities
+func metaCapabilities(meta map[string]any) (protocol.Capabilities, bool) {
+	var c protocol.Capabilities
 	caps, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
 	if !ok {
 		return c, false
@@ -354,8 +355,8 @@ func metaCapabilities(meta map[string]any) (runtime.Capabilities, bool) {
 // capabilities (none when caps is nil): {"elicitation":{}} means form, and
 // {"elicitation":{"url":{}}} alone does not (MCP 2026-07-28,
 // client/elicitation, capabilities).
-func capabilities(caps *mcp.ClientCapabilities) runtime.Capabilities {
-	var c runtime.Capabilities
+func capabilities(caps *mcp.ClientCapabilities) protocol.Capabilities {
+	var c protocol.Capabilities
 	if caps == nil {
 		return c
 	}

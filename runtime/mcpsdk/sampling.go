@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // samplingAndRoots reports whether the client declared sampling and roots.
@@ -17,15 +17,15 @@ func samplingAndRoots(caps *mcp.ClientCapabilities) (sampling, roots bool) {
 
 // deprecatedInputRequest converts a runtime sampling or roots request to the
 // SDK's params, or returns nil for any other type.
-func deprecatedInputRequest(ir runtime.InputRequest) mcp.InputRequest {
+func deprecatedInputRequest(ir protocol.InputRequest) mcp.InputRequest {
 	switch x := ir.(type) {
-	case *runtime.SamplingRequest:
+	case *protocol.SamplingRequest:
 		msgs := make([]*mcp.SamplingMessage, 0, len(x.Messages))
 		for _, msg := range x.Messages {
 			msgs = append(msgs, &mcp.SamplingMessage{Role: mcp.Role(msg.Role), Content: &mcp.TextContent{Text: msg.Text}})
 		}
 		return &mcp.CreateMessageParams{Messages: msgs, SystemPrompt: x.SystemPrompt, MaxTokens: x.MaxTokens}
-	case *runtime.RootsRequest:
+	case *protocol.RootsRequest:
 		return &mcp.ListRootsParams{}
 	}
 	return nil
@@ -33,29 +33,29 @@ func deprecatedInputRequest(ir runtime.InputRequest) mcp.InputRequest {
 
 // deprecatedInputResponse converts the SDK's sampling or roots answer, or
 // returns nil for anything else (the flow then rejects it with -32602).
-func deprecatedInputResponse(v mcp.InputResponse) runtime.InputResponse {
+func deprecatedInputResponse(v mcp.InputResponse) protocol.InputResponse {
 	switch x := v.(type) {
 	case *mcp.CreateMessageWithToolsResult:
 		if x == nil {
 			return nil
 		}
-		return &runtime.SamplingResult{Role: string(x.Role), Text: joinText(x.Content), Model: x.Model, StopReason: x.StopReason}
+		return &protocol.SamplingResult{Role: string(x.Role), Text: joinText(x.Content), Model: x.Model, StopReason: x.StopReason}
 	case *mcp.CreateMessageResult:
 		if x == nil {
 			return nil
 		}
-		return &runtime.SamplingResult{Role: string(x.Role), Text: joinText([]mcp.Content{x.Content}), Model: x.Model, StopReason: x.StopReason}
+		return &protocol.SamplingResult{Role: string(x.Role), Text: joinText([]mcp.Content{x.Content}), Model: x.Model, StopReason: x.StopReason}
 	case *mcp.ListRootsResult:
 		if x == nil {
 			return nil
 		}
-		roots := make([]runtime.Root, 0, len(x.Roots))
+		roots := make([]protocol.Root, 0, len(x.Roots))
 		for _, r := range x.Roots {
 			if r != nil {
-				roots = append(roots, runtime.Root{URI: r.URI, Name: r.Name})
+				roots = append(roots, protocol.Root{URI: r.URI, Name: r.Name})
 			}
 		}
-		return &runtime.RootsResult{Roots: roots}
+		return &protocol.RootsResult{Roots: roots}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package runtime
+package protocol
 
 // The input requests a server may embed besides elicitation (SEP-2322,
 // MCP 2026-07-28 basic/patterns/mrtr: inputRequests values are
@@ -90,21 +90,6 @@ func (c Capabilities) Supports(ir InputRequest) bool {
 		return c.Roots
 	}
 	return false
-}
-
-// required returns the requiredCapabilities object of a -32021 error for ir
-// (MCP 2026-07-28, basic: MissingRequiredClientCapabilityError), or nil for an
-// unknown type.
-func requiredCapability(ir InputRequest) map[string]any {
-	switch ir.(type) {
-	case *ElicitRequest:
-		return map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
-	case *SamplingRequest:
-		return map[string]any{"sampling": map[string]any{}}
-	case *RootsRequest:
-		return map[string]any{"roots": map[string]any{}}
-	}
-	return nil
 }
 
 // Filter returns the requests a client with these capabilities may be sent,
