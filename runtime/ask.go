@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"strconv"
 
@@ -60,15 +59,34 @@ type asker struct {
 	kept    map[string]json.RawMessage // values computed once (Keep), sealed likewise
 	pending *pendingQuestion           // the question this request asks
 	final   *Result                    // a result the engine decided (no option for a required field)
+	// tool, when toolSet, is the reply of the tool's own form that the
+	// branch runs on, sealed under "" when the branch asks.
+	tool    reply
+	toolSet bool
 }
 
+// newAsker returns the asker of a request: the replies and kept values of
+// its opened state are its own (a state is opened for one request), and
+// maps are made only when something is added, so that a branch that asks
+// nothing costs no allocation here.
 func newAsker(r *round) *asker {
-	a := &asker{r: r, replies: map[string]reply{}, kept: map[string]json.RawMessage{}}
+	a := &asker{r: r}
 	if r.st != nil {
-		maps.Copy(a.replies, r.st.Replies)
-		maps.Copy(a.kept, r.st.Kept)
+		a.replies, a.kept = r.st.Replies, r.st.Kept
 	}
 	return a
+}
+
+// settle records the reply of the form called name, where the engine and
+// the next state read it.
+func (a *asker) settle(name string, rep reply) {
+	if a.replies == nil {
+		a.replies = map[string]reply{}
+		if a.r.st != nil {
+			a.r.st.Replies = a.replies
+		}
+	}
+	a.replies[name] = rep
 }
 
 func askerFrom(ctx context.Context) *asker {
@@ -129,7 +147,7 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 		return "", ErrInputRequired
 	}
 	if rep.Question != nil {
-		a.replies[name] = *rep
+		a.settle(name, rep)
 	}
 	return rep.Action, nil
 }
@@ -186,7 +204,7 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 			return "", err
 		}
 		if answered && er.Action != Accept {
-			a.replies[name] = reply{Question: digest, Action: er.Action}
+			a.settle(name, reply{Question: digest, Action: er.Action})
 			return er.Action, nil
 		}
 		if answered {
@@ -224,6 +242,9 @@ func Keep[T any](ctx context.Context, name string, compute func() (T, error)) (T
 	if err != nil {
 		return zero, fmt.Errorf("mcpgen: runtime.Keep(%q): %w", name, err)
 	}
+	if a.kept == nil {
+		a.kept = map[string]json.RawMessage{}
+	}
 	a.kept[name] = b
 	return v, nil
 }
@@ -238,6 +259,9 @@ func (a *asker) next(base *state) (resp *Response, ok bool, err error) {
 	}
 	if a.pending == nil {
 		return nil, false, nil
+	}
+	if a.toolSet {
+		a.settle("", a.tool)
 	}
 	base.Replies, base.Kept = a.replies, a.kept
 	resp, err = a.r.askForm(base, a.pending)

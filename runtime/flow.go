@@ -484,7 +484,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 			}
 			return r.askForm(st, p)
 		}
-		return c.dispatch(ctx, st, *rep)
+		return c.dispatch(ctx, st, rep)
 	})
 }
 
@@ -663,7 +663,7 @@ func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, e
 		_ = c.args.ApplyPartial(rep.Content)
 	}
 	a := newAsker(c.r)
-	a.replies[""] = rep
+	a.tool, a.toolSet = rep, true
 	c.r.ran, c.r.action = true, out.Action
 	id := c.r.flowID()
 	if st != nil && len(st.FlowID) > 0 {

@@ -141,9 +141,9 @@ func (st *state) askedFor(name string) *asked {
 // it under and the form, as computed now, has the same digest as then: when
 // the data changed, the new form is asked. A malformed answer is a -32602
 // *protocol.Error.
-func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final *Result, err error) {
+func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
 	if final := f.rules.settle(r.name, f.target); final != nil {
-		return nil, nil, final, nil
+		return reply{}, nil, final, nil
 	}
 	fields := f.fields
 	if fields == nil {
@@ -163,7 +163,7 @@ func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final 
 	}
 	if prev, ok := replies[f.name]; ok && equalDigest(prev.Question, digest()) {
 		if prev.Action != Accept || f.target.ApplyContent(prev.Content) == nil {
-			return &prev, nil, nil, nil
+			return prev, nil, nil, nil
 		}
 	}
 	last := st.askedFor(f.name)
@@ -171,31 +171,40 @@ func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final 
 		// Nothing to ask (every field holds a value or its only option),
 		// or only optional fields the tool does without.
 		if prev, ok := replies[f.name]; ok && prev.Action != Accept {
-			return &prev, nil, nil, nil
+			return prev, nil, nil, nil
 		}
 		if last != nil {
 			er, answered, err := r.answer(last)
 			if err != nil {
-				return nil, nil, nil, err
+				return reply{}, nil, nil, err
 			}
 			if answered && er.Action != Accept {
-				return &reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+				return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 			}
 		}
 		content := f.rules.withFixed(nil)
-		for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
-			if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(whole.Required, pair.Key) {
-				content[pair.Key] = def
+		if len(f.rules.defaultsOf()) > 0 {
+			for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
+				if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(whole.Required, pair.Key) {
+					if content == nil {
+						content = map[string]any{}
+					}
+					content[pair.Key] = def
+				}
 			}
 		}
-		ve, err := applyAnswer(f.target, f.rules, content, slices.Collect(maps.Keys(content)))
+		var given []string
+		if !f.rules.empty() {
+			given = slices.Collect(maps.Keys(content))
+		}
+		ve, err := applyAnswer(f.target, f.rules, content, given)
 		if err != nil {
-			return nil, nil, nil, err
+			return reply{}, nil, nil, err
 		}
 		if ve != nil {
-			return nil, nil, ToolError("%s: %v", r.name, ve), nil
+			return reply{}, nil, ToolError("%s: %v", r.name, ve), nil
 		}
-		return &reply{Action: Accept, Content: content}, nil, nil, nil
+		return reply{Action: Accept, Content: content}, nil, nil, nil
 	}
 	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, schema: whole,
 		content: f.rules.withFixed(nil), always: f.always}
@@ -206,12 +215,12 @@ func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final 
 		er, answered, err := r.answer(last)
 		switch {
 		case err != nil:
-			return nil, nil, nil, err
+			return reply{}, nil, nil, err
 		case !answered:
 			// Asked again as it stands: the same fields, the answers kept.
 			p.schema, p.content = f.rules.schema(f.target, last.Fields...), last.Content
 		case er.Action != Accept:
-			return &reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 		default:
 			merged := maps.Clone(last.Content)
 			if merged == nil {
@@ -227,10 +236,10 @@ func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final 
 			}
 			ve, err := applyAnswer(f.target, f.rules, merged, last.Fields)
 			if err != nil {
-				return nil, nil, nil, err
+				return reply{}, nil, nil, err
 			}
 			if ve == nil {
-				return &reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
+				return reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
 			}
 			failing := ve.Fields()
 			p.content = maps.Clone(merged)
@@ -239,7 +248,7 @@ func (r *round) form(f *form, st *state) (rep *reply, p *pendingQuestion, final 
 		}
 	}
 	p.digest = digest()
-	return nil, p, nil, nil
+	return reply{}, p, nil, nil
 }
 
 // mustAsk reports whether whole, the form's requestedSchema, holds a field

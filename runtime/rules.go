@@ -38,6 +38,14 @@ func (r *rules) empty() bool {
 	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0
 }
 
+// defaultsOf returns the run-time defaults (nil without rules).
+func (r *rules) defaultsOf() map[string]any {
+	if r == nil {
+		return nil
+	}
+	return r.defaults
+}
+
 // defaultOf returns the run-time default of the field name, if any.
 func (r *rules) defaultOf(name string) (any, bool) {
 	if r == nil {
@@ -109,8 +117,11 @@ func (r *rules) settle(tool string, target Args) *Result {
 }
 
 // withFixed returns content with the values settle fixed added (a new map;
-// content is not changed).
+// content is not changed), or nil when both are empty.
 func (r *rules) withFixed(content map[string]any) map[string]any {
+	if len(content) == 0 && (r == nil || len(r.fixed) == 0) {
+		return nil
+	}
 	out := make(map[string]any, len(content)+2)
 	if r != nil {
 		maps.Copy(out, r.fixed)
