@@ -627,7 +627,7 @@ func (c *call) unsealed(fm *form) *state {
 		return nil
 	}
 	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
-		Question: fm.digest(fm.fields, whole), Content: fm.rules.withFixed(nil)}}}
+		Question: fm.digest(fm.fields, func() *jsonschema.Schema { return whole }), Content: fm.rules.withFixed(nil)}}}
 }
 
 // resume handles a retry of a call whose form was settled in an earlier

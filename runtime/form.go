@@ -91,17 +91,18 @@ type formMemoID struct {
 // a form asks depend on which arguments a caller left out.
 const maxQuestions = 4096
 
-// digest returns formDigest(f.key, f.message, whole, f.rules), memoised when
-// the form has no run-time rules; whole is the requestedSchema of fields.
-func (f *form) digest(fields []string, whole *jsonschema.Schema) []byte {
+// digest returns formDigest(f.key, f.message, whole(), f.rules), memoised
+// when the form has no run-time rules; whole returns the requestedSchema of
+// fields, built only when the digest is not memoised.
+func (f *form) digest(fields []string, whole func() *jsonschema.Schema) []byte {
 	if f.memo == nil || !f.rules.empty() {
-		return formDigest(f.key, f.message, whole, f.rules)
+		return formDigest(f.key, f.message, whole(), f.rules)
 	}
 	id := formMemoID{memo: f.memo, id: f.key + "\x00" + f.message + "\x00" + strings.Join(fields, "\x00")}
 	if d, ok := formMemo.Load(id); ok {
 		return d.([]byte)
 	}
-	d := formDigest(f.key, f.message, whole, nil)
+	d := formDigest(f.key, f.message, whole(), nil)
 	if formMemoCount.Load() < maxQuestions {
 		if _, loaded := formMemo.LoadOrStore(id, d); !loaded {
 			formMemoCount.Add(1)
@@ -149,13 +150,26 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	if fields == nil {
 		fields = f.target.MissingFields()
 	}
-	whole := f.rules.schema(f.target, fields...)
+	// The whole form's requestedSchema and digest are built when first
+	// needed: a retry whose digest is memoised builds no schema.
+	var whole *jsonschema.Schema
+	schema := func() *jsonschema.Schema {
+		if whole == nil {
+			whole = f.rules.schema(f.target, fields...)
+		}
+		return whole
+	}
 	var d []byte
 	digest := func() []byte {
 		if d == nil {
-			d = f.digest(fields, whole)
+			d = f.digest(fields, schema)
 		}
 		return d
+	}
+	// Without run-time rules the form asks exactly fields.
+	empty := len(fields) == 0
+	if !f.rules.empty() {
+		empty = schema().Properties.Len() == 0
 	}
 	var replies map[string]reply
 	if st != nil {
@@ -167,7 +181,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		}
 	}
 	last := st.askedFor(f.name)
-	if whole.Properties.Len() == 0 || last == nil && f.optionalNotAsked && !f.mustAsk(whole) {
+	if empty || last == nil && f.optionalNotAsked && !f.mustAsk(schema()) {
 		// Nothing to ask (every field holds a value or its only option),
 		// or only optional fields the tool does without.
 		if prev, ok := replies[f.name]; ok && prev.Action != Accept {
@@ -184,8 +198,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		}
 		content := f.rules.withFixed(nil)
 		if len(f.rules.defaultsOf()) > 0 {
-			for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
-				if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(whole.Required, pair.Key) {
+			for pair := schema().Properties.Oldest(); pair != nil; pair = pair.Next() {
+				if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(schema().Required, pair.Key) {
 					if content == nil {
 						content = map[string]any{}
 					}
@@ -206,7 +220,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		}
 		return reply{Action: Accept, Content: content}, nil, nil, nil
 	}
-	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, schema: whole,
+	p = &pendingQuestion{name: f.name, key: f.key, message: f.message,
 		content: f.rules.withFixed(nil), always: f.always}
 	if last != nil {
 		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
@@ -230,7 +244,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 				delete(merged, name)
 				if v, ok := er.Content[name]; ok {
 					merged[name] = v
-				} else if def, ok := f.rules.defaultOf(name); ok && !slices.Contains(whole.Required, name) {
+				} else if def, ok := f.rules.defaultOf(name); ok && !slices.Contains(schema().Required, name) {
 					merged[name] = def
 				}
 			}
@@ -246,6 +260,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
 			p.schema, p.problem = f.rules.schema(f.target, failing...), ve.Error()
 		}
+	}
+	if p.schema == nil {
+		p.schema = schema()
 	}
 	p.digest = digest()
 	return reply{}, p, nil, nil
