@@ -128,8 +128,19 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	if opts == nil {
 		opts = &AskOptions{}
 	}
-	f := &form{name: name, key: name, target: q, message: opts.Message, memo: reflect.TypeOf(q),
+	typ := reflect.TypeOf(q)
+	f := &form{name: name, key: name, target: q, message: opts.Message, memo: typ,
 		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}}
+	if !f.rules.empty() && typ.Kind() == reflect.Pointer {
+		// The run-time rules are checked against a zero question.
+		f.fresh = func() Args {
+			fresh, _ := reflect.New(typ.Elem()).Interface().(Args)
+			return fresh
+		}
+		if f.fresh() == nil {
+			f.fresh = nil
+		}
+	}
 	if f.message == "" {
 		if m, ok := q.(interface{ ElicitMessage() string }); ok {
 			f.message = m.ElicitMessage()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -348,7 +349,8 @@ func Principal(ctx context.Context) string {
 // key, a charge id) so that a final retry sent twice does the work once. A
 // client that sends the same first call again starts another flow, with
 // another id. It is "" outside a branch or an exchange handler (in a flow's
-// Choices functions too).
+// Choices and FormOptions functions too: they run before the flow's id is
+// fixed).
 func FlowID(ctx context.Context) string {
 	s, _ := ctx.Value(flowIDKey).(string)
 	return s
@@ -454,13 +456,9 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 			return resp, err
 		}
 		st := r.st
-		if st != nil {
-			if rep, ok := st.Replies[""]; ok {
-				return c.resume(ctx, rep)
-			}
-			if len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "" {
-				return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
-			}
+		_, settled := st.replies()[""]
+		if st != nil && !settled && (len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "") {
+			return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 		}
 		fm := c.form()
 		if st == nil && f.AcceptUnsealed {
@@ -472,6 +470,10 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 				st = c.unsealed(fm)
 			}
 		}
+		// The engine decides the tool's own form on every request: on a
+		// retry whose branch asked a question, its reply is settled while
+		// the form, as computed now, is the one answered; when its options
+		// changed since, it is asked again, as a question is.
 		rep, p, final, err := r.form(fm, st)
 		switch {
 		case err != nil:
@@ -479,10 +481,25 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 		case final != nil:
 			return complete(final), nil
 		case p != nil:
-			if st == nil {
-				st = &state{}
+			base := &state{}
+			if st != nil {
+				cp := *st // binding, flow id and round go on; issue replaces Asked
+				base = &cp
+				if settled {
+					// Asked again after the branch ran: the questions'
+					// replies stay (each is checked against its own
+					// digest), values kept from the old answers go.
+					base.Replies = maps.Clone(st.Replies)
+					delete(base.Replies, "")
+					base.Kept = nil
+				}
 			}
-			return r.askForm(st, p)
+			return r.askForm(base, p)
+		}
+		switch rep.Action {
+		case Accept, Decline, Cancel:
+		default:
+			return nil, r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", rep.Action))
 		}
 		return c.dispatch(ctx, st, rep)
 	})
@@ -608,7 +625,7 @@ func (c *call) form() *form {
 			fields = append(fields, name)
 		}
 	}
-	return &form{key: c.f.Key, target: c.args, rules: c.rules, message: c.message, fields: fields,
+	return &form{key: c.f.Key, target: c.args, fresh: c.f.New, rules: c.rules, message: c.message, fields: fields,
 		always: c.f.AskAlways, optionalNotAsked: true, memo: c.f}
 }
 
@@ -628,22 +645,6 @@ func (c *call) unsealed(fm *form) *state {
 	}
 	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
 		Question: fm.digest(fm.fields, func() *jsonschema.Schema { return whole }), Content: fm.rules.withFixed(nil)}}}
-}
-
-// resume handles a retry of a call whose form was settled in an earlier
-// round (rep, its reply) and whose branch asked a question: it rebuilds the
-// arguments the branch saw and runs the same branch again, from the top.
-func (c *call) resume(ctx context.Context, rep reply) (*Response, error) {
-	switch rep.Action {
-	case Accept:
-		if err := c.args.ApplyContent(rep.Content); err != nil {
-			return nil, c.r.reject(ctx, fmt.Errorf("requestState answers no longer apply: %w", err))
-		}
-	case Decline, Cancel:
-	default:
-		return nil, c.r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", rep.Action))
-	}
-	return c.dispatch(ctx, c.r.st, rep)
 }
 
 // dispatch runs the branch of rep, the tool form's reply, in a context where
@@ -733,6 +734,11 @@ func applyAnswer(target Args, rl *rules, content map[string]any, fields []string
 	var ve *ValidationError
 	if err := target.ApplyContent(content); err != nil && !errors.As(err, &ve) {
 		return nil, err
+	}
+	if ve != nil && !rl.empty() {
+		// A field that already broke a generated rule is not judged by
+		// the run-time ones too: one reason per field is enough to act on.
+		fields = slices.DeleteFunc(slices.Clone(fields), ve.Has)
 	}
 	return rl.check(content, fields, ve), nil
 }

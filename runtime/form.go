@@ -28,8 +28,11 @@ type form struct {
 	// key is the inputRequests key of the form's first round; a form asked
 	// again uses key_n, n the round the request is answering plus one.
 	key    string
-	target Args   // what an accepted answer fills
-	rules  *rules // run-time choices, echoes and defaults; nil: none
+	target Args // what an accepted answer fills
+	// fresh returns a zero value of target's type, to check the run-time
+	// rules against the form's own (see rules.problems); nil: not checked.
+	fresh func() Args
+	rules *rules // run-time choices, echoes and defaults; nil: none
 	// message is the message the form was given (AskOptions.Message or
 	// //mcpgen:message); "" sends "Please provide: " and the titles of the
 	// fields asked in the round.
@@ -111,6 +114,14 @@ func (f *form) digest(fields []string, whole func() *jsonschema.Schema) []byte {
 	return d
 }
 
+// replies returns st's replies (nil for a nil st).
+func (st *state) replies() map[string]reply {
+	if st == nil {
+		return nil
+	}
+	return st.Replies
+}
+
 // asked returns what the last round of st asked for the form called name
 // (nil when st is nil or it asked something else).
 func (st *state) askedFor(name string) *asked {
@@ -135,14 +146,24 @@ func (st *state) askedFor(name string) *asked {
 //   - p: the question to ask next (see askForm): the whole form, or, after
 //     an accepted answer that broke rules, the failing fields with the
 //     reason and the valid answers kept;
-//   - final: a tool error that ends the call (a required choices field with
-//     no option, or fixed options that fail the form's rules).
+//   - final: a tool error that ends the call (run-time rules that are wrong
+//     in themselves, a required choices field with no option, or fixed
+//     options that fail the form's rules).
 //
 // An answer counts only when it arrives under the key the last round asked
 // it under and the form, as computed now, has the same digest as then: when
 // the data changed, the new form is asked. A malformed answer is a -32602
 // *protocol.Error.
 func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
+	if f.fresh != nil {
+		if probs := f.rules.problems(f.fresh); len(probs) > 0 {
+			what := "the tool's form"
+			if f.name != "" {
+				what = "question " + strconv.Quote(f.name)
+			}
+			return reply{}, nil, ToolError("%s: the run-time options of %s are wrong: %s", r.name, what, strings.Join(probs, "; ")), nil
+		}
+	}
 	if final := f.rules.settle(r.name, f.target); final != nil {
 		return reply{}, nil, final, nil
 	}
@@ -171,11 +192,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	if !f.rules.empty() {
 		empty = schema().Properties.Len() == 0
 	}
-	var replies map[string]reply
-	if st != nil {
-		replies = st.Replies
-	}
-	if prev, ok := replies[f.name]; ok && equalDigest(prev.Question, digest()) {
+	replies := st.replies()
+	prev, hasPrev := replies[f.name]
+	if hasPrev && equalDigest(prev.Question, digest()) {
 		if prev.Action != Accept || f.target.ApplyContent(prev.Content) == nil {
 			return prev, nil, nil, nil
 		}
@@ -184,7 +203,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	if empty || last == nil && f.optionalNotAsked && !f.mustAsk(schema()) {
 		// Nothing to ask (every field holds a value or its only option),
 		// or only optional fields the tool does without.
-		if prev, ok := replies[f.name]; ok && prev.Action != Accept {
+		if hasPrev && prev.Action != Accept {
 			return prev, nil, nil, nil
 		}
 		if last != nil {
@@ -222,7 +241,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	}
 	p = &pendingQuestion{name: f.name, key: f.key, message: f.message,
 		content: f.rules.withFixed(nil), always: f.always}
-	if last != nil {
+	if last != nil || hasPrev {
+		// Asked before in this call: a new key, so that no answer to the
+		// earlier form is taken for this one.
 		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
 	}
 	if last != nil && equalDigest(last.Question, digest()) {

@@ -149,3 +149,103 @@ func TestToolFormOptionsMistakes(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 	assert.Zero(t, e.h.Count())
 }
+
+// The tool's own form is settled only while it stays the form the user
+// answered: when its options change while its branch is asking a question,
+// the form is asked again under a new key (as a question whose options
+// changed is), and the branch runs on the new answer, never on an account
+// or speed that is no longer offered. Every request reports the rounds
+// before it.
+func TestSettledFormAskedAgainWhenItsOptionsChange(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	e.opts.MaxRounds = 5
+	var rounds []int
+	e.opts.OnAsk = func(_ context.Context, ev runtime.Event) { rounds = append(rounds, ev.Round) }
+	r1 := e.call(req(`{"parcel":"P1"}`, "", nil))
+	r2 := e.call(req(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
+	key, _, _ := question(t, r2)
+	require.Equal(t, "approve", key, "the form is settled; Accept asks its question")
+
+	e.h.Set(func(h *fixture.ShipRecorder) {
+		h.Speeds = []runtime.Choice{{Value: "slow", Title: "Slow"}, {Value: "medium", Title: "Medium"}}
+	})
+	r3 := e.call(req(`{"parcel":"P1"}`, r2.RequestState, accept("approve", map[string]any{"code": "P1"})))
+	require.Nil(t, r3.Result, "fast is no longer offered: the branch must not run on it")
+	key, q, fields := question(t, r3)
+	assert.Equal(t, "ship_3", key, "asked again under a new key")
+	assert.Equal(t, []string{"speed"}, fields)
+	assert.Contains(t, schemaJSON(t, q), `"medium"`)
+	assert.Empty(t, e.h.Runs())
+
+	r4 := e.call(req(`{"parcel":"P1"}`, r3.RequestState, accept("ship_3", map[string]any{"speed": "slow"})))
+	key, _, _ = question(t, r4)
+	require.Equal(t, "approve", key)
+	r5 := e.call(req(`{"parcel":"P1"}`, r4.RequestState, accept("approve", map[string]any{"code": "P1"})))
+	require.NotNil(t, r5.Result)
+	assert.False(t, r5.Result.IsError, r5.Result.Text)
+	runs := e.h.Runs()
+	require.Len(t, runs, 1)
+	assert.JSONEq(t, `{"parcel":"P1","speed":"slow"}`, string(mustField(t, runs[0].Args, "args")))
+	assert.Equal(t, []int{0, 1, 2, 3}, rounds, "each request reports the input-required results before it")
+}
+
+func mustField(t *testing.T, raw json.RawMessage, name string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &m))
+	return m[name]
+}
+
+// Run-time options that are wrong in themselves end the call in a tool
+// error naming each mistake, before anything is asked: a pre-filled value
+// the user could not submit, an echo no answer can equal, a name that is no
+// field. Nothing runs, and nothing is asked until the round limit.
+func TestToolFormOptionsChecked(t *testing.T) {
+	e := newTrip(t, func(context.Context, *fixture.Trip) (*runtime.AskOptions, error) {
+		return &runtime.AskOptions{
+			Defaults: map[string]any{"nights": "two", "meal": "beef"},
+			Equal:    map[string]string{"name": "A", "nope": "x"},
+		}, nil
+	})
+	resp := e.call(req(paris, "", nil))
+	require.NotNil(t, resp.Result)
+	assert.True(t, resp.Result.IsError)
+	for _, want := range []string{
+		`the default of nights: must be an integer`,
+		`the default of meal: must be one of`,
+		`the echo (Equal) of name: must be at least 2 characters`,
+		`Equal names "nope", which is not an elicitable field`,
+	} {
+		assert.Contains(t, resp.Result.Text, want)
+	}
+	assert.Zero(t, e.h.Count())
+}
+
+// A wrong answer to a field with a typed echo gets one reason, the type's,
+// not the echo's as well.
+func TestOneReasonPerField(t *testing.T) {
+	e := newTrip(t, func(context.Context, *fixture.Trip) (*runtime.AskOptions, error) {
+		return &runtime.AskOptions{Equal: map[string]string{"name": "Ada"}}, nil
+	})
+	r1 := e.call(req(paris, "", nil))
+	key, _, _ := question(t, r1)
+	r2 := e.call(req(paris, r1.RequestState, accept(key, map[string]any{"name": 7, "email": "a@example.com", "nights": 1})))
+	_, q, _ := question(t, r2)
+	assert.Contains(t, q.Message, "name: must be a string")
+	assert.NotContains(t, q.Message, "must be exactly")
+}
+
+// Options with an empty value (which would fill a required field with no
+// answer) or a value twice are a mistake of the handler, named as such.
+func TestChoicesChecked(t *testing.T) {
+	for opts, want := range map[string][]runtime.Choice{
+		"hold an option with an empty value": {{Value: ""}, {Value: "fast"}},
+		`hold the option "fast" twice`:       {{Value: "fast"}, {Value: "fast"}, {Value: "slow"}},
+	} {
+		e := newShip(t, want...)
+		resp := e.call(req(`{"parcel":"P1"}`, "", nil))
+		require.NotNil(t, resp.Result, opts)
+		assert.True(t, resp.Result.IsError)
+		assert.Contains(t, resp.Result.Text, "Choices of speed "+opts)
+	}
+}

@@ -56,7 +56,8 @@ func (o *Options) checkLimits(ctx context.Context, r *round) error {
 }
 
 // contentOverLimit measures content against MaxContentBytes (the bytes of
-// every key and string, plus 8 per number, boolean or null), MaxStringBytes
+// every key and string, plus 8 per number, boolean, null, array or object),
+// MaxStringBytes
 // and MaxSelectItems, and says which is broken first ("" when none). It
 // stops as soon as the total is over, so hostile content costs little.
 func (o *Options) contentOverLimit(content map[string]any) string {
@@ -70,14 +71,17 @@ func (o *Options) contentOverLimit(content map[string]any) string {
 			}
 			total += len(x)
 		case []any:
+			total += 8
 			if msg := walkItems(o, field, x, walk); msg != "" {
 				return msg
 			}
 		case []string: // content built in Go rather than decoded from JSON
+			total += 8
 			if msg := walkItems(o, field, x, walk); msg != "" {
 				return msg
 			}
 		case map[string]any:
+			total += 8
 			for k, it := range x {
 				total += len(k)
 				if msg := walk(field, it); msg != "" {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -114,6 +115,89 @@ func (r *rules) settle(tool string, target Args) *Result {
 		return ToolError("%s: there is nothing to choose from for %s", tool, strings.Join(none, ", "))
 	}
 	return nil
+}
+
+// problems says what is wrong with the rules a server gave a form at run
+// time, checked against fresh(), a zero value of the form's struct: a name
+// that is no elicitable field, a choices field with an empty or a repeated
+// option value, a default or an echo that the field's own rules refuse (a
+// pre-filled value the user could not submit, an echo no answer can
+// equal). It returns nil when there is nothing wrong.
+func (r *rules) problems(fresh func() Args) []string {
+	if r.empty() {
+		return nil
+	}
+	var out []string
+	var all *jsonschema.Schema
+	known := func(what string, names map[string]bool) {
+		if len(names) == 0 {
+			return
+		}
+		if all == nil {
+			all = fresh().RequestedSchema()
+		}
+		for name := range names {
+			if _, ok := all.Properties.Get(name); !ok {
+				out = append(out, fmt.Sprintf("%s names %q, which is not an elicitable field", what, name))
+			}
+		}
+	}
+	keys := func(m any) map[string]bool {
+		out := map[string]bool{}
+		switch m := m.(type) {
+		case map[string][]Choice:
+			for k := range m {
+				out[k] = true
+			}
+		case map[string]string:
+			for k := range m {
+				out[k] = true
+			}
+		case map[string]any:
+			for k := range m {
+				out[k] = true
+			}
+		}
+		return out
+	}
+	known("Choices", keys(r.choices))
+	known("Equal", keys(r.equal))
+	known("Defaults", keys(r.defaults))
+	for name, choices := range r.choices {
+		seen := make(map[string]bool, len(choices))
+		for _, c := range choices {
+			switch {
+			case c.Value == "":
+				out = append(out, fmt.Sprintf("Choices of %s hold an option with an empty value, which counts as no answer", name))
+			case seen[c.Value]:
+				out = append(out, fmt.Sprintf("Choices of %s hold the option %q twice", name, c.Value))
+			}
+			seen[c.Value] = true
+		}
+	}
+	check := func(what string, content map[string]any) {
+		var ve *ValidationError
+		if err := fresh().ApplyPartial(content); !errors.As(err, &ve) {
+			return
+		}
+		for _, fe := range ve.Errors {
+			if _, given := content[fe.Field]; given {
+				out = append(out, fmt.Sprintf("%s of %s", what, fe.Error()))
+			}
+		}
+	}
+	if len(r.defaults) > 0 {
+		check("the default", r.defaults)
+	}
+	if len(r.equal) > 0 {
+		echoes := make(map[string]any, len(r.equal))
+		for k, v := range r.equal {
+			echoes[k] = v
+		}
+		check("the echo (Equal)", echoes)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // withFixed returns content with the values settle fixed added (a new map;
