@@ -195,7 +195,8 @@ type Options struct {
 	// before any decoding (default 16 KiB).
 	MaxStateSize int
 	// MaxContentBytes bounds the content of each form answer (accept):
-	// bytes of every key and string, plus 8 per number, boolean or null
+	// bytes of every key and string, plus 8 per number, boolean, null,
+	// array or object
 	// (default [DefaultMaxContentBytes], 64 KiB; negative: no limit).
 	// MaxStringBytes bounds each string in it, in bytes (default
 	// [DefaultMaxStringBytes], 8 KiB; negative: no limit). MaxSelectItems
