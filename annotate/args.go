@@ -14,7 +14,7 @@ import (
 // Arg is a plain argument of a tool: a field its arguments can fill that
 // carries no elicit tag. Generated code decodes it by its exact JSON name and
 // checks the rules its jsonschema tag gives the tool's input schema
-// (invopop/jsonschema's dialect, which runtime.InputSchema reflects): a
+// (invopop/jsonschema's dialect, which runtime.Flow.InputSchema reflects): a
 // plain argument's only checks are the input schema's.
 type Arg struct {
 	GoName   string         // field name

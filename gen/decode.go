@@ -249,10 +249,10 @@ func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
 	return jen.Float64().Parens(v).Op(op).Lit(x)
 }
 
-// stringValues writes Flow.Value for the string and multi-select elicitable
-// fields of s (nil when it has none): each field's value as form content
-// holds it, for the run-time choices and typed echoes of arguments given up
-// front.
+// stringValues writes FlowSpec.Value for the string and multi-select
+// elicitable fields of s (nil when it has none): each field's value as form
+// content holds it, for the run-time choices and typed echoes of arguments
+// given up front.
 func stringValues(s *annotate.Struct) *jen.Statement {
 	var cases []jen.Code
 	for _, fd := range s.Fields {
@@ -283,8 +283,8 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 	)
 }
 
-// inputSchemaFunc writes Flow.Schema for tool s: its input schema (MCP
-// 2026-07-28, server/tools: inputSchema), as runtime.InputSchema would
+// inputSchemaFunc writes FlowSpec.Schema for tool s: its input schema (MCP
+// 2026-07-28, server/tools: inputSchema), as runtime.Flow.InputSchema would
 // reflect it with invopop/jsonschema, from the model: properties in field
 // order, an elicitable field's without its default and never required, no
 // ask=always field, and the plain arguments' from their jsonschema tags.

@@ -222,7 +222,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 // acceptOnlyFlow declares the flow constructor of a tool without an
 // elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
 // only. The runtime never dispatches another branch for a flow whose Fields
-// are empty (runtime.Flow.Dispatch), so the error is a backstop.
+// are empty (flowdef.Def.Dispatch), so the error is a backstop.
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
 	ctor := annotate.FlowFuncName(s.Name)
 	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)

@@ -28,7 +28,7 @@ func TestAcceptOnlyTool(t *testing.T) {
 	require.Equal(t, "Accept", iface.Method(0).Name)
 
 	n := 0
-	f := acceptonly.NewQuoteArgsFlow(acceptRecorder{&n})
+	f := defOf(acceptonly.NewQuoteArgsFlow(acceptRecorder{&n}))
 	require.Empty(t, f.Fields)
 	require.Equal(t, 2, f.MaxRounds, "//mcpgen:rounds bounds the questions Accept asks")
 	args := f.New()
@@ -36,11 +36,11 @@ func TestAcceptOnlyTool(t *testing.T) {
 	require.NoError(t, args.Validate())
 	require.Zero(t, args.RequestedSchema().Properties.Len())
 
-	res, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, runtime.Outcome{Action: runtime.Accept})
+	res, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, runtime.Accept, nil)
 	require.NoError(t, err)
 	require.Equal(t, "quoted bolt", res.Text)
 	for _, a := range []runtime.Action{runtime.Decline, runtime.Cancel, "bogus"} {
-		_, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, runtime.Outcome{Action: a})
+		_, err := f.Dispatch(t.Context(), &acceptonly.QuoteArgs{Item: "bolt"}, a, nil)
 		require.ErrorContains(t, err, "quote has no form to decline or cancel", "action %q", a)
 	}
 	require.Equal(t, 1, n, "only the Accept outcome ran Accept")

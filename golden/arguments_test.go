@@ -39,7 +39,7 @@ func presentRules(a runtime.Args) error {
 }
 
 // TestArgumentsDifferential holds the generated decodeArguments of every
-// golden tool whose rules it checks alone (no Flow.CheckInputSchema) to a real
+// golden tool whose rules it checks alone (no CheckInputSchema) to a real
 // JSON Schema validator and encoding/json: for generated argument objects
 // (valid, at and beyond every bound, of other types, null, absent, with
 // unknown keys), the generated decoding and checks accept exactly when
@@ -49,12 +49,12 @@ func presentRules(a runtime.Args) error {
 func TestArgumentsDifferential(t *testing.T) {
 	tried := 0
 	for i, gs := range goldenStructs() {
-		f := gs.Flow
+		f := gs.Def
 		if f.Decode == nil || f.CheckInputSchema {
 			continue
 		}
 		t.Run(gs.Case+"/"+gs.Name, func(t *testing.T) {
-			schema := runtime.InputSchema(f)
+			schema := gs.Flow.InputSchema()
 			v := compileSchema(t, schema)
 			props := properties(t, schema)
 			names := map[string]bool{}
@@ -162,21 +162,21 @@ func float32Only(a runtime.Args, verr error) bool {
 }
 
 // TestInputSchemaWrittenAsReflected: the input schema mcpgen writes at
-// generation time (Flow.Schema) is, byte for byte, the one invopop/jsonschema
-// reflects from the struct at run time, for every golden tool it writes one
-// for, so that tools/list is unchanged.
+// generation time (FlowSpec.Schema) is, byte for byte, the one
+// invopop/jsonschema reflects from the struct at run time, for every golden
+// tool it writes one for, so that tools/list is unchanged.
 func TestInputSchemaWrittenAsReflected(t *testing.T) {
 	written := 0
 	for _, gs := range goldenStructs() {
-		if gs.Flow.Schema == nil {
+		if gs.Def.Schema == nil {
 			continue
 		}
 		written++
-		reflected := *gs.Flow
+		reflected := gs.Def
 		reflected.Schema = nil
-		want, err := json.Marshal(runtime.InputSchema(&reflected))
+		want, err := json.Marshal(build(reflected).InputSchema())
 		require.NoError(t, err)
-		got, err := json.Marshal(runtime.InputSchema(gs.Flow))
+		got, err := json.Marshal(gs.Flow.InputSchema())
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got), "%s/%s", gs.Case, gs.Name)
 	}
@@ -211,7 +211,7 @@ func TestWholeStructArguments(t *testing.T) {
 	}
 	var counted *plainargs.Counted
 	f := plainargs.NewCountedFlow(plainHandler[plainargs.Counted]{&counted})
-	assert.Nil(t, f.Decode)
+	assert.Nil(t, defOf(f).Decode)
 	resp := call(f, `{"id":"5"}`)
 	require.NotNil(t, resp.Result)
 	require.NotNil(t, counted, "%s", resp.Result.Text)
@@ -219,7 +219,7 @@ func TestWholeStructArguments(t *testing.T) {
 
 	var trimmed *plainargs.Trimmed
 	g := plainargs.NewTrimmedFlow(plainHandler[plainargs.Trimmed]{&trimmed})
-	assert.Nil(t, g.Decode)
+	assert.Nil(t, defOf(g).Decode)
 	call(g, `{"name":"  ab  "}`)
 	require.NotNil(t, trimmed)
 	assert.Equal(t, "ab", trimmed.Name)
@@ -231,7 +231,7 @@ func TestWholeStructArguments(t *testing.T) {
 // integer field's fractional bounds round inward (minimum=2.5 is 3,
 // exclusiveMaximum=10.5 admits 10 and refuses 11).
 func TestArgumentBoundsCompareValues(t *testing.T) {
-	f := plainargs.NewSearchFlow(nil)
+	f := defOf(plainargs.NewSearchFlow(nil))
 	base := `{"query":"go","exact":true,"After":"2026-07-28T09:30:00Z",`
 	for args, want := range map[string]string{
 		`"ratio":0.1}`:            "",

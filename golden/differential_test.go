@@ -636,11 +636,11 @@ func TestDifferential(t *testing.T) {
 			st := diffStats{allowed: map[string]int{}, example: map[string]string{}}
 			const states = 20
 			for state := range states {
-				base := gs.Flow.New()
+				base := gs.Def.New()
 				if state > 0 {
 					// Set a random subset of the fields with valid answers.
 					var props []property
-					for _, p := range properties(t, base.RequestedSchema(gs.Flow.Fields...)) {
+					for _, p := range properties(t, base.RequestedSchema(gs.Def.Fields...)) {
 						if g.r.IntN(2) == 0 {
 							props = append(props, p)
 						}
@@ -653,7 +653,7 @@ func TestDifferential(t *testing.T) {
 					}
 					_ = base.ApplyPartial(vals)
 				}
-				asked := toAsk(gs.Flow, base)
+				asked := toAsk(gs.Def, base)
 				schema := base.RequestedSchema(asked...)
 				if len(asked) == 0 {
 					schema = base.RequestedSchema("-")

@@ -83,9 +83,9 @@ func validStates(t testing.TB) map[string]runtime.Args {
 		g := &answerGen{r: newRand(uint64(si))}
 		for try := 0; ; try++ {
 			require.Less(t, try, 2000, "no valid state for %s", gs.Name) // unbounded fields draw beyond small Go types (int8), so few tries fit all
-			a := gs.Flow.New()
+			a := gs.Def.New()
 			vals := map[string]any{}
-			for _, p := range properties(t, a.RequestedSchema(gs.Flow.Fields...)) {
+			for _, p := range properties(t, a.RequestedSchema(gs.Def.Fields...)) {
 				v, err := decodeContent([]byte(`{"v":`+g.valid(p.p)+`}`), false)
 				require.NoError(t, err)
 				vals[p.name] = v["v"]

@@ -359,10 +359,10 @@ func subsets(fields []string) [][]string {
 func TestRequestedSchemaGrammar(t *testing.T) {
 	for _, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {
-			args := gs.Flow.New()
-			full := args.RequestedSchema(gs.Flow.Fields...)
-			require.Equal(t, len(gs.Flow.Fields), full.Properties.Len(), "every elicitable field has a property")
-			for _, sub := range subsets(gs.Flow.Fields) {
+			args := gs.Def.New()
+			full := args.RequestedSchema(gs.Def.Fields...)
+			require.Equal(t, len(gs.Def.Fields), full.Properties.Len(), "every elicitable field has a property")
+			for _, sub := range subsets(gs.Def.Fields) {
 				s := args.RequestedSchema(sub...)
 				if len(sub) == 0 {
 					s = args.RequestedSchema("no-such-field") // no names means "all missing"
@@ -380,7 +380,7 @@ func TestRequestedSchemaGrammar(t *testing.T) {
 					require.JSONEq(t, string(b), string(a))
 				}
 				var want, wantReq []string
-				for _, f := range gs.Flow.Fields {
+				for _, f := range gs.Def.Fields {
 					if slices.Contains(sub, f) {
 						want = append(want, f)
 						if slices.Contains(full.Required, f) {
@@ -480,9 +480,9 @@ func TestGoSDKClientAcceptsSchemas(t *testing.T) {
 
 	for _, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {
-			args := gs.Flow.New()
-			schemas := [][]string{gs.Flow.Fields}
-			for _, f := range gs.Flow.Fields {
+			args := gs.Def.New()
+			schemas := [][]string{gs.Def.Fields}
+			for _, f := range gs.Def.Fields {
 				schemas = append(schemas, []string{f})
 			}
 			for _, fields := range schemas {

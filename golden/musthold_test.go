@@ -112,7 +112,7 @@ func TestLegacyEnumNames(t *testing.T) {
 	require.Contains(t, prop(t, l, "multi")["items"], "anyOf", "multi selects keep anyOf")
 	for _, gs := range goldenStructs() {
 		if !gs.Legacy {
-			require.NotContains(t, mustJSON(t, gs.Flow.New().RequestedSchema(gs.Flow.Fields...)), "enumNames", gs.Name)
+			require.NotContains(t, mustJSON(t, gs.Def.New().RequestedSchema(gs.Def.Fields...)), "enumNames", gs.Name)
 		}
 	}
 	// The command-line switch does the same for every struct it loads.
@@ -190,7 +190,8 @@ func callFlow(t *testing.T, flow *runtime.Flow, args, state string, answer *prot
 		FormElicitation: true, ProtocolVersion: protocol.VersionMRTR}
 	if answer != nil {
 		req.InputResponses = map[string]protocol.InputResponse{}
-		for _, k := range []string{flow.Key, flow.Key + "_2", flow.Key + "_3"} {
+		key := defOf(flow).Key
+		for _, k := range []string{key, key + "_2", key + "_3"} {
 			req.InputResponses[k] = answer
 		}
 	}
@@ -270,7 +271,7 @@ func TestDeclineCancelIgnoreContent(t *testing.T) {
 // without a default (a nil one) carries no "default".
 func TestPointersAndDefaults(t *testing.T) {
 	for _, gs := range goldenStructs() {
-		for _, raw := range []string{mustJSON(t, gs.Flow.New().RequestedSchema(gs.Flow.Fields...)), mustJSON(t, runtime.InputSchema(gs.Flow))} {
+		for _, raw := range []string{mustJSON(t, gs.Def.New().RequestedSchema(gs.Def.Fields...)), mustJSON(t, gs.Flow.InputSchema())} {
 			require.NotContains(t, raw, `"null"`, gs.Name)
 			require.NotContains(t, raw, `"type":[`, gs.Name)
 		}
@@ -490,7 +491,7 @@ func TestAskAlways(t *testing.T) {
 // field hides a deeper one of the same JSON name.
 func TestEmbedded(t *testing.T) {
 	flow := embedded.NewOrderFlow(nil)
-	require.Equal(t, []string{"email", "phone", "city", "express", "ref", "name"}, flow.Fields)
+	require.Equal(t, []string{"email", "phone", "city", "express", "ref", "name"}, defOf(flow).Fields)
 	var o embedded.Order
 	require.NoError(t, json.Unmarshal([]byte(`{"email":"a@b.co","city":"Paris","ref":"r1","name":"Ada","named":{"hidden":"x"}}`), &o))
 	require.Equal(t, []string{"phone", "express"}, o.MissingFields())
@@ -538,7 +539,7 @@ func (timesHandler) Cancel(context.Context, *times.Times) (*runtime.Result, erro
 func TestDateArguments(t *testing.T) {
 	var got *times.Times
 	flow := times.NewTimesFlow(timesHandler{&got})
-	require.Contains(t, mustJSON(t, runtime.InputSchema(flow)), `"format":"date"`)
+	require.Contains(t, mustJSON(t, flow.InputSchema()), `"format":"date"`)
 	res := callFlow(t, flow, `{"at":"2026-07-28T09:30:00Z","day":"2026-12-24","dayptr":"2024-02-29","maybe":"2026-07-28T10:00:00+02:00"}`, "", nil)
 	require.NotNil(t, res.Result)
 	require.False(t, res.Result.IsError, res.Result.Text)

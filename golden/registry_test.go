@@ -23,6 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/strs"
 	"github.com/mcpgen/mcpgen/golden/testdata/times"
 	"github.com/mcpgen/mcpgen/golden/testdata/titles"
+	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -32,35 +33,50 @@ type goldenStruct struct {
 	Case   string
 	Name   string
 	Flow   *runtime.Flow
-	Legacy bool // the struct asked for enum + enumNames (//mcpgen:enumnames)
+	Legacy bool    // the struct asked for enum + enumNames (//mcpgen:enumnames)
+	Def    flowDef // what the constructor stated of Flow (defOf)
 }
+
+// flowDef is a flow's definition: what a generated New<T>Flow states
+// through impl.FlowSpec, and runtime.Flow keeps unexported.
+type flowDef = flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]
+
+// defOf returns a copy of the definition of the flow f.
+func defOf(f *runtime.Flow) flowDef { return flowdef.Of(f).(flowDef) }
+
+// build returns the flow of the definition d, as impl.NewFlow does.
+func build(d flowDef) *runtime.Flow { return flowdef.Build(&d).(*runtime.Flow) }
 
 // goldenStructs lists every struct the golden cases generate code for;
 // TestRegistryComplete keeps it in step with testdata.
 func goldenStructs() []goldenStruct {
-	return []goldenStruct{
-		{"allkinds", "AllKinds", allkinds.NewAllKindsFlow(nil), false},
-		{"bookflight", "BookFlightArgs", bookflight.NewBookFlightArgsFlow(nil), false},
-		{"checknames", "Args", checknames.NewArgsFlow(nil), false},
-		{"embedded", "Order", embedded.NewOrderFlow(nil), false},
-		{"everykind", "Registration", everykind.NewRegistrationFlow(nil), false},
-		{"legacyenums", "Legacy", legacyenums.NewLegacyFlow(nil), true},
-		{"nums", "Bools", nums.NewBoolsFlow(nil), false},
-		{"nums", "Floats", nums.NewFloatsFlow(nil), false},
-		{"nums", "Ints", nums.NewIntsFlow(nil), false},
-		{"optionalonly", "Preferences", optionalonly.NewPreferencesFlow(nil), false},
-		{"person", "Person", person.NewPersonFlow(nil), false},
-		{"person", "Settings", person.NewSettingsFlow(nil), false},
-		{"plainargs", "Counted", plainargs.NewCountedFlow(nil), false},
-		{"plainargs", "Filter", plainargs.NewFilterFlow(nil), false},
-		{"plainargs", "Search", plainargs.NewSearchFlow(nil), false},
-		{"plainargs", "Trimmed", plainargs.NewTrimmedFlow(nil), false},
-		{"selects", "Multis", selects.NewMultisFlow(nil), false},
-		{"selects", "Singles", selects.NewSinglesFlow(nil), false},
-		{"strs", "Strings", strs.NewStringsFlow(nil), false},
-		{"times", "Times", times.NewTimesFlow(nil), false},
-		{"titles", "Titles", titles.NewTitlesFlow(nil), false},
+	list := []goldenStruct{
+		{"allkinds", "AllKinds", allkinds.NewAllKindsFlow(nil), false, flowDef{}},
+		{"bookflight", "BookFlightArgs", bookflight.NewBookFlightArgsFlow(nil), false, flowDef{}},
+		{"checknames", "Args", checknames.NewArgsFlow(nil), false, flowDef{}},
+		{"embedded", "Order", embedded.NewOrderFlow(nil), false, flowDef{}},
+		{"everykind", "Registration", everykind.NewRegistrationFlow(nil), false, flowDef{}},
+		{"legacyenums", "Legacy", legacyenums.NewLegacyFlow(nil), true, flowDef{}},
+		{"nums", "Bools", nums.NewBoolsFlow(nil), false, flowDef{}},
+		{"nums", "Floats", nums.NewFloatsFlow(nil), false, flowDef{}},
+		{"nums", "Ints", nums.NewIntsFlow(nil), false, flowDef{}},
+		{"optionalonly", "Preferences", optionalonly.NewPreferencesFlow(nil), false, flowDef{}},
+		{"person", "Person", person.NewPersonFlow(nil), false, flowDef{}},
+		{"person", "Settings", person.NewSettingsFlow(nil), false, flowDef{}},
+		{"plainargs", "Counted", plainargs.NewCountedFlow(nil), false, flowDef{}},
+		{"plainargs", "Filter", plainargs.NewFilterFlow(nil), false, flowDef{}},
+		{"plainargs", "Search", plainargs.NewSearchFlow(nil), false, flowDef{}},
+		{"plainargs", "Trimmed", plainargs.NewTrimmedFlow(nil), false, flowDef{}},
+		{"selects", "Multis", selects.NewMultisFlow(nil), false, flowDef{}},
+		{"selects", "Singles", selects.NewSinglesFlow(nil), false, flowDef{}},
+		{"strs", "Strings", strs.NewStringsFlow(nil), false, flowDef{}},
+		{"times", "Times", times.NewTimesFlow(nil), false, flowDef{}},
+		{"titles", "Titles", titles.NewTitlesFlow(nil), false, flowDef{}},
 	}
+	for i := range list {
+		list[i].Def = defOf(list[i].Flow)
+	}
+	return list
 }
 
 // runTimeSelects are the golden structs left out of goldenStructs because
@@ -115,8 +131,8 @@ func TestRegistryComplete(t *testing.T) {
 }
 
 // toAsk is what the flow asks for in a state: MissingFields plus the
-// ask=always fields, in field order (runtime.Flow's fieldsToAsk).
-func toAsk(f *runtime.Flow, a runtime.Args) []string {
+// ask=always fields, in field order (the runtime's call.form).
+func toAsk(f flowDef, a runtime.Args) []string {
 	missing := a.MissingFields()
 	var out []string
 	for _, name := range f.Fields {

@@ -33,8 +33,8 @@ func TestTSClientAcceptsSchemas(t *testing.T) {
 	}
 	var entries []entry
 	for _, gs := range goldenStructs() {
-		args := gs.Flow.New()
-		for _, sub := range subsets(gs.Flow.Fields) {
+		args := gs.Def.New()
+		for _, sub := range subsets(gs.Def.Fields) {
 			if len(sub) == 0 {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -106,15 +107,14 @@ func TestAcceptOnlyBranchQuestion(t *testing.T) {
 func TestAcceptOnlyRefusesOtherBranches(t *testing.T) {
 	const args = `{"parcel":"P1","count":50}`
 	e := newQuote(t)
-	old := &runtime.Flow{Name: "quote", Key: "quote", Fields: []string{"seats"},
-		New: func() runtime.Args { return new(fixture.Picks) },
-		Dispatch: func(ctx context.Context, _ runtime.Args, o runtime.Outcome) (*runtime.Result, error) {
+	old := impl.NewFlow(impl.FlowSpec[fixture.Picks]{Name: "quote", Key: "quote", Fields: []string{"seats"},
+		Dispatch: func(ctx context.Context, _ *fixture.Picks, action runtime.Action, _ []string) (*runtime.Result, error) {
 			var q fixture.Approve
 			if _, err := runtime.Ask(ctx, "approve", &q, nil); err != nil {
 				return nil, err
 			}
-			return runtime.Text(string(o.Action)), nil
-		}}
+			return runtime.Text(string(action)), nil
+		}})
 	oldCall := func(r *protocol.Request) *runtime.Response {
 		resp, err := old.Call(context.Background(), e.opts, r)
 		require.NoError(t, err)

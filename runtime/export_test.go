@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/mcpgen/mcpgen/internal/flowdef"
+
 // KeyID exposes keyID to the external tests.
 var KeyID = keyID
 
@@ -9,4 +11,14 @@ func SetDecodedHook(h func(site string)) (restore func()) {
 	old := decodedHook
 	decodedHook = h
 	return func() { decodedHook = old }
+}
+
+// Redefine returns a new flow built from a copy of f's definition that
+// change has changed, for tests of what generated code states through
+// impl.FlowSpec (a round limit, ask=always fields, another argument type);
+// f does not change.
+func Redefine(f *Flow, change func(d *flowdef.Def[Args, Result, Choice, AskOptions])) *Flow {
+	d := f.copyDef()
+	change(&d)
+	return &Flow{def: d}
 }

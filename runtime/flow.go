@@ -16,6 +16,7 @@ import (
 	gjsonschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime/internal/exact"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -41,101 +42,53 @@ type Args interface {
 	Validate() error
 }
 
-// Outcome tells a generated dispatcher which branch of the handler to run.
-type Outcome struct {
-	Action Action `json:"a"`
-	// Declined, with Decline, holds the JSON names of the fields the user was
-	// asked for in the round they declined.
-	Declined []string `json:"d,omitempty"`
+// Flow is one tool (or prompt) whose arguments may be elicited: what
+// tools/call or prompts/get runs (MCP 2026-07-28, server/tools and
+// server/prompts), asking the user for missing arguments with input-required
+// results (basic/patterns/mrtr). mcpgen generates a constructor for each
+// annotated struct (New<T>Flow), the only way to make one; adapters
+// register it with an SDK ([Flow.Name], [Flow.Description],
+// [Flow.InputSchema]) and call [Flow.Call] for every tools/call or
+// prompts/get. A Flow has no exported fields and never changes once made,
+// so one may serve any number of concurrent calls. The zero Flow is no
+// tool: its Call returns an error and its InputSchema panics.
+type Flow struct {
+	def definition
 }
 
-// Flow is one tool (or prompt) whose arguments may be elicited. mcpgen
-// generates a constructor for each annotated struct (New<T>Flow) that fills
-// it in; adapters register it with an SDK and call [Flow.Call] for every
-// tools/call or prompts/get. Its fields must not change after its first Call.
-type Flow struct {
-	// Name is the tool or prompt name (//mcpgen:tool), bound into the state.
-	Name string
-	// Description is the tool's description (//mcpgen:tool).
-	Description string
-	// Message is the elicitation message of round 1 (//mcpgen:message); when
-	// empty it is "Please provide: " and the titles of the fields asked.
-	Message string
-	// Key is the inputRequests key of round 1 (//mcpgen:key, default Name);
-	// round n > 1 uses Key_n.
-	Key string
-	// Fields lists every elicitable field's JSON name, in field order. A
-	// flow without any (a tool whose arguments have no elicit tag) asks
-	// nothing before its branch, so the user never has a form to decline or
-	// cancel: Dispatch is only ever called with Accept (see Dispatch).
-	Fields []string
-	// AskAlways lists the ask=always fields: asked even when present.
-	AskAlways []string
-	// DateFields lists the time.Time fields with format "date": in the
-	// arguments they are RFC 3339 full-dates ("2026-07-28", what the tool's
-	// input schema announces), which encoding/json cannot put in a
-	// time.Time, so the flow reads them as midnight UTC.
-	DateFields []string
-	// AcceptUnsealed opts this tool into applying answers that arrive without
-	// a requestState (//mcpgen:unsealed). Only for answers whose tampering can
-	// do no harm: such answers are not bound to a question, a principal or
-	// the arguments (MCP 2026-07-28, basic/patterns/mrtr: a server may skip
-	// integrity protection only where tampering can do no worse than fail
-	// the request).
-	AcceptUnsealed bool
-	// MaxRounds overrides Options.MaxRounds for this flow when positive.
-	MaxRounds int
-	// Choices gives, by JSON name, the function that lists the options of
-	// each elicit:"choices" field for this call (the handler's
-	// <Field>Choices method). They are asked for on every request; an
-	// argument or answer counts only if it is among the options of the
-	// request it arrives in, and an answer only to a question whose options
-	// were the same. A required single select with one option takes it
-	// without asking, on a retry too (its options shrank since it was
-	// asked): the rest of the form is asked, or, with nothing left to ask,
-	// the branch runs (Decline or Cancel when that was the user's answer).
-	Choices map[string]func(ctx context.Context, args Args) ([]Choice, error)
-	// Form, when set, shapes the tool's own form at run time, as
-	// [AskOptions] shape a question: the message, typed echoes (Equal) and
-	// defaults. It is the handler's optional FormOptions method, called on
-	// every request of the call like Choices; its Choices must be empty (a
-	// tool's options come from Choices). An argument given up front must
-	// equal its echo, as an answer must.
-	Form func(ctx context.Context, args Args) (*AskOptions, error)
-	// New returns a new zero argument struct.
-	New func() Args
-	// Decode decodes a request's arguments (a JSON object; empty or null:
-	// none) into args, a value from New, once and by exact JSON name, and
-	// checks the rules the tool's input schema gives its plain arguments
-	// (the generated decodeArguments). It returns a *ValidationError naming
-	// every failing argument, or another error for arguments that are not a
-	// JSON object. When nil, the arguments are read with encoding/json by
-	// exact name and checked against [InputSchema].
-	Decode func(args Args, raw []byte) error
-	// Value returns the value args (from New) holds for the elicitable
-	// string field name as form content would hold it (a string or
-	// []string; nil for a nil pointer, or a field of another kind): how an
-	// argument given up front is held to its run-time choices and echoes
-	// without reading the arguments again. Generated for tools with string
-	// fields; when nil, the arguments are decoded for it.
-	Value func(args Args, name string) any
-	// Schema returns the tool's input schema as mcpgen wrote it from the
-	// struct at generation time (see [InputSchema]); nil: reflected.
-	Schema func() *jsonschema.Schema
-	// CheckInputSchema, with Decode, also checks the arguments against
-	// [InputSchema]: generated code sets it when a plain argument has a
-	// type or a rule its own checks do not cover.
-	CheckInputSchema bool
-	// Dispatch runs exactly one branch of the user's handler. When Fields
-	// is empty it is only ever called with Accept: the first call runs
-	// Accept at once, every state the flow issues then comes from a
-	// question Accept asked ([Ask], whose answer Accept itself receives),
-	// and a requestState that names another branch or fields to answer
-	// (sealed by another flow of the same name, e.g. an earlier version of
-	// the tool that had elicitable fields) is refused with -32602 before
-	// anything runs. So the handler of such a tool needs Accept only.
-	Dispatch func(ctx context.Context, args Args, o Outcome) (*Result, error)
+// definition is what a Flow is made of, each field documented on
+// flowdef.Def (internal/flowdef): generated code states it through
+// impl.FlowSpec, and impl.NewFlow builds the Flow with flowdef.Build.
+type definition = flowdef.Def[Args, Result, Choice, AskOptions]
+
+func init() {
+	flowdef.Build = func(d any) any { return &Flow{def: *d.(*definition)} }
+	flowdef.Of = func(f any) any { return f.(*Flow).copyDef() }
 }
+
+// copyDef returns a copy of f's definition that shares nothing f could see
+// change: its slices and its Choices map are copied too.
+func (f *Flow) copyDef() definition {
+	d := f.def
+	d.Fields, d.AskAlways, d.DateFields = slices.Clone(d.Fields), slices.Clone(d.AskAlways), slices.Clone(d.DateFields)
+	d.Choices = maps.Clone(d.Choices)
+	return d
+}
+
+// errZeroFlow is what the zero Flow's Call returns.
+var errZeroFlow = errors.New("mcpgen: this runtime.Flow was not made by a generated New<T>Flow")
+
+// Name returns the tool's (or prompt's) name, as //mcpgen:tool gives it
+// (MCP 2026-07-28, server/tools: Tool.name; server/prompts: Prompt.name):
+// what an adapter registers and what every requestState the flow issues is
+// bound to. It is "" only for the zero Flow.
+func (f *Flow) Name() string { return f.def.Name }
+
+// Description returns the tool's (or prompt's) description, as
+// //mcpgen:tool gives it (MCP 2026-07-28, server/tools: Tool.description;
+// server/prompts: Prompt.description), for an adapter to register; "" when
+// there is none.
+func (f *Flow) Description() string { return f.def.Description }
 
 // CapabilityPolicy says what a flow does when it must ask the user but the
 // client did not declare form elicitation (MCP 2026-07-28, basic/patterns/mrtr:
@@ -365,7 +318,7 @@ func Round(ctx context.Context) int {
 }
 
 // checkPlain validates the arguments against the tool's input schema
-// ([InputSchema]: what tools/list shows the model), so that a plain argument
+// ([Flow.InputSchema]: what tools/list shows the model), so that a plain argument
 // the schema requires or bounds (a required origin, an amount's minimum) is
 // refused before anything is asked, as an SDK's typed tool would refuse it.
 // Elicitable fields are never required there, and their own rules are the
@@ -390,12 +343,11 @@ func (f *Flow) checkPlain(raw json.RawMessage) error {
 }
 
 // plainSchemas holds each flow's resolved input schema (or the error that
-// kept it from resolving), by *Flow: a flow's fields do not change after its
-// first Call.
+// kept it from resolving), by *Flow: a flow's definition never changes.
 var plainSchemas sync.Map
 
 func resolveInputSchema(f *Flow) any {
-	b, err := json.Marshal(InputSchema(f))
+	b, err := json.Marshal(f.InputSchema())
 	if err != nil {
 		return err
 	}
@@ -421,31 +373,36 @@ func resolveInputSchema(f *Flow) any {
 // missing capability when so configured, -32603 when [Options.Store] failed
 // or a concurrent duplicate did not finish within [Options.ClaimWait]) or
 // errors returned by the branch (recorded, and returned again on replay).
+// Call on the zero Flow, which no New<T>Flow made, returns an error and does
+// nothing else.
 func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
-	r, err := newRound(ctx, opts, f.Name, req)
+	if f.def.New == nil || f.def.Dispatch == nil {
+		return nil, errZeroFlow
+	}
+	r, err := newRound(ctx, opts, f.def.Name, req)
 	if err != nil {
 		return nil, err
 	}
 	ctx = context.WithValue(ctx, principalKey, req.Principal)
-	if f.MaxRounds > 0 {
-		r.max = f.MaxRounds
+	if f.def.MaxRounds > 0 {
+		r.max = f.def.MaxRounds
 	}
 	if err := r.open(ctx); err != nil {
 		// The state is judged first: it binds arguments that passed the
 		// checks below when it was issued.
 		return nil, err
 	}
-	if len(f.Fields) == 0 && r.st != nil {
+	if len(f.def.Fields) == 0 && r.st != nil {
 		if rep, ok := r.st.Replies[""]; !ok || rep.Action != Accept {
 			// Nothing is asked before the branch of a flow without
 			// elicitable fields, so its states all carry Accept (see
-			// Flow.Dispatch): this one came from another flow of the same
+			// flowdef.Def.Dispatch): this one came from another flow of the same
 			// name, and Decline or Cancel, which its handler does not have,
 			// must not run.
 			return nil, r.reject(ctx, errors.New("requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"))
 		}
 	}
-	args := f.New()
+	args := f.def.New()
 	if err := f.decode(args, req); err != nil {
 		resp := complete(ToolError("invalid arguments: %v", err))
 		r.end(ctx, resp, nil)
@@ -462,8 +419,8 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 			return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
 		}
 		fm := c.form()
-		if st == nil && f.AcceptUnsealed {
-			if _, answered := req.InputResponses[f.Key]; answered {
+		if st == nil && f.def.AcceptUnsealed {
+			if _, answered := req.InputResponses[f.def.Key]; answered {
 				// Opted in: the answer under the round-1 key is taken as
 				// the reply to the round-1 form (answers under other keys
 				// are ignored; without one the form is asked as on any
@@ -511,14 +468,14 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 // or else encoding/json by exact JSON name and the input schema; then the
 // rules of the elicitable fields present (missing ones are asked for).
 func (f *Flow) decode(args Args, req *protocol.Request) error {
-	if f.Decode != nil {
+	if f.def.Decode != nil {
 		decoded("decodeArguments")
-		if err := f.Decode(args, req.Arguments); err != nil {
+		if err := f.def.Decode(args, req.Arguments); err != nil {
 			return err
 		}
 	} else {
 		decoded("encoding/json")
-		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.DateFields)
+		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.def.DateFields)
 		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 			if err := json.Unmarshal(req.Arguments, args); err != nil {
 				return errors.New(exact.ErrorText(err, reflect.TypeOf(args), "arguments"))
@@ -528,7 +485,7 @@ func (f *Flow) decode(args Args, req *protocol.Request) error {
 	if err := presentErrors(args.Validate()); err != nil {
 		return err
 	}
-	if f.Decode == nil || f.CheckInputSchema {
+	if f.def.Decode == nil || f.def.CheckInputSchema {
 		return f.checkPlain(req.Arguments)
 	}
 	return nil
@@ -551,19 +508,19 @@ type call struct {
 // argument), the exact echo. It returns nil, nil to go on, or the tool error
 // that ends the call.
 func (c *call) prepare(ctx context.Context) (*Response, error) {
-	c.message = c.f.Message
-	if len(c.f.Choices) == 0 && c.f.Form == nil {
+	c.message = c.f.def.Message
+	if len(c.f.def.Choices) == 0 && c.f.def.Form == nil {
 		return nil, nil
 	}
 	c.rules = &rules{}
-	if c.f.Form != nil {
-		opts, err := guard(c.r.o.Logger, c.f.Name+"'s FormOptions", func() (*AskOptions, error) { return c.f.Form(ctx, c.args) })
+	if c.f.def.Form != nil {
+		opts, err := guard(c.r.o.Logger, c.f.def.Name+"'s FormOptions", func() (*AskOptions, error) { return c.f.def.Form(ctx, c.args) })
 		if err != nil {
 			return nil, err
 		}
 		if opts != nil {
 			if len(opts.Choices) > 0 {
-				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.Name)), nil
+				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.def.Name)), nil
 			}
 			c.rules.equal, c.rules.defaults = opts.Equal, opts.Defaults
 			if opts.Message != "" {
@@ -571,15 +528,15 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 			}
 		}
 	}
-	if len(c.f.Choices) > 0 {
-		c.rules.choices = make(map[string][]Choice, len(c.f.Choices))
+	if len(c.f.def.Choices) > 0 {
+		c.rules.choices = make(map[string][]Choice, len(c.f.def.Choices))
 	}
-	for _, name := range c.f.Fields {
-		fn, ok := c.f.Choices[name]
+	for _, name := range c.f.def.Fields {
+		fn, ok := c.f.def.Choices[name]
 		if !ok {
 			continue
 		}
-		choices, err := guard(c.r.o.Logger, c.f.Name+"'s "+name+" choices", func() ([]Choice, error) { return fn(ctx, c.args) })
+		choices, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+name+" choices", func() ([]Choice, error) { return fn(ctx, c.args) })
 		if err != nil {
 			return nil, err
 		}
@@ -587,8 +544,8 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 	}
 	missing := c.args.MissingFields()
 	var present []string
-	for _, name := range c.f.Fields {
-		if slices.Contains(missing, name) || slices.Contains(c.f.AskAlways, name) {
+	for _, name := range c.f.def.Fields {
+		if slices.Contains(missing, name) || slices.Contains(c.f.def.AskAlways, name) {
 			continue // asked: the answer is checked
 		}
 		_, chosen := c.rules.choices[name]
@@ -601,9 +558,9 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 		return nil, nil
 	}
 	given := make(map[string]any, len(present))
-	if c.f.Value != nil {
+	if c.f.def.Value != nil {
 		for _, name := range present {
-			given[name] = c.f.Value(c.args, name)
+			given[name] = c.f.def.Value(c.args, name)
 		}
 	} else {
 		decoded("form rules")
@@ -620,20 +577,20 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 // optional fields only is not asked.
 func (c *call) form() *form {
 	missing := c.args.MissingFields()
-	fields := make([]string, 0, len(missing)+len(c.f.AskAlways))
-	for _, name := range c.f.Fields {
-		if slices.Contains(missing, name) || slices.Contains(c.f.AskAlways, name) {
+	fields := make([]string, 0, len(missing)+len(c.f.def.AskAlways))
+	for _, name := range c.f.def.Fields {
+		if slices.Contains(missing, name) || slices.Contains(c.f.def.AskAlways, name) {
 			fields = append(fields, name)
 		}
 	}
-	return &form{key: c.f.Key, target: c.args, fresh: c.f.New, rules: c.rules, message: c.message, fields: fields,
-		always: c.f.AskAlways, optionalNotAsked: true, memo: c.f}
+	return &form{key: c.f.def.Key, target: c.args, fresh: c.f.def.New, rules: c.rules, message: c.message, fields: fields,
+		always: c.f.def.AskAlways, optionalNotAsked: true, memo: c.f}
 }
 
 // unsealed returns the state an opted-in first call (//mcpgen:unsealed)
 // resumes from: round 1 asked fm under its key, as a first call would.
 func (c *call) unsealed(fm *form) *state {
-	if final := fm.rules.settle(c.f.Name, c.args); final != nil {
+	if final := fm.rules.settle(c.f.def.Name, c.args); final != nil {
 		return nil // the engine ends the call with it
 	}
 	whole := fm.rules.schema(c.args, fm.fields...)
@@ -656,17 +613,17 @@ func (c *call) unsealed(fm *form) *state {
 // result, sealing rep so that the retry runs the same branch on the same
 // arguments.
 func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, error) {
-	out := Outcome{Action: rep.Action}
+	var declined []string // with Decline: the fields of the form declined
 	switch rep.Action {
 	case Decline:
-		out.Declined = rep.Fields
+		declined = rep.Fields
 		_ = c.args.ApplyPartial(rep.Content)
 	case Cancel:
 		_ = c.args.ApplyPartial(rep.Content)
 	}
 	a := newAsker(c.r)
 	a.tool, a.toolSet = rep, true
-	c.r.ran, c.r.action = true, out.Action
+	c.r.ran, c.r.action = true, rep.Action
 	id := c.r.flowID()
 	if st != nil && len(st.FlowID) > 0 {
 		id = st.FlowID
@@ -676,7 +633,9 @@ func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, e
 	if st != nil {
 		ctx = context.WithValue(ctx, roundKey, st.Round)
 	}
-	res, err := guard(c.r.o.Logger, c.f.Name+"'s "+string(out.Action)+" branch", func() (*Result, error) { return c.f.Dispatch(ctx, c.args, out) })
+	res, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+string(rep.Action)+" branch", func() (*Result, error) {
+		return c.f.def.Dispatch(ctx, c.args, rep.Action, declined)
+	})
 	if err != nil && errors.Is(err, ErrInputRequired) {
 		// The state of the next round carries the id the branch saw.
 		next := &state{FlowID: id}

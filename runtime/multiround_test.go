@@ -12,10 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
+
+// flowDef is a flow's definition, as runtime.Redefine changes it.
+type flowDef = flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]
 
 // question returns the only input request of resp with its key and the
 // names of the properties it asks for.
@@ -162,7 +166,7 @@ func TestRoundLimitEndsInToolError(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		limit  int // Options.MaxRounds
-		rounds int // Flow.MaxRounds
+		rounds int // the flow's MaxRounds (//mcpgen:rounds)
 		want   int
 	}{
 		{"default", 0, 0, runtime.DefaultMaxRounds},
@@ -172,7 +176,7 @@ func TestRoundLimitEndsInToolError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, nil)
 			e.opts.MaxRounds = tc.limit
-			e.flow.MaxRounds = tc.rounds
+			e.flow = runtime.Redefine(e.flow, func(d *flowDef) { d.MaxRounds = tc.rounds })
 			resp := e.ask(req(paris, "", nil))
 			for round := 1; round < tc.want; round++ {
 				key, _, _ := question(t, resp)
@@ -238,10 +242,12 @@ func (c *changedTrip) RequestedSchema(fields ...string) *jsonschema.Schema {
 func TestAnswerToAnotherQuestionDigestIsNotApplied(t *testing.T) {
 	e := newEnv(t, nil)
 	r1 := e.ask(req(paris, "", nil))
-	v2 := *e.flow
-	v2.New = func() runtime.Args { return &changedTrip{Trip: new(fixture.Trip)} }
-	v2.Decode = func(a runtime.Args, raw []byte) error { return e.flow.Decode(a.(*changedTrip).Trip, raw) }
-	v2.Form = nil
+	v2 := runtime.Redefine(e.flow, func(d *flowDef) {
+		decode := d.Decode
+		d.New = func() runtime.Args { return &changedTrip{Trip: new(fixture.Trip)} }
+		d.Decode = func(a runtime.Args, raw []byte) error { return decode(a.(*changedTrip).Trip, raw) }
+		d.Form = nil
+	})
 	resp, err := v2.Call(context.Background(), e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
 	require.NoError(t, err)
 	require.Nil(t, resp.Result, "an answer to a question this server would not ask is not applied")
@@ -253,7 +259,7 @@ func TestAnswerToAnotherQuestionDigestIsNotApplied(t *testing.T) {
 
 func TestUnsealedOptIn(t *testing.T) {
 	e := newEnv(t, nil)
-	e.flow.AcceptUnsealed = true
+	e.flow = runtime.Redefine(e.flow, func(d *flowDef) { d.AcceptUnsealed = true })
 	res := e.done(req(paris, "", accept("plan_trip", goodAnswer)))
 	assert.False(t, res.IsError)
 	assert.Equal(t, "Ada", lastArgs(t, e.rec).Name)
@@ -277,7 +283,7 @@ func TestMalformedInputResponses(t *testing.T) {
 // among the arguments the model could pass.
 func TestMissingCapabilityWithAskAlways(t *testing.T) {
 	e := newEnv(t, nil)
-	e.flow.AskAlways = []string{"email"}
+	e.flow = runtime.Redefine(e.flow, func(d *flowDef) { d.AskAlways = []string{"email"} })
 	r := req(paris, "", nil)
 	r.Arguments = json.RawMessage(`{"city":"Paris","name":"Ada","email":"a@b.c"}`)
 	r.FormElicitation = false
@@ -298,9 +304,11 @@ func TestMissingCapabilityWithAskAlways(t *testing.T) {
 // schema: the model would fill it in for the user.
 func TestInputSchemaLeavesOutAskAlways(t *testing.T) {
 	e := newEnv(t, nil)
-	e.flow.AskAlways = []string{"email"}
-	e.flow.Schema = nil // reflected, for the AskAlways set here (generated schemas: golden)
-	b, err := json.Marshal(runtime.InputSchema(e.flow))
+	e.flow = runtime.Redefine(e.flow, func(d *flowDef) {
+		d.AskAlways = []string{"email"}
+		d.Schema = nil // reflected, for the AskAlways set here (generated schemas: golden)
+	})
+	b, err := json.Marshal(e.flow.InputSchema())
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), `"email"`)
 	assert.Contains(t, string(b), `"name"`)

@@ -134,26 +134,32 @@ func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, 
 }
 
 // InputSchema returns the tool's input schema (MCP 2026-07-28, server/tools:
-// Tool.inputSchema, what tools/list shows the model; an adapter registers it):
-// the one mcpgen wrote at generation time ([Flow.Schema]), or else a fresh
-// {"type":"object"} schema of f.New()'s argument struct reflected by
-// invopop/jsonschema, without $schema, $id or $defs, with every
-// elicitable field made optional and carrying its title, description, enum
-// and format but no default (an SDK that fills defaults in would make the
-// field never missing). An ask=always field (Flow.AskAlways, a typed
-// confirmation) is left out: only the user may answer it, in the form, so
-// the model must not be invited to fill it in. A plain field whose jsonschema tag has no key=value
-// pairs takes the whole tag as its description (go-sdk's dialect).
-func InputSchema(f *Flow) *jsonschema.Schema {
-	if f.Schema != nil {
-		return f.Schema()
+// Tool.inputSchema, what tools/list shows the model; an adapter registers it;
+// for a prompt, its arguments), a {"type":"object"} *jsonschema.Schema
+// (invopop/jsonschema), fresh on every call: the one mcpgen wrote at
+// generation time, or else the flow's argument struct reflected by
+// invopop/jsonschema, without $schema, $id or $defs, with every elicitable
+// field made optional and carrying its title, description, enum and format
+// but no default (an SDK that fills defaults in would make the field never
+// missing). An ask=always field (a typed confirmation) is left out: only the
+// user may answer it, in the form, so the model must not be invited to fill
+// it in. A plain field whose jsonschema tag has no key=value pairs takes the
+// whole tag as its description (go-sdk's dialect). It returns no error; it
+// panics on the zero Flow, which no New<T>Flow made (an adapter registering
+// one then fails at once, as the SDKs' own AddTool does on a bad tool).
+func (f *Flow) InputSchema() *jsonschema.Schema {
+	if f.def.Schema != nil {
+		return f.def.Schema()
+	}
+	if f.def.New == nil {
+		panic(errZeroFlow)
 	}
 	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
-	args := f.New()
+	args := f.def.New()
 	s := r.Reflect(args)
 	s.Version, s.ID = "", ""
 	plainDescriptions(s, reflect.TypeOf(args))
-	elicit := args.RequestedSchema(f.Fields...)
+	elicit := args.RequestedSchema(f.def.Fields...)
 	if s.Properties == nil {
 		s.Properties = jsonschema.NewProperties()
 	}
@@ -162,12 +168,12 @@ func InputSchema(f *Flow) *jsonschema.Schema {
 		p.Default = nil
 		s.Properties.Set(pair.Key, &p)
 	}
-	for _, name := range f.AskAlways {
+	for _, name := range f.def.AskAlways {
 		s.Properties.Delete(name)
 	}
 	var req []string
 	for _, name := range s.Required {
-		if !slices.Contains(f.Fields, name) {
+		if !slices.Contains(f.def.Fields, name) {
 			req = append(req, name)
 		}
 	}

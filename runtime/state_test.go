@@ -203,8 +203,9 @@ func TestHostileStates(t *testing.T) {
 		e.rejected(r, "method")
 	})
 	t.Run("a state from another tool", func(t *testing.T) {
-		other := fixture.NewTripFlow(&fixture.TripRecorder{})
-		other.Name, other.Key = "plan_holiday", "plan_holiday"
+		other := runtime.Redefine(fixture.NewTripFlow(&fixture.TripRecorder{}), func(d *flowDef) {
+			d.Name, d.Key = "plan_holiday", "plan_holiday"
+		})
 		oresp, err := other.Call(context.Background(), e.opts, req(paris, "", nil))
 		require.NoError(t, err)
 		require.NotEmpty(t, oresp.RequestState)

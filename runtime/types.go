@@ -8,9 +8,9 @@ import (
 
 // Action is the user's answer to a form or URL a call asked for: [Accept],
 // [Decline] or [Cancel]. It picks the branch of a generated handler that
-// runs ([Outcome.Action]) and is what [Ask] and [AskURL] return; it is the
-// action of the client's elicitation answer (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action), the same type as
+// runs (its Accept, Decline or Cancel method) and is what [Ask] and [AskURL]
+// return; it is the action of the client's elicitation answer (MCP
+// 2026-07-28, client/elicitation: ElicitResult.action), the same type as
 // protocol.Action.
 type Action = protocol.Action
 

@@ -72,14 +72,14 @@ func (a *greetArgs) Validate() error {
 
 func greetFlow(unsealed bool) (*Flow, *[]int) {
 	var rounds []int
-	return &Flow{
+	return &Flow{def: definition{
 		Name: "greet", Key: "user_name", Fields: []string{"name"}, AcceptUnsealed: unsealed,
 		New: func() Args { return &greetArgs{} },
-		Dispatch: func(ctx context.Context, args Args, o Outcome) (*Result, error) {
+		Dispatch: func(ctx context.Context, args Args, action Action, _ []string) (*Result, error) {
 			rounds = append(rounds, Round(ctx))
-			return Textf("%s: %s", o.Action, args.(*greetArgs).Name), nil
+			return Textf("%s: %s", action, args.(*greetArgs).Name), nil
 		},
-	}, &rounds
+	}}, &rounds
 }
 
 func TestFlowUnsealedAnswers(t *testing.T) {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -173,10 +174,11 @@ func (t *Tester) round(key string, guess int) int {
 	if t.Flow == nil {
 		return guess
 	}
-	if key == t.Flow.Key {
+	first := flowdef.Of(t.Flow).(flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]).Key
+	if key == first {
 		return 1
 	}
-	if n, err := strconv.Atoi(strings.TrimPrefix(key, t.Flow.Key+"_")); err == nil && n > 1 {
+	if n, err := strconv.Atoi(strings.TrimPrefix(key, first+"_")); err == nil && n > 1 {
 		return n
 	}
 	return guess

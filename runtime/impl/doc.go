@@ -20,8 +20,11 @@ package impl
 // this package gains what newer generated code calls; MinVersion grows when
 // it drops what older generated code called.
 const (
-	// MinVersion is the oldest generated code version this package still serves.
-	MinVersion = 1
+	// MinVersion is the oldest generated code version this package still
+	// serves. It is 3: code generated for versions 1 and 2 filled a
+	// runtime.Flow struct literal, and runtime.Flow has had no exported
+	// fields since; versions 3 and on make the flow with [NewFlow].
+	MinVersion = 3
 	// MaxVersion is the newest generated code version this package serves; it
 	// is the version the mcpgen of this module writes.
 	MaxVersion = 4

@@ -6,14 +6,17 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // FlowSpec is what a generated New<T>Flow states about the tool whose
 // arguments are T, for [NewFlow]: generated code reaches the runtime's flow
-// only through it, under this package's version guard ([EnforceVersion]).
-// Each field is documented on the runtime.Flow field of the same name; the
-// functions take *T itself.
+// only through it, under this package's version guard ([EnforceVersion]),
+// and it is the only way to make a runtime.Flow, which has no exported
+// fields. Each field is documented on the field of the same name of the
+// flow's definition, flowdef.Def (package
+// github.com/mcpgen/mcpgen/internal/flowdef); the functions take *T itself.
 type FlowSpec[T any] struct {
 	Name, Description, Message, Key string
 	Fields, AskAlways, DateFields   []string
@@ -33,7 +36,9 @@ type FlowSpec[T any] struct {
 }
 
 // NewFlow returns the runtime's flow for s. P is *T, which implements
-// runtime.Args (the generated methods); it is inferred.
+// runtime.Args (the generated methods); it is inferred. The flow's functions
+// hand the runtime.Args they get to s's as *T, and panic when given
+// arguments of another type (the runtime only gives them its New's).
 func NewFlow[T any, P interface {
 	*T
 	runtime.Args
@@ -45,32 +50,32 @@ func NewFlow[T any, P interface {
 		}
 		return (*T)(p)
 	}
-	f := &runtime.Flow{
+	d := flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]{
 		Name: s.Name, Description: s.Description, Message: s.Message, Key: s.Key,
 		Fields: s.Fields, AskAlways: s.AskAlways, DateFields: s.DateFields,
 		AcceptUnsealed: s.AcceptUnsealed, MaxRounds: s.MaxRounds,
 		CheckInputSchema: s.CheckInputSchema, Schema: s.Schema,
 		New: func() runtime.Args { return P(new(T)) },
-		Dispatch: func(ctx context.Context, a runtime.Args, o runtime.Outcome) (*runtime.Result, error) {
-			return s.Dispatch(ctx, args(a), o.Action, o.Declined)
+		Dispatch: func(ctx context.Context, a runtime.Args, action runtime.Action, declined []string) (*runtime.Result, error) {
+			return s.Dispatch(ctx, args(a), action, declined)
 		},
 	}
 	if len(s.Choices) > 0 {
-		f.Choices = make(map[string]func(context.Context, runtime.Args) ([]runtime.Choice, error), len(s.Choices))
+		d.Choices = make(map[string]func(context.Context, runtime.Args) ([]runtime.Choice, error), len(s.Choices))
 		for name, fn := range s.Choices {
-			f.Choices[name] = func(ctx context.Context, a runtime.Args) ([]runtime.Choice, error) { return fn(ctx, args(a)) }
+			d.Choices[name] = func(ctx context.Context, a runtime.Args) ([]runtime.Choice, error) { return fn(ctx, args(a)) }
 		}
 	}
 	if s.Form != nil {
-		f.Form = func(ctx context.Context, a runtime.Args) (*runtime.AskOptions, error) { return s.Form(ctx, args(a)) }
+		d.Form = func(ctx context.Context, a runtime.Args) (*runtime.AskOptions, error) { return s.Form(ctx, args(a)) }
 	}
 	if s.Decode != nil {
-		f.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
+		d.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
 	}
 	if s.Value != nil {
-		f.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
+		d.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
 	}
-	return f
+	return flowdef.Build(&d).(*runtime.Flow)
 }
 
 // FormOptions returns h's FormOptions method when the handler h has one,

@@ -51,19 +51,20 @@ type Options struct {
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
 }
 
-// AddTool registers flow as a tool on s: its input schema is
-// runtime.InputSchema(flow) (elicitable fields optional), and its handler
+// AddTool registers flow as a tool on s: its name, description and input
+// schema are flow.Name(), flow.Description() and flow.InputSchema()
+// ([runtime.Flow.InputSchema]: elicitable fields optional), and its handler
 // runs flow.Call for each tools/call and retry. It panics when opts has no
 // key ring, or when the input schema does not encode.
 func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpgo.AddTool %q: Options.Flow.Keys is required", flow.Name))
+		panic(fmt.Sprintf("mcpgo.AddTool %q: Options.Flow.Keys is required", flow.Name()))
 	}
-	schema, err := json.Marshal(runtime.InputSchema(flow))
+	schema, err := json.Marshal(flow.InputSchema())
 	if err != nil {
-		panic(fmt.Sprintf("mcpgo.AddTool %q: input schema: %v", flow.Name, err))
+		panic(fmt.Sprintf("mcpgo.AddTool %q: input schema: %v", flow.Name(), err))
 	}
-	tool := mcp.NewToolWithRawSchema(flow.Name, flow.Description, schema)
+	tool := mcp.NewToolWithRawSchema(flow.Name(), flow.Description(), schema)
 	s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, req)
 		if err != nil {

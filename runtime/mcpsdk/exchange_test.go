@@ -66,13 +66,12 @@ func (a *topicArgs) ApplyPartial(c map[string]any) error { return a.ApplyContent
 func (a *topicArgs) Validate() error                     { return nil }
 
 func topicFlow() *runtime.Flow {
-	return &runtime.Flow{
+	return impl.NewFlow(impl.FlowSpec[topicArgs]{
 		Name: "topic", Description: "Writes about a topic", Key: "topic", Fields: []string{"topic"},
-		New: func() runtime.Args { return &topicArgs{} },
-		Dispatch: func(_ context.Context, args runtime.Args, o runtime.Outcome) (*runtime.Result, error) {
-			return runtime.Textf("%s %s", o.Action, args.(*topicArgs).Topic), nil
+		Dispatch: func(_ context.Context, args *topicArgs, action runtime.Action, _ []string) (*runtime.Result, error) {
+			return runtime.Textf("%s %s", action, args.Topic), nil
 		},
-	}
+	})
 }
 
 // capitalTool asks the client's model a question, then reports its answer

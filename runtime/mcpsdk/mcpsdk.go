@@ -62,21 +62,22 @@ func requireKeys(fn, name string, opts *Options) {
 	}
 }
 
-// AddTool registers flow as a tool on s: its input schema is
-// runtime.InputSchema(flow) (elicitable fields optional), and its handler
+// AddTool registers flow as a tool on s: its name, description and input
+// schema are flow.Name(), flow.Description() and flow.InputSchema()
+// ([runtime.Flow.InputSchema]: elicitable fields optional), and its handler
 // runs flow.Call for each tools/call and retry. It panics, like the SDK's own
 // AddTool, when opts has no key ring.
 func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
-	requireKeys("AddTool", flow.Name, opts)
+	requireKeys("AddTool", flow.Name(), opts)
 	// The input schema is handed over as its JSON: go-sdk re-encodes a
 	// tool's input schema on every tools/call (to find x-mcp-header
 	// annotations), and encoding invopop's *jsonschema.Schema each time was
 	// the largest cost mcpgen added to a call (bench/, BenchmarkRoundTrip).
-	schema, err := json.Marshal(runtime.InputSchema(flow))
+	schema, err := json.Marshal(flow.InputSchema())
 	if err != nil {
-		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name, err))
+		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name(), err))
 	}
-	tool := &mcp.Tool{Name: flow.Name, Description: flow.Description, InputSchema: json.RawMessage(schema)}
+	tool := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {

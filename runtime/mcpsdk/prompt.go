@@ -19,12 +19,12 @@ import (
 // (MCP 2026-07-28, basic/patterns/mrtr: prompts/get may return an
 // input-required result).
 //
-// The prompt's arguments are the properties of runtime.InputSchema(flow):
-// name, title, description, and required for the plain (non-elicitable)
-// required fields. Prompt arguments are strings on the wire (server/prompts:
-// GetPromptRequest.arguments is a string map), so the struct's plain fields
-// must be strings; elicited fields may have any kind, as the form answers
-// carry JSON values.
+// The prompt's arguments are the properties of flow.InputSchema()
+// ([runtime.Flow.InputSchema]): name, title, description, and required for
+// the plain (non-elicitable) required fields. Prompt arguments are strings
+// on the wire (server/prompts: GetPromptRequest.arguments is a string map),
+// so the struct's plain fields must be strings; elicited fields may have
+// any kind, as the form answers carry JSON values.
 //
 // A branch's *runtime.Result becomes one user message with its text, or is
 // returned unchanged when Result.Native is a *mcp.GetPromptResult. A result
@@ -33,8 +33,8 @@ import (
 // result has no error flag. It panics, like the SDK's AddPrompt, when opts
 // has no key ring.
 func AddPrompt(s *mcp.Server, flow *runtime.Flow, opts *Options) {
-	requireKeys("AddPrompt", flow.Name, opts)
-	prompt := &mcp.Prompt{Name: flow.Name, Description: flow.Description, Arguments: promptArguments(runtime.InputSchema(flow))}
+	requireKeys("AddPrompt", flow.Name(), opts)
+	prompt := &mcp.Prompt{Name: flow.Name(), Description: flow.Description(), Arguments: promptArguments(flow.InputSchema())}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := promptArgs(req.Params.Arguments)
 		if err != nil {
@@ -48,7 +48,7 @@ func AddPrompt(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		if err != nil {
 			return nil, protocolError(err)
 		}
-		return promptResponse(flow.Description, resp)
+		return promptResponse(flow.Description(), resp)
 	})
 }
 
