@@ -16,7 +16,10 @@ import (
 //   - plain: every argument given; Accept runs at once;
 //   - first: the date missing; the flow asks and seals the state;
 //   - retry: the answer and the state; the flow opens it, applies the answer
-//     and runs Accept.
+//     and runs Accept (after the first iteration a replay: the flow
+//     completed, and the at-most-once store returns its record);
+//   - round: a whole round, the first call then the retry with the state it
+//     issued, a new flow each time: what mcpgen adds to a round.
 func BenchmarkFlowCall(b *testing.B) {
 	flow := bookflight.NewBookFlightArgsFlow(bookHandler{})
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
@@ -63,4 +66,19 @@ func BenchmarkFlowCall(b *testing.B) {
 			}
 		})
 	}
+	b.Run("round", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			asked, err := flow.Call(ctx, opts, first)
+			if err != nil || asked.RequestState == "" {
+				b.Fatalf("first call did not ask: %v", err)
+			}
+			r := retry
+			r.RequestState = asked.RequestState
+			done, err := flow.Call(ctx, opts, &r)
+			if err != nil || done.Result == nil || done.Result.Text != wantText {
+				b.Fatalf("retry did not book: %+v, %v", done, err)
+			}
+		}
+	})
 }

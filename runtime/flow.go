@@ -602,7 +602,7 @@ func (c *call) unsealed(fm *form) *state {
 		return nil
 	}
 	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
-		Question: fm.digest(fm.fields, func() *jsonschema.Schema { return whole }), Content: fm.rules.withFixed(nil)}}}
+		Question: fm.digestOf(whole), Content: fm.rules.withFixed(nil)}}}
 }
 
 // dispatch runs the branch of rep, the tool form's reply, in a context where

@@ -78,10 +78,13 @@ type pendingQuestion struct {
 	always  []string           // ask=always fields, which no argument can supply
 }
 
-// formMemo holds question digests by form identity, key, message and fields
-// (see form.memo); formMemoCount counts its entries, at most maxQuestions.
+// formMemo holds, by form identity, key, message and fields (see
+// form.memo), the whole form's requestedSchema and its digest; formMemoCount
+// counts its entries, at most maxQuestions. The schema is shared by every
+// request that asks that form: it is never changed once built (run-time
+// rules copy what they change, see rules.apply; downgradeSchema copies).
 var (
-	formMemo      sync.Map // formMemoID → []byte
+	formMemo      sync.Map // formMemoID → memoEntry
 	formMemoCount atomic.Int32
 )
 
@@ -90,28 +93,45 @@ type formMemoID struct {
 	id   string // key, message and the fields, separated by NUL
 }
 
-// maxQuestions bounds the question digests memoised in a process: the fields
-// a form asks depend on which arguments a caller left out.
+type memoEntry struct {
+	schema *jsonschema.Schema
+	digest []byte
+}
+
+// maxQuestions bounds the forms memoised in a process: the fields a form
+// asks depend on which arguments a caller left out.
 const maxQuestions = 4096
 
-// digest returns formDigest(f.key, f.message, whole(), f.rules), memoised
-// when the form has no run-time rules; whole returns the requestedSchema of
-// fields, built only when the digest is not memoised.
-func (f *form) digest(fields []string, whole func() *jsonschema.Schema) []byte {
+// memoised returns the requestedSchema of fields and the form's digest,
+// from the memo when the form has no run-time rules (building and
+// remembering them on the first request), or nil, nil when it is not
+// memoised.
+func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte) {
 	if f.memo == nil || !f.rules.empty() {
-		return formDigest(f.key, f.message, whole(), f.rules)
+		return nil, nil
 	}
 	id := formMemoID{memo: f.memo, id: f.key + "\x00" + f.message + "\x00" + strings.Join(fields, "\x00")}
-	if d, ok := formMemo.Load(id); ok {
-		return d.([]byte)
+	if e, ok := formMemo.Load(id); ok {
+		e := e.(memoEntry)
+		return e.schema, e.digest
 	}
-	d := formDigest(f.key, f.message, whole(), nil)
+	schema := f.target.RequestedSchema(fields...)
+	e := memoEntry{schema: schema, digest: formDigest(f.key, f.message, schema, nil)}
 	if formMemoCount.Load() < maxQuestions {
-		if _, loaded := formMemo.LoadOrStore(id, d); !loaded {
+		if _, loaded := formMemo.LoadOrStore(id, e); !loaded {
 			formMemoCount.Add(1)
 		}
 	}
-	return d
+	return e.schema, e.digest
+}
+
+// digestOf returns the digest of the form whose whole requestedSchema is
+// whole, as the engine computes it.
+func (f *form) digestOf(whole *jsonschema.Schema) []byte {
+	if _, d := f.memoised(f.fields); d != nil {
+		return d
+	}
+	return formDigest(f.key, f.message, whole, f.rules)
 }
 
 // replies returns st's replies (nil for a nil st).
@@ -171,19 +191,22 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	if fields == nil {
 		fields = f.target.MissingFields()
 	}
-	// The whole form's requestedSchema and digest are built when first
-	// needed: a retry whose digest is memoised builds no schema.
+	// The whole form's requestedSchema and digest come from the memo, or
+	// are built when first needed (a call that asks nothing builds none).
 	var whole *jsonschema.Schema
+	var d []byte
+	if len(fields) > 0 {
+		whole, d = f.memoised(fields)
+	}
 	schema := func() *jsonschema.Schema {
 		if whole == nil {
 			whole = f.rules.schema(f.target, fields...)
 		}
 		return whole
 	}
-	var d []byte
 	digest := func() []byte {
 		if d == nil {
-			d = f.digest(fields, schema)
+			d = formDigest(f.key, f.message, schema(), f.rules)
 		}
 		return d
 	}
