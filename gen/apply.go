@@ -151,11 +151,13 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		for _, k := range later {
 			args = append(args, jen.Lit(k))
 		}
-		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AppendStrings").Call(args...), jen.Op("!").Id("ok")).Block(
-				typeErr(fd, "an array of strings"),
-			).Else().Block(checkedStmt(jen.Id("x"), jen.Id("x"))),
+		appendStmt := jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AppendStrings").Call(args...), jen.Op("!").Id("ok")).Block(
+			typeErr(fd, "an array of strings"),
+		).Else().Block(checkedStmt(jen.Id("x"), jen.Id("x")))
+		if buf.ensure != nil {
+			return []jen.Code{buf.ensure, appendStmt}
 		}
+		return []jen.Code{appendStmt}
 	}
 	return nil
 }

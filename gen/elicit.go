@@ -84,17 +84,43 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Func().Params(recv()).Id(annotate.MethodApplyContentImpl).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		bufs := multiSelectBufs(s)
+		// The pointer fields answered share one allocation (blk); their
+		// staged values stay on the stack. When the multi selects have a
+		// bounded number of items in all (maxItems), their backing arrays
+		// live in blk too, so that a full answer allocates once.
+		var blkFields []jen.Code
+		for i, fd := range s.Fields {
+			if fd.Pointer {
+				blkFields = append(blkFields, jen.Id(stageVar(i)).Add(stageType(fd)))
+			}
+		}
+		if len(blkFields) > 0 && bufs.bounded() {
+			for k, b := range bufs.list {
+				b.array = "arr" + strconv.Itoa(k)
+				blkFields = append(blkFields, jen.Id(b.array).Index(jen.Lit(int(b.bound))).Add(typeCode(b.elem)))
+			}
+		}
+		blkType := func() *jen.Statement { return jen.Struct(blkFields...) }
+		merged := len(bufs.list) > 0 && bufs.list[0].array != ""
+		if merged {
+			g.Comment("block is the one allocation of an answer: the pointer fields' values and the multi selects' items.")
+			g.Type().Id("block").Add(blkType())
+			g.Var().Id("blk").Op("*").Id("block")
+			blkType = func() *jen.Statement { return jen.Id("block") }
+		}
 		for _, b := range bufs.list {
 			g.Var().Id(b.name).Index().Add(typeCode(b.elem)).Comment("the backing array of the multi selects of this element type")
+			if b.array != "" {
+				b.ensure = jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType())).Line().
+					If(jen.Id(b.name).Op("==").Nil()).Block(jen.Id(b.name).Op("=").Id("blk").Dot(b.array).Index(jen.Empty(), jen.Lit(0)))
+			}
 		}
 		for i, fd := range s.Fields {
 			applyField(g, s, fd, i, bufs.of[fd])
 		}
 		g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
-		// The pointer fields answered share one allocation; their staged
-		// values stay on the stack.
 		var anySet *jen.Statement
-		var blkFields, blkSets []jen.Code
+		var blkSets []jen.Code
 		for i, fd := range s.Fields {
 			if !fd.Pointer {
 				g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Id(stageVar(i)))
@@ -105,14 +131,16 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 			} else {
 				anySet = anySet.Op("||").Id(setVar(i))
 			}
-			blkFields = append(blkFields, jen.Id(stageVar(i)).Add(stageType(fd)))
 			blkSets = append(blkSets, jen.If(jen.Id(setVar(i))).Block(
 				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
 				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
 			))
 		}
-		if len(blkFields) > 0 {
-			g.If(anySet).Block(append([]jen.Code{jen.Id("blk").Op(":=").New(jen.Struct(blkFields...))}, blkSets...)...)
+		switch {
+		case merged:
+			g.If(anySet).Block(append([]jen.Code{jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType()))}, blkSets...)...)
+		case len(blkFields) > 0:
+			g.If(anySet).Block(append([]jen.Code{jen.Id("blk").Op(":=").New(blkType())}, blkSets...)...)
 		}
 		g.Return(jen.Id("ve").Dot("Err").Call())
 	})
@@ -236,6 +264,32 @@ type multiBuf struct {
 	name string           // the local variable
 	elem annotate.TypeRef // the element type
 	keys []string         // the JSON names of the multi selects that share it
+	// bound is the most items its multi selects hold in a valid answer
+	// (the sum of their maxItems); 0 when one of them has no maxItems.
+	bound uint64
+	// array, when set, names the fixed array in blk that backs it, and
+	// ensure is the statement that points the buffer at it.
+	array  string
+	ensure jen.Code
+}
+
+// maxBlockItems bounds the items of the arrays applyContent keeps in its one
+// allocation: beyond it, a multi select's own allocation is cheaper than a
+// larger block that most answers fill little of.
+const maxBlockItems = 64
+
+// bounded reports whether every multi select has a maxItems, in all at most
+// maxBlockItems: their backing arrays can then live in applyContent's one
+// allocation.
+func (m multiBufs) bounded() bool {
+	var total uint64
+	for _, b := range m.list {
+		if b.bound == 0 {
+			return false
+		}
+		total += b.bound
+	}
+	return len(m.list) > 0 && total <= maxBlockItems
 }
 
 type multiBufs struct {
@@ -256,6 +310,13 @@ func multiSelectBufs(s *annotate.Struct) multiBufs {
 			b = &multiBuf{name: "strs" + strconv.Itoa(len(bufs.list)), elem: fd.Type}
 			byType[fd.Type] = b
 			bufs.list = append(bufs.list, b)
+		}
+		if b.keys == nil || b.bound > 0 {
+			if fd.MaxItems != nil && *fd.MaxItems <= maxBlockItems {
+				b.bound += *fd.MaxItems
+			} else {
+				b.bound = 0
+			}
 		}
 		b.keys = append(b.keys, fd.JSONName)
 		bufs.of[fd] = b
