@@ -63,7 +63,11 @@ func BenchmarkStoreRound(b *testing.B) {
 		b.Cleanup(func() { _ = client.Close() })
 		var sent atomic.Int64
 		client.AddHook(countHook{&sent})
-		run(b, runtime.Options{Keys: keys, Store: redisstore.New(client, nil)}, sent.Load)
+		store, err := redisstore.New(b.Context(), client, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, runtime.Options{Keys: keys, Store: store}, sent.Load)
 	})
 }
 
