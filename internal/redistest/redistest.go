@@ -37,6 +37,11 @@ type Config struct {
 	// everysec there): a restart, even after SIGKILL, keeps every write.
 	// Off, a restart starts empty.
 	AppendOnly bool
+	// ConfFile, when set, is a redis.conf the server reads first (e.g.
+	// examples/loadbalanced/redis.conf): its persistence and eviction
+	// settings are used instead of the ones above (AppendOnly is ignored);
+	// the port, bind address, directory and DEBUG are still set here.
+	ConfFile string
 	// Args are more redis-server arguments, after the others (a later one
 	// wins), e.g. "--maxmemory-policy", "allkeys-lru".
 	Args []string
@@ -99,9 +104,15 @@ func (s *Server) Restart() {
 	if s.cfg.AppendOnly {
 		aof = "yes"
 	}
-	args := append([]string{"--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", aof, "--appendfsync", "always", "--maxmemory-policy", "noeviction",
-		"--enable-debug-command", "local", "--dir", s.dir, "--protected-mode", "yes"}, s.cfg.Args...)
+	var args []string
+	if s.cfg.ConfFile != "" {
+		args = []string{s.cfg.ConfFile}
+	} else {
+		args = []string{"--save", "", "--appendonly", aof, "--appendfsync", "always", "--maxmemory-policy", "noeviction"}
+	}
+	args = append(args, "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
+		"--enable-debug-command", "local", "--dir", s.dir, "--protected-mode", "yes")
+	args = append(args, s.cfg.Args...)
 	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = nil, nil
 	if err := cmd.Start(); err != nil {

@@ -195,6 +195,19 @@ func TestPersistenceIsReported(t *testing.T) {
 	assert.Empty(t, s.Persistence().Warning())
 }
 
+// The repository's redis.conf is what the store asks for: New accepts it,
+// with the append-only file on, and a restart keeps the epoch.
+func TestTheRepositorysRedisConf(t *testing.T) {
+	srv := redistest.StartWith(t, redistest.Config{ConfFile: "../../examples/loadbalanced/redis.conf"})
+	s, _ := newStore(t, srv, nil)
+	assert.Equal(t, redisstore.Persistence{Checked: true, AppendOnly: true}, s.Persistence())
+	ep := epoch(t, s)
+	srv.Stop()
+	srv.Restart()
+	s, _ = newStore(t, srv, nil)
+	assert.Equal(t, ep, epoch(t, s))
+}
+
 func TestClusterPrefixNeedsAHashTag(t *testing.T) {
 	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:1"}})
 	t.Cleanup(func() { _ = c.Close() })
