@@ -44,7 +44,9 @@
 // while a branch runs longer than that. Each operation has its own deadline
 // ([Options.Timeout], default 2 s): a Redis that is down or stalled makes
 // the retry fail closed (JSON-RPC -32603, no branch runs) instead of
-// hanging.
+// hanging, while an instance too busy to get its answer in time (thousands
+// of requests at once) sends the operation again as long as Redis answers
+// its other ones.
 //
 // What the server must be: Redis 6.2 or newer, with maxmemory-policy
 // noeviction (Redis docs, "Key eviction": any other policy may drop a
@@ -63,9 +65,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -99,16 +103,21 @@ type Options struct {
 	// on the same Redis database. On a Redis Cluster it must contain a
 	// hash tag ("{mcpgen}:flow:").
 	Prefix string
-	// Timeout bounds each Redis operation (default [DefaultTimeout], 2 s).
-	// An operation that takes longer fails, and the engine refuses the retry
-	// with JSON-RPC -32603, running no branch. New's configuration check
-	// has the same bound.
+	// Timeout bounds each Redis operation (default [DefaultTimeout], 2 s),
+	// counting the wait for a pooled connection. An operation that takes
+	// longer while Redis answers none of the store's other operations
+	// fails, and the engine refuses the retry with JSON-RPC -32603, running
+	// no branch; one that takes longer while Redis answers others (the
+	// instance is busy, Redis is not) is sent again, up to 3 timeouts in
+	// all. New's configuration check has the same bound.
 	Timeout time.Duration
 	// EpochCache is how long the store reuses the epoch it last read or
 	// confirmed before asking Redis again (default [DefaultEpochCache],
-	// 5 s; negative: ask every time). A first call that asks seals it into
-	// its requestState; an epoch that went stale meanwhile only makes that
-	// flow's retries be refused ("start the call again"), never run twice.
+	// 5 s; negative: ask every time); an operation that fails makes the
+	// next first call ask again. A first call that asks seals it into its
+	// requestState; an epoch that went stale meanwhile (Redis lost its data
+	// unseen by this instance) only makes that flow's retries be refused
+	// ("start the call again"), never run twice.
 	EpochCache time.Duration
 	// SkipConfigCheck makes [New] skip its CONFIG GET of maxmemory-policy,
 	// appendonly and save: for a managed Redis that does not allow CONFIG.
@@ -131,9 +140,12 @@ type Store struct {
 	inline   bool // the client honours context deadlines on the socket: no watchdog goroutine
 	persist  Persistence
 
-	mu      sync.Mutex
-	epoch   string    // the epoch last read or confirmed
-	epochAt time.Time // when
+	answered atomic.Int64 // when Redis last answered one of the store's operations, Unix nanoseconds
+
+	mu       sync.Mutex
+	epoch    string        // the epoch last read or confirmed
+	epochAt  time.Time     // when
+	fetching chan struct{} // closed when the epoch read under way ends; nil when none is
 }
 
 var _ runtime.Store = (*Store)(nil)
@@ -180,6 +192,11 @@ func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Sto
 		if err := s.checkConfig(ctx); err != nil {
 			return nil, err
 		}
+	}
+	// Read the epoch now, so that first calls find it cached (and a Redis
+	// unreachable later does not leave the instance without one).
+	if _, err := s.Epoch(ctx); err != nil {
+		return nil, fmt.Errorf("redisstore: cannot read the store's epoch: %w", err)
 	}
 	return s, nil
 }
@@ -304,17 +321,15 @@ func FromEnv(ctx context.Context) (*Store, bool, error) {
 
 // ClientOptions sets what the store needs of a go-redis client's options,
 // keeping what o sets already: ContextTimeoutEnabled (the store's deadline
-// applies on the socket; no watchdog goroutine per operation), and a pool
-// sized for many concurrent rounds: PoolSize 64 connections when o leaves it
-// 0 (go-redis's default is 10 per GOMAXPROCS, which under 2000 concurrent
-// rounds on 2 CPUs left requests queueing past their deadline), PoolTimeout
-// the store's [DefaultTimeout] when 0. [FromEnv] applies it; call it on
-// options of your own before redis.NewClient.
+// applies on the socket, and no watchdog goroutine runs per operation), and
+// PoolTimeout the store's [DefaultTimeout] when 0. The pool keeps go-redis's
+// default size (10 connections per GOMAXPROCS): under 2000 concurrent
+// rounds on 2 CPUs, larger pools (64, 128) made the slowest store operations
+// slower, not faster (more connections contending for the same CPUs).
+// [FromEnv] applies it; call it on options of your own before
+// redis.NewClient.
 func ClientOptions(o *redis.Options) {
 	o.ContextTimeoutEnabled = true
-	if o.PoolSize == 0 {
-		o.PoolSize = 64
-	}
 	if o.PoolTimeout == 0 {
 		o.PoolTimeout = DefaultTimeout
 	}
@@ -417,13 +432,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-// cachedEpoch returns the epoch last read or confirmed, when it is fresh.
-func (s *Store) cachedEpoch() (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.epoch, s.epoch != "" && time.Since(s.epochAt) < s.cacheFor
-}
-
 func (s *Store) setEpoch(epoch string) {
 	s.mu.Lock()
 	s.epoch, s.epochAt = epoch, time.Now()
@@ -433,15 +441,44 @@ func (s *Store) setEpoch(epoch string) {
 // Epoch implements [runtime.Store.Epoch]: the value of <prefix>epoch, created
 // (22 random base64url characters) when missing, in one script; a value
 // read or confirmed less than [Options.EpochCache] ago is returned without
-// asking Redis. When Redis fails, the last value read or confirmed, however
-// old, is returned instead: a first call still asks while Redis is briefly
-// unreachable, and if Redis lost its data meanwhile the flow's retries are
-// refused. Errors: Redis failed (or did not answer within the timeout) and
-// no epoch was ever read.
+// asking Redis, and concurrent callers share one read. When Redis fails,
+// the last value read or confirmed, however old, is returned instead ([New]
+// reads one): a first call still asks while Redis is briefly unreachable,
+// and if Redis lost its data meanwhile the flow's retries are refused.
+// Errors: Redis failed (or did not answer within the timeout) and no epoch
+// was ever read.
 func (s *Store) Epoch(ctx context.Context) (string, error) {
-	e, fresh := s.cachedEpoch()
-	if fresh {
-		return e, nil
+	for {
+		s.mu.Lock()
+		e, fresh := s.epoch, s.epoch != "" && time.Since(s.epochAt) < s.cacheFor
+		wait := s.fetching
+		if fresh || wait == nil {
+			if !fresh {
+				s.fetching = make(chan struct{})
+			}
+			s.mu.Unlock()
+			if fresh {
+				return e, nil
+			}
+			break
+		}
+		s.mu.Unlock()
+		// Another caller is reading it: share its answer.
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			if e != "" {
+				return e, nil
+			}
+			return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, ctx.Err())
+		}
+		s.mu.Lock()
+		e, read := s.epoch, s.epochAt
+		s.mu.Unlock()
+		if e != "" && time.Since(read) < s.cacheFor {
+			return e, nil
+		}
+		// That read failed: read it ourselves.
 	}
 	var read string // written by op; read only once op has returned
 	err := s.within(ctx, func(ctx context.Context) error {
@@ -449,15 +486,18 @@ func (s *Store) Epoch(ctx context.Context) (string, error) {
 		read = v
 		return err
 	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.fetching)
+	s.fetching = nil
 	if err != nil {
-		if e != "" {
-			return e, nil
+		if s.epoch != "" {
+			return s.epoch, nil
 		}
 		return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, err)
 	}
-	e = read
-	s.setEpoch(e)
-	return e, nil
+	s.epoch, s.epochAt = read, time.Now()
+	return read, nil
 }
 
 // Claim implements [runtime.Store.Claim] with one Lua script: the epoch
@@ -540,6 +580,11 @@ func (s *Store) Release(ctx context.Context, flow, token string) error {
 	})
 }
 
+// busyLimit bounds, in multiples of the store's timeout, how long within
+// keeps retrying an operation that timed out while Redis was answering this
+// store's other operations.
+const busyLimit = 3
+
 // within runs op under the store's timeout and returns its error. go-redis
 // bounds socket reads by its ReadTimeout, not by the context, unless the
 // client sets ContextTimeoutEnabled (FromEnv's does): with a *redis.Client or
@@ -547,9 +592,40 @@ func (s *Store) Release(ctx context.Context, flow, token string) error {
 // goroutine and within returns an error wrapping context.DeadlineExceeded
 // once the timeout passes even when op has not, so a stalled server is cut
 // off here either way. An op cut off finishes in the background; a claim
-// it takes late is never recorded and lapses at the flow's expiry (no branch
-// runs meanwhile).
+// it takes late lapses at the end of its lease (no branch runs meanwhile).
+//
+// The timeout counts the wait for a pooled connection and for this process
+// to be scheduled, which a busy instance (thousands of requests at once on
+// two CPUs) can stretch past it while Redis answers in microseconds. So an
+// op that timed out is sent again (every op is safe to repeat) while Redis
+// answered another of this store's ops within the last timeout, up to
+// busyLimit timeouts in all: a Redis that answers no one still fails an op
+// within one to two timeouts.
 func (s *Store) within(ctx context.Context, op func(ctx context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.attempt(ctx, op)
+		if err == nil || errors.Is(err, runtime.ErrClaimed) || errors.Is(err, runtime.ErrClaimLost) {
+			s.answered.Store(time.Now().UnixNano())
+			return err
+		}
+		if !timedOut(err) || ctx.Err() != nil || attempt >= busyLimit ||
+			time.Since(time.Unix(0, s.answered.Load())) >= s.timeout {
+			s.staleEpoch()
+			return err
+		}
+	}
+}
+
+// staleEpoch makes the next Epoch read Redis again (the value stays as the
+// fallback): Redis failed, and may come back without its data.
+func (s *Store) staleEpoch() {
+	s.mu.Lock()
+	s.epochAt = time.Time{}
+	s.mu.Unlock()
+}
+
+// attempt runs op once under the store's timeout (see within).
+func (s *Store) attempt(ctx context.Context, op func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if s.inline {
@@ -563,4 +639,11 @@ func (s *Store) within(ctx context.Context, op func(ctx context.Context) error) 
 	case <-ctx.Done():
 		return fmt.Errorf("redis: no answer within %s: %w", s.timeout, ctx.Err())
 	}
+}
+
+// timedOut reports whether err is a deadline that passed: the context's, or
+// the socket's.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

@@ -143,6 +143,25 @@ func TestEpochCache(t *testing.T) {
 	assert.Equal(t, "replaced", epoch(t, s), "read again once stale")
 }
 
+// An instance that saw Redis fail reads the epoch again on its next first
+// call: after a restart without persistence it seals the new one, not the
+// cached old one.
+func TestFailureMakesTheEpochBeReadAgain(t *testing.T) {
+	srv := redistest.Start(t)
+	s, _ := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	ep := epoch(t, s)
+	srv.Stop()
+	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
+	require.Error(t, err)
+	assert.Equal(t, ep, epoch(t, s), "Redis down: the last epoch known")
+	srv.Restart()
+	now := epoch(t, s)
+	assert.NotEqual(t, ep, now, "Redis back without its data: a new epoch, read at once")
+	_, err = s.Claim(ctx, "f", "a", now, time.Minute)
+	require.NoError(t, err)
+}
+
 // An evicting policy (or any but noeviction) is refused at construction,
 // with the fix in the message.
 func TestEvictingPolicyIsRefused(t *testing.T) {
@@ -208,13 +227,30 @@ func TestTheRepositorysRedisConf(t *testing.T) {
 	assert.Equal(t, ep, epoch(t, s))
 }
 
+// A one-node Redis Cluster holding every slot: the prefix needs a hash tag,
+// and with one the epoch and the flows share a slot.
 func TestClusterPrefixNeedsAHashTag(t *testing.T) {
-	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:1"}})
+	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}})
+	admin := client(t, srv)
+	require.NoError(t, admin.Do(t.Context(), "CLUSTER", "ADDSLOTSRANGE", "0", "16383").Err())
+	require.Eventually(t, func() bool {
+		info, _ := admin.ClusterInfo(t.Context()).Result()
+		return strings.Contains(info, "cluster_state:ok")
+	}, 10*time.Second, 50*time.Millisecond)
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{srv.Addr()}})
 	t.Cleanup(func() { _ = c.Close() })
-	_, err := redisstore.New(t.Context(), c, &redisstore.Options{SkipConfigCheck: true})
+	_, err := redisstore.New(t.Context(), c, nil)
 	require.ErrorContains(t, err, "hash tag")
-	_, err = redisstore.New(t.Context(), c, &redisstore.Options{Prefix: "{mcpgen}:flow:", SkipConfigCheck: true})
+	s, err := redisstore.New(t.Context(), c, &redisstore.Options{Prefix: "{mcpgen}:flow:"})
 	require.NoError(t, err)
+	ctx := context.Background()
+	ep := epoch(t, s)
+	_, err = s.Claim(ctx, "f", "a", ep, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, s.Record(ctx, "f", "a", []byte("done"), time.Now().Add(time.Minute)))
+	rec, err := s.Claim(ctx, "f", "b", ep, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, "done", string(rec))
 }
 
 func TestPrefix(t *testing.T) {
@@ -299,7 +335,7 @@ func TestFromEnv(t *testing.T) {
 	assert.Equal(t, int64(1), s.Client().Exists(context.Background(), "mcpgen:flow:f").Val())
 	o := s.Client().(*redis.Client).Options()
 	assert.True(t, o.ContextTimeoutEnabled)
-	assert.Equal(t, 64, o.PoolSize)
+	assert.Equal(t, redisstore.DefaultTimeout, o.PoolTimeout)
 
 	// A server that evicts: FromEnv refuses, and the opt-out lets it by.
 	evicting := redistest.StartWith(t, redistest.Config{Args: []string{"--maxmemory-policy", "allkeys-lru"}})
