@@ -132,11 +132,11 @@ func TestAbandonedClaimLapsesAfterTheLease(t *testing.T) {
 // meanwhile waits for the record instead of running the branch again.
 func TestLongBranchRenewsItsClaim(t *testing.T) {
 	d := newDeployEnv(runtime.NewMemoryStore())
-	d.opts.ClaimLease, d.opts.ClaimWait = 150*time.Millisecond, 3*time.Second
+	d.opts.ClaimLease, d.opts.ClaimWait = 400*time.Millisecond, 5*time.Second
 	started := make(chan struct{})
 	d.branch = func(ctx context.Context, n int32) (*runtime.Response, error) {
 		close(started)
-		time.Sleep(700 * time.Millisecond)
+		time.Sleep(1500 * time.Millisecond)
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
@@ -151,7 +151,7 @@ func TestLongBranchRenewsItsClaim(t *testing.T) {
 		assert.NoError(t, err)
 	})
 	<-started
-	time.Sleep(400 * time.Millisecond) // past two leases
+	time.Sleep(900 * time.Millisecond) // past two leases
 	dup, err := d.retry(context.Background(), d.opts, st)
 	require.NoError(t, err)
 	wg.Wait()

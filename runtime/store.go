@@ -53,7 +53,11 @@ var (
 	// tell whether the flow already completed. The engine refuses the retry
 	// with JSON-RPC -32602 telling the client to start the call again, runs
 	// nothing and records nothing; [Options.OnReject] receives an error
-	// wrapping ErrEpoch.
+	// wrapping ErrEpoch. -32602 is the code of every requestState the
+	// server cannot honour (MCP 2026-07-28, basic/patterns/mrtr,
+	// requestState security: the server validates the state it receives);
+	// not -32603, which tells the client to retry the same request later,
+	// nor a tool error result, which would stand for the tool's outcome.
 	ErrEpoch = errors.New("mcpgen: the flow store has lost its memory since the flow began")
 )
 
@@ -204,7 +208,7 @@ func (m *MemoryStore) Epoch(context.Context) (string, error) { return m.epoch, n
 // [ErrStore].
 func (m *MemoryStore) Claim(_ context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
 	if epoch != m.epoch {
-		return nil, fmt.Errorf("%w (the in-memory store of this process began after the flow did)", ErrEpoch)
+		return nil, fmt.Errorf("%w (this in-memory store is not the one the flow began with: another instance's, or one made since, as after a restart)", ErrEpoch)
 	}
 	now := time.Now()
 	m.mu.Lock()

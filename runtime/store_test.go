@@ -214,11 +214,11 @@ func TestMemoryStore(t *testing.T) {
 	require.NoError(t, m.Record(ctx, "g", "b", []byte("b's"), later))
 
 	// A renewed claim outlives its first lease.
-	_, err = m.Claim(ctx, "h", "a", ep, 60*time.Millisecond)
+	_, err = m.Claim(ctx, "h", "a", ep, 300*time.Millisecond)
 	require.NoError(t, err)
 	for range 4 {
-		time.Sleep(30 * time.Millisecond)
-		require.NoError(t, m.Renew(ctx, "h", "a", 60*time.Millisecond))
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, m.Renew(ctx, "h", "a", 300*time.Millisecond))
 	}
 	_, err = m.Claim(ctx, "h", "b", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed)

@@ -386,7 +386,7 @@ func TestRedisFlushallWhileABranchRuns(t *testing.T) {
 func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 	srv := redistest.Start(t)
 	const lease = 2 * time.Second
-	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: 500 * time.Millisecond}, func(o *runtime.Options) {
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
 		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
 	})
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -419,8 +419,8 @@ func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 // replays get that instance's record.
 func TestRedisInstanceKilledMidBranch(t *testing.T) {
 	srv := redistest.Start(t)
-	const lease = time.Second
-	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: 500 * time.Millisecond}, func(o *runtime.Options) {
+	const lease = 2 * time.Second
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
 		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
 	})
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)

@@ -480,11 +480,8 @@ func (s *Store) Epoch(ctx context.Context) (string, error) {
 		}
 		// That read failed: read it ourselves.
 	}
-	var read string // written by op; read only once op has returned
-	err := s.within(ctx, func(ctx context.Context) error {
-		v, err := epochScript.Run(ctx, s.client, []string{s.epochKey}, newEpoch()).Text()
-		read = v
-		return err
+	read, err := within(s, ctx, func(ctx context.Context) (string, error) {
+		return epochScript.Run(ctx, s.client, []string{s.epochKey}, newEpoch()).Text()
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -507,12 +504,9 @@ func (s *Store) Epoch(ctx context.Context) (string, error) {
 // epoch, or the Redis error.
 func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
 	key := s.Key(flow)
-	var res []any // written by op; read only once op has returned
-	err := s.within(ctx, func(ctx context.Context) error {
-		v, err := claimScript.Run(ctx, s.client, []string{key, s.epochKey},
+	res, err := within(s, ctx, func(ctx context.Context) ([]any, error) {
+		return claimScript.Run(ctx, s.client, []string{key, s.epochKey},
 			claimTag+token, epoch, max(1, lease.Milliseconds()), newEpoch()).Slice()
-		res = v
-		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("redis claim %s: %w", key, err)
@@ -540,44 +534,47 @@ func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time
 // <lease> only while it holds claim:<token>. It returns
 // [runtime.ErrClaimLost] otherwise.
 func (s *Store) Renew(ctx context.Context, flow, token string, lease time.Duration) error {
-	return s.within(ctx, func(ctx context.Context) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
 		n, err := renewScript.Run(ctx, s.client, []string{s.Key(flow)}, claimTag+token, max(1, lease.Milliseconds())).Int()
 		if err != nil {
-			return fmt.Errorf("redis renew %s: %w", s.Key(flow), err)
+			return struct{}{}, fmt.Errorf("redis renew %s: %w", s.Key(flow), err)
 		}
 		if n == 0 {
-			return runtime.ErrClaimLost
+			return struct{}{}, runtime.ErrClaimLost
 		}
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // Record implements [runtime.Store.Record] with one Lua script. It returns
 // [runtime.ErrClaimLost] when the key holds neither claim:<token> nor this
 // very record.
 func (s *Store) Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error {
-	return s.within(ctx, func(ctx context.Context) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
 		n, err := recordScript.Run(ctx, s.client, []string{s.Key(flow)},
 			claimTag+token, append([]byte(recordTag), record...), expires.UnixMilli()).Int()
 		if err != nil {
-			return fmt.Errorf("redis record %s: %w", s.Key(flow), err)
+			return struct{}{}, fmt.Errorf("redis record %s: %w", s.Key(flow), err)
 		}
 		if n == 0 {
-			return runtime.ErrClaimLost
+			return struct{}{}, runtime.ErrClaimLost
 		}
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // Release implements [runtime.Store.Release] with one Lua
 // compare-and-delete: only claim:<token> is deleted.
 func (s *Store) Release(ctx context.Context, flow, token string) error {
-	return s.within(ctx, func(ctx context.Context) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
 		if err := releaseScript.Run(ctx, s.client, []string{s.Key(flow)}, claimTag+token).Err(); err != nil {
-			return fmt.Errorf("redis release %s: %w", s.Key(flow), err)
+			return struct{}{}, fmt.Errorf("redis release %s: %w", s.Key(flow), err)
 		}
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // busyLimit bounds, in multiples of the store's timeout, how long within
@@ -585,7 +582,7 @@ func (s *Store) Release(ctx context.Context, flow, token string) error {
 // store's other operations.
 const busyLimit = 3
 
-// within runs op under the store's timeout and returns its error. go-redis
+// within runs op under the store's timeout and returns its value and error. go-redis
 // bounds socket reads by its ReadTimeout, not by the context, unless the
 // client sets ContextTimeoutEnabled (FromEnv's does): with a *redis.Client or
 // *redis.ClusterClient that sets it op runs inline; otherwise it runs in a
@@ -601,17 +598,17 @@ const busyLimit = 3
 // answered another of this store's ops within the last timeout, up to
 // busyLimit timeouts in all: a Redis that answers no one still fails an op
 // within one to two timeouts.
-func (s *Store) within(ctx context.Context, op func(ctx context.Context) error) error {
-	for attempt := 1; ; attempt++ {
-		err := s.attempt(ctx, op)
+func within[T any](s *Store, ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
+	for n := 1; ; n++ {
+		v, err := attempt(s, ctx, op)
 		if err == nil || errors.Is(err, runtime.ErrClaimed) || errors.Is(err, runtime.ErrClaimLost) {
 			s.answered.Store(time.Now().UnixNano())
-			return err
+			return v, err
 		}
-		if !timedOut(err) || ctx.Err() != nil || attempt >= busyLimit ||
+		if !timedOut(err) || ctx.Err() != nil || n >= busyLimit ||
 			time.Since(time.Unix(0, s.answered.Load())) >= s.timeout {
 			s.staleEpoch()
-			return err
+			return v, err
 		}
 	}
 }
@@ -624,20 +621,30 @@ func (s *Store) staleEpoch() {
 	s.mu.Unlock()
 }
 
-// attempt runs op once under the store's timeout (see within).
-func (s *Store) attempt(ctx context.Context, op func(ctx context.Context) error) error {
+// attempt runs op once under the store's timeout (see within). Each
+// attempt returns its own value: one cut off and finishing in the
+// background writes nothing the caller reads.
+func attempt[T any](s *Store, ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if s.inline {
 		return op(ctx)
 	}
-	done := make(chan error, 1)
-	go func() { done <- op(ctx) }()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := op(ctx)
+		done <- result{v, err}
+	}()
 	select {
-	case err := <-done:
-		return err
+	case r := <-done:
+		return r.v, r.err
 	case <-ctx.Done():
-		return fmt.Errorf("redis: no answer within %s: %w", s.timeout, ctx.Err())
+		var zero T
+		return zero, fmt.Errorf("redis: no answer within %s: %w", s.timeout, ctx.Err())
 	}
 }
 

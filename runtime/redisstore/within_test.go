@@ -41,22 +41,22 @@ func TestWithinRetriesOnlyWhileRedisAnswers(t *testing.T) {
 		}
 	}()
 	var attempts atomic.Int32
-	err = s.within(context.Background(), func(ctx context.Context) error {
+	_, err = within(s, context.Background(), func(ctx context.Context) (string, error) {
 		if attempts.Add(1) == 1 {
 			<-ctx.Done() // queued past the deadline
-			return ctx.Err()
+			return "", ctx.Err()
 		}
-		return s.client.Ping(ctx).Err()
+		return s.client.Ping(ctx).Result()
 	})
 	require.NoError(t, err, "sent again, and answered")
 	assert.EqualValues(t, 2, attempts.Load())
 
 	attempts.Store(0)
 	start := time.Now()
-	err = s.within(context.Background(), func(ctx context.Context) error {
+	_, err = within(s, context.Background(), func(ctx context.Context) (int, error) {
 		attempts.Add(1)
 		<-ctx.Done()
-		return ctx.Err()
+		return 0, ctx.Err()
 	})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.EqualValues(t, busyLimit, attempts.Load(), "at most busyLimit timeouts")
@@ -68,10 +68,10 @@ func TestWithinRetriesOnlyWhileRedisAnswers(t *testing.T) {
 	time.Sleep(timeout)
 	attempts.Store(0)
 	start = time.Now()
-	err = s.within(context.Background(), func(ctx context.Context) error {
+	_, err = within(s, context.Background(), func(ctx context.Context) (int, error) {
 		attempts.Add(1)
 		<-ctx.Done()
-		return ctx.Err()
+		return 0, ctx.Err()
 	})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.EqualValues(t, 1, attempts.Load())
@@ -80,7 +80,7 @@ func TestWithinRetriesOnlyWhileRedisAnswers(t *testing.T) {
 	// Other errors are not sent again.
 	attempts.Store(0)
 	boom := errors.New("boom")
-	err = s.within(context.Background(), func(context.Context) error { attempts.Add(1); return boom })
+	_, err = within(s, context.Background(), func(context.Context) (int, error) { attempts.Add(1); return 0, boom })
 	require.ErrorIs(t, err, boom)
 	assert.EqualValues(t, 1, attempts.Load())
 }
