@@ -113,6 +113,8 @@ const (
 	DefaultClockSkew    = 30 * time.Second
 	// DefaultClaimWait is the default of [Options.ClaimWait].
 	DefaultClaimWait = 2 * time.Second
+	// DefaultClaimLease is the default of [Options.ClaimLease].
+	DefaultClaimLease = 10 * time.Second
 	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request
 	// (bytes of UTF-8).
 	DefaultMaxArgumentsBytes = 64 << 10
@@ -194,15 +196,30 @@ type Options struct {
 	// flow's claim and then its final response until the flow's lifetime
 	// ends (see [Store]). Default: one [MemoryStore] per process, right for
 	// a single instance. Instances that share Keys must share a Store
-	// (runtime/redisstore), or a replay sent to another instance runs its
-	// branch again. When the store fails, a retry is refused with JSON-RPC
+	// (runtime/redisstore): a retry sent to an instance with another store
+	// is refused (-32602, "start the call again"), the store's epoch
+	// differing. When the store fails, a retry is refused with JSON-RPC
 	// -32603 and runs nothing; OnReject hears an error wrapping [ErrStore].
+	// A first call that asks reads the store's epoch ([Store.Epoch]) to
+	// seal it in the state; when that fails it is refused the same way.
 	Store Store
 	// ClaimWait is how long a retry whose flow another request is running
 	// waits for that request's record before it is refused with JSON-RPC
 	// -32603 "retry later" (default [DefaultClaimWait], 2 s; negative: no
 	// wait). No branch runs either way.
 	ClaimWait time.Duration
+	// ClaimLease is how long a retry's claim on its flow lasts in the store
+	// unless renewed (default [DefaultClaimLease], 10 s). While the branch
+	// runs the engine renews it every third of the lease; a claim left
+	// behind by a request that never ran its branch (a store that stalled
+	// past the request's timeout) or by an instance that died mid-branch
+	// lapses after at most one lease, and the next retry runs the branch.
+	// When a whole lease passes without a renewal the store confirmed, the
+	// branch's context is cancelled with a cause wrapping [ErrClaimLost]
+	// (another retry may now claim the flow), and the branch's result is
+	// recorded only if its claim still holds. It must exceed the store's
+	// worst round trip by a wide margin.
+	ClaimLease time.Duration
 }
 
 func (o *Options) withDefaults() *Options {
@@ -239,6 +256,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.ClaimWait == 0 {
 		c.ClaimWait = DefaultClaimWait
+	}
+	if c.ClaimLease <= 0 {
+		c.ClaimLease = DefaultClaimLease
 	}
 	return &c
 }
@@ -370,8 +390,10 @@ func resolveInputSchema(f *Flow) any {
 //
 // Errors are *protocol.Error (for the adapter to return as a JSON-RPC error:
 // -32602 for a rejected state or malformed inputResponses, -32021 for a
-// missing capability when so configured, -32603 when [Options.Store] failed
-// or a concurrent duplicate did not finish within [Options.ClaimWait]) or
+// missing capability when so configured, -32602 too for a retry whose flow
+// the store may have forgotten ([ErrEpoch]: start the call again), -32603
+// when [Options.Store] failed or a concurrent duplicate did not finish
+// within [Options.ClaimWait]) or
 // errors returned by the branch (recorded, and returned again on replay).
 // Call on the zero Flow, which no New<T>Flow made, returns an error and does
 // nothing else.

@@ -92,22 +92,29 @@ func TestInvalidAnswerAsksAgainForFailingFieldsOnly(t *testing.T) {
 
 func TestFlowIDIsFixedAcrossRounds(t *testing.T) {
 	e := newEnv(t, nil)
+	var asked []string
+	e.opts.OnAsk = func(_ context.Context, ev runtime.Event) { asked = append(asked, ev.FlowID) }
 	r1 := e.ask(req(paris, "", nil))
 	r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "nights": 1})))
 	e.done(req(paris, r2.RequestState, accept("plan_trip_2", map[string]any{"email": "a@b.c"})))
-	// The same first state answered directly, on an instance with another
-	// store (here the flow already completed): same flow id.
+	// The same first state answered on an instance with another store: its
+	// store cannot know the flow (another epoch), so it is refused.
 	other := *e.opts
 	other.Store = runtime.NewMemoryStore()
 	_, err := e.flow.Call(context.Background(), &other, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	require.NoError(t, err)
+	var pe *protocol.Error
+	require.ErrorAs(t, err, &pe)
+	assert.EqualValues(t, -32602, pe.Code)
+	assert.Contains(t, pe.Message, "start the call again")
 	// Another call: another flow id.
 	r1b := e.ask(req(paris, "", nil))
 	e.done(req(paris, r1b.RequestState, accept("plan_trip", goodAnswer)))
 	runs := e.rec.Runs()
-	require.Len(t, runs, 3)
-	assert.Equal(t, runs[0].FlowID, runs[1].FlowID)
-	assert.NotEqual(t, runs[0].FlowID, runs[2].FlowID)
+	require.Len(t, runs, 2)
+	require.Len(t, asked, 3)
+	assert.Equal(t, asked[0], asked[1], "rounds 1 and 2")
+	assert.Equal(t, asked[0], runs[0].FlowID, "and the branch")
+	assert.NotEqual(t, runs[0].FlowID, runs[1].FlowID)
 }
 
 // A call that completes without asking still runs its branch with a flow id,

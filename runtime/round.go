@@ -17,9 +17,10 @@ import (
 // opening and binding the requestState, the round limit, the single round a
 // bridged legacy client answers, and sealing the next state live here once.
 type round struct {
-	name   string   // tool or prompt name, bound into the state
-	kind   string   // state.Kind of the mechanism: "" (Flow) or "exchange"
-	o      *Options // with defaults filled in
+	ctx    context.Context // the request's, for the store's epoch when issue seals round 1
+	name   string          // tool or prompt name, bound into the state
+	kind   string          // state.Kind of the mechanism: "" (Flow) or "exchange"
+	o      *Options        // with defaults filled in
 	req    *protocol.Request
 	digest []byte // SHA-256 of the canonical arguments
 	max    int    // the round limit (Options.MaxRounds or a per-flow override)
@@ -42,7 +43,7 @@ func newRound(ctx context.Context, opts *Options, name string, req *protocol.Req
 		return nil, errors.New("mcpgen: Options.Keys is required")
 	}
 	o := opts.withDefaults()
-	r := &round{name: name, o: o, req: req, max: o.MaxRounds}
+	r := &round{ctx: ctx, name: name, o: o, req: req, max: o.MaxRounds}
 	if err := o.checkLimits(ctx, r); err != nil {
 		return nil, err
 	}
@@ -226,12 +227,23 @@ func (r *round) refuse(st *state, problem string) *Response {
 // round asks, the flow id fixed (the request's [round.flowID] in round 1) and
 // the binding of round 1 kept (so asking again never extends the expiry). When the call may not ask
 // again (see refuse) it returns that tool error instead and seals nothing.
+// Round 1's binding carries the store's epoch ([Store.Epoch]); when the
+// store cannot give it, the request is refused with -32603 (see
+// storeFailed) and nothing is sealed.
 func (r *round) issue(st *state, asked []asked, requests map[string]protocol.InputRequest, problem string) (*Response, error) {
 	if resp := r.refuse(st, problem); resp != nil {
 		return resp, nil
 	}
 	if st.Expires == 0 {
+		epoch, err := r.o.Store.Epoch(r.ctx)
+		if err == nil && epoch == "" {
+			err = errors.New("the store returned an empty epoch")
+		}
+		if err != nil {
+			return nil, r.storeFailed(r.ctx, fmt.Errorf("%w: epoch: %w", ErrStore, err))
+		}
 		st.binding = r.o.bind(r.name, r.req, r.digest)
+		st.Epoch = epoch
 	}
 	if len(st.FlowID) == 0 {
 		st.FlowID = r.flowID()

@@ -31,6 +31,9 @@ type binding struct {
 	Principal string `json:"p,omitempty"` // who started the flow; empty when unauthenticated
 	IssuedAt  int64  `json:"i"`           // Unix seconds
 	Expires   int64  `json:"e"`           // Unix seconds
+	// Epoch is the epoch of Options.Store when the flow began
+	// ([Store.Epoch]); every retry's claim checks it (see [ErrEpoch]).
+	Epoch string `json:"o"`
 }
 
 // bind returns the binding of a state issued now under name for req's

@@ -1,12 +1,14 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -28,45 +30,90 @@ import (
 var (
 	// ErrStore wraps every failure of [Options.Store] that the engine
 	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
-	// (fail closed). [Options.OnReject] receives an error that wraps both
+	// (fail closed); a first call that needed the store's epoch was refused
+	// the same way. [Options.OnReject] receives an error that wraps both
 	// ErrStore and the store's own error.
 	ErrStore = errors.New("mcpgen: flow store failed")
-	// ErrClaimed is what [Store.Claim] returns when another request holds
-	// the claim on the flow and has recorded nothing yet: a concurrent
+	// ErrClaimed is what [Store.Claim] returns when another request holds a
+	// live claim on the flow and has recorded nothing yet: a concurrent
 	// duplicate. The engine waits up to [Options.ClaimWait] for the record,
 	// then refuses the retry with JSON-RPC -32603 ("retry later");
 	// [Options.OnReject] receives an error wrapping ErrClaimed.
 	ErrClaimed = errors.New("mcpgen: flow is being completed by another request")
-	// ErrClaimLost is what [Store.Record] returns when the claim is no
-	// longer the caller's (it expired, or the store lost it): nothing was
-	// recorded.
+	// ErrClaimLost is what [Store.Renew] and [Store.Record] return when the
+	// claim is no longer the caller's (its lease ended, or the store lost
+	// it): nothing was renewed or recorded. It is also the cause
+	// (context.Cause) of a branch's context that the engine cancels because
+	// [Options.ClaimLease] passed without a renewal the store confirmed.
 	ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
+	// ErrEpoch is what [Store.Claim] returns (wrapped) when the store's
+	// epoch is not the one the flow's requestState carries: the store has
+	// lost its memory since the flow began (a Redis restart without
+	// persistence, FLUSHALL, a new process's in-memory store), so it cannot
+	// tell whether the flow already completed. The engine refuses the retry
+	// with JSON-RPC -32602 telling the client to start the call again, runs
+	// nothing and records nothing; [Options.OnReject] receives an error
+	// wrapping ErrEpoch. -32602 is the code of every requestState the
+	// server cannot honour (MCP 2026-07-28, basic/patterns/mrtr,
+	// requestState security: the server validates the state it receives);
+	// not -32603, which tells the client to retry the same request later,
+	// nor a tool error result, which would stand for the tool's outcome.
+	ErrEpoch = errors.New("mcpgen: the flow store has lost its memory since the flow began")
 )
 
 // Store holds, for each flow id, either a claim (a request is running the
 // flow's retry) or the record of the flow's final response, until the flow's
-// lifetime ends. It is what makes a replayed requestState run no branch
-// twice (MCP 2026-07-28, basic/patterns/mrtr, requestState security). One
-// instance alone may use [MemoryStore] (the default); instances that share
-// a key ring must share a Store too (runtime/redisstore), or a replay sent to
-// another instance runs again.
+// lifetime ends, and knows when it may have forgotten some of them. It is
+// what makes a replayed requestState run no branch twice (MCP 2026-07-28,
+// basic/patterns/mrtr, requestState security: a server must treat the state
+// as replayable). One instance alone may use [MemoryStore] (the default);
+// instances that share a key ring must share a Store too
+// (runtime/redisstore): a retry sent to an instance whose store does not
+// know the flow is refused (its epoch differs).
 //
-// flow is the flow id ([FlowID]: base64url, 22 characters); token is a
-// random string (base64url, 22 characters) the engine draws for each
-// attempt; expires is when the flow's requestState stops opening anywhere
-// (its expiry, fixed in round 1, plus [Options.ClockSkew]; by the wall
-// clock), after which the entry may be dropped. Implementations must be safe for concurrent use and
-// each method must be atomic with respect to the others, across every
-// instance sharing the store.
+// Arguments, for every method: flow is the flow id ([FlowID]: base64url, 22
+// characters); token is a random string (base64url, 22 characters) the
+// engine draws for each retry that claims; epoch is a value [Store.Epoch]
+// returned; lease is a duration (at least a millisecond), measured by the
+// store's own clock from when it performs the operation; expires is when the
+// flow's requestState stops opening anywhere (its expiry, fixed in round 1,
+// plus [Options.ClockSkew]; by the wall clock), after which a record may be
+// dropped.
+//
+// Implementations must be safe for concurrent use, and each method must be
+// atomic with respect to the others across every instance sharing the store
+// (Redis: one Lua script per method). Every method may be called again with
+// the same arguments after an error or a timeout (the first call may have
+// taken effect unseen) and must then answer as if the first call had
+// succeeded. An error that is none of the sentinels below means the store
+// failed: the engine fails closed (-32603, no branch runs).
 type Store interface {
-	// Claim takes the claim on flow for token until expires when the flow
-	// has no entry, and then returns nil, nil. When the flow has a record it
-	// returns the record (non-nil, never empty) and a nil error. When
-	// another token holds the claim it returns nil, [ErrClaimed]. Any other
-	// error means the store failed.
-	Claim(ctx context.Context, flow, token string, expires time.Time) (record []byte, err error)
-	// Record replaces token's claim on flow with record, kept until
-	// expires. It returns [ErrClaimLost], recording nothing, when token no
+	// Epoch returns the id of the store's current memory: a non-empty
+	// opaque string that stays the same for as long as the store keeps
+	// every claim and record it was given, and is replaced by a new one
+	// whenever it may have lost some (a Redis restart without persistence,
+	// FLUSHALL, a new process). The engine seals it into a flow's
+	// requestState when the flow begins (round 1). An implementation may
+	// return a value it read up to a few seconds earlier: a stale epoch
+	// only makes the later retries of the flows that carry it fail closed
+	// ([ErrEpoch]).
+	Epoch(ctx context.Context) (string, error)
+	// Claim first checks that the store's epoch is epoch; when it is not,
+	// it changes nothing (but makes a new epoch if the store had lost its
+	// own) and returns an error wrapping [ErrEpoch]. Then: when flow has a
+	// record it returns the record (non-nil, never empty) and a nil error;
+	// when flow has no live claim (none, or one whose lease ended) or
+	// token's own claim, it takes (or renews) the claim for token for
+	// lease and returns nil, nil; when another token holds a live claim it
+	// returns nil, [ErrClaimed].
+	Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) (record []byte, err error)
+	// Renew extends token's live claim on flow to lease from now. It
+	// returns [ErrClaimLost], changing nothing, when token does not hold a
+	// live claim on flow (a record is never touched).
+	Renew(ctx context.Context, flow, token string, lease time.Duration) error
+	// Record replaces token's live claim on flow with record, kept until
+	// expires. It returns nil when flow already holds exactly record (a
+	// repeated call), and [ErrClaimLost], recording nothing, when token no
 	// longer holds the claim.
 	Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error
 	// Release drops token's claim on flow; it does nothing when token does
@@ -77,90 +124,198 @@ type Store interface {
 // defaultStore is the store of every Options without one: one process.
 var defaultStore = NewMemoryStore()
 
+// DefaultMemoryStoreBytes is the default of [MemoryStore.MaxBytes]: 64 MiB.
+const DefaultMemoryStoreBytes = 64 << 20
+
+// memEntryOverhead is what [MemoryStore] counts for an entry besides its
+// key, token and record bytes: an estimate of the Go heap one entry holds
+// (its map slot, the entry's headers and the allocations' rounding).
+const memEntryOverhead = 160
+
+// tooLargeRecord is the record [MemoryStore.Record] keeps instead of a
+// response that does not fit under MaxBytes: replays get this error and run
+// nothing (record's JSON: Failed with Err).
+var tooLargeRecord = []byte(`{"x":"mcpgen: this call already completed, but its result was too large for the in-memory flow store (MemoryStore.MaxBytes) to keep; nothing was run again","f":true}`)
+
 // MemoryStore is a [Store] in this process's memory: right for one
-// instance, wrong for several (a replay sent to another instance would run
-// again). Entries are dropped once expired. The zero value is not usable;
-// call [NewMemoryStore].
+// instance, wrong for several (a retry sent to another instance is refused:
+// its store has another epoch). Its epoch is drawn at random by
+// [NewMemoryStore], so a flow begun before the process (re)started is
+// refused with "start the call again" rather than run twice. Entries are
+// dropped once expired. The zero value is not usable; call [NewMemoryStore].
 type MemoryStore struct {
-	// MaxEntries bounds the flows held at once, claims and records (a few
-	// hundred bytes each, most of it the recorded result); 0 means 1<<20,
-	// more than an instance completing 1,500 flows a second keeps for the
-	// default 10-minute lifetime. At the bound, once expired entries are
-	// dropped, Claim of a new flow fails with an error wrapping [ErrStore]:
-	// the request is refused with "retry later" (fails closed, as any store
-	// failure) and no branch runs, where forgetting a record would let a
-	// replay run it again. Set it before the store is first used.
-	MaxEntries int
+	// MaxBytes bounds the memory the store holds, in bytes: for each entry
+	// its flow id, its claim token or recorded response, plus an estimated
+	// 160 bytes of overhead; 0 means [DefaultMemoryStoreBytes] (64 MiB).
+	// When a new claim does not fit, once expired entries are dropped,
+	// Claim fails with an error wrapping [ErrStore]: the request is refused
+	// with "retry later" (fails closed, as any store failure) and no branch
+	// runs, where forgetting a record would let a replay run it again. A
+	// record that does not fit replaces its claim by a short one saying the
+	// call completed but its result was not kept: its replays get that
+	// error and run nothing. Set it before the store is first used.
+	MaxBytes int64
+
+	epoch string
 
 	mu      sync.Mutex
 	entries map[string]memEntry
-	sweepAt int // sweep expired entries when len(entries) reaches it
+	bytes   int64 // counted bytes of entries (see memEntry.size)
+	sweepAt int   // sweep expired entries when len(entries) reaches it
 
 	// nextExpiry is the earliest expiry among the entries the last sweep
-	// kept: no entry can be dropped before it.
+	// kept (or added since): no entry can be dropped before it.
 	nextExpiry time.Time
 }
 
 type memEntry struct {
 	token   string // the claim's token; "" once recorded
 	record  []byte
-	expires time.Time
+	expires time.Time // a claim's lease end; a record's flow expiry
 }
 
-// NewMemoryStore returns an empty in-memory store. Expiry is judged by
-// time.Now.
+// size is what an entry under flow counts against MaxBytes. A claim counts
+// at least the size of tooLargeRecord, so that replacing it by that record
+// never grows the store.
+func (e *memEntry) size(flow string) int64 {
+	n := len(e.record)
+	if e.token != "" {
+		n = max(len(e.token), len(tooLargeRecord))
+	}
+	return int64(memEntryOverhead + len(flow) + n)
+}
+
+// NewMemoryStore returns an empty in-memory store with a fresh random epoch.
+// Expiry is judged by time.Now.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{entries: map[string]memEntry{}, sweepAt: 1024}
+	return &MemoryStore{entries: map[string]memEntry{}, sweepAt: 1024, epoch: newToken()}
 }
 
-// Claim implements [Store.Claim]. It fails with [ErrClaimed], or for a new
-// flow at [MemoryStore.MaxEntries] with an error wrapping [ErrStore].
-func (m *MemoryStore) Claim(_ context.Context, flow, token string, expires time.Time) ([]byte, error) {
+func (m *MemoryStore) limit() int64 {
+	if m.MaxBytes > 0 {
+		return m.MaxBytes
+	}
+	return DefaultMemoryStoreBytes
+}
+
+// Epoch implements [Store.Epoch]: the random id drawn by [NewMemoryStore]
+// (22 base64url characters). It never fails.
+func (m *MemoryStore) Epoch(context.Context) (string, error) { return m.epoch, nil }
+
+// Claim implements [Store.Claim]. It fails with an error wrapping [ErrEpoch]
+// when epoch is not the store's, with [ErrClaimed], or, for a new claim that
+// does not fit under [MemoryStore.MaxBytes], with an error wrapping
+// [ErrStore].
+func (m *MemoryStore) Claim(_ context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
+	if epoch != m.epoch {
+		return nil, fmt.Errorf("%w (this in-memory store is not the one the flow began with: another instance's, or one made since, as after a restart)", ErrEpoch)
+	}
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.entries[flow]; ok && now.Before(e.expires) {
-		if e.token == "" {
+	e, ok := m.entries[flow]
+	if ok && now.Before(e.expires) {
+		switch {
+		case e.token == "":
 			return e.record, nil
+		case e.token != token:
+			return nil, ErrClaimed
 		}
-		return nil, ErrClaimed
+		e.expires = now.Add(lease)
+		m.entries[flow] = e
+		return nil, nil
 	}
-	limit := m.MaxEntries
-	if limit <= 0 {
-		limit = 1 << 20
+	if ok {
+		m.drop(flow, &e)
 	}
-	// At the limit, sweep only once an entry can have expired since the
-	// last sweep: a full store refuses new flows without scanning it again.
-	if len(m.entries) >= min(m.sweepAt, limit) && (len(m.entries) < limit || !now.Before(m.nextExpiry)) {
-		m.nextExpiry = time.Time{}
-		for k, e := range m.entries {
-			if !now.Before(e.expires) {
-				delete(m.entries, k)
-			} else if m.nextExpiry.IsZero() || e.expires.Before(m.nextExpiry) {
-				m.nextExpiry = e.expires
-			}
-		}
-		m.sweepAt = max(1024, 2*len(m.entries))
+	e = memEntry{token: token, expires: now.Add(lease)}
+	size := e.size(flow)
+	limit := m.limit()
+	// Sweep when the map has grown enough since the last sweep, or when
+	// the new claim does not fit and an entry can have expired since: a
+	// full store refuses new flows without scanning it again each time.
+	if len(m.entries) >= m.sweepAt || (m.bytes+size > limit && !now.Before(m.nextExpiry)) {
+		m.sweep(now)
 	}
-	if len(m.entries) >= limit {
-		return nil, fmt.Errorf("%w: the in-memory store holds its limit of %d flows (MemoryStore.MaxEntries); retry later", ErrStore, limit)
+	if m.bytes+size > limit {
+		return nil, fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, limit)
 	}
-	if !m.nextExpiry.IsZero() && expires.Before(m.nextExpiry) {
-		m.nextExpiry = expires
-	}
-	m.entries[flow] = memEntry{token: token, expires: expires}
+	m.add(flow, e)
 	return nil, nil
 }
 
-// Record implements [Store.Record].
-func (m *MemoryStore) Record(_ context.Context, flow, token string, record []byte, expires time.Time) error {
+// add puts e under flow (which holds nothing) and counts it.
+func (m *MemoryStore) add(flow string, e memEntry) {
+	m.entries[flow] = e
+	m.bytes += e.size(flow)
+	if m.nextExpiry.IsZero() || e.expires.Before(m.nextExpiry) {
+		m.nextExpiry = e.expires
+	}
+}
+
+// drop deletes flow's entry e and uncounts it.
+func (m *MemoryStore) drop(flow string, e *memEntry) {
+	delete(m.entries, flow)
+	m.bytes -= e.size(flow)
+}
+
+// sweep drops every entry expired at now.
+func (m *MemoryStore) sweep(now time.Time) {
+	m.nextExpiry = time.Time{}
+	for k, e := range m.entries {
+		if !now.Before(e.expires) {
+			m.drop(k, &e)
+		} else if m.nextExpiry.IsZero() || e.expires.Before(m.nextExpiry) {
+			m.nextExpiry = e.expires
+		}
+	}
+	m.sweepAt = max(1024, 2*len(m.entries))
+}
+
+// live returns flow's entry when token holds a live claim on it.
+func (m *MemoryStore) live(flow, token string, now time.Time) (memEntry, bool) {
+	e, ok := m.entries[flow]
+	return e, ok && token != "" && e.token == token && now.Before(e.expires)
+}
+
+// Renew implements [Store.Renew].
+func (m *MemoryStore) Renew(_ context.Context, flow, token string, lease time.Duration) error {
+	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e, ok := m.entries[flow]
-	if !ok || e.token != token || token == "" || !time.Now().Before(e.expires) {
+	e, ok := m.live(flow, token, now)
+	if !ok {
 		return ErrClaimLost
 	}
-	m.entries[flow] = memEntry{record: record, expires: expires}
+	e.expires = now.Add(lease)
+	m.entries[flow] = e
+	return nil
+}
+
+// Record implements [Store.Record]. The record is copied. A record that does
+// not fit under [MemoryStore.MaxBytes] (once expired entries are dropped) is
+// replaced by a short one whose replays return an error saying the result
+// was not kept (and run nothing).
+func (m *MemoryStore) Record(_ context.Context, flow, token string, record []byte, expires time.Time) error {
+	now := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.live(flow, token, now)
+	if !ok {
+		if e, found := m.entries[flow]; found && e.token == "" && now.Before(e.expires) && bytes.Equal(e.record, record) {
+			return nil // recorded by an earlier call
+		}
+		return ErrClaimLost
+	}
+	m.drop(flow, &e)
+	rec := memEntry{record: bytes.Clone(record), expires: expires}
+	if m.bytes+rec.size(flow) > m.limit() {
+		m.sweep(now)
+		if m.bytes+rec.size(flow) > m.limit() {
+			rec.record = tooLargeRecord
+		}
+	}
+	m.add(flow, rec)
 	return nil
 }
 
@@ -169,7 +324,7 @@ func (m *MemoryStore) Release(_ context.Context, flow, token string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e, ok := m.entries[flow]; ok && e.token == token && token != "" {
-		delete(m.entries, flow)
+		m.drop(flow, &e)
 	}
 	return nil
 }
@@ -180,6 +335,14 @@ func (m *MemoryStore) Len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.entries)
+}
+
+// Bytes returns the bytes the store counts against [MemoryStore.MaxBytes]
+// (expired entries not yet dropped included).
+func (m *MemoryStore) Bytes() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
 }
 
 // record is a flow's final response as a [Store] keeps it (JSON). A replayed
@@ -242,15 +405,20 @@ func newToken() string {
 
 // once runs run, the part of a request that may run a branch, at most once
 // per flow across every instance sharing [Options.Store]. A first call (no
-// state) just runs. A retry claims its flow id first: when the flow has a
-// record, that is the answer and run does not run; when another request
-// holds the claim, once waits up to [Options.ClaimWait] for its record and
-// otherwise refuses with -32603. After run, the complete response of a
-// branch (or the error it returned) is recorded until the flow's lifetime
-// ends; an input-required response, a *protocol.Error, or a response no
-// branch produced (r.ran unset) releases the claim. A store
-// failure before run refuses the retry with -32603 and runs nothing
-// (fail closed), reported to [Options.OnReject] wrapping [ErrStore].
+// state) just runs. A retry claims its flow id first, for
+// [Options.ClaimLease], checking in the same step that the store's epoch is
+// still the one sealed in the state: when it is not, the store may have
+// forgotten the flow, and the retry is refused with -32602 ("start the call
+// again", see [round.forgotten]); when the flow has a record, that is the
+// answer and run does not run; when another request holds the claim, once
+// waits up to [Options.ClaimWait] for its record and otherwise refuses with
+// -32603. While run runs, the claim is renewed every third of the lease
+// (see [keeper]). After run, the complete response of a branch (or the error
+// it returned) is recorded until the flow's lifetime ends; an
+// input-required response, a *protocol.Error, or a response no branch
+// produced (r.ran unset) releases the claim. A store failure before run
+// refuses the retry with -32603 and runs nothing (fail closed), reported to
+// [Options.OnReject] wrapping [ErrStore].
 func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Response, error)) (resp *Response, err error) {
 	defer func() { r.end(ctx, resp, err) }()
 	if r.st == nil {
@@ -263,10 +431,13 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	// lifetime from now, plus the clock skew other instances may have.
 	expires := time.Now().Add(time.Unix(r.st.Expires, 0).Sub(r.o.Now()) + r.o.ClockSkew)
 	token := newToken()
+	lease := r.o.ClaimLease
 	deadline := time.Now().Add(r.o.ClaimWait)
 	pause := 2 * time.Millisecond
+	var claimed time.Time
 	for {
-		rec, err := store.Claim(ctx, flow, token, expires)
+		claimed = time.Now()
+		rec, err := store.Claim(ctx, flow, token, r.st.Epoch, lease)
 		if err == nil && rec != nil {
 			resp, derr := decodeRecord(rec)
 			if errors.Is(derr, ErrStore) {
@@ -278,6 +449,9 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		}
 		if err == nil {
 			break
+		}
+		if errors.Is(err, ErrEpoch) {
+			return nil, r.forgotten(ctx, err)
 		}
 		if !errors.Is(err, ErrClaimed) {
 			return nil, r.storeFailed(ctx, fmt.Errorf("%w: claim: %w", ErrStore, err))
@@ -296,23 +470,110 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		pause = min(2*pause, 50*time.Millisecond)
 	}
 
-	resp, err = run(ctx)
+	// The store's writes after the branch must happen even when the
+	// request's context ends meanwhile (a client that went away): a
+	// completed branch without its record would run again once the lease
+	// ends.
+	bg := context.WithoutCancel(ctx)
+	runCtx, cancel := context.WithCancelCause(ctx)
+	k := &keeper{store: store, ctx: bg, flow: flow, token: token, lease: lease, last: claimed, cancel: cancel}
+	k.start()
+	resp, err = run(runCtx)
+	k.stop()
+	cancel(nil)
 	var pe *protocol.Error
 	switch {
 	case !r.ran || errors.As(err, &pe) || (err == nil && (resp == nil || resp.Result == nil)):
 		// No branch ran (a tool error that asks for arguments, a malformed
 		// answer), or it asked again: the next round (or a corrected retry)
 		// may run.
-		if rerr := store.Release(ctx, flow, token); rerr != nil {
+		if rerr := store.Release(bg, flow, token); rerr != nil {
 			return nil, r.storeFailed(ctx, fmt.Errorf("%w: release: %w", ErrStore, rerr))
 		}
 		return resp, err
 	default:
-		// The branch ran: its response is the flow's, now and on every replay.
-		// When recording fails the claim stays, so no replay runs it again
-		// (they are refused with -32603 until the flow expires).
-		_ = store.Record(ctx, flow, token, encodeRecord(resp, err), expires)
+		// The branch ran: its response is the flow's, now and on every
+		// replay. When recording fails the claim stays until its lease
+		// ends, and a replay after that runs the branch again: logged.
+		if rerr := store.Record(bg, flow, token, encodeRecord(resp, err), expires); rerr != nil && r.o.Logger != nil {
+			r.o.Logger.LogAttrs(ctx, slog.LevelWarn, "mcpgen: the flow's result was not recorded; a replay after the claim's lease may run its branch again",
+				slog.String("tool", r.name), slog.String("flow_id", flow), slog.String("err", rerr.Error()))
+		}
 		return resp, err
+	}
+}
+
+// keeper renews a retry's claim while its branch runs: every third of the
+// lease, with the holder's token, through timers (no goroutine until the
+// first renewal is due, so that a branch shorter than a third of the lease
+// costs none). When a whole lease passes since the last renewal the store
+// confirmed (or the claim), another retry may have claimed the flow: the
+// keeper cancels the branch's context with a cause wrapping [ErrClaimLost],
+// which undoes nothing the branch already did, and its record stays fenced
+// by the token ([Store.Record] refuses a token whose claim ended). A
+// renewal that finds the claim gone before the lease passed (the store lost
+// its memory: no retry can claim the flow again, see [ErrEpoch]) stops the
+// keeper without cancelling.
+type keeper struct {
+	store  Store
+	ctx    context.Context // for the store's calls: the request's, never cancelled
+	flow   string
+	token  string
+	lease  time.Duration
+	cancel context.CancelCauseFunc
+
+	last time.Time // when the last confirmed renewal (or the claim) was sent; read and written by tick only
+
+	mu      sync.Mutex
+	stopped bool
+	timer   *time.Timer
+}
+
+func (k *keeper) start() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.timer = time.AfterFunc(k.wait(), k.tick)
+}
+
+// stop ends the renewals; a renewal under way finishes in the background.
+func (k *keeper) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.stopped = true
+	k.timer.Stop()
+}
+
+// wait is how long until the next renewal: a third of the lease, or less
+// when the lease ends sooner.
+func (k *keeper) wait() time.Duration {
+	return max(0, min(k.lease/3, time.Until(k.last.Add(k.lease))))
+}
+
+func (k *keeper) tick() {
+	k.mu.Lock()
+	stopped := k.stopped
+	k.mu.Unlock()
+	if stopped {
+		return
+	}
+	if time.Since(k.last) >= k.lease {
+		k.cancel(fmt.Errorf("%w: not renewed within the claim's lease of %s (Options.ClaimLease)", ErrClaimLost, k.lease))
+		return
+	}
+	sent := time.Now()
+	ctx, cancel := context.WithDeadline(k.ctx, k.last.Add(k.lease))
+	err := k.store.Renew(ctx, k.flow, k.token, k.lease)
+	cancel()
+	switch {
+	case err == nil:
+		k.last = sent
+	case errors.Is(err, ErrClaimLost):
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.stopped {
+		k.timer = time.AfterFunc(k.wait(), k.tick)
 	}
 }
 
@@ -328,4 +589,20 @@ func (r *round) storeFailed(ctx context.Context, err error) error {
 func (r *round) busy(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
 	return &protocol.Error{Code: protocol.CodeInternalError, Message: "this flow is being completed by another request; nothing was run; retry later"}
+}
+
+// forgotten reports a retry whose flow began in another epoch of the store
+// ([ErrEpoch]) and returns the error that refuses it: JSON-RPC -32602, the
+// code of every requestState the engine cannot honour (MCP 2026-07-28,
+// basic/patterns/mrtr, requestState security: the server validates the
+// state it receives and rejects one it cannot trust), telling the client to
+// start the call again. Not -32603: that says "retry later", and this state
+// will never be honoured; not a tool error result: nothing about the tool's
+// work is known, the model would take it for the tool's outcome, and
+// prompts/get has no tool results.
+func (r *round) forgotten(ctx context.Context, err error) error {
+	r.rejected(ctx, err)
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: "invalid requestState: the server's flow store has lost its memory since this call began " +
+		"(restarted without persistence, flushed, or another process's store), so whether the call already completed cannot be known; " +
+		"nothing was run; start the call again (the same request without requestState and inputResponses)"}
 }

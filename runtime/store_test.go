@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	goruntime "runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,11 +82,15 @@ type failingStore struct{}
 
 var errDown = errors.New("store is down")
 
-func (failingStore) Claim(context.Context, string, string, time.Time) ([]byte, error) {
+func (failingStore) Epoch(context.Context) (string, error) { return "", errDown }
+func (failingStore) Claim(context.Context, string, string, string, time.Duration) ([]byte, error) {
 	return nil, errDown
 }
-func (failingStore) Record(context.Context, string, string, []byte, time.Time) error { return errDown }
-func (failingStore) Release(context.Context, string, string) error                   { return errDown }
+func (failingStore) Renew(context.Context, string, string, time.Duration) error { return errDown }
+func (failingStore) Record(context.Context, string, string, []byte, time.Time) error {
+	return errDown
+}
+func (failingStore) Release(context.Context, string, string) error { return errDown }
 
 func TestStoreFailureFailsClosed(t *testing.T) {
 	e := newEnv(t, nil)
@@ -140,83 +147,174 @@ type stallingStore struct {
 	once        sync.Once
 }
 
-func (s *stallingStore) Claim(ctx context.Context, flow, token string, expires time.Time) ([]byte, error) {
+func (s *stallingStore) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
 	s.once.Do(func() {
-		_, _ = s.MemoryStore.Claim(ctx, flow, "foreign", expires)
+		_, _ = s.MemoryStore.Claim(ctx, flow, "foreign", epoch, time.Minute)
 		if s.finishAfter > 0 {
 			rec, _ := json.Marshal(map[string]string{"t": s.text})
 			time.AfterFunc(s.finishAfter, func() {
-				_ = s.MemoryStore.Record(context.Background(), flow, "foreign", rec, expires)
+				_ = s.MemoryStore.Record(context.Background(), flow, "foreign", rec, time.Now().Add(time.Minute))
 			})
 		}
 	})
-	return s.MemoryStore.Claim(ctx, flow, token, expires)
+	return s.MemoryStore.Claim(ctx, flow, token, epoch, lease)
 }
 
 func TestMemoryStore(t *testing.T) {
 	ctx := context.Background()
 	m := runtime.NewMemoryStore()
+	ep, err := m.Epoch(ctx)
+	require.NoError(t, err)
+	assert.Len(t, ep, 22)
 	later := time.Now().Add(time.Minute)
-	rec, err := m.Claim(ctx, "f", "a", later)
+	rec, err := m.Claim(ctx, "f", "a", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
-	_, err = m.Claim(ctx, "f", "b", later)
+	rec, err = m.Claim(ctx, "f", "a", ep, time.Minute)
+	require.NoError(t, err, "a's own claim, claimed again (a repeated call)")
+	assert.Nil(t, rec)
+	_, err = m.Claim(ctx, "f", "b", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed)
 	assert.ErrorIs(t, m.Record(ctx, "f", "b", []byte("x"), later), runtime.ErrClaimLost)
+	assert.ErrorIs(t, m.Renew(ctx, "f", "b", time.Minute), runtime.ErrClaimLost)
 	require.NoError(t, m.Release(ctx, "f", "b"), "not b's: nothing happens")
-	_, err = m.Claim(ctx, "f", "c", later)
+	_, err = m.Claim(ctx, "f", "c", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed, "a's claim survived b's release")
+	require.NoError(t, m.Renew(ctx, "f", "a", time.Minute))
 	require.NoError(t, m.Release(ctx, "f", "a"))
-	_, err = m.Claim(ctx, "f", "c", later)
+	_, err = m.Claim(ctx, "f", "c", ep, time.Minute)
 	require.NoError(t, err, "released: free again")
 	require.NoError(t, m.Record(ctx, "f", "c", []byte("done"), later))
-	rec, err = m.Claim(ctx, "f", "d", later)
+	require.NoError(t, m.Record(ctx, "f", "c", []byte("done"), later), "the same record again: a repeated call")
+	assert.ErrorIs(t, m.Record(ctx, "f", "c", []byte("other"), later), runtime.ErrClaimLost)
+	assert.ErrorIs(t, m.Renew(ctx, "f", "c", time.Minute), runtime.ErrClaimLost, "a record is not a claim")
+	rec, err = m.Claim(ctx, "f", "d", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, "done", string(rec))
 	require.NoError(t, m.Release(ctx, "f", ""), "a record is never released")
-	rec, _ = m.Claim(ctx, "f", "d", later)
+	rec, _ = m.Claim(ctx, "f", "d", ep, time.Minute)
 	assert.Equal(t, "done", string(rec))
 
-	// Expired entries are gone.
-	_, err = m.Claim(ctx, "g", "a", time.Now().Add(-time.Second))
+	// Another epoch: refused, whatever the flow holds.
+	_, err = m.Claim(ctx, "f", "d", "other", time.Minute)
+	assert.ErrorIs(t, err, runtime.ErrEpoch)
+	_, err = m.Claim(ctx, "new", "d", "", time.Minute)
+	assert.ErrorIs(t, err, runtime.ErrEpoch)
+
+	// A claim's lease ends: another token claims; the first cannot renew
+	// or record any more (fenced by its token).
+	_, err = m.Claim(ctx, "g", "a", ep, 50*time.Millisecond)
 	require.NoError(t, err)
-	rec, err = m.Claim(ctx, "g", "b", later)
-	require.NoError(t, err, "an expired claim does not hold")
+	time.Sleep(80 * time.Millisecond)
+	rec, err = m.Claim(ctx, "g", "b", ep, time.Minute)
+	require.NoError(t, err, "a lapsed claim does not hold")
 	assert.Nil(t, rec)
+	assert.ErrorIs(t, m.Renew(ctx, "g", "a", time.Minute), runtime.ErrClaimLost)
+	assert.ErrorIs(t, m.Record(ctx, "g", "a", []byte("late"), later), runtime.ErrClaimLost)
+	require.NoError(t, m.Record(ctx, "g", "b", []byte("b's"), later))
+
+	// A renewed claim outlives its first lease.
+	_, err = m.Claim(ctx, "h", "a", ep, 300*time.Millisecond)
+	require.NoError(t, err)
+	for range 4 {
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, m.Renew(ctx, "h", "a", 300*time.Millisecond))
+	}
+	_, err = m.Claim(ctx, "h", "b", ep, time.Minute)
+	assert.ErrorIs(t, err, runtime.ErrClaimed)
+
+	// An expired record is gone.
+	_, err = m.Claim(ctx, "i", "a", ep, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, m.Record(ctx, "i", "a", []byte("old"), time.Now().Add(-time.Second)))
+	rec, err = m.Claim(ctx, "i", "b", ep, time.Minute)
+	require.NoError(t, err)
+	assert.Nil(t, rec)
+}
+
+// Two stores never share an epoch: a process restart (a new MemoryStore)
+// makes every flow begun before it be refused.
+func TestMemoryStoreEpochs(t *testing.T) {
+	a, _ := runtime.NewMemoryStore().Epoch(context.Background())
+	b, _ := runtime.NewMemoryStore().Epoch(context.Background())
+	assert.NotEqual(t, a, b)
 }
 
 // A full MemoryStore refuses new flows (ErrStore: the request fails closed,
 // no branch runs) but keeps answering replays of the flows it holds from
-// their records; expired entries make room again.
+// their records; expired entries make room again. The bound is in bytes:
+// records of 64 KiB fill it after MaxBytes/64 KiB flows, and the Go heap
+// grows by about that much, not by what the flows would take unbounded.
 func TestMemoryStoreBound(t *testing.T) {
 	ctx := context.Background()
 	m := runtime.NewMemoryStore()
-	m.MaxEntries = 2
-	soon, later := time.Now().Add(150*time.Millisecond), time.Now().Add(time.Minute)
-	_, err := m.Claim(ctx, "a", "t", soon)
+	m.MaxBytes = 4 << 20
+	ep, _ := m.Epoch(ctx)
+	big := []byte(`{"t":"` + strings.Repeat("x", 64<<10) + `"}`)
+	later := time.Now().Add(time.Minute)
+
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	n := 0
+	for ; n < 3000; n++ {
+		flow := fmt.Sprintf("flow-%04d", n)
+		if _, err := m.Claim(ctx, flow, "t", ep, time.Minute); err != nil {
+			require.ErrorIs(t, err, runtime.ErrStore)
+			assert.Contains(t, err.Error(), "limit of 4194304 bytes")
+			break
+		}
+		require.NoError(t, m.Record(ctx, flow, "t", big, later))
+	}
+	goruntime.GC()
+	goruntime.ReadMemStats(&after)
+	require.Less(t, n, 3000, "the store filled up and refused new flows")
+	kept := 0
+	for i := range n {
+		rec, err := m.Claim(ctx, fmt.Sprintf("flow-%04d", i), "u", ep, time.Minute)
+		require.NoError(t, err, "a replay of a held flow is answered at the bound")
+		if string(rec) == string(big) {
+			kept++
+		} else {
+			assert.Contains(t, string(rec), "too large", "a result that did not fit: replays get an error, run nothing")
+		}
+	}
+	assert.InDelta(t, (4<<20)/len(big), kept, 2, "results of 64 KiB kept under 4 MiB")
+	assert.LessOrEqual(t, m.Bytes(), int64(4<<20))
+	assert.Less(t, int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(6<<20), "the heap grows by about MaxBytes")
+
+	// Small entries: short-lived ones make room once expired.
+	m = runtime.NewMemoryStore()
+	m.MaxBytes = 800 // two claims (160 + 1 + len(the "too large" record) each), not three
+	ep, _ = m.Epoch(ctx)
+	_, err := m.Claim(ctx, "a", "t", ep, 150*time.Millisecond)
 	require.NoError(t, err)
-	_, err = m.Claim(ctx, "b", "t", later)
+	_, err = m.Claim(ctx, "b", "t", ep, time.Minute)
 	require.NoError(t, err)
 	require.NoError(t, m.Record(ctx, "b", "t", []byte("done"), later))
-
-	_, err = m.Claim(ctx, "c", "t", later)
+	_, err = m.Claim(ctx, "c", "t", ep, time.Minute)
 	require.ErrorIs(t, err, runtime.ErrStore)
-	assert.Contains(t, err.Error(), "limit of 2 flows")
-	rec, err := m.Claim(ctx, "b", "u", later)
-	require.NoError(t, err, "a replay of a held flow is answered at the bound")
+	rec, err := m.Claim(ctx, "b", "u", ep, time.Minute)
+	require.NoError(t, err)
 	assert.Equal(t, "done", string(rec))
+	require.Eventually(t, func() bool {
+		_, err := m.Claim(ctx, "c", "t", ep, time.Minute)
+		return err == nil
+	}, 2*time.Second, 20*time.Millisecond, "a's lease end makes room")
 	assert.Equal(t, 2, m.Len())
 
-	require.Eventually(t, func() bool {
-		_, err := m.Claim(ctx, "c", "t", later)
-		return err == nil
-	}, 2*time.Second, 20*time.Millisecond, "a's expiry makes room")
-	assert.Equal(t, 2, m.Len())
+	// A record too large for what is left keeps a short one instead: its
+	// replays get an error and run nothing.
+	require.NoError(t, m.Record(ctx, "c", "t", big, later))
+	rec, err = m.Claim(ctx, "c", "u", ep, time.Minute)
+	require.NoError(t, err)
+	assert.Contains(t, string(rec), "too large")
+	assert.LessOrEqual(t, m.Bytes(), int64(800))
 
 	// Through a flow: the full store fails the retry closed.
 	e := newEnv(t, nil)
-	r1 := e.ask(req(paris, "", nil))
 	e.opts.Store = m
+	r1 := e.ask(req(paris, "", nil))
 	resp, err := e.flow.Call(ctx, e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
 	assert.Nil(t, resp)
 	var pe *protocol.Error

@@ -28,10 +28,11 @@ type Ledger interface {
 }
 
 // chargeID returns the id of the charge a branch makes, derived from the
-// flow id (runtime.FlowID, random and never empty in a branch): a final retry
-// sent twice (even to an instance without the shared at-most-once store)
-// names the same charge and the ledger keeps one, while two calls, asked or
-// not, are two flows and name two charges.
+// flow id (runtime.FlowID, random and never empty in a branch): a branch run
+// twice for one flow (an instance died mid-branch, and after its claim's
+// lease the next retry ran it again) names the same charge and the ledger
+// keeps one, while two calls, asked or not, are two flows and name two
+// charges.
 func chargeID(flowID string) string {
 	sum := sha256.Sum256([]byte("billing charge\x00" + flowID))
 	return "ch_" + hex.EncodeToString(sum[:8])

@@ -63,7 +63,7 @@ func run(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts, closeStore, err := redisstore.OptionsFromEnv(func(msg string) { log.Warn(msg) })
+	opts, closeStore, err := redisstore.OptionsFromEnv(context.Background(), func(msg string) { log.Warn(msg) })
 	if err != nil {
 		log.Error("bad environment", "err", err)
 		return 2

@@ -283,9 +283,9 @@ func TestChargeIDFromFlowID(t *testing.T) {
 
 // Without a shared at-most-once store (two instances, each with its own
 // in-memory store, on one ledger), the accepted retry replayed on the other
-// instance runs Accept again, and still charges once: the charge id comes
-// from the flow id.
-func TestReplayWithoutSharedStoreChargesOnce(t *testing.T) {
+// instance is refused (its store has another epoch: it cannot know whether
+// the flow completed) and charges nothing more.
+func TestReplayWithoutSharedStoreIsRefused(t *testing.T) {
 	keys := runtime.EphemeralKeyRing()
 	ledger := newMemoryLedger()
 	one := startBilling(t, runtime.Options{Keys: keys, Store: runtime.NewMemoryStore()}, ledger)
@@ -294,10 +294,12 @@ func TestReplayWithoutSharedStoreChargesOnce(t *testing.T) {
 	first, err := pay(t, a, inv1, nil, "")
 	require.NoError(t, err)
 	yes := answer("pay_invoice", "accept", map[string]any{"account": "sav-002"})
-	resA, err := pay(t, a, inv1, yes, first.RequestState)
+	_, err = pay(t, a, inv1, yes, first.RequestState)
 	require.NoError(t, err)
-	resB, err := pay(t, b, inv1, yes, first.RequestState)
-	require.NoError(t, err)
-	assert.Equal(t, text(t, resA), text(t, resB), "the same charge")
+	_, err = pay(t, b, inv1, yes, first.RequestState)
+	var je *jsonrpc.Error
+	require.ErrorAs(t, err, &je)
+	assert.EqualValues(t, -32602, je.Code)
+	assert.Contains(t, je.Message, "start the call again")
 	assert.Len(t, charges(t, a), 1)
 }

@@ -25,7 +25,9 @@ func TestRedisLedgerSharedByInstances(t *testing.T) {
 	for range 2 {
 		c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 		t.Cleanup(func() { _ = c.Close() })
-		opts := runtime.Options{Keys: keys, Store: redisstore.New(c, nil)}
+		store, err := redisstore.New(t.Context(), c, nil)
+		require.NoError(t, err)
+		opts := runtime.Options{Keys: keys, Store: store}
 		ledger := ledgerFor(opts)
 		require.IsType(t, &redisLedger{}, ledger, "the Redis store brings the Redis ledger")
 		urls = append(urls, startBilling(t, opts, ledger).url)

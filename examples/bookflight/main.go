@@ -62,7 +62,7 @@ func run(args []string) int {
 	slog.SetDefault(log) // the handler's "booked" lines too
 	// MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL; one warning when they do not
 	// make a sound set of instances.
-	opts, closeStore, err := redisstore.OptionsFromEnv(func(msg string) { log.Warn(msg) })
+	opts, closeStore, err := redisstore.OptionsFromEnv(context.Background(), func(msg string) { log.Warn(msg) })
 	if err != nil {
 		log.Error("bad environment", "err", err)
 		return 2

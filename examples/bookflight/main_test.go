@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,13 +23,20 @@ import (
 )
 
 // countingHandler wraps the example's handler and counts branch runs.
+// hook, when set (before the instance serves the calls it concerns), runs
+// in Accept after the count and before the booking: a branch that takes
+// time.
 type countingHandler struct {
 	bookFlightArgsHandler
 	accept, decline, cancel atomic.Int32
+	hook                    func(ctx context.Context)
 }
 
 func (h *countingHandler) Accept(ctx context.Context, a *BookFlightArgs) (*runtime.Result, error) {
 	h.accept.Add(1)
+	if h.hook != nil {
+		h.hook(ctx)
+	}
 	return h.bookFlightArgsHandler.Accept(ctx, a)
 }
 
@@ -52,9 +60,10 @@ func init() { slog.SetDefault(quiet) }
 // instance starts one bookflight server over stateless HTTP and counts the
 // requests it serves.
 type instance struct {
-	url  string
-	h    *countingHandler
-	hits atomic.Int32
+	url   string
+	h     *countingHandler
+	hits  atomic.Int32
+	redis *redis.Client // the instance's own Redis client, when it has one
 }
 
 func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {

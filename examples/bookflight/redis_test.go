@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -26,20 +27,37 @@ import (
 // set, adjusts each instance's options.
 func redisInstances(t *testing.T, srv *redistest.Server, n int, tune func(*runtime.Options)) []*instance {
 	t.Helper()
+	// Hundreds of concurrent requests under -race on a small machine:
+	// deadlines that fit the test's load, not production's.
+	return redisInstancesWith(t, srv, n, &redisstore.Options{Timeout: 15 * time.Second}, func(o *runtime.Options) {
+		o.ClaimWait = 15 * time.Second
+		if tune != nil {
+			tune(o)
+		}
+	})
+}
+
+// redisInstancesWith is redisInstances with the stores' options and no
+// defaults of its own; each instance's Redis client is in clients, in order.
+func redisInstancesWith(t *testing.T, srv *redistest.Server, n int, so *redisstore.Options, tune func(*runtime.Options)) []*instance {
+	t.Helper()
 	keys, err := runtime.ParseKeyRing(runtime.GenerateKey())
 	require.NoError(t, err)
 	var out []*instance
 	for range n {
-		// Hundreds of concurrent requests under -race on a small machine:
-		// a pool and deadlines that fit the test's load, not production's.
-		c := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 128})
+		co := &redis.Options{Addr: srv.Addr(), PoolSize: 128}
+		redisstore.ClientOptions(co)
+		c := redis.NewClient(co)
 		t.Cleanup(func() { _ = c.Close() })
-		opts := runtime.Options{Keys: keys, Store: redisstore.New(c, &redisstore.Options{Timeout: 15 * time.Second}),
-			ClaimWait: 15 * time.Second}
+		store, err := redisstore.New(t.Context(), c, so)
+		require.NoError(t, err)
+		opts := runtime.Options{Keys: keys, Store: store}
 		if tune != nil {
 			tune(&opts)
 		}
-		out = append(out, startInstanceWith(t, opts))
+		in := startInstanceWith(t, opts)
+		in.redis = c
+		out = append(out, in)
 	}
 	return out
 }
@@ -167,15 +185,20 @@ func TestRedisDownFailsClosedAndRecovers(t *testing.T) {
 		requireCode(t, err, -32603)
 	}
 	assert.Zero(t, runs(ins), "no branch runs while the store is down")
-	// A first call needs no store: it still asks.
+	// A first call that asks seals the store's epoch: every instance read
+	// it at start (redisstore.New), so first calls still ask.
 	r1b, err := call(t, b, route, nil, "")
 	require.NoError(t, err)
 	require.True(t, r1b.NeedsInput())
 
+	// Restarted without persistence: the store forgot everything, so the
+	// flows begun before are refused, not run; new flows complete.
 	srv.Restart()
-	res, err := call(t, b, route, yes, r1.RequestState)
-	require.NoError(t, err, "after the restart the retry completes")
-	assert.Contains(t, text(t, res), "Booked")
+	for _, st := range []string{r1.RequestState, r1b.RequestState} {
+		_, err := call(t, b, route, yes, st)
+		requireCode(t, err, -32602)
+	}
+	assert.Zero(t, runs(ins))
 	for i := range 5 {
 		r, err := call(t, a, route, nil, "")
 		require.NoError(t, err)
@@ -186,7 +209,7 @@ func TestRedisDownFailsClosedAndRecovers(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, text(t, res), fmt.Sprintf("2027-02-0%d", i+1), "the replay gets the record")
 	}
-	assert.EqualValues(t, 6, accepts(ins))
+	assert.EqualValues(t, 5, accepts(ins))
 }
 
 func TestRedis200ConcurrentFlowsOverThreeInstances(t *testing.T) {
@@ -232,9 +255,10 @@ func TestRedis200ConcurrentFlowsOverThreeInstances(t *testing.T) {
 	assert.EqualValues(t, flows, runs(ins))
 }
 
-// Without a shared store each instance remembers only its own flows: the
-// replay that MCPGEN_STATE_KEYS without MCPGEN_REDIS_URL warns about.
-func TestWithoutSharedStoreAReplayOnAnotherInstanceRunsAgain(t *testing.T) {
+// Without a shared store each instance remembers only its own flows: a
+// retry on another instance (MCPGEN_STATE_KEYS without MCPGEN_REDIS_URL) is
+// refused, its store having another epoch, rather than run again.
+func TestWithoutSharedStoreARetryOnAnotherInstanceIsRefused(t *testing.T) {
 	keys, err := runtime.ParseKeyRing(runtime.GenerateKey())
 	require.NoError(t, err)
 	ins := []*instance{
@@ -245,10 +269,183 @@ func TestWithoutSharedStoreAReplayOnAnotherInstanceRunsAgain(t *testing.T) {
 	yes := answer("accept", map[string]any{"date": "2027-01-02"})
 	r1, err := call(t, a, route, nil, "")
 	require.NoError(t, err)
-	for _, cs := range []*mcp.ClientSession{a, a, b, b} {
+	for _, cs := range []*mcp.ClientSession{a, a} {
 		_, err := call(t, cs, route, yes, r1.RequestState)
 		require.NoError(t, err)
 	}
-	assert.EqualValues(t, 1, ins[0].h.accept.Load(), "once per instance")
-	assert.EqualValues(t, 1, ins[1].h.accept.Load(), "but once more on the other one")
+	for _, cs := range []*mcp.ClientSession{b, b} {
+		_, err := call(t, cs, route, yes, r1.RequestState)
+		requireCode(t, err, -32602)
+		assert.ErrorContains(t, err, "start the call again")
+	}
+	assert.EqualValues(t, 1, ins[0].h.accept.Load(), "once on the instance that knows the flow")
+	assert.Zero(t, ins[1].h.accept.Load(), "never on the other one")
+}
+
+// completeFlows completes n flows, first call on a and final retry on b,
+// and returns each flow's state and result.
+func completeFlows(t *testing.T, a, b *mcp.ClientSession, n int) (states, texts []string) {
+	t.Helper()
+	for i := range n {
+		date := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format(time.DateOnly)
+		r1, err := call(t, a, route, nil, "")
+		require.NoError(t, err)
+		res, err := call(t, b, route, answer("accept", map[string]any{"date": date}), r1.RequestState)
+		require.NoError(t, err)
+		states, texts = append(states, r1.RequestState), append(texts, text(t, res))
+	}
+	return states, texts
+}
+
+// The attack: 100 completed flows, Redis restarted, every final retry
+// replayed on the other instance. Without persistence the store lost the
+// records and the epoch: every replay is refused ("start the call again")
+// and no branch runs again. With the append-only file the restart keeps
+// both: every replay gets its recorded result.
+func TestRedisRestartThenReplayEveryFinalRetry(t *testing.T) {
+	const flows = 100
+	for _, tc := range []struct {
+		name string
+		aof  bool
+	}{{"no persistence", false}, {"appendonly", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := redistest.StartWith(t, redistest.Config{AppendOnly: tc.aof})
+			ins := redisInstances(t, srv, 2, nil)
+			a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
+			states, texts := completeFlows(t, a, b, flows)
+			require.EqualValues(t, flows, accepts(ins))
+
+			srv.Stop()
+			srv.Restart()
+			refused, replayed := 0, 0
+			for i, st := range states {
+				res, err := call(t, a, route, answer("accept", map[string]any{"date": "2027-12-31"}), st)
+				if tc.aof {
+					require.NoError(t, err, "flow %d", i)
+					assert.Equal(t, texts[i], text(t, res), "flow %d: the recorded result", i)
+					replayed++
+					continue
+				}
+				requireCode(t, err, -32602)
+				assert.ErrorContains(t, err, "start the call again")
+				refused++
+			}
+			assert.EqualValues(t, flows, accepts(ins), "no branch ran again")
+			t.Logf("%s: %d replays refused, %d answered from the record, %d branches run for %d flows",
+				tc.name, refused, replayed, accepts(ins), flows)
+			// Flows begun after the restart run as usual (on an instance
+			// whose cached epoch the refused replays refreshed; another one
+			// may seal the old epoch for up to Options.EpochCache).
+			_, more := completeFlows(t, a, b, 1)
+			assert.Contains(t, more[0], "Booked")
+		})
+	}
+}
+
+// FLUSHALL while a branch runs: a duplicate of the retry sent meanwhile to
+// the other instance is refused, not run; the branch's own result cannot be
+// recorded (its claim is gone), and later replays are refused too.
+func TestRedisFlushallWhileABranchRuns(t *testing.T) {
+	srv := redistest.Start(t)
+	ins := redisInstances(t, srv, 2, nil)
+	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	ins[0].h.hook = func(context.Context) {
+		once.Do(func() { close(started) })
+		<-release
+	}
+	r1, err := call(t, a, route, nil, "")
+	require.NoError(t, err)
+	yes := answer("accept", map[string]any{"date": "2027-01-02"})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		res, err := call(t, a, route, yes, r1.RequestState)
+		if assert.NoError(t, err) {
+			assert.Contains(t, text(t, res), "Booked", "the branch completes for its own request")
+		}
+	})
+	<-started
+	require.NoError(t, ins[1].redis.FlushAll(t.Context()).Err())
+	_, err = call(t, b, route, yes, r1.RequestState)
+	requireCode(t, err, -32602)
+	close(release)
+	wg.Wait()
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		_, err = call(t, cs, route, yes, r1.RequestState)
+		requireCode(t, err, -32602)
+	}
+	assert.EqualValues(t, 1, accepts(ins), "both instances did not book")
+}
+
+// DEBUG SLEEP 3 while a retry claims its flow: the retry fails closed
+// (-32603) when its store call times out, but Redis takes the claim once
+// awake, for a request that is gone. Retries within the claim's lease are
+// told the flow is being completed; the first one after it runs the branch,
+// once.
+func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
+	srv := redistest.Start(t)
+	const lease = 2 * time.Second
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
+		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
+	})
+	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
+	completeFlows(t, a, b, 1) // both instances have the scripts loaded
+	completeFlows(t, b, a, 1)
+	r1, err := call(t, a, route, nil, "")
+	require.NoError(t, err)
+	yes := answer("accept", map[string]any{"date": "2027-01-02"})
+
+	slept := make(chan error, 1)
+	go func() { slept <- ins[1].redis.Do(context.Background(), "DEBUG", "SLEEP", "3").Err() }()
+	time.Sleep(100 * time.Millisecond)
+	_, err = call(t, a, route, yes, r1.RequestState)
+	requireCode(t, err, -32603)
+	require.NoError(t, <-slept)
+	awake := time.Now()
+	_, err = call(t, b, route, yes, r1.RequestState)
+	requireCode(t, err, -32603)
+	assert.ErrorContains(t, err, "being completed by another request")
+	time.Sleep(time.Until(awake.Add(lease + 200*time.Millisecond)))
+	res, err := call(t, b, route, yes, r1.RequestState)
+	require.NoError(t, err, "after the lease the retry proceeds")
+	assert.Contains(t, text(t, res), "2027-01-02")
+	assert.EqualValues(t, 3, accepts(ins), "the two warm-up flows and this one, once")
+}
+
+// An instance dies mid-branch (here: its Redis client is closed, so it can
+// no longer renew its claim, and the branch never returns in time): the next
+// retry after the lease runs the branch on the other instance, and later
+// replays get that instance's record.
+func TestRedisInstanceKilledMidBranch(t *testing.T) {
+	srv := redistest.Start(t)
+	const lease = 2 * time.Second
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
+		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
+	})
+	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
+	started, dead := make(chan struct{}), make(chan struct{})
+	ins[0].h.hook = func(context.Context) {
+		close(started)
+		<-dead
+	}
+	r1, err := call(t, a, route, nil, "")
+	require.NoError(t, err)
+	yes := answer("accept", map[string]any{"date": "2027-01-02"})
+	go func() { _, _ = call(t, a, route, yes, r1.RequestState) }()
+	<-started
+	require.NoError(t, ins[0].redis.Close()) // the instance is gone: no renewals, no record
+	t.Cleanup(func() { close(dead) })
+	killed := time.Now()
+
+	_, err = call(t, b, route, yes, r1.RequestState)
+	requireCode(t, err, -32603)
+	time.Sleep(time.Until(killed.Add(lease + 200*time.Millisecond)))
+	res, err := call(t, b, route, yes, r1.RequestState)
+	require.NoError(t, err, "after the lease the retry proceeds")
+	want := text(t, res)
+	res, err = call(t, b, route, yes, r1.RequestState)
+	require.NoError(t, err)
+	assert.Equal(t, want, text(t, res), "and is recorded")
+	assert.EqualValues(t, 1, ins[1].h.accept.Load())
 }

@@ -1,5 +1,8 @@
 // Package redistest starts a real redis-server for tests: on a free loopback
-// port, in a temporary directory, with persistence off. Tests that use it
+// port, in a temporary directory, configured as runtime/redisstore requires
+// (maxmemory-policy noeviction, as in examples/loadbalanced/redis.conf),
+// with persistence off unless [Config.AppendOnly], and DEBUG allowed from
+// loopback (DEBUG SLEEP stalls it). Tests that use it
 // are skipped (with a message saying so) only when no redis-server binary is
 // found, and fail instead when MCPGEN_REQUIRE_REDIS is set (.ci/run sets
 // it); nothing stands in for Redis.
@@ -22,14 +25,39 @@ type Server struct {
 	t    testing.TB
 	bin  string
 	dir  string
+	cfg  Config
 	Port int
 	cmd  *exec.Cmd
 }
 
-// Start starts redis-server on a free loopback port and waits until it
-// answers PING; it is stopped when the test ends. Without a redis-server
-// binary (PATH, then /usr/bin, /usr/local/bin) the test is skipped.
+// Config is how [StartWith] configures the server.
+type Config struct {
+	// AppendOnly turns the append-only file on (appendonly yes,
+	// appendfsync always), as examples/loadbalanced/redis.conf does (with
+	// everysec there): a restart, even after SIGKILL, keeps every write.
+	// Off, a restart starts empty.
+	AppendOnly bool
+	// ConfFile, when set, is a redis.conf the server reads first (e.g.
+	// examples/loadbalanced/redis.conf): its persistence and eviction
+	// settings are used instead of the ones above (AppendOnly is ignored);
+	// the port, bind address, directory and DEBUG are still set here.
+	ConfFile string
+	// Args are more redis-server arguments, after the others (a later one
+	// wins), e.g. "--maxmemory-policy", "allkeys-lru".
+	Args []string
+}
+
+// Start is StartWith with the zero Config: no persistence.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return StartWith(t, Config{})
+}
+
+// StartWith starts redis-server configured by cfg on a free loopback port
+// and waits until it answers PING; it is stopped when the test ends.
+// Without a redis-server binary (PATH, then /usr/bin, /usr/local/bin) the
+// test is skipped.
+func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -52,7 +80,7 @@ func Start(t testing.TB) *Server {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	_ = l.Close()
-	s := &Server{t: t, bin: bin, dir: t.TempDir(), Port: port}
+	s := &Server{t: t, bin: bin, dir: t.TempDir(), cfg: cfg, Port: port}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
@@ -64,15 +92,28 @@ func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
 // URL returns "redis://127.0.0.1:<port>/0", as MCPGEN_REDIS_URL takes it.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
-// Restart starts the server (again) on the same port, with an empty
-// database, and waits for PING. It does nothing when it is running.
+// Restart starts the server (again) on the same port and waits for PING:
+// with an empty database, or with [Config.AppendOnly] the one its
+// append-only file holds. It does nothing when it is running.
 func (s *Server) Restart() {
 	s.t.Helper()
 	if s.cmd != nil {
 		return
 	}
-	cmd := exec.Command(s.bin, "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", s.dir, "--protected-mode", "yes")
+	aof := "no"
+	if s.cfg.AppendOnly {
+		aof = "yes"
+	}
+	var args []string
+	if s.cfg.ConfFile != "" {
+		args = []string{s.cfg.ConfFile}
+	} else {
+		args = []string{"--save", "", "--appendonly", aof, "--appendfsync", "always", "--maxmemory-policy", "noeviction"}
+	}
+	args = append(args, "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
+		"--enable-debug-command", "local", "--dir", s.dir, "--protected-mode", "yes")
+	args = append(args, s.cfg.Args...)
+	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = nil, nil
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("starting redis-server: %v", err)
@@ -90,7 +131,8 @@ func (s *Server) Restart() {
 	}
 }
 
-// Stop kills the server and waits for it to exit; Restart starts it again.
+// Stop kills the server (SIGKILL: no shutdown save) and waits for it to
+// exit; Restart starts it again.
 func (s *Server) Stop() {
 	if s.cmd == nil {
 		return

@@ -6,7 +6,9 @@ import "strconv"
 // the values of [Error.Code].
 const (
 	// CodeInvalidParams is JSON-RPC's invalid params: a requestState that does
-	// not open or does not match, or malformed inputResponses.
+	// not open, does not match or can no longer be honoured (the flow store
+	// lost its memory since the flow began: start the call again), or
+	// malformed inputResponses.
 	CodeInvalidParams = -32602
 	// CodeMissingCapability is MCP's "missing required client capability"
 	// (MCP 2026-07-28, basic: MissingRequiredClientCapabilityError); its

@@ -1,6 +1,8 @@
 package redisstore
 
 import (
+	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -10,24 +12,28 @@ const (
 	WarnEphemeralKeys = "MCPGEN_STATE_KEYS is not set: using a random key; only this instance can resume its calls"
 	// WarnSharedKeysWithoutRedis: MCPGEN_STATE_KEYS is set (several
 	// instances may resume each other's calls) but MCPGEN_REDIS_URL is not.
-	WarnSharedKeysWithoutRedis = "MCPGEN_STATE_KEYS is set but MCPGEN_REDIS_URL is not: completed flows are remembered in this instance's memory only, so a replayed retry sent to another instance would run its branch again"
+	WarnSharedKeysWithoutRedis = "MCPGEN_STATE_KEYS is set but MCPGEN_REDIS_URL is not: flows are remembered in this instance's memory only, so a retry sent to another instance is refused (\"start the call again\"), and every flow in progress is refused after a restart"
 )
 
 // OptionsFromEnv returns the [runtime.Options] a server reads from its
 // environment, the one place examples take them from: Keys from
 // MCPGEN_STATE_KEYS ([runtime.KeyRingFromEnvOrEphemeral]: a random key when
-// unset) and Store from MCPGEN_REDIS_URL ([FromEnv]; when unset, Store stays
-// nil, the process's in-memory store). warn, when non-nil, is called at most
-// once with [WarnEphemeralKeys] or [WarnSharedKeysWithoutRedis]. The
-// returned close function closes the Redis client (a no-op without one).
-// Errors: a malformed key (the error names it) or an unparsable Redis URL.
-func OptionsFromEnv(warn func(msg string)) (opts runtime.Options, close func() error, err error) {
+// unset) and Store from MCPGEN_REDIS_URL ([FromEnv], which connects and
+// checks the server's configuration; when unset, Store stays nil, the
+// process's in-memory store). warn, when non-nil, is called at most once
+// with [WarnEphemeralKeys] or [WarnSharedKeysWithoutRedis], and once more
+// with [Persistence.Warning] when the Redis server keeps no append-only
+// file. The returned close function closes the Redis client (a no-op
+// without one). Errors: a malformed key (the error names it), an
+// unparsable Redis URL, or [New]'s (Redis unreachable, an evicting
+// maxmemory-policy, CONFIG refused).
+func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Options, close func() error, err error) {
 	close = func() error { return nil }
 	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
 	if err != nil {
 		return opts, close, err
 	}
-	store, ok, err := FromEnv()
+	store, ok, err := FromEnv(ctx)
 	if err != nil {
 		return opts, close, err
 	}
@@ -41,6 +47,11 @@ func OptionsFromEnv(warn func(msg string)) (opts runtime.Options, close func() e
 			warn(WarnEphemeralKeys)
 		case !ok:
 			warn(WarnSharedKeysWithoutRedis)
+		}
+		if ok {
+			if w := store.Persistence().Warning(); w != "" {
+				warn(w)
+			}
 		}
 	}
 	return opts, close, nil

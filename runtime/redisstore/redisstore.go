@@ -5,36 +5,71 @@
 // (MCP 2026-07-28, basic/patterns/mrtr, requestState security: the state is
 // echoed by the client and may be sent more than once).
 //
-// Each flow is one Redis string under Options.Prefix + the flow id
-// ("mcpgen:flow:" + 22 base64url characters), holding either
-// "claim:<token>" (a request is running the flow's retry) or
-// "record:<the final response as JSON>", and expiring (PXAT) when the flow's
-// requestState stops opening: its expiry, fixed in round 1 (default 10
-// minutes), plus the clock skew allowed between instances. Every operation
-// is atomic on the Redis server:
+// Keys, under Options.Prefix (default "mcpgen:flow:"):
 //
-//   - Claim is one SET key claim:<token> NX PXAT <expires>; only when that
-//     finds the key taken, one GET says whether it holds a record (returned)
-//     or another request's claim ([runtime.ErrClaimed]);
-//   - Record is one Lua script (EVALSHA, EVAL the first time) that replaces
-//     claim:<token> with the record only while the claim is still the
-//     caller's, PXAT the flow's expiry;
-//   - Release is one Lua compare-and-delete of claim:<token>.
+//   - <prefix>epoch holds the store's epoch: 22 random base64url
+//     characters, created once (only when the key is missing) and never
+//     expiring. A Redis that loses its data (a restart without persistence,
+//     FLUSHALL, FLUSHDB) loses this key with it, and the next operation
+//     that needs it creates a new value: every flow begun before then
+//     carries the old epoch in its requestState, and its retries are
+//     refused (the store cannot tell whether it completed) instead of
+//     running its branch again.
+//   - <prefix><flow id> (22 base64url characters) holds either
+//     "claim:<token>" (a request is running the flow's retry; it expires
+//     after the claim's lease, PX, unless renewed) or "record:<the final
+//     response as JSON>" (expiring, PXAT, when the flow's requestState
+//     stops opening: its expiry, fixed in round 1, plus the clock skew
+//     allowed between instances).
 //
-// So a request that completes a flow makes 2 Redis round trips (SET NX, then
-// EVALSHA), a request that asks again makes 2 (SET NX, then the release), a
-// replay of a completed flow makes 2 (SET NX, GET), and a first call makes
-// none. Each operation has its own deadline ([Options.Timeout], default 2 s):
-// a Redis that is down or stalled makes the retry fail closed (JSON-RPC
-// -32603, no branch runs) instead of hanging.
+// Every operation is one Lua script (EVALSHA; EVAL when the server does not
+// have it yet), atomic on the Redis server, and safe to send again after a
+// timeout (the same token finds its own claim):
+//
+//   - Claim checks the epoch (recreating a missing one) and then, in the
+//     same script, returns the flow's record, or takes (or renews) the
+//     caller's claim for the lease, or reports another request's claim
+//     ([runtime.ErrClaimed]);
+//   - Renew extends the caller's own claim by the lease (PEXPIRE);
+//   - Record replaces the caller's own claim with the record;
+//   - Release deletes the caller's own claim and nothing else;
+//   - Epoch reads the epoch (creating it when missing); its value is
+//     cached in the process for [Options.EpochCache] (default 5 s).
+//
+// So a request that completes a flow makes 2 Redis round trips (the claim
+// before its branch, the record after it: a response a client receives is
+// already recorded), a request that asks again makes 2 (claim, release), a
+// replay of a completed flow 1, and a first call at most 1 (the epoch, once
+// per EpochCache per process), plus one renewal every third of the lease
+// while a branch runs longer than that. Each operation has its own deadline
+// ([Options.Timeout], default 2 s): a Redis that is down or stalled makes
+// the retry fail closed (JSON-RPC -32603, no branch runs) instead of
+// hanging, while an instance too busy to get its answer in time (thousands
+// of requests at once) sends the operation again as long as Redis answers
+// its other ones.
+//
+// What the server must be: Redis 6.2 or newer, with maxmemory-policy
+// noeviction (Redis docs, "Key eviction": any other policy may drop a
+// record while the epoch key stays, and a replay would then run its branch
+// again), which [New] checks; and, for records that outlive a restart,
+// appendonly yes (Redis docs, "Redis persistence": AOF), which [New]
+// reports through [Store.Persistence]. examples/loadbalanced/redis.conf is
+// such a configuration. On a Redis Cluster every key of a store must hash to
+// one slot (the epoch and a flow are read in one script): the prefix must
+// hold a hash tag, e.g. "{mcpgen}:flow:", which [New] checks.
 package redisstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -48,46 +83,95 @@ const DefaultPrefix = "mcpgen:flow:"
 // DefaultTimeout is the default of [Options.Timeout].
 const DefaultTimeout = 2 * time.Second
 
+// DefaultEpochCache is the default of [Options.EpochCache].
+const DefaultEpochCache = 5 * time.Second
+
 // EnvURL names the environment variable [FromEnv] reads: a Redis URL as
 // redis.ParseURL takes it, e.g. redis://127.0.0.1:6379/0 or
 // rediss://user:password@host:6380/2.
 const EnvURL = "MCPGEN_REDIS_URL"
 
+// EnvSkipConfigCheck names the environment variable that sets
+// [Options.SkipConfigCheck] for [FromEnv] when it is "1" or "true".
+const EnvSkipConfigCheck = "MCPGEN_REDIS_SKIP_CONFIG_CHECK"
+
 // Options configure a [Store]. The zero value is valid.
 type Options struct {
-	// Prefix is prepended to every flow id to make its key (default
-	// [DefaultPrefix], "mcpgen:flow:"). Instances that must see each other's
-	// flows use the same prefix on the same Redis database.
+	// Prefix is prepended to every key of the store (default
+	// [DefaultPrefix], "mcpgen:flow:"): <prefix>epoch and <prefix><flow
+	// id>. Instances that must see each other's flows use the same prefix
+	// on the same Redis database. On a Redis Cluster it must contain a
+	// hash tag ("{mcpgen}:flow:").
 	Prefix string
-	// Timeout bounds each Redis operation (default [DefaultTimeout], 2 s).
-	// An operation that takes longer fails, and the engine refuses the retry
-	// with JSON-RPC -32603, running no branch.
+	// Timeout bounds each Redis operation (default [DefaultTimeout], 2 s),
+	// counting the wait for a pooled connection. An operation that takes
+	// longer while Redis answers none of the store's other operations
+	// fails, and the engine refuses the retry with JSON-RPC -32603, running
+	// no branch; one that takes longer while Redis answers others (the
+	// instance is busy, Redis is not) is sent again, up to 3 timeouts in
+	// all. New's configuration check has the same bound.
 	Timeout time.Duration
+	// EpochCache is how long the store reuses the epoch it last read or
+	// confirmed before asking Redis again (default [DefaultEpochCache],
+	// 5 s; negative: ask every time); an operation that fails makes the
+	// next first call ask again. A first call that asks seals it into its
+	// requestState; an epoch that went stale meanwhile (Redis lost its data
+	// unseen by this instance) only makes that flow's retries be refused
+	// ("start the call again"), never run twice.
+	EpochCache time.Duration
+	// SkipConfigCheck makes [New] skip its CONFIG GET of maxmemory-policy,
+	// appendonly and save: for a managed Redis that does not allow CONFIG.
+	// Set it only when the server is known to run maxmemory-policy
+	// noeviction (an evicting policy may drop records, and replays of their
+	// flows would run again); [Store.Persistence] then reports nothing.
+	SkipConfigCheck bool
 }
 
-// Store is a [runtime.Store] on a Redis server (or cluster: a flow is one
-// key). It is safe for concurrent use, within and across processes.
+// Store is a [runtime.Store] on a Redis server (or cluster, with a hash tag
+// in the prefix). It is safe for concurrent use, within and across
+// processes.
 type Store struct {
-	client  redis.UniversalClient
-	prefix  string
-	timeout time.Duration
-	owned   bool // Close closes client (FromEnv made it)
-	inline  bool // the client honours context deadlines on the socket: no watchdog goroutine
+	client   redis.UniversalClient
+	prefix   string
+	epochKey string
+	timeout  time.Duration
+	cacheFor time.Duration
+	owned    bool // Close closes client (FromEnv made it)
+	inline   bool // the client honours context deadlines on the socket: no watchdog goroutine
+	persist  Persistence
+
+	answered atomic.Int64 // when Redis last answered one of the store's operations, Unix nanoseconds
+
+	mu       sync.Mutex
+	epoch    string        // the epoch last read or confirmed
+	epochAt  time.Time     // when
+	fetching chan struct{} // closed when the epoch read under way ends; nil when none is
 }
 
 var _ runtime.Store = (*Store)(nil)
 
-// New returns a Store on client with opts (nil for the defaults). The
-// client stays the caller's: [Store.Close] does not close it. The Redis
-// server must be 6.2 or newer (SET … PXAT).
-func New(client redis.UniversalClient, opts *Options) *Store {
-	s := &Store{client: client, prefix: DefaultPrefix, timeout: DefaultTimeout}
+// New returns a Store on client with opts (nil for the defaults), after
+// checking the server's configuration with CONFIG GET (unless
+// [Options.SkipConfigCheck]): maxmemory-policy must be noeviction, and
+// appendonly and save are read for [Store.Persistence]. The client stays the
+// caller's: [Store.Close] does not close it. The Redis server must be 6.2 or
+// newer.
+//
+// Errors: an evicting maxmemory-policy (the message gives the fix:
+// maxmemory-policy noeviction); CONFIG refused by the server (renamed or
+// denied by an ACL, as on managed Redis: the message names
+// Options.SkipConfigCheck); Redis unreachable within [Options.Timeout]; on a
+// *redis.ClusterClient, a prefix without a hash tag.
+func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Store, error) {
+	s := &Store{client: client, prefix: DefaultPrefix, timeout: DefaultTimeout, cacheFor: DefaultEpochCache}
+	var cluster bool
 	switch c := client.(type) {
 	case *redis.Client:
 		s.inline = c.Options().ContextTimeoutEnabled
 	case *redis.ClusterClient:
-		s.inline = c.Options().ContextTimeoutEnabled
+		s.inline, cluster = c.Options().ContextTimeoutEnabled, true
 	}
+	var skip bool
 	if opts != nil {
 		if opts.Prefix != "" {
 			s.prefix = opts.Prefix
@@ -95,16 +179,126 @@ func New(client redis.UniversalClient, opts *Options) *Store {
 		if opts.Timeout > 0 {
 			s.timeout = opts.Timeout
 		}
+		if opts.EpochCache != 0 {
+			s.cacheFor = opts.EpochCache
+		}
+		skip = opts.SkipConfigCheck
 	}
-	return s
+	s.epochKey = s.prefix + "epoch"
+	if cluster && !hasHashTag(s.prefix) {
+		return nil, fmt.Errorf("redisstore: on a Redis Cluster the prefix %q needs a hash tag, e.g. \"{mcpgen}:flow:\": the epoch and each flow are read in one script, so all of a store's keys must hash to one slot", s.prefix)
+	}
+	if !skip {
+		if err := s.checkConfig(ctx); err != nil {
+			return nil, err
+		}
+	}
+	// Read the epoch now, so that first calls find it cached (and a Redis
+	// unreachable later does not leave the instance without one).
+	if _, err := s.Epoch(ctx); err != nil {
+		return nil, fmt.Errorf("redisstore: cannot read the store's epoch: %w", err)
+	}
+	return s, nil
 }
 
-// FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL]),
-// with the default options, and true. When the variable is unset or empty
-// it returns nil, false, nil. The error says why the URL does not parse. It
-// does not connect: the first retry that needs Redis does (and fails closed
-// if Redis is unreachable). [Store.Close] closes the client it made.
-func FromEnv() (*Store, bool, error) {
+// hasHashTag reports whether key has a Redis Cluster hash tag: a "{"
+// followed, later, by a "}" with something between them.
+func hasHashTag(key string) bool {
+	i := strings.IndexByte(key, '{')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(key[i+1:], '}')
+	return j > 0
+}
+
+// Persistence is what [New] read of the server's persistence settings
+// (Redis docs, "Redis persistence"). With several servers (a cluster) it
+// holds the weakest.
+type Persistence struct {
+	// Checked is false when [Options.SkipConfigCheck] skipped the check:
+	// nothing is known.
+	Checked bool
+	// AppendOnly is appendonly yes: every write is logged (AOF), and a
+	// restart keeps the epoch and every record, so replays get their
+	// recorded results.
+	AppendOnly bool
+	// Save is the RDB snapshot setting ("3600 1 300 100 60 10000"); "" when
+	// snapshots are off.
+	Save string
+}
+
+// Warning says in one sentence what a restart of the server would cost at
+// most once, or "" when appendonly is on or nothing was checked.
+func (p Persistence) Warning() string {
+	switch {
+	case !p.Checked || p.AppendOnly:
+		return ""
+	case p.Save != "":
+		return "Redis persists by RDB snapshots only (save " + p.Save + ", appendonly no): a restart loses the flows recorded since the last snapshot but keeps the store's epoch, so replays of those flows would run their branch again; set appendonly yes (examples/loadbalanced/redis.conf)"
+	}
+	return "Redis has no persistence (appendonly no, save \"\"): a restart loses every record; flows begun before it are refused (\"start the call again\") rather than run twice; set appendonly yes (examples/loadbalanced/redis.conf) to keep them"
+}
+
+// Persistence returns what [New] read of the server's persistence settings.
+func (s *Store) Persistence() Persistence { return s.persist }
+
+// checkConfig reads maxmemory-policy, appendonly and save on every server
+// (every master of a cluster).
+func (s *Store) checkConfig(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	p := Persistence{Checked: true, AppendOnly: true}
+	first := true
+	check := func(ctx context.Context, c redis.Cmdable) error {
+		got := map[string]string{}
+		for _, name := range []string{"maxmemory-policy", "appendonly", "save"} {
+			m, err := c.ConfigGet(ctx, name).Result()
+			if err != nil {
+				var rerr redis.Error
+				if errors.As(err, &rerr) {
+					return fmt.Errorf("redisstore: CONFIG GET %s was refused (%w): a managed Redis may not allow CONFIG; make sure the server runs maxmemory-policy noeviction, then set redisstore.Options.SkipConfigCheck (%s=1 for FromEnv)", name, err, EnvSkipConfigCheck)
+				}
+				return fmt.Errorf("redisstore: cannot reach Redis to check its configuration (CONFIG GET %s): %w", name, err)
+			}
+			got[name] = m[name]
+		}
+		if pol := got["maxmemory-policy"]; pol != "noeviction" {
+			return fmt.Errorf("redisstore: Redis runs maxmemory-policy %q, which may evict a flow's record, and a replay of that flow would run its branch again: set maxmemory-policy noeviction (in redis.conf, or CONFIG SET maxmemory-policy noeviction; see examples/loadbalanced/redis.conf)", pol)
+		}
+		p.AppendOnly = p.AppendOnly && got["appendonly"] == "yes"
+		if first || got["save"] == "" {
+			p.Save = got["save"]
+		}
+		first = false
+		return nil
+	}
+	var err error
+	if c, ok := s.client.(*redis.ClusterClient); ok {
+		var mu sync.Mutex
+		err = c.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return check(ctx, c)
+		})
+	} else {
+		err = check(ctx, s.client)
+	}
+	if err != nil {
+		return err
+	}
+	s.persist = p
+	return nil
+}
+
+// FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL])
+// and true, made by [New] with the default options ([Options.SkipConfigCheck]
+// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]) on a client
+// sized for a busy server (see [ClientOptions]). When the variable is unset
+// or empty it returns nil, false, nil. Errors: the URL does not parse, or
+// New's (the server is unreachable or misconfigured). [Store.Close] closes
+// the client it made.
+func FromEnv(ctx context.Context) (*Store, bool, error) {
 	raw := strings.TrimSpace(os.Getenv(EnvURL))
 	if raw == "" {
 		return nil, false, nil
@@ -113,10 +307,32 @@ func FromEnv() (*Store, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
 	}
-	o.ContextTimeoutEnabled = true
-	s := New(redis.NewClient(o), nil)
+	ClientOptions(o)
+	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
+	c := redis.NewClient(o)
+	s, err := New(ctx, c, &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")})
+	if err != nil {
+		_ = c.Close()
+		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
+	}
 	s.owned = true
 	return s, true, nil
+}
+
+// ClientOptions sets what the store needs of a go-redis client's options,
+// keeping what o sets already: ContextTimeoutEnabled (the store's deadline
+// applies on the socket, and no watchdog goroutine runs per operation), and
+// PoolTimeout the store's [DefaultTimeout] when 0. The pool keeps go-redis's
+// default size (10 connections per GOMAXPROCS): under 2000 concurrent
+// rounds on 2 CPUs, larger pools (64, 128) made the slowest store operations
+// slower, not faster (more connections contending for the same CPUs).
+// [FromEnv] applies it; call it on options of your own before
+// redis.NewClient.
+func ClientOptions(o *redis.Options) {
+	o.ContextTimeoutEnabled = true
+	if o.PoolTimeout == 0 {
+		o.PoolTimeout = DefaultTimeout
+	}
 }
 
 // Close closes the Redis client when [FromEnv] made it; a client handed to
@@ -134,17 +350,77 @@ func (s *Store) Client() redis.UniversalClient { return s.client }
 // Key returns the Redis key of a flow id: the prefix followed by the id.
 func (s *Store) Key(flow string) string { return s.prefix + flow }
 
+// EpochKey returns the Redis key of the store's epoch: the prefix followed
+// by "epoch".
+func (s *Store) EpochKey() string { return s.epochKey }
+
 const (
 	claimTag  = "claim:"
 	recordTag = "record:"
 )
 
-// recordScript replaces the caller's claim by the record, with the flow's
-// expiry (Unix milliseconds); 1 when it did, 0 when the claim is not the
-// caller's.
-var recordScript = redis.NewScript(`
+// newEpoch returns a fresh epoch: 16 random bytes, base64url (22
+// characters). Every script that may have to recreate a missing epoch key is
+// handed one.
+func newEpoch() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// epochScript returns the epoch (KEYS[1]), setting it to ARGV[1] when it is
+// missing.
+var epochScript = redis.NewScript(`
+local e = redis.call('GET', KEYS[1])
+if not e then
+  redis.call('SET', KEYS[1], ARGV[1])
+  e = ARGV[1]
+end
+return e`)
+
+// claimScript claims the flow KEYS[1] for "claim:<token>" (ARGV[1]) for
+// ARGV[3] milliseconds when the epoch KEYS[2] is ARGV[2] (recreating a
+// missing epoch as ARGV[4]). It returns {0, epoch} when the epoch differs,
+// {1} when the claim is the caller's, {2, value} when the flow holds a
+// record, {3} when it holds another claim.
+var claimScript = redis.NewScript(`
+local e = redis.call('GET', KEYS[2])
+if not e then
+  redis.call('SET', KEYS[2], ARGV[4])
+  e = ARGV[4]
+end
+if e ~= ARGV[2] then
+  return {0, e}
+end
+local v = redis.call('GET', KEYS[1])
+if (not v) or v == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return {1}
+end
+if string.sub(v, 1, 7) == 'record:' then
+  return {2, v}
+end
+return {3}`)
+
+// renewScript extends the caller's claim (ARGV[1]) on KEYS[1] to ARGV[2]
+// milliseconds; 1 when it did, 0 when the claim is not the caller's.
+var renewScript = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`)
+
+// recordScript replaces the caller's claim (ARGV[1]) by the record
+// (ARGV[2]), with the flow's expiry (ARGV[3], Unix milliseconds); 1 when it
+// did or the record is already there, 0 when the claim is not the caller's.
+var recordScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
+  return 1
+end
+if v == ARGV[2] then
   return 1
 end
 return 0`)
@@ -156,89 +432,225 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-// Claim implements [runtime.Store.Claim]: SET key claim:<token> NX PXAT
-// expires (Unix milliseconds); when the key exists, GET it. It returns the
-// record, nil, or [runtime.ErrClaimed] (another request holds the claim, or
-// the key vanished between the two commands), or the Redis error.
-func (s *Store) Claim(ctx context.Context, flow, token string, expires time.Time) ([]byte, error) {
+func (s *Store) setEpoch(epoch string) {
+	s.mu.Lock()
+	s.epoch, s.epochAt = epoch, time.Now()
+	s.mu.Unlock()
+}
+
+// Epoch implements [runtime.Store.Epoch]: the value of <prefix>epoch, created
+// (22 random base64url characters) when missing, in one script; a value
+// read or confirmed less than [Options.EpochCache] ago is returned without
+// asking Redis, and concurrent callers share one read. When Redis fails,
+// the last value read or confirmed, however old, is returned instead ([New]
+// reads one): a first call still asks while Redis is briefly unreachable,
+// and if Redis lost its data meanwhile the flow's retries are refused.
+// Errors: Redis failed (or did not answer within the timeout) and no epoch
+// was ever read.
+func (s *Store) Epoch(ctx context.Context) (string, error) {
+	for {
+		s.mu.Lock()
+		e, fresh := s.epoch, s.epoch != "" && time.Since(s.epochAt) < s.cacheFor
+		wait := s.fetching
+		if fresh || wait == nil {
+			if !fresh {
+				s.fetching = make(chan struct{})
+			}
+			s.mu.Unlock()
+			if fresh {
+				return e, nil
+			}
+			break
+		}
+		s.mu.Unlock()
+		// Another caller is reading it: share its answer.
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			if e != "" {
+				return e, nil
+			}
+			return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, ctx.Err())
+		}
+		s.mu.Lock()
+		e, read := s.epoch, s.epochAt
+		s.mu.Unlock()
+		if e != "" && time.Since(read) < s.cacheFor {
+			return e, nil
+		}
+		// That read failed: read it ourselves.
+	}
+	read, err := within(s, ctx, func(ctx context.Context) (string, error) {
+		return epochScript.Run(ctx, s.client, []string{s.epochKey}, newEpoch()).Text()
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.fetching)
+	s.fetching = nil
+	if err != nil {
+		if s.epoch != "" {
+			return s.epoch, nil
+		}
+		return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, err)
+	}
+	s.epoch, s.epochAt = read, time.Now()
+	return read, nil
+}
+
+// Claim implements [runtime.Store.Claim] with one Lua script: the epoch
+// check (recreating a missing <prefix>epoch with a new value) and SET key
+// claim:<token> PX <lease>, or the record, or [runtime.ErrClaimed]. It
+// returns an error wrapping [runtime.ErrEpoch] when the epoch is not
+// epoch, or the Redis error.
+func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
 	key := s.Key(flow)
-	var rec []byte // written by op; read only once op has returned
-	err := s.within(ctx, func(ctx context.Context) error {
-		err := s.client.Do(ctx, "SET", key, claimTag+token, "NX", "PXAT", expires.UnixMilli()).Err()
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, redis.Nil) {
-			return fmt.Errorf("redis SET NX %s: %w", key, err)
-		}
-		v, err := s.client.Get(ctx, key).Bytes()
-		switch {
-		case errors.Is(err, redis.Nil):
-			return runtime.ErrClaimed // released or expired meanwhile: try again
-		case err != nil:
-			return fmt.Errorf("redis GET %s: %w", key, err)
-		case len(v) > len(recordTag) && string(v[:len(recordTag)]) == recordTag:
-			rec = v[len(recordTag):]
-			return nil
-		case strings.HasPrefix(string(v), claimTag):
-			return runtime.ErrClaimed
-		}
-		return fmt.Errorf("redis key %s holds neither a claim nor a record", key)
+	res, err := within(s, ctx, func(ctx context.Context) ([]any, error) {
+		return claimScript.Run(ctx, s.client, []string{key, s.epochKey},
+			claimTag+token, epoch, max(1, lease.Milliseconds()), newEpoch()).Slice()
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("redis claim %s: %w", key, err)
 	}
-	return rec, nil
+	code, _ := res[0].(int64)
+	switch code {
+	case 0:
+		current, _ := res[1].(string)
+		s.setEpoch(current)
+		return nil, fmt.Errorf("%w (Redis %s is %q, the flow began under %q: the server restarted without persistence or was flushed)", runtime.ErrEpoch, s.epochKey, current, epoch)
+	case 1:
+		s.setEpoch(epoch)
+		return nil, nil
+	case 2:
+		v, _ := res[1].(string)
+		s.setEpoch(epoch)
+		return []byte(v[len(recordTag):]), nil
+	case 3:
+		return nil, runtime.ErrClaimed
+	}
+	return nil, fmt.Errorf("redis claim %s: unexpected answer %v", key, res)
+}
+
+// Renew implements [runtime.Store.Renew] with one Lua script: PEXPIRE key
+// <lease> only while it holds claim:<token>. It returns
+// [runtime.ErrClaimLost] otherwise.
+func (s *Store) Renew(ctx context.Context, flow, token string, lease time.Duration) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
+		n, err := renewScript.Run(ctx, s.client, []string{s.Key(flow)}, claimTag+token, max(1, lease.Milliseconds())).Int()
+		if err != nil {
+			return struct{}{}, fmt.Errorf("redis renew %s: %w", s.Key(flow), err)
+		}
+		if n == 0 {
+			return struct{}{}, runtime.ErrClaimLost
+		}
+		return struct{}{}, nil
+	})
+	return err
 }
 
 // Record implements [runtime.Store.Record] with one Lua script. It returns
-// [runtime.ErrClaimLost] when the key no longer holds claim:<token>.
+// [runtime.ErrClaimLost] when the key holds neither claim:<token> nor this
+// very record.
 func (s *Store) Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error {
-	return s.within(ctx, func(ctx context.Context) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
 		n, err := recordScript.Run(ctx, s.client, []string{s.Key(flow)},
 			claimTag+token, append([]byte(recordTag), record...), expires.UnixMilli()).Int()
 		if err != nil {
-			return fmt.Errorf("redis record %s: %w", s.Key(flow), err)
+			return struct{}{}, fmt.Errorf("redis record %s: %w", s.Key(flow), err)
 		}
 		if n == 0 {
-			return runtime.ErrClaimLost
+			return struct{}{}, runtime.ErrClaimLost
 		}
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // Release implements [runtime.Store.Release] with one Lua
 // compare-and-delete: only claim:<token> is deleted.
 func (s *Store) Release(ctx context.Context, flow, token string) error {
-	return s.within(ctx, func(ctx context.Context) error {
+	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
 		if err := releaseScript.Run(ctx, s.client, []string{s.Key(flow)}, claimTag+token).Err(); err != nil {
-			return fmt.Errorf("redis release %s: %w", s.Key(flow), err)
+			return struct{}{}, fmt.Errorf("redis release %s: %w", s.Key(flow), err)
 		}
-		return nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
-// within runs op under the store's timeout and returns its error. go-redis
+// busyLimit bounds, in multiples of the store's timeout, how long within
+// keeps retrying an operation that timed out while Redis was answering this
+// store's other operations.
+const busyLimit = 3
+
+// within runs op under the store's timeout and returns its value and error. go-redis
 // bounds socket reads by its ReadTimeout, not by the context, unless the
 // client sets ContextTimeoutEnabled (FromEnv's does): with a *redis.Client or
 // *redis.ClusterClient that sets it op runs inline; otherwise it runs in a
 // goroutine and within returns an error wrapping context.DeadlineExceeded
 // once the timeout passes even when op has not, so a stalled server is cut
 // off here either way. An op cut off finishes in the background; a claim
-// it takes late is never recorded and lapses at the flow's expiry (no branch
-// runs meanwhile).
-func (s *Store) within(ctx context.Context, op func(ctx context.Context) error) error {
+// it takes late lapses at the end of its lease (no branch runs meanwhile).
+//
+// The timeout counts the wait for a pooled connection and for this process
+// to be scheduled, which a busy instance (thousands of requests at once on
+// two CPUs) can stretch past it while Redis answers in microseconds. So an
+// op that timed out is sent again (every op is safe to repeat) while Redis
+// answered another of this store's ops within the last timeout, up to
+// busyLimit timeouts in all: a Redis that answers no one still fails an op
+// within one to two timeouts.
+func within[T any](s *Store, ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
+	for n := 1; ; n++ {
+		v, err := attempt(s, ctx, op)
+		if err == nil || errors.Is(err, runtime.ErrClaimed) || errors.Is(err, runtime.ErrClaimLost) {
+			s.answered.Store(time.Now().UnixNano())
+			return v, err
+		}
+		if !timedOut(err) || ctx.Err() != nil || n >= busyLimit ||
+			time.Since(time.Unix(0, s.answered.Load())) >= s.timeout {
+			s.staleEpoch()
+			return v, err
+		}
+	}
+}
+
+// staleEpoch makes the next Epoch read Redis again (the value stays as the
+// fallback): Redis failed, and may come back without its data.
+func (s *Store) staleEpoch() {
+	s.mu.Lock()
+	s.epochAt = time.Time{}
+	s.mu.Unlock()
+}
+
+// attempt runs op once under the store's timeout (see within). Each
+// attempt returns its own value: one cut off and finishing in the
+// background writes nothing the caller reads.
+func attempt[T any](s *Store, ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if s.inline {
 		return op(ctx)
 	}
-	done := make(chan error, 1)
-	go func() { done <- op(ctx) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("redis: no answer within %s: %w", s.timeout, ctx.Err())
+	type result struct {
+		v   T
+		err error
 	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := op(ctx)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, fmt.Errorf("redis: no answer within %s: %w", s.timeout, ctx.Err())
+	}
+}
+
+// timedOut reports whether err is a deadline that passed: the context's, or
+// the socket's.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,20 +15,39 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 
-func newStore(t *testing.T, srv *redistest.Server, opts *redisstore.Options) (*redisstore.Store, *redis.Client) {
+func client(t *testing.T, srv *redistest.Server) *redis.Client {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 	t.Cleanup(func() { _ = c.Close() })
-	return redisstore.New(c, opts), c
+	return c
 }
 
-func TestClaimRecordRelease(t *testing.T) {
+func newStore(t *testing.T, srv *redistest.Server, opts *redisstore.Options) (*redisstore.Store, *redis.Client) {
+	t.Helper()
+	c := client(t, srv)
+	s, err := redisstore.New(t.Context(), c, opts)
+	require.NoError(t, err)
+	return s, c
+}
+
+func epoch(t *testing.T, s *redisstore.Store) string {
+	t.Helper()
+	e, err := s.Epoch(t.Context())
+	require.NoError(t, err)
+	return e
+}
+
+func TestClaimRenewRecordRelease(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, nil)
 	ctx := context.Background()
 	later := time.Now().Add(time.Minute)
+	ep := epoch(t, s)
+	assert.Len(t, ep, 22)
+	assert.Equal(t, ep, c.Get(ctx, "mcpgen:flow:epoch").Val())
+	assert.EqualValues(t, -1, c.PTTL(ctx, "mcpgen:flow:epoch").Val(), "the epoch never expires")
 
-	rec, err := s.Claim(ctx, "f", "a", later)
+	rec, err := s.Claim(ctx, "f", "a", ep, 30*time.Second)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
 	v, err := c.Get(ctx, "mcpgen:flow:f").Result()
@@ -35,55 +55,220 @@ func TestClaimRecordRelease(t *testing.T) {
 	assert.Equal(t, "claim:a", v)
 	pttl, err := c.PTTL(ctx, "mcpgen:flow:f").Result()
 	require.NoError(t, err)
-	assert.InDelta(t, time.Minute.Milliseconds(), pttl.Milliseconds(), 2000, "PXAT the expiry")
+	assert.InDelta(t, (30 * time.Second).Milliseconds(), pttl.Milliseconds(), 2000, "PX the lease")
+	_, err = s.Claim(ctx, "f", "a", ep, 30*time.Second)
+	require.NoError(t, err, "the same token again: its own claim (a resent claim)")
 
-	_, err = s.Claim(ctx, "f", "b", later)
+	_, err = s.Claim(ctx, "f", "b", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed)
 	assert.ErrorIs(t, s.Record(ctx, "f", "b", []byte("x"), later), runtime.ErrClaimLost)
+	assert.ErrorIs(t, s.Renew(ctx, "f", "b", time.Minute), runtime.ErrClaimLost)
 	require.NoError(t, s.Release(ctx, "f", "b"), "not b's: nothing happens")
 	v, _ = c.Get(ctx, "mcpgen:flow:f").Result()
 	assert.Equal(t, "claim:a", v, "a's claim survived b's release")
+	require.NoError(t, s.Renew(ctx, "f", "a", time.Minute))
+	pttl, _ = c.PTTL(ctx, "mcpgen:flow:f").Result()
+	assert.InDelta(t, time.Minute.Milliseconds(), pttl.Milliseconds(), 2000, "renewed to the lease from now")
 
 	require.NoError(t, s.Release(ctx, "f", "a"))
 	assert.Zero(t, c.Exists(ctx, "mcpgen:flow:f").Val(), "released: gone")
 
-	_, err = s.Claim(ctx, "f", "c", later)
+	_, err = s.Claim(ctx, "f", "c", ep, time.Minute)
 	require.NoError(t, err)
 	longer := time.Now().Add(2 * time.Minute)
 	require.NoError(t, s.Record(ctx, "f", "c", []byte(`{"t":"done"}`), longer))
+	require.NoError(t, s.Record(ctx, "f", "c", []byte(`{"t":"done"}`), longer), "the same record again (a resent record)")
 	v, _ = c.Get(ctx, "mcpgen:flow:f").Result()
 	assert.Equal(t, `record:{"t":"done"}`, v)
 	pttl, _ = c.PTTL(ctx, "mcpgen:flow:f").Result()
 	assert.InDelta(t, (2 * time.Minute).Milliseconds(), pttl.Milliseconds(), 2000, "the record's own expiry")
+	assert.ErrorIs(t, s.Renew(ctx, "f", "c", time.Second), runtime.ErrClaimLost, "a record is not renewed")
 
-	rec, err = s.Claim(ctx, "f", "d", later)
+	rec, err = s.Claim(ctx, "f", "d", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, `{"t":"done"}`, string(rec))
 	require.NoError(t, s.Release(ctx, "f", "c"), "a record is never released")
-	rec, _ = s.Claim(ctx, "f", "d", later)
+	rec, _ = s.Claim(ctx, "f", "d", ep, time.Minute)
 	assert.Equal(t, `{"t":"done"}`, string(rec))
 	assert.ErrorIs(t, s.Record(ctx, "f", "c", []byte("again"), later), runtime.ErrClaimLost, "recorded once")
 
-	// An expired claim does not hold.
-	_, err = s.Claim(ctx, "g", "a", time.Now().Add(50*time.Millisecond))
+	// A claim's lease ends: the next token claims, the first is fenced.
+	_, err = s.Claim(ctx, "g", "a", ep, 50*time.Millisecond)
 	require.NoError(t, err)
 	time.Sleep(100 * time.Millisecond)
-	rec, err = s.Claim(ctx, "g", "b", later)
+	rec, err = s.Claim(ctx, "g", "b", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
+	assert.ErrorIs(t, s.Record(ctx, "g", "a", []byte("late"), later), runtime.ErrClaimLost)
+}
+
+// The epoch is created once and kept; when Redis loses it (FLUSHALL), the
+// next claim recreates it with a new value and refuses the flow, and every
+// later claim of a flow begun before is refused too.
+func TestEpochLostWithTheData(t *testing.T) {
+	srv := redistest.Start(t)
+	s, c := newStore(t, srv, nil)
+	other, _ := newStore(t, srv, nil)
+	ctx := context.Background()
+	ep := epoch(t, s)
+	assert.Equal(t, ep, epoch(t, other), "one epoch for every instance")
+
+	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, s.Record(ctx, "f", "a", []byte("done"), time.Now().Add(time.Minute)))
+	require.NoError(t, c.FlushAll(ctx).Err())
+
+	_, err = other.Claim(ctx, "f", "b", ep, time.Minute)
+	require.ErrorIs(t, err, runtime.ErrEpoch)
+	now := c.Get(ctx, "mcpgen:flow:epoch").Val()
+	assert.Len(t, now, 22, "recreated")
+	assert.NotEqual(t, ep, now)
+	assert.Zero(t, c.Exists(ctx, "mcpgen:flow:f").Val(), "nothing claimed")
+	_, err = s.Claim(ctx, "g", "b", ep, time.Minute)
+	require.ErrorIs(t, err, runtime.ErrEpoch, "a flow begun before, never claimed")
+	assert.Equal(t, now, epoch(t, other), "the refused claim refreshed the cached epoch")
+	assert.Equal(t, now, epoch(t, s))
+	_, err = s.Claim(ctx, "h", "b", now, time.Minute)
+	require.NoError(t, err, "a flow begun after")
+}
+
+func TestEpochCache(t *testing.T) {
+	srv := redistest.Start(t)
+	s, c := newStore(t, srv, &redisstore.Options{EpochCache: 200 * time.Millisecond})
+	ctx := context.Background()
+	ep := epoch(t, s)
+	require.NoError(t, c.Set(ctx, s.EpochKey(), "replaced", 0).Err())
+	assert.Equal(t, ep, epoch(t, s), "cached")
+	time.Sleep(250 * time.Millisecond)
+	assert.Equal(t, "replaced", epoch(t, s), "read again once stale")
+}
+
+// An instance that saw Redis fail reads the epoch again on its next first
+// call: after a restart without persistence it seals the new one, not the
+// cached old one.
+func TestFailureMakesTheEpochBeReadAgain(t *testing.T) {
+	srv := redistest.Start(t)
+	s, _ := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	ep := epoch(t, s)
+	srv.Stop()
+	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
+	require.Error(t, err)
+	assert.Equal(t, ep, epoch(t, s), "Redis down: the last epoch known")
+	srv.Restart()
+	now := epoch(t, s)
+	assert.NotEqual(t, ep, now, "Redis back without its data: a new epoch, read at once")
+	_, err = s.Claim(ctx, "f", "a", now, time.Minute)
+	require.NoError(t, err)
+}
+
+// An evicting policy (or any but noeviction) is refused at construction,
+// with the fix in the message.
+func TestEvictingPolicyIsRefused(t *testing.T) {
+	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--maxmemory", "20mb", "--maxmemory-policy", "volatile-lru"}})
+	_, err := redisstore.New(t.Context(), client(t, srv), nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"volatile-lru"`)
+	assert.Contains(t, err.Error(), "maxmemory-policy noeviction")
+
+	s, err := redisstore.New(t.Context(), client(t, srv), &redisstore.Options{SkipConfigCheck: true})
+	require.NoError(t, err, "the explicit opt-out")
+	assert.False(t, s.Persistence().Checked)
+	assert.Empty(t, s.Persistence().Warning())
+}
+
+// A Redis that refuses CONFIG (an ACL, as managed Redis does) stops New with
+// a message naming the opt-out, rather than going on unchecked.
+func TestConfigRefusedNamesTheOptOut(t *testing.T) {
+	srv := redistest.Start(t)
+	admin := client(t, srv)
+	require.NoError(t, admin.Do(t.Context(), "ACL", "SETUSER", "app", "on", ">secret", "~*", "+@all", "-config").Err())
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), Username: "app", Password: "secret"})
+	t.Cleanup(func() { _ = c.Close() })
+	_, err := redisstore.New(t.Context(), c, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "SkipConfigCheck")
+	assert.Contains(t, err.Error(), redisstore.EnvSkipConfigCheck)
+	_, err = redisstore.New(t.Context(), c, &redisstore.Options{SkipConfigCheck: true})
+	require.NoError(t, err)
+
+	srv.Stop()
+	_, err = redisstore.New(t.Context(), admin, &redisstore.Options{Timeout: time.Second})
+	require.ErrorContains(t, err, "cannot reach Redis")
+}
+
+func TestPersistenceIsReported(t *testing.T) {
+	s, _ := newStore(t, redistest.Start(t), nil)
+	p := s.Persistence()
+	assert.True(t, p.Checked)
+	assert.False(t, p.AppendOnly)
+	assert.Empty(t, p.Save)
+	assert.Contains(t, p.Warning(), "no persistence")
+
+	s, _ = newStore(t, redistest.StartWith(t, redistest.Config{Args: []string{"--save", "60 1"}}), nil)
+	assert.Equal(t, "60 1", s.Persistence().Save)
+	assert.Contains(t, s.Persistence().Warning(), "RDB snapshots only")
+
+	s, _ = newStore(t, redistest.StartWith(t, redistest.Config{AppendOnly: true}), nil)
+	assert.True(t, s.Persistence().AppendOnly)
+	assert.Empty(t, s.Persistence().Warning())
+}
+
+// The repository's redis.conf is what the store asks for: New accepts it,
+// with the append-only file on, and a restart keeps the epoch.
+func TestTheRepositorysRedisConf(t *testing.T) {
+	srv := redistest.StartWith(t, redistest.Config{ConfFile: "../../examples/loadbalanced/redis.conf"})
+	s, _ := newStore(t, srv, nil)
+	assert.Equal(t, redisstore.Persistence{Checked: true, AppendOnly: true}, s.Persistence())
+	ep := epoch(t, s)
+	srv.Stop()
+	srv.Restart()
+	s, _ = newStore(t, srv, nil)
+	assert.Equal(t, ep, epoch(t, s))
+}
+
+// A one-node Redis Cluster holding every slot: the prefix needs a hash tag,
+// and with one the epoch and the flows share a slot.
+func TestClusterPrefixNeedsAHashTag(t *testing.T) {
+	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}})
+	admin := client(t, srv)
+	require.NoError(t, admin.Do(t.Context(), "CLUSTER", "ADDSLOTSRANGE", "0", "16383").Err())
+	require.Eventually(t, func() bool {
+		info, _ := admin.ClusterInfo(t.Context()).Result()
+		return strings.Contains(info, "cluster_state:ok")
+	}, 10*time.Second, 50*time.Millisecond)
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{srv.Addr()}})
+	t.Cleanup(func() { _ = c.Close() })
+	_, err := redisstore.New(t.Context(), c, nil)
+	require.ErrorContains(t, err, "hash tag")
+	s, err := redisstore.New(t.Context(), c, &redisstore.Options{Prefix: "{mcpgen}:flow:"})
+	require.NoError(t, err)
+	ctx := context.Background()
+	ep := epoch(t, s)
+	_, err = s.Claim(ctx, "f", "a", ep, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, s.Record(ctx, "f", "a", []byte("done"), time.Now().Add(time.Minute)))
+	rec, err := s.Claim(ctx, "f", "b", ep, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, "done", string(rec))
 }
 
 func TestPrefix(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Prefix: "other:"})
 	ctx := context.Background()
-	_, err := s.Claim(ctx, "f", "a", time.Now().Add(time.Minute))
+	ep := epoch(t, s)
+	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), c.Exists(ctx, "other:f").Val())
 	assert.Equal(t, "other:f", s.Key("f"))
-	// Another prefix is another namespace.
-	s2 := redisstore.New(c, nil)
-	rec, err := s2.Claim(ctx, "f", "b", time.Now().Add(time.Minute))
+	assert.Equal(t, "other:epoch", s.EpochKey())
+	// Another prefix is another namespace, with its own epoch.
+	s2, err := redisstore.New(t.Context(), c, nil)
+	require.NoError(t, err)
+	ep2 := epoch(t, s2)
+	assert.NotEqual(t, ep, ep2)
+	rec, err := s2.Claim(ctx, "f", "b", ep2, time.Minute)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
 }
@@ -92,39 +277,82 @@ func TestStalledRedisTimesOut(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 200 * time.Millisecond})
 	require.NoError(t, c.Ping(context.Background()).Err())
+	ep := epoch(t, s)
 	srv.Pause()
 	start := time.Now()
-	_, err := s.Claim(context.Background(), "f", "a", time.Now().Add(time.Minute))
+	_, err := s.Claim(context.Background(), "f", "a", ep, time.Minute)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, runtime.ErrClaimed)
 	assert.Less(t, time.Since(start), 2*time.Second, "the per-operation timeout, not a hang")
 	srv.Resume()
 }
 
+// DEBUG SLEEP 3 while a claim is sent: the claim times out (the retry fails
+// closed) but Redis takes it once awake, for nobody. It lapses after the
+// lease, and the next claim proceeds.
+func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
+	srv := redistest.Start(t)
+	s, c := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	ep := epoch(t, s)
+	_, err := s.Claim(ctx, "warm", "t", ep, time.Minute) // the script is loaded: the stalled claim is one EVALSHA
+	require.NoError(t, err)
+	slept := make(chan error, 1)
+	go func() { slept <- client(t, srv).Do(ctx, "DEBUG", "SLEEP", "3").Err() }()
+	time.Sleep(100 * time.Millisecond)
+	_, err = s.Claim(ctx, "f", "lost", ep, 1500*time.Millisecond)
+	require.Error(t, err, "the claim times out")
+	require.NoError(t, <-slept)
+	require.Eventually(t, func() bool { return c.Get(ctx, "mcpgen:flow:f").Val() == "claim:lost" }, time.Second, 10*time.Millisecond,
+		"Redis took the claim once awake")
+	_, err = s.Claim(ctx, "f", "next", ep, time.Minute)
+	assert.ErrorIs(t, err, runtime.ErrClaimed, "within the lease")
+	time.Sleep(1600 * time.Millisecond)
+	rec, err := s.Claim(ctx, "f", "next", ep, time.Minute)
+	require.NoError(t, err, "after the lease")
+	assert.Nil(t, rec)
+}
+
 func TestFromEnv(t *testing.T) {
 	t.Setenv(redisstore.EnvURL, "")
-	s, ok, err := redisstore.FromEnv()
+	s, ok, err := redisstore.FromEnv(t.Context())
 	require.NoError(t, err)
 	assert.False(t, ok)
 	assert.Nil(t, s)
 
 	t.Setenv(redisstore.EnvURL, "http://nope")
-	_, _, err = redisstore.FromEnv()
+	_, _, err = redisstore.FromEnv(t.Context())
 	require.ErrorContains(t, err, redisstore.EnvURL)
 
 	srv := redistest.Start(t)
 	t.Setenv(redisstore.EnvURL, srv.URL())
-	s, ok, err = redisstore.FromEnv()
+	s, ok, err = redisstore.FromEnv(t.Context())
 	require.NoError(t, err)
 	require.True(t, ok)
 	defer s.Close()
-	_, err = s.Claim(context.Background(), "f", "a", time.Now().Add(time.Minute))
+	_, err = s.Claim(context.Background(), "f", "a", epoch(t, s), time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), s.Client().Exists(context.Background(), "mcpgen:flow:f").Val())
+	o := s.Client().(*redis.Client).Options()
+	assert.True(t, o.ContextTimeoutEnabled)
+	assert.Equal(t, redisstore.DefaultTimeout, o.PoolTimeout)
+
+	// A server that evicts: FromEnv refuses, and the opt-out lets it by.
+	evicting := redistest.StartWith(t, redistest.Config{Args: []string{"--maxmemory-policy", "allkeys-lru"}})
+	t.Setenv(redisstore.EnvURL, evicting.URL())
+	_, _, err = redisstore.FromEnv(t.Context())
+	require.ErrorContains(t, err, "maxmemory-policy noeviction")
+	t.Setenv(redisstore.EnvSkipConfigCheck, "1")
+	s2, ok, err := redisstore.FromEnv(t.Context())
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, s2.Close())
 }
 
-func TestOptionsFromEnvWarnsOnce(t *testing.T) {
+func TestOptionsFromEnvWarns(t *testing.T) {
 	key := "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	srv := redistest.Start(t)
+	aof := redistest.StartWith(t, redistest.Config{AppendOnly: true})
 	for _, tc := range []struct {
 		keys, url string
 		want      []string
@@ -132,16 +360,21 @@ func TestOptionsFromEnvWarnsOnce(t *testing.T) {
 	}{
 		{"", "", []string{redisstore.WarnEphemeralKeys}, false},
 		{key, "", []string{redisstore.WarnSharedKeysWithoutRedis}, false},
-		{key, "redis://127.0.0.1:1/0", nil, true},
+		{key, srv.URL(), []string{redisstore.Persistence{Checked: true}.Warning()}, true},
+		{key, aof.URL(), nil, true},
 	} {
 		t.Setenv("MCPGEN_STATE_KEYS", tc.keys)
 		t.Setenv(redisstore.EnvURL, tc.url)
 		var got []string
-		opts, closeFn, err := redisstore.OptionsFromEnv(func(m string) { got = append(got, m) })
+		opts, closeFn, err := redisstore.OptionsFromEnv(t.Context(), func(m string) { got = append(got, m) })
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got)
 		assert.NotNil(t, opts.Keys)
 		assert.Equal(t, tc.store, opts.Store != nil)
 		require.NoError(t, closeFn())
 	}
+	t.Setenv(redisstore.EnvURL, "redis://127.0.0.1:1/0")
+	_, _, err := redisstore.OptionsFromEnv(t.Context(), nil)
+	require.Error(t, err, "an unreachable Redis stops the server at start")
+	assert.True(t, strings.Contains(err.Error(), "cannot reach Redis"), "%v", err)
 }

@@ -31,7 +31,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -62,8 +64,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	freePorts := fs.Int("free-ports", 0, "print this many free loopback TCP ports and exit")
 	replays := fs.Int("replays", 0, "then this many one-round flows whose final retry is sent -copies times at once")
 	copies := fs.Int("copies", 5, "copies of each replayed final retry")
+	saveFinals := fs.String("save-finals", "", "with -replays, write each replayed flow's final retry to this file")
+	replayFinals := fs.String("replay-finals", "", "only send once more each final retry this file holds")
+	want := fs.String("want", "recorded", "with -replay-finals: recorded (every retry gets its booking) or refused (every retry gets -32602)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *replayFinals != "" {
+		if *endpoint == "" || (*want != "recorded" && *want != "refused") {
+			fmt.Fprintln(stderr, "driver: -replay-finals needs -url and -want recorded|refused")
+			return 2
+		}
+		return sendFinals(*endpoint, *replayFinals, *want == "recorded", *timeout, stdout)
 	}
 	if *freePorts > 0 {
 		ports, err := pickPorts(*freePorts)
@@ -108,6 +120,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "flows=%d completed=%d errors=%d elapsed=%s\n", *flows, completed.Load(), len(errs), time.Since(start).Round(time.Millisecond))
+	var finals *finalsFile
+	if *saveFinals != "" {
+		f, err := os.Create(*saveFinals)
+		if err != nil {
+			fmt.Fprintln(stderr, "driver:", err)
+			return 1
+		}
+		defer f.Close()
+		finals = &finalsFile{enc: json.NewEncoder(f)}
+	}
 	if *replays > 0 {
 		var done, answered, refused atomic.Int64
 		nerrs := len(errs)
@@ -117,7 +139,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				a, r, err := replay(ctx, *endpoint, *flows+i, *copies)
+				a, r, err := replay(ctx, *endpoint, *flows+i, *copies, finals)
 				answered.Add(int64(a))
 				refused.Add(int64(r))
 				if err != nil {
@@ -195,12 +217,36 @@ func flow(ctx context.Context, endpoint string, i, rounds int) error {
 	return nil
 }
 
+// final is a flow's final retry as -save-finals writes it: what to send
+// again, and the booking it must answer with.
+type final struct {
+	Args  map[string]any `json:"args"`
+	Date  string         `json:"date"`
+	State string         `json:"state"`
+	Want  string         `json:"want"`
+}
+
+// finalsFile is the -save-finals file, written by concurrent flows.
+type finalsFile struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (f *finalsFile) add(fl final) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.enc.Encode(fl)
+}
+
 // replay runs flow i with one round and sends its final retry copies times
-// at once. It returns how many copies answered with the flow's own booking
-// and how many were refused with -32603 (another copy held the flow longer
-// than the server's ClaimWait); anything else, or no copy answering, is an
-// error.
-func replay(ctx context.Context, endpoint string, i, copies int) (answered, refused int, err error) {
+// at once (and saves it to finals, when set). It returns how many copies
+// answered with the flow's own booking and how many were refused with -32603
+// (another copy held the flow longer than the server's ClaimWait); anything
+// else, or no copy answering, is an error.
+func replay(ctx context.Context, endpoint string, i, copies int, finals *finalsFile) (answered, refused int, err error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "loadbalanced-driver", Version: "1"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -223,6 +269,7 @@ func replay(ctx context.Context, endpoint string, i, copies int) (answered, refu
 		return 0, 0, fmt.Errorf("round 1: want a question, got %s", describe(res))
 	}
 	want := fmt.Sprintf("Booked 1 passenger from %s to %s on %s.", origin, destination, date)
+	finals.add(final{Args: args, Date: date, State: res.RequestState, Want: want})
 	var mu sync.Mutex
 	var errs []error
 	var wg sync.WaitGroup
@@ -251,6 +298,84 @@ func replay(ctx context.Context, endpoint string, i, copies int) (answered, refu
 		errs = append(errs, errors.New("every copy was refused"))
 	}
 	return answered, refused, errors.Join(errs...)
+}
+
+// sendFinals sends once more each final retry the file at path holds, one
+// client, 20 at a time, and checks that each gets its recorded booking
+// (recorded) or JSON-RPC -32602 telling the client to start the call again.
+func sendFinals(endpoint, path string, recorded bool, timeout time.Duration, stdout io.Writer) int {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintln(stdout, "error:", err)
+		return 1
+	}
+	defer f.Close()
+	var finals []final
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var fl final
+		if err := json.Unmarshal(sc.Bytes(), &fl); err != nil {
+			fmt.Fprintln(stdout, "error:", err)
+			return 1
+		}
+		finals = append(finals, fl)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "loadbalanced-driver", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("rounds are driven by hand")
+		},
+	})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		fmt.Fprintln(stdout, "error: connect:", err)
+		return 1
+	}
+	defer cs.Close()
+	var gotRecord, gotRefused atomic.Int64
+	var mu sync.Mutex
+	var errs []error
+	sem := make(chan struct{}, 20)
+	var wg sync.WaitGroup
+	for i, fl := range finals {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			got, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book_flight", Arguments: fl.Args,
+				InputResponses: mcp.InputResponseMap{"book_flight": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"date": fl.Date}}},
+				RequestState:   fl.State})
+			var je *jsonrpc.Error
+			switch {
+			case recorded && err == nil && !got.NeedsInput() && !got.IsError && text(got) == fl.Want:
+				gotRecord.Add(1)
+				return
+			case !recorded && errors.As(err, &je) && je.Code == -32602 && strings.Contains(je.Message, "start the call again"):
+				gotRefused.Add(1)
+				return
+			case err == nil:
+				err = fmt.Errorf("got %s", describe(got))
+			}
+			mu.Lock()
+			errs = append(errs, fmt.Errorf("final %d: %w", i, err))
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	fmt.Fprintf(stdout, "finals: sent=%d recorded=%d refused=%d errors=%d\n", len(finals), gotRecord.Load(), gotRefused.Load(), len(errs))
+	for i, err := range errs {
+		if i == 10 {
+			fmt.Fprintf(stdout, "… and %d more\n", len(errs)-10)
+			break
+		}
+		fmt.Fprintln(stdout, "error:", err)
+	}
+	if len(errs) > 0 {
+		return 1
+	}
+	return 0
 }
 
 func text(res *mcp.CallToolResult) string {
