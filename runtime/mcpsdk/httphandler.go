@@ -49,6 +49,18 @@ type HTTPOptions struct {
 	// capability was declared at an initialize the server does not keep,
 	// cannot be asked anything (their calls end in a tool error saying so).
 	MaxSessions int
+	// AllowedOrigins lists the origins ("scheme://host[:port]", as a browser
+	// sends them in the Origin header) allowed besides the request's own
+	// host. A request whose Origin is neither the request's Host nor listed
+	// is refused with HTTP 403 before anything else, on every method and
+	// protocol version (MCP 2025-11-25, basic/transports, Streamable HTTP:
+	// servers MUST validate Origin; it guards local servers against DNS
+	// rebinding). A request without Origin (every non-browser client) is
+	// allowed. "*" allows every origin. The check is net/http's
+	// CrossOriginProtection, which also refuses a browser's
+	// Sec-Fetch-Site: cross-site without an allowed Origin. NewHTTPHandler
+	// panics on an entry that is not an origin.
+	AllowedOrigins []string
 }
 
 // Handler is mcpgen's Streamable HTTP endpoint for a go-sdk server: it
@@ -67,8 +79,11 @@ type HTTPOptions struct {
 // POST with neither has the head of its body (bounded by the SDK's limit)
 // looked at, and an initialize of an older version in it opens a session.
 // Every other request goes to the SDK's handlers unchanged, whose checks
-// (Host and Origin, Content-Type, Accept, size) come first.
+// (Host against DNS rebinding, Content-Type, Accept, size) come first. Before
+// all of that, a request whose Origin is not allowed is refused with 403 (see
+// [HTTPOptions].AllowedOrigins).
 type Handler struct {
+	origin    originGuard
 	server    *mcp.Server
 	stateless *statelessHandler
 	stateful  *mcp.StreamableHTTPHandler // nil: no sessions
@@ -98,7 +113,8 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	h := &Handler{server: s, stateless: newStateless(s), sessions: map[string]*mcp.ServerSession{}}
+	h := &Handler{origin: newOriginGuard(o.AllowedOrigins), server: s, stateless: newStateless(s, originGuard{}),
+		sessions: map[string]*mcp.ServerSession{}}
 	if o.MaxSessions > 0 {
 		so := &mcp.StreamableHTTPOptions{}
 		if o.SessionIdleTimeout > 0 {
@@ -113,8 +129,11 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 
 // ServeHTTP routes r as described at [Handler].
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.origin.allow(w, r) {
+		return
+	}
 	if h.stateful == nil {
-		h.stateless.ServeHTTP(w, r)
+		serveStateless(h.stateless.inner, w, r)
 		return
 	}
 	if r.Header.Get(sessionIDHeader) != "" {
@@ -122,7 +141,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= protocol.VersionMRTR {
-		h.stateless.ServeHTTP(w, r)
+		serveStateless(h.stateless.inner, w, r)
 		return
 	}
 	head, ok := readHead(w, r)
@@ -219,7 +238,8 @@ func legacyInitialize(body []byte) bool {
 
 // statelessHandler is [StatelessHTTPHandler]'s handler.
 type statelessHandler struct {
-	inner *mcp.StreamableHTTPHandler
+	origin originGuard
+	inner  *mcp.StreamableHTTPHandler
 }
 
 // StatelessHTTPHandler returns a stateless Streamable HTTP handler for s:
@@ -237,16 +257,28 @@ type statelessHandler struct {
 // 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses (the
 // SDK's stateless header check refuses them with -32020, which is rewritten
 // after all of the SDK's transport checks have passed).
+//
+// A request whose Origin header is neither absent nor the request's own
+// host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
+// MUST validate Origin). To allow other origins, serve
+// [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
+// which is this handler with those origins.
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
-	return newStateless(s)
+	return newStateless(s, newOriginGuard(nil))
 }
 
-func newStateless(s *mcp.Server) *statelessHandler {
-	return &statelessHandler{inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+// newStateless returns the stateless handler for s, its requests guarded by
+// origin (a [Handler] guards its own before routing, and passes the zero
+// guard, which allows every origin).
+func newStateless(s *mcp.Server, origin originGuard) *statelessHandler {
+	return &statelessHandler{origin: origin, inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true})}
 }
 
 func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.origin.allow(w, r) {
+		return
+	}
 	serveStateless(h.inner, w, r)
 }
 
@@ -267,7 +299,7 @@ func readHead(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 }
 
 // serveStateless hands r to the SDK's stateless handler, whose own checks
-// (Host and Origin against DNS rebinding, Content-Type, Accept, body size,
+// (Host against DNS rebinding, Content-Type, Accept, body size,
 // protocol headers) run first and whose decoding of the body is the only
 // one, and answers its refusal of params it cannot decode with JSON-RPC
 // -32602 invalid params, as MCP 2026-07-28 basic/patterns/mrtr requires for
