@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -403,10 +401,13 @@ type statelessHandler struct {
 //
 // A tools/call, prompts/get or resources/read whose params do not decode
 // (inputResponses that are not an object of results, a requestState that is
-// not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
-// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses (the
-// SDK's stateless header check refuses them with -32020, which is rewritten
-// after all of the SDK's transport checks have passed).
+// not a string, an argument beyond a float64 such as 1e400, …) is answered
+// with JSON-RPC -32602 invalid params and HTTP 400, as MCP 2026-07-28
+// requires (basic/patterns/mrtr: malformed inputResponses are invalid
+// params; basic/transports: -32602 is HTTP 400), its message naming the
+// member at fault ("arguments.count: number 1e400 is out of range …"). The
+// SDK's stateless header check refuses such params with -32020, which is
+// rewritten after all of the SDK's transport checks have passed.
 //
 // A request whose Origin header is neither absent nor the request's own
 // host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
@@ -446,94 +447,4 @@ func readHead(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	return head, true
-}
-
-// serveStateless hands r to the SDK's stateless handler, whose own checks
-// (Host against DNS rebinding, Content-Type, Accept, body size,
-// protocol headers) run first and whose decoding of the body is the only
-// one, and answers its refusal of params it cannot decode with JSON-RPC
-// -32602 invalid params, as MCP 2026-07-28 basic/patterns/mrtr requires for
-// malformed inputResponses (the SDK's stateless header check refuses them
-// with -32020 and HTTP 400, because it cannot read the name in them).
-func serveStateless(inner *mcp.StreamableHTTPHandler, w http.ResponseWriter, r *http.Request) {
-	pw := &paramsWriter{ResponseWriter: w}
-	inner.ServeHTTP(pw, r)
-	pw.finish()
-}
-
-// paramsWriter passes a response through, except that it holds a JSON
-// response with HTTP 400 until the handler returns, to rewrite the SDK's
-// refusal of undecodable params (see serveStateless).
-type paramsWriter struct {
-	http.ResponseWriter
-	held   *bytes.Buffer // the body of a held 400 response; nil when passing through
-	status int
-}
-
-// undecodableParams starts the message of go-sdk v1.8.0's -32020 for params
-// of tools/call, prompts/get or resources/read that do not decode
-// (streamable_headers.go, validateMcpHeaders); the method follows, quoted.
-const undecodableParams = "failed to extract name from parameters for method "
-
-func (p *paramsWriter) WriteHeader(code int) {
-	if code == http.StatusBadRequest && p.held == nil && strings.HasPrefix(p.Header().Get("Content-Type"), "application/json") {
-		p.held, p.status = &bytes.Buffer{}, code
-		return
-	}
-	p.ResponseWriter.WriteHeader(code)
-}
-
-func (p *paramsWriter) Write(b []byte) (int, error) {
-	if p.held != nil {
-		return p.held.Write(b)
-	}
-	return p.ResponseWriter.Write(b)
-}
-
-// Flush passes through unless a response is held.
-func (p *paramsWriter) Flush() {
-	if f, ok := p.ResponseWriter.(http.Flusher); ok && p.held == nil {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the connection's writer.
-func (p *paramsWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
-
-// finish sends a held response: rewritten to -32602 with HTTP 200 when it is
-// the SDK's refusal of undecodable params, else as it was.
-func (p *paramsWriter) finish() {
-	if p.held == nil {
-		return
-	}
-	var msg struct {
-		ID    json.RawMessage `json:"id"`
-		Error struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(p.held.Bytes(), &msg) == nil && msg.Error.Code == mcp.CodeHeaderMismatch && len(msg.ID) > 0 {
-		if quoted, ok := strings.CutPrefix(msg.Error.Message, undecodableParams); ok {
-			method, err := strconv.Unquote(quoted)
-			if err != nil {
-				method = quoted
-			}
-			resp, _ := json.Marshal(map[string]any{
-				"jsonrpc": "2.0",
-				"id":      msg.ID,
-				"error": map[string]any{
-					"code": protocol.CodeInvalidParams,
-					"message": "invalid params for " + method + ": they do not decode " +
-						"(name and requestState must be strings, inputResponses an object of results keyed by the inputRequests keys)",
-				},
-			})
-			p.Header().Del("Content-Length")
-			p.ResponseWriter.WriteHeader(http.StatusOK)
-			_, _ = p.ResponseWriter.Write(resp)
-			return
-		}
-	}
-	p.ResponseWriter.WriteHeader(p.status)
-	_, _ = p.ResponseWriter.Write(p.held.Bytes())
 }
