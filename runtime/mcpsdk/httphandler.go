@@ -2,15 +2,15 @@ package mcpsdk
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime/protocol"
@@ -24,6 +24,12 @@ const (
 	// DefaultMaxSessions is how many sessions one handler holds at once
 	// (1000); a new one over the limit is refused with 503.
 	DefaultMaxSessions = 1000
+	// DefaultMaxSessionsPerPrincipal is how many of them one principal
+	// holds at once (100); a new one over the limit is refused with 429.
+	DefaultMaxSessionsPerPrincipal = 100
+	// DefaultMaxCallsPerSession is how many calls one session has in flight
+	// at once (16); a POST that would carry more is refused with 429.
+	DefaultMaxCallsPerSession = 16
 )
 
 // Header names of MCP Streamable HTTP (MCP 2025-11-25, basic/transports:
@@ -33,10 +39,13 @@ const (
 	protocolVersionHeader = "Mcp-Protocol-Version"
 )
 
-// HTTPOptions configure the sessions that [NewHTTPHandler] keeps for clients
-// of protocol versions before 2026-07-28 (MCP 2025-11-25, basic/transports,
-// Streamable HTTP: session management). 2026-07-28 requests are stateless
-// and not affected.
+// HTTPOptions configure [NewHTTPHandler]: the origins it allows (every
+// request), and the bounds of the sessions it keeps for clients of protocol
+// versions before 2026-07-28 (MCP 2025-11-25, basic/transports, Streamable
+// HTTP: session management), which 2026-07-28 requests, stateless, do not
+// touch. Limits are refused with HTTP 503 when the server as a whole is
+// full and HTTP 429 (RFC 6585, Too Many Requests) when one principal or one
+// session is, each with a text naming the field to change.
 type HTTPOptions struct {
 	// SessionIdleTimeout closes a session that has received no HTTP request
 	// for this long (an open GET stream does not count as activity). Zero
@@ -49,6 +58,50 @@ type HTTPOptions struct {
 	// capability was declared at an initialize the server does not keep,
 	// cannot be asked anything (their calls end in a tool error saying so).
 	MaxSessions int
+	// MaxSessionsPerPrincipal is the most sessions one principal holds at
+	// once, so that one user cannot take every session. An initialize that
+	// would open one more is refused with HTTP 429 (RFC 6585) and a text
+	// naming the limit. The principal is what Principal returns for the
+	// initialize request; an anonymous one ("") is counted by the client's
+	// IP address (RemoteAddr: behind a reverse proxy, every anonymous client
+	// shares the proxy's, so set Principal or raise this). Zero means
+	// DefaultMaxSessionsPerPrincipal (100); negative means no bound.
+	MaxSessionsPerPrincipal int
+	// MaxCallsPerSession is the most calls (JSON-RPC requests: tools/call,
+	// tools/list, …) one session has in flight at once: a POST on the
+	// session whose calls would exceed it is refused with HTTP 429 and a
+	// text naming the limit, and runs nothing. The client's answers
+	// (JSON-RPC responses) and notifications are never refused. Zero means
+	// DefaultMaxCallsPerSession (16); negative means no bound.
+	MaxCallsPerSession int
+	// AnswerTimeout bounds how long a call on a session waits for the
+	// client's answer to a request the server sent it (the bridge's
+	// elicitation/create, sampling/createMessage, roots/list): after it, the
+	// call ends (a tools/call in a tool error saying the answer never came;
+	// its branch does not run). A call also stops waiting at once when the
+	// client's POST that carried it goes away (its response stream, where
+	// the question went, cannot be resumed) and when the session is closed
+	// (DELETE, idle timeout, CloseSessions). Zero means SessionIdleTimeout
+	// (DefaultSessionIdleTimeout when that is negative); negative means
+	// no bound.
+	AnswerTimeout time.Duration
+	// Principal derives the principal of an initialize request for
+	// MaxSessionsPerPrincipal, as Options.Principal does for calls (extra
+	// holds the request's TokenInfo, from go-sdk's auth middleware, and its
+	// header). Nil means DefaultPrincipal: the bearer token's user id.
+	Principal func(ctx context.Context, extra *mcp.RequestExtra) string
+	// AllowedOrigins lists the origins ("scheme://host[:port]", as a browser
+	// sends them in the Origin header) allowed besides the request's own
+	// host. A request whose Origin is neither the request's Host nor listed
+	// is refused with HTTP 403 before anything else, on every method and
+	// protocol version (MCP 2025-11-25, basic/transports, Streamable HTTP:
+	// servers MUST validate Origin; it guards local servers against DNS
+	// rebinding). A request without Origin (every non-browser client) is
+	// allowed. "*" allows every origin. The check is net/http's
+	// CrossOriginProtection, which also refuses a browser's
+	// Sec-Fetch-Site: cross-site without an allowed Origin. NewHTTPHandler
+	// panics on an entry that is not an origin.
+	AllowedOrigins []string
 }
 
 // Handler is mcpgen's Streamable HTTP endpoint for a go-sdk server: it
@@ -67,26 +120,46 @@ type HTTPOptions struct {
 // POST with neither has the head of its body (bounded by the SDK's limit)
 // looked at, and an initialize of an older version in it opens a session.
 // Every other request goes to the SDK's handlers unchanged, whose checks
-// (Host and Origin, Content-Type, Accept, size) come first.
+// (Host against DNS rebinding, Content-Type, Accept, size) come first. Before
+// all of that, a request whose Origin is not allowed is refused with 403 (see
+// [HTTPOptions].AllowedOrigins).
+//
+// Sessions are bounded in number (in all and per principal), in calls in
+// flight, in idle time and in how long a call waits for the client's
+// answer, and a call stops waiting as soon as the answer cannot come (the
+// POST that carried it went away, or the session closed): see
+// [HTTPOptions]. So a client that goes away with a question pending holds
+// nothing beyond the idle timeout, and DELETE answers at once.
 type Handler struct {
-	server    *mcp.Server
-	stateless *statelessHandler
-	stateful  *mcp.StreamableHTTPHandler // nil: no sessions
-	max       int
-	slots     chan struct{} // one token per open or opening session
+	origin       originGuard
+	server       *mcp.Server
+	stateless    *statelessHandler
+	stateful     *mcp.StreamableHTTPHandler // nil: no sessions
+	max          int
+	slots        chan struct{} // one token per open or opening session
+	perPrincipal int           // <= 0: no bound
+	maxCalls     int           // <= 0: no bound
+	answer       time.Duration // <= 0: no bound
+	principal    func(context.Context, *mcp.RequestExtra) string
 
-	mu       sync.Mutex
-	sessions map[string]*mcp.ServerSession
+	mu         sync.Mutex
+	sessions   map[string]*session
+	principals map[string]int // open or opening sessions by principalOf
 }
 
 // HTTPHandler returns [NewHTTPHandler](s, nil): the endpoint every example
-// serves, with the default session bounds (10 minutes idle, 1000 sessions).
+// serves, with the default options (no foreign origin; 10 minutes idle,
+// 1000 sessions, 100 per principal, 16 calls in flight per session).
 func HTTPHandler(s *mcp.Server) *Handler {
 	return NewHTTPHandler(s, nil)
 }
 
 // NewHTTPHandler returns the Streamable HTTP endpoint for s described at
-// [Handler], with the session bounds of opts (nil: the defaults).
+// [Handler], with the options of opts (nil: the defaults). Unless
+// opts.MaxSessions is negative, it adds a receiving and a sending middleware
+// to s (mcp.Server.AddReceivingMiddleware, AddSendingMiddleware) that bound
+// the waits for answers of the handler's own sessions; requests of other
+// sessions and transports pass through them unchanged.
 func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	var o HTTPOptions
 	if opts != nil {
@@ -98,7 +171,24 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	h := &Handler{server: s, stateless: newStateless(s), sessions: map[string]*mcp.ServerSession{}}
+	if o.MaxSessionsPerPrincipal == 0 {
+		o.MaxSessionsPerPrincipal = DefaultMaxSessionsPerPrincipal
+	}
+	if o.MaxCallsPerSession == 0 {
+		o.MaxCallsPerSession = DefaultMaxCallsPerSession
+	}
+	if o.AnswerTimeout == 0 {
+		o.AnswerTimeout = o.SessionIdleTimeout
+		if o.AnswerTimeout < 0 {
+			o.AnswerTimeout = DefaultSessionIdleTimeout
+		}
+	}
+	if o.Principal == nil {
+		o.Principal = DefaultPrincipal
+	}
+	h := &Handler{origin: newOriginGuard(o.AllowedOrigins), server: s, stateless: newStateless(s, originGuard{}),
+		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout,
+		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}}
 	if o.MaxSessions > 0 {
 		so := &mcp.StreamableHTTPOptions{}
 		if o.SessionIdleTimeout > 0 {
@@ -107,22 +197,27 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 		h.stateful = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, so)
 		h.max = o.MaxSessions
 		h.slots = make(chan struct{}, o.MaxSessions)
+		s.AddReceivingMiddleware(h.receive)
+		s.AddSendingMiddleware(h.send)
 	}
 	return h
 }
 
 // ServeHTTP routes r as described at [Handler].
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.stateful == nil {
-		h.stateless.ServeHTTP(w, r)
+	if !h.origin.allow(w, r) {
 		return
 	}
-	if r.Header.Get(sessionIDHeader) != "" {
-		h.stateful.ServeHTTP(w, r)
+	if h.stateful == nil {
+		serveStateless(h.stateless.inner, w, r)
+		return
+	}
+	if id := r.Header.Get(sessionIDHeader); id != "" {
+		h.serveSession(w, r, id)
 		return
 	}
 	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= protocol.VersionMRTR {
-		h.stateless.ServeHTTP(w, r)
+		serveStateless(h.stateless.inner, w, r)
 		return
 	}
 	head, ok := readHead(w, r)
@@ -137,42 +232,113 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // openSession hands an initialize of a protocol before 2026-07-28 to the
-// stateful handler when a session slot is free, and tracks the session it
-// opens until it closes (idle timeout, DELETE, or [Handler.CloseSessions]).
+// stateful handler when its principal and the handler have a session slot
+// free, and tracks the session it opens until it closes (idle timeout,
+// DELETE, or [Handler.CloseSessions]).
 func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
+	principal := h.principalOf(r)
+	h.mu.Lock()
+	if h.perPrincipal > 0 && h.principals[principal] >= h.perPrincipal {
+		h.mu.Unlock()
+		http.Error(w, fmt.Sprintf("mcpgen: %s already holds its limit of %d MCP sessions on this server "+
+			"(mcpsdk.HTTPOptions.MaxSessionsPerPrincipal); close one (DELETE), or connect with protocol 2026-07-28, which needs none",
+			principal, h.perPrincipal), http.StatusTooManyRequests)
+		return
+	}
+	h.principals[principal]++
+	h.mu.Unlock()
 	select {
 	case h.slots <- struct{}{}:
 	default:
+		h.release(principal)
 		http.Error(w, fmt.Sprintf("mcpgen: this server already holds its limit of %d MCP sessions "+
 			"(clients of protocol versions before 2026-07-28 need one); retry later, or connect with protocol 2026-07-28, which needs none", h.max),
 			http.StatusServiceUnavailable)
 		return
 	}
-	h.stateful.ServeHTTP(w, r)
-	id := w.Header().Get(sessionIDHeader)
-	var ss *mcp.ServerSession
-	if id != "" {
-		for s := range h.server.Sessions() {
-			if s.ID() == id {
-				ss = s
-				break
+	var userID string
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		userID = ti.UserID
+	}
+	var opened *session
+	ow := &openWriter{ResponseWriter: w, open: func(id string) {
+		for ss := range h.server.Sessions() {
+			if ss.ID() == id {
+				opened = &session{ss: ss, principal: principal, userID: userID,
+					posts: map[uintptr]*post{}, waits: map[*wait]struct{}{}}
+				h.mu.Lock()
+				h.sessions[id] = opened
+				h.mu.Unlock()
+				return
 			}
 		}
-	}
-	if ss == nil { // initialize failed, or the session is already gone
+	}}
+	h.stateful.ServeHTTP(ow, r)
+	ow.record()
+	if opened == nil { // initialize failed, or the session is already gone
+		h.release(principal)
 		<-h.slots
 		return
 	}
-	h.mu.Lock()
-	h.sessions[id] = ss
-	h.mu.Unlock()
 	go func() {
-		_ = ss.Wait()
+		_ = opened.ss.Wait()
+		opened.close("the session is closed")
 		h.mu.Lock()
-		delete(h.sessions, id)
+		delete(h.sessions, opened.ss.ID())
 		h.mu.Unlock()
+		h.release(principal)
 		<-h.slots
 	}()
+}
+
+// release gives back a session slot of principal.
+func (h *Handler) release(principal string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.principals[principal]--; h.principals[principal] <= 0 {
+		delete(h.principals, principal)
+	}
+}
+
+// serveSession serves a request that names session id. A POST carrying
+// calls is admitted within MaxCallsPerSession (else 429) and tracked while
+// open, so that the answers its calls wait for stop being awaited when it
+// goes away; a DELETE first ends the session's waits for answers, so that
+// go-sdk's close, which waits for the calls in flight, answers at once.
+// Everything else, and every session the handler does not hold, is
+// go-sdk's (404 for an unknown session, 403 for another user's).
+func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request, id string) {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil || !s.ownedBy(r) {
+		h.stateful.ServeHTTP(w, r)
+		return
+	}
+	switch r.Method {
+	case http.MethodDelete:
+		s.close("the client ended the session (DELETE)")
+	case http.MethodPost:
+		if r.Body == nil {
+			break
+		}
+		head, ok := readHead(w, r)
+		if !ok {
+			return
+		}
+		n := countCalls(head)
+		if n == 0 {
+			break
+		}
+		p, ok := s.openPost(r, n, h.maxCalls)
+		if !ok {
+			http.Error(w, fmt.Sprintf("mcpgen: this MCP session already has its limit of %d calls in flight "+
+				"(mcpsdk.HTTPOptions.MaxCallsPerSession); wait for one to end", h.maxCalls), http.StatusTooManyRequests)
+			return
+		}
+		defer s.closePost(r, p, n)
+	}
+	h.stateful.ServeHTTP(w, r)
 }
 
 // Sessions returns how many sessions the handler holds now.
@@ -189,13 +355,14 @@ func (h *Handler) Sessions() int {
 // so that open GET streams do not hold the server up.
 func (h *Handler) CloseSessions() {
 	h.mu.Lock()
-	var all []*mcp.ServerSession
-	for _, ss := range h.sessions {
-		all = append(all, ss)
+	var all []*session
+	for _, s := range h.sessions {
+		all = append(all, s)
 	}
 	h.mu.Unlock()
-	for _, ss := range all {
-		_ = ss.Close()
+	for _, s := range all {
+		s.close("the server is shutting down")
+		_ = s.ss.Close()
 	}
 }
 
@@ -219,7 +386,8 @@ func legacyInitialize(body []byte) bool {
 
 // statelessHandler is [StatelessHTTPHandler]'s handler.
 type statelessHandler struct {
-	inner *mcp.StreamableHTTPHandler
+	origin originGuard
+	inner  *mcp.StreamableHTTPHandler
 }
 
 // StatelessHTTPHandler returns a stateless Streamable HTTP handler for s:
@@ -233,20 +401,35 @@ type statelessHandler struct {
 //
 // A tools/call, prompts/get or resources/read whose params do not decode
 // (inputResponses that are not an object of results, a requestState that is
-// not a string, …) is answered with JSON-RPC -32602 invalid params, as MCP
-// 2026-07-28 basic/patterns/mrtr requires for malformed inputResponses (the
-// SDK's stateless header check refuses them with -32020, which is rewritten
-// after all of the SDK's transport checks have passed).
+// not a string, an argument beyond a float64 such as 1e400, …) is answered
+// with JSON-RPC -32602 invalid params and HTTP 400, as MCP 2026-07-28
+// requires (basic/patterns/mrtr: malformed inputResponses are invalid
+// params; basic/transports: -32602 is HTTP 400), its message naming the
+// member at fault ("arguments.count: number 1e400 is out of range …"). The
+// SDK's stateless header check refuses such params with -32020, which is
+// rewritten after all of the SDK's transport checks have passed.
+//
+// A request whose Origin header is neither absent nor the request's own
+// host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
+// MUST validate Origin). To allow other origins, serve
+// [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
+// which is this handler with those origins.
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
-	return newStateless(s)
+	return newStateless(s, newOriginGuard(nil))
 }
 
-func newStateless(s *mcp.Server) *statelessHandler {
-	return &statelessHandler{inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+// newStateless returns the stateless handler for s, its requests guarded by
+// origin (a [Handler] guards its own before routing, and passes the zero
+// guard, which allows every origin).
+func newStateless(s *mcp.Server, origin originGuard) *statelessHandler {
+	return &statelessHandler{origin: origin, inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true})}
 }
 
 func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.origin.allow(w, r) {
+		return
+	}
 	serveStateless(h.inner, w, r)
 }
 
@@ -264,94 +447,4 @@ func readHead(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	return head, true
-}
-
-// serveStateless hands r to the SDK's stateless handler, whose own checks
-// (Host and Origin against DNS rebinding, Content-Type, Accept, body size,
-// protocol headers) run first and whose decoding of the body is the only
-// one, and answers its refusal of params it cannot decode with JSON-RPC
-// -32602 invalid params, as MCP 2026-07-28 basic/patterns/mrtr requires for
-// malformed inputResponses (the SDK's stateless header check refuses them
-// with -32020 and HTTP 400, because it cannot read the name in them).
-func serveStateless(inner *mcp.StreamableHTTPHandler, w http.ResponseWriter, r *http.Request) {
-	pw := &paramsWriter{ResponseWriter: w}
-	inner.ServeHTTP(pw, r)
-	pw.finish()
-}
-
-// paramsWriter passes a response through, except that it holds a JSON
-// response with HTTP 400 until the handler returns, to rewrite the SDK's
-// refusal of undecodable params (see serveStateless).
-type paramsWriter struct {
-	http.ResponseWriter
-	held   *bytes.Buffer // the body of a held 400 response; nil when passing through
-	status int
-}
-
-// undecodableParams starts the message of go-sdk v1.8.0's -32020 for params
-// of tools/call, prompts/get or resources/read that do not decode
-// (streamable_headers.go, validateMcpHeaders); the method follows, quoted.
-const undecodableParams = "failed to extract name from parameters for method "
-
-func (p *paramsWriter) WriteHeader(code int) {
-	if code == http.StatusBadRequest && p.held == nil && strings.HasPrefix(p.Header().Get("Content-Type"), "application/json") {
-		p.held, p.status = &bytes.Buffer{}, code
-		return
-	}
-	p.ResponseWriter.WriteHeader(code)
-}
-
-func (p *paramsWriter) Write(b []byte) (int, error) {
-	if p.held != nil {
-		return p.held.Write(b)
-	}
-	return p.ResponseWriter.Write(b)
-}
-
-// Flush passes through unless a response is held.
-func (p *paramsWriter) Flush() {
-	if f, ok := p.ResponseWriter.(http.Flusher); ok && p.held == nil {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the connection's writer.
-func (p *paramsWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
-
-// finish sends a held response: rewritten to -32602 with HTTP 200 when it is
-// the SDK's refusal of undecodable params, else as it was.
-func (p *paramsWriter) finish() {
-	if p.held == nil {
-		return
-	}
-	var msg struct {
-		ID    json.RawMessage `json:"id"`
-		Error struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(p.held.Bytes(), &msg) == nil && msg.Error.Code == mcp.CodeHeaderMismatch && len(msg.ID) > 0 {
-		if quoted, ok := strings.CutPrefix(msg.Error.Message, undecodableParams); ok {
-			method, err := strconv.Unquote(quoted)
-			if err != nil {
-				method = quoted
-			}
-			resp, _ := json.Marshal(map[string]any{
-				"jsonrpc": "2.0",
-				"id":      msg.ID,
-				"error": map[string]any{
-					"code": protocol.CodeInvalidParams,
-					"message": "invalid params for " + method + ": they do not decode " +
-						"(name and requestState must be strings, inputResponses an object of results keyed by the inputRequests keys)",
-				},
-			})
-			p.Header().Del("Content-Length")
-			p.ResponseWriter.WriteHeader(http.StatusOK)
-			_, _ = p.ResponseWriter.Write(resp)
-			return
-		}
-	}
-	p.ResponseWriter.WriteHeader(p.status)
-	_, _ = p.ResponseWriter.Write(p.held.Bytes())
 }

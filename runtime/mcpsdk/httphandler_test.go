@@ -53,31 +53,34 @@ func rpcResponse(t *testing.T, b []byte) map[string]any {
 }
 
 // Malformed retries (MCP 2026-07-28, basic/patterns/mrtr: malformed inputResponses are invalid params, -32602) get
-// invalid params over stateless HTTP too, with the request's id, and no
-// branch runs; well-formed calls and oversized bodies are untouched.
+// invalid params over stateless HTTP too, with the request's id and HTTP
+// 400 (as go-sdk answers every other -32602 of 2026-07-28), a message naming
+// the member at fault, and no branch runs; well-formed calls and oversized
+// bodies are untouched.
 func TestHTTPMalformedRetryIsInvalidParams(t *testing.T) {
 	rec := &fixture.TripRecorder{}
 	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})))
 	t.Cleanup(srv.Close)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	args := `"name":"plan_trip","arguments":{"city":"Paris"},` + meta
-	for name, extra := range map[string]string{
-		"inputResponses is an array": `,"inputResponses":[1,2],"requestState":"x"`,
-		"inputResponses is a string": `,"inputResponses":"yes","requestState":"x"`,
-		"an answer is a number":      `,"inputResponses":{"plan_trip":5},"requestState":"x"`,
-		"an answer has no action":    `,"inputResponses":{"plan_trip":{"content":{}}},"requestState":"x"`,
-		"requestState is an object":  `,"inputResponses":{"plan_trip":{"action":"accept"}},"requestState":{"a":1}`,
-		"requestState is a number":   `,"requestState":42`,
+	notAResult := `inputResponses["plan_trip"]: not a result (an elicitation result is an object with "action": "accept", "decline" or "cancel")`
+	for name, c := range map[string]struct{ extra, want string }{
+		"inputResponses is an array": {`,"inputResponses":[1,2],"requestState":"x"`, "inputResponses: array where an object is expected"},
+		"inputResponses is a string": {`,"inputResponses":"yes","requestState":"x"`, "inputResponses: string where an object is expected"},
+		"an answer is a number":      {`,"inputResponses":{"plan_trip":5},"requestState":"x"`, notAResult},
+		"an answer has no action":    {`,"inputResponses":{"plan_trip":{"content":{}}},"requestState":"x"`, notAResult},
+		"requestState is an object":  {`,"inputResponses":{"plan_trip":{"action":"accept"}},"requestState":{"a":1}`, "requestState: object where a string is expected"},
+		"requestState is a number":   {`,"requestState":42`, "requestState: number where a string is expected"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			status, body := post(t, srv.URL, "{"+args+extra+"}")
-			assert.Equal(t, http.StatusOK, status, "%s", body)
+			status, body := post(t, srv.URL, "{"+args+c.extra+"}")
+			assert.Equal(t, http.StatusBadRequest, status, "%s", body)
 			m := rpcResponse(t, body)
 			assert.EqualValues(t, 7, m["id"])
 			e, ok := m["error"].(map[string]any)
 			require.True(t, ok, "%s", body)
 			assert.EqualValues(t, -32602, e["code"], "%s", body)
-			assert.Contains(t, e["message"], "tools/call")
+			assert.Equal(t, "invalid params for tools/call: "+c.want, e["message"])
 		})
 	}
 	assert.Zero(t, rec.Count(), "no branch runs")
@@ -129,6 +132,6 @@ func TestMalformedParamsStillPassTheSDKsTransportChecks(t *testing.T) {
 			assert.Equal(t, http.StatusForbidden, send(params, "evil.example", "application/json"), "%s: foreign Host", name)
 			assert.Equal(t, http.StatusUnsupportedMediaType, send(params, "", "text/plain"), "%s: Content-Type", name)
 		}
-		assert.Equal(t, http.StatusOK, send(bad, "", "application/json"), "%s: malformed params: -32602 with 200", name)
+		assert.Equal(t, http.StatusBadRequest, send(bad, "", "application/json"), "%s: malformed params: -32602 with 400", name)
 	}
 }

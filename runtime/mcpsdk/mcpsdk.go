@@ -254,7 +254,15 @@ func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.A
 // becomes each request's principal ([DefaultPrincipal]). A nil middleware
 // serves the endpoint as it is.
 func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
-	h := HTTPHandler(s)
+	return ServeHandler(ctx, addr, HTTPHandler(s), middleware, ready, srv...)
+}
+
+// ServeHandler is [ServeHTTPWith] for an endpoint built with your own
+// [HTTPOptions] (allowed origins, session bounds): it serves
+// middleware(h) at /mcp on addr until ctx is done, with the same
+// connection bounds, shutdown and errors as [ServeHTTP], and closes h's
+// sessions on shutdown. A nil middleware serves h as it is.
+func ServeHandler(ctx context.Context, addr string, h *Handler, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
 	var endpoint http.Handler = h
 	if middleware != nil {
 		endpoint = middleware(h)
