@@ -167,9 +167,25 @@ func toolResult(r *runtime.Result) *mcp.CallToolResult {
 // ids: each request stands alone, so any instance behind a load balancer can
 // answer any retry). opts are passed to server.NewStreamableHTTPServer after
 // server.WithStateLess(true), e.g. server.WithHTTPContextFunc to carry the
-// caller's identity into the context.
+// caller's identity into the context. A request whose Origin header names
+// another host is refused with HTTP 403 (MCP 2025-11-25, basic/transports:
+// servers must validate Origin); [HTTPHandlerAllowing] allows more origins.
 func HTTPHandler(s *server.MCPServer, opts ...server.StreamableHTTPOption) http.Handler {
-	return server.NewStreamableHTTPServer(s, append([]server.StreamableHTTPOption{server.WithStateLess(true)}, opts...)...)
+	return HTTPHandlerAllowing(s, nil, opts...)
+}
+
+// HTTPHandlerAllowing is [HTTPHandler] that also allows requests whose Origin
+// is one of origins ("scheme://host[:port]"; "*" allows every origin),
+// besides requests without an Origin and those from the request's own host.
+// It panics, naming the entry, on one that is not an origin.
+func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.StreamableHTTPOption) http.Handler {
+	h := server.NewStreamableHTTPServer(s, append([]server.StreamableHTTPOption{server.WithStateLess(true)}, opts...)...)
+	guard := httpserve.NewOriginGuard("the origins of mcpgo.HTTPHandlerAllowing", origins)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if guard.Allow(w, r) {
+			h.ServeHTTP(w, r)
+		}
+	})
 }
 
 // ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is

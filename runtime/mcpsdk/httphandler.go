@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -131,7 +132,7 @@ type HTTPOptions struct {
 // [HTTPOptions]. So a client that goes away with a question pending holds
 // nothing beyond the idle timeout, and DELETE answers at once.
 type Handler struct {
-	origin       originGuard
+	origin       httpserve.OriginGuard
 	server       *mcp.Server
 	stateless    *statelessHandler
 	stateful     *mcp.StreamableHTTPHandler // nil: no sessions
@@ -153,6 +154,10 @@ type Handler struct {
 func HTTPHandler(s *mcp.Server) *Handler {
 	return NewHTTPHandler(s, nil)
 }
+
+// allowedOriginsOption names the option that allows other origins, for the
+// text of a 403.
+const allowedOriginsOption = "mcpsdk.HTTPOptions.AllowedOrigins"
 
 // NewHTTPHandler returns the Streamable HTTP endpoint for s described at
 // [Handler], with the options of opts (nil: the defaults). Unless
@@ -186,7 +191,7 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	if o.Principal == nil {
 		o.Principal = DefaultPrincipal
 	}
-	h := &Handler{origin: newOriginGuard(o.AllowedOrigins), server: s, stateless: newStateless(s, originGuard{}),
+	h := &Handler{origin: httpserve.NewOriginGuard(allowedOriginsOption, o.AllowedOrigins), server: s, stateless: newStateless(s, httpserve.OriginGuard{}),
 		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout,
 		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}}
 	if o.MaxSessions > 0 {
@@ -205,7 +210,7 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 
 // ServeHTTP routes r as described at [Handler].
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.origin.allow(w, r) {
+	if !h.origin.Allow(w, r) {
 		return
 	}
 	if h.stateful == nil {
@@ -386,7 +391,7 @@ func legacyInitialize(body []byte) bool {
 
 // statelessHandler is [StatelessHTTPHandler]'s handler.
 type statelessHandler struct {
-	origin originGuard
+	origin httpserve.OriginGuard
 	inner  *mcp.StreamableHTTPHandler
 }
 
@@ -415,19 +420,19 @@ type statelessHandler struct {
 // [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
 // which is this handler with those origins.
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
-	return newStateless(s, newOriginGuard(nil))
+	return newStateless(s, httpserve.NewOriginGuard(allowedOriginsOption, nil))
 }
 
 // newStateless returns the stateless handler for s, its requests guarded by
 // origin (a [Handler] guards its own before routing, and passes the zero
 // guard, which allows every origin).
-func newStateless(s *mcp.Server, origin originGuard) *statelessHandler {
+func newStateless(s *mcp.Server, origin httpserve.OriginGuard) *statelessHandler {
 	return &statelessHandler{origin: origin, inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true})}
 }
 
 func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.origin.allow(w, r) {
+	if !h.origin.Allow(w, r) {
 		return
 	}
 	serveStateless(h.inner, w, r)

@@ -180,7 +180,7 @@ func mapKV(m map[string]string) []string {
 // construction.
 func TestAllowedOriginsMustBeOrigins(t *testing.T) {
 	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
-	assert.PanicsWithValue(t, `mcpsdk: HTTPOptions.AllowedOrigins: invalid origin "https://app.example/path": path, query, and fragment are not allowed`, func() {
+	assert.PanicsWithValue(t, `mcpgen: mcpsdk.HTTPOptions.AllowedOrigins: invalid origin "https://app.example/path": path, query, and fragment are not allowed`, func() {
 		mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{AllowedOrigins: []string{"https://app.example/path"}})
 	})
 }
