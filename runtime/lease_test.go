@@ -238,3 +238,56 @@ func TestFirstCallWithoutEpochFailsClosed(t *testing.T) {
 	_, err = x.Ask(map[string]protocol.InputRequest{"ok": &protocol.ElicitRequest{Mode: "form", Message: "Deploy?"}}, nil)
 	requireCode(t, err, -32603)
 }
+
+// failingRecords is a MemoryStore whose Record refuses the first n calls,
+// as a Redis at maxmemory (noeviction) or one restarting refuses a write.
+type failingRecords struct {
+	*runtime.MemoryStore
+	left atomic.Int32
+}
+
+func (s *failingRecords) Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error {
+	if s.left.Add(-1) >= 0 {
+		return errors.New("OOM command not allowed when used memory > 'maxmemory'")
+	}
+	return s.MemoryStore.Record(ctx, flow, token, record, expires)
+}
+
+// A branch whose result the store refuses to record never runs again: its
+// claim is held past the lease for the flow's lifetime (replays are told to
+// retry later), and the record is written once the store takes it, after
+// which every replay gets it (found by review: Redis at maxmemory let every
+// replay after the lease run the branch again).
+func TestUnrecordedResultHoldsTheClaim(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		failures int32
+		recorded bool
+	}{
+		{"store refuses for good", 1 << 30, false},
+		{"store takes it later", 3, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			store := &failingRecords{MemoryStore: runtime.NewMemoryStore()}
+			store.left.Store(c.failures)
+			d := newDeployEnv(store)
+			opts := *d.opts
+			opts.ClaimLease = 200 * time.Millisecond
+			opts.ClaimWait = -1
+			state := d.first(t, &opts)
+			resp, err := d.retry(context.Background(), &opts, state)
+			require.NoError(t, err)
+			require.Equal(t, "deployed, run 1", resp.Result.Text)
+
+			time.Sleep(1500 * time.Millisecond) // several leases, and the retries of the record
+			resp, err = d.retry(context.Background(), &opts, state)
+			if c.recorded {
+				require.NoError(t, err)
+				assert.Equal(t, "deployed, run 1", resp.Result.Text, "the replay gets the record")
+			} else {
+				requireCode(t, err, protocol.CodeInternalError)
+			}
+			assert.EqualValues(t, 1, d.runs.Load(), "the branch ran once")
+		})
+	}
+}

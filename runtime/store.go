@@ -493,13 +493,53 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		return resp, err
 	default:
 		// The branch ran: its response is the flow's, now and on every
-		// replay. When recording fails the claim stays until its lease
-		// ends, and a replay after that runs the branch again: logged.
-		if rerr := store.Record(bg, flow, token, encodeRecord(resp, err), expires); rerr != nil && r.o.Logger != nil {
-			r.o.Logger.LogAttrs(ctx, slog.LevelWarn, "mcpgen: the flow's result was not recorded; a replay after the claim's lease may run its branch again",
-				slog.String("tool", r.name), slog.String("flow_id", flow), slog.String("err", rerr.Error()))
+		// replay. When recording fails (Redis at maxmemory, restarting),
+		// the claim must not lapse, or a replay after its lease would run
+		// the branch again: holdUnrecorded keeps it for the flow's lifetime
+		// and goes on trying to record.
+		rec := encodeRecord(resp, err)
+		if rerr := store.Record(bg, flow, token, rec, expires); rerr != nil && !errors.Is(rerr, ErrClaimLost) {
+			if r.o.Logger != nil {
+				r.o.Logger.LogAttrs(ctx, slog.LevelWarn, "mcpgen: the flow's result was not recorded yet; its claim is held until the flow expires (replays are told to retry later) while recording is retried",
+					slog.String("tool", r.name), slog.String("flow_id", flow), slog.String("err", rerr.Error()))
+			}
+			go holdUnrecorded(bg, store, flow, token, rec, expires, r.o.Logger)
 		}
 		return resp, err
+	}
+}
+
+// unrecordedRetryMax bounds the pause between attempts of holdUnrecorded.
+const unrecordedRetryMax = 5 * time.Second
+
+// holdUnrecorded runs after a completed branch whose record the store
+// refused: it stretches token's claim on flow to the flow's expiry (so that
+// every replay is told "being completed by another request" and retries
+// later, instead of claiming the flow once the lease ends and running the
+// branch again), and tries to record rec until the store takes it, the
+// claim is no longer token's ([ErrClaimLost]: the store lost its memory, and
+// its new epoch refuses every retry), or the flow expires. Each failed
+// attempt waits longer, up to unrecordedRetryMax. Renewing needs no memory
+// in Redis (PEXPIRE), so a store at maxmemory that refuses the record still
+// holds the claim.
+func holdUnrecorded(ctx context.Context, store Store, flow, token string, rec []byte, expires time.Time, logger *slog.Logger) {
+	pause := 100 * time.Millisecond
+	for time.Now().Before(expires) {
+		if err := store.Renew(ctx, flow, token, time.Until(expires)); errors.Is(err, ErrClaimLost) {
+			return
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, unrecordedRetryMax)
+		err := store.Record(ctx, flow, token, rec, expires)
+		if err == nil {
+			if logger != nil {
+				logger.LogAttrs(ctx, slog.LevelInfo, "mcpgen: the flow's result is recorded", slog.String("flow_id", flow))
+			}
+			return
+		}
+		if errors.Is(err, ErrClaimLost) {
+			return
+		}
 	}
 }
 
