@@ -129,40 +129,22 @@ func (r *rules) problems(fresh func() Args) []string {
 	}
 	var out []string
 	var all *jsonschema.Schema
-	known := func(what string, names map[string]bool) {
+	known := func(what string, names []string) {
 		if len(names) == 0 {
 			return
 		}
 		if all == nil {
 			all = fresh().RequestedSchema()
 		}
-		for name := range names {
+		for _, name := range names {
 			if _, ok := all.Properties.Get(name); !ok {
 				out = append(out, fmt.Sprintf("%s names %q, which is not an elicitable field", what, name))
 			}
 		}
 	}
-	keys := func(m any) map[string]bool {
-		out := map[string]bool{}
-		switch m := m.(type) {
-		case map[string][]Choice:
-			for k := range m {
-				out[k] = true
-			}
-		case map[string]string:
-			for k := range m {
-				out[k] = true
-			}
-		case map[string]any:
-			for k := range m {
-				out[k] = true
-			}
-		}
-		return out
-	}
-	known("Choices", keys(r.choices))
-	known("Equal", keys(r.equal))
-	known("Defaults", keys(r.defaults))
+	known("Choices", slices.Collect(maps.Keys(r.choices)))
+	known("Equal", slices.Collect(maps.Keys(r.equal)))
+	known("Defaults", slices.Collect(maps.Keys(r.defaults)))
 	for name, choices := range r.choices {
 		seen := make(map[string]bool, len(choices))
 		for _, c := range choices {
