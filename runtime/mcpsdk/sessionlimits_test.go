@@ -419,6 +419,19 @@ func TestCallsInFlightPerSession(t *testing.T) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "any call counts")
+	// The call is read as go-sdk reads it, by exact keys: a case-variant
+	// "ID" or "METHOD" beside the real ones does not hide it (found by
+	// review: 200 calls in flight on one session with "ID":null).
+	for _, hidden := range []string{
+		`{"jsonrpc":"2.0","id":7,"ID":null,"method":"tools/call","params":{"name":"plan_trip","arguments":{"city":"Paris"}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","METHOD":"","params":{"name":"plan_trip","arguments":{"city":"Paris"}}}`,
+		`[{"jsonrpc":"2.0","id":9,"ID":null,"method":"tools/call","params":{"name":"plan_trip","arguments":{"city":"Paris"}}}]`,
+	} {
+		resp := s.do(context.Background(), http.MethodPost, hidden)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, hidden)
+	}
 
 	res := q1.answer()
 	assert.Contains(t, res, `accept {`)

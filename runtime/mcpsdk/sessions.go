@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -240,16 +241,22 @@ func (h *Handler) principalOf(r *http.Request) string {
 // answers) and notifications are not calls. A body that does not decode
 // counts as one call, the most go-sdk would run of it.
 func countCalls(body []byte) int {
-	type message struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	isCall := func(m message) bool {
-		return m.Method != "" && len(m.ID) > 0 && !bytes.Equal(m.ID, []byte("null"))
+	// Each message is read by go-sdk's own decoder (jsonrpc.DecodeMessage,
+	// which matches "id" and "method" exactly, as go-sdk does when it
+	// serves the message): encoding/json would match "ID" or "METHOD" too,
+	// and a body with {"id":5,"ID":null,…} would be counted as no call
+	// while go-sdk runs it.
+	isCall := func(raw []byte) bool {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return true // go-sdk refuses it; counting it refuses nothing more
+		}
+		req, ok := msg.(*jsonrpc.Request)
+		return ok && req.Method != "" && req.ID.IsValid()
 	}
 	b := bytes.TrimLeft(body, " \t\r\n")
 	if len(b) > 0 && b[0] == '[' {
-		var batch []message
+		var batch []json.RawMessage
 		if json.Unmarshal(b, &batch) != nil {
 			return 1
 		}
@@ -261,11 +268,7 @@ func countCalls(body []byte) int {
 		}
 		return n
 	}
-	var m message
-	if json.Unmarshal(b, &m) != nil {
-		return 1
-	}
-	if isCall(m) {
+	if isCall(b) {
 		return 1
 	}
 	return 0
