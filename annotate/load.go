@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -16,33 +15,6 @@ import (
 
 	"golang.org/x/tools/go/packages"
 )
-
-// Diagnostic is one problem with a position, printed like the compiler's:
-// file:line:col: message.
-type Diagnostic struct {
-	Pos     token.Position
-	Message string
-}
-
-// Format renders the diagnostic with the file name relative to dir (when it
-// is below dir), as `file:line:col: message`.
-func (d Diagnostic) Format(dir string) string {
-	name := d.Pos.Filename
-	if dir != "" && name != "" {
-		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, "..") {
-			name = rel
-		}
-	}
-	switch {
-	case name == "":
-		return d.Message
-	case d.Pos.Line == 0:
-		return name + ": " + d.Message
-	case d.Pos.Column == 0:
-		return fmt.Sprintf("%s:%d: %s", name, d.Pos.Line, d.Message)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", name, d.Pos.Line, d.Pos.Column, d.Message)
-}
 
 // Config says what to load.
 type Config struct {
@@ -119,19 +91,6 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 	return out, dedupDiags(diags)
 }
 
-// dedupDiags drops repeats of a diagnostic from sorted diags (a package
-// loaded twice, or the go command and the parser reporting the same error).
-func dedupDiags(diags []Diagnostic) []Diagnostic {
-	out := diags[:0]
-	for i, d := range diags {
-		if i > 0 && d == diags[i-1] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
 // Check checks one type-checked package, however it was loaded: go/packages
 // (as [Load] does) and go/analysis (as the mcpgen-vet analyzer does) both
 // provide the file set, the package, its parsed files (with comments) and
@@ -176,19 +135,6 @@ func packagesConfig(cfg Config, own *ownFiles) *packages.Config {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.BuildTags, ",")}
 	}
 	return pcfg
-}
-
-func sortDiags(diags []Diagnostic) {
-	sort.SliceStable(diags, func(i, j int) bool {
-		a, b := diags[i].Pos, diags[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
 }
 
 // ownFile is what one of mcpgen's own generated files declares.
