@@ -29,6 +29,15 @@ func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
 	a.diags = append(a.diags, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
+// relatedf reports a problem with the name at pos (of length n) that
+// involves another site, rel.
+func (a *analyzer) relatedf(pos token.Position, n int, rel Related, format string, args ...any) {
+	end := pos
+	end.Offset += n
+	end.Column += n
+	a.diags = append(a.diags, Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(format, args...), Related: []Related{rel}})
+}
+
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	model := &Package{Name: a.types.Name(), Path: a.types.Path()}
 	for _, f := range a.files {
@@ -362,19 +371,19 @@ func defaultToolName(name string) string {
 }
 
 type fieldCand struct {
-	v        *types.Var
-	path     []string
-	json     string
-	depth    int
-	named    bool // JSON name from a json tag
-	elicit   string
-	hasTag   bool
-	jsTag    string
-	tagStart token.Position // start of the elicit tag value, or the field position
-	top      token.Position // the field of the root struct it comes from (an embedded one, when promoted)
-	rawTag   bool           // tagStart is exact (raw string literal)
-	tags     string         // the whole struct tag
-	viaPtr   bool           // promoted through an embedded pointer
+	v      *types.Var
+	path   []string
+	json   string
+	depth  int
+	named  bool // JSON name from a json tag
+	elicit string
+	hasTag bool
+	jsTag  string
+	src    *tagSource     // where the tag's bytes are in the source; nil without a tag literal
+	fpos   token.Position // the field
+	top    token.Position // the field of the root struct it comes from (an embedded one, when promoted)
+	tags   string         // the whole struct tag
+	viaPtr bool           // promoted through an embedded pointer
 }
 
 // collect walks the struct's fields with encoding/json's rules for embedding.
@@ -445,39 +454,9 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		if c.json == "" {
 			c.json = v.Name()
 		}
-		c.tagStart, c.rawTag = a.tagValuePos(v, fpos)
+		c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
 		*out = append(*out, c)
 	}
-}
-
-// tagValuePos returns the position of the first character of the elicit tag's
-// value, exact when the tag is a raw string literal.
-func (a *analyzer) tagValuePos(v *types.Var, fallback token.Position) (token.Position, bool) {
-	af := a.astFields[v.Pos()]
-	if af == nil || af.Tag == nil {
-		return fallback, false
-	}
-	lit := af.Tag.Value
-	p := a.fset.Position(af.Tag.Pos())
-	if !strings.HasPrefix(lit, "`") || strings.Contains(lit, "\n") {
-		return p, false
-	}
-	idx := strings.Index(lit, `elicit:"`)
-	if idx < 0 {
-		return p, false
-	}
-	p.Column += idx + len(`elicit:"`)
-	p.Offset += idx + len(`elicit:"`)
-	return p, true
-}
-
-func (c *fieldCand) at(offset int) token.Position {
-	p := c.tagStart
-	if c.rawTag {
-		p.Column += offset
-		p.Offset += offset
-	}
-	return p
 }
 
 // structHasElicit reports whether st or a struct embedded in it (at any

@@ -18,7 +18,7 @@ func (a *analyzer) collide(model *Package) {
 	for _, s := range model.Structs {
 		name := ElicitFileName(s.Name)
 		if prev := files[name]; prev != nil {
-			a.errorf(s.Pos, "mcpgen would generate %s for both %s and %s (file names are lower case); rename one of them", name, prev.Name, s.Name)
+			a.relatedf(s.Pos, len(s.Name), Related{Pos: prev.Pos, Message: "the other struct, " + prev.Name}, "mcpgen would generate %s for both %s and %s (file names are lower case); rename one of them", name, prev.Name, s.Name)
 			continue
 		}
 		files[name] = s
@@ -28,7 +28,7 @@ func (a *analyzer) collide(model *Package) {
 				continue
 			}
 			if prev, ok := generated[id.Name]; ok {
-				a.errorf(id.Pos, "%s collides with %s", id.Describe(), prev.Describe())
+				a.relatedf(id.Pos, 0, Related{Pos: prev.Pos, Message: "the other declaration: " + prev.Describe()}, "%s collides with %s", id.Describe(), prev.Describe())
 				continue
 			}
 			generated[id.Name] = id
@@ -36,7 +36,7 @@ func (a *analyzer) collide(model *Package) {
 				continue // the handler type: the user's to declare (Struct.HandlerDeclared)
 			}
 			if obj := a.types.Scope().Lookup(id.Name); obj != nil && a.inUserFile(obj.Pos()) {
-				a.errorf(a.fset.Position(obj.Pos()), "%s %s collides with %s in %s; rename yours", objKind(obj), obj.Name(), id.Describe(), id.File)
+				a.relatedf(a.fset.Position(obj.Pos()), len(obj.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "%s %s collides with %s in %s; rename yours", objKind(obj), obj.Name(), id.Describe(), id.File)
 			}
 		}
 	}
@@ -52,14 +52,14 @@ func (a *analyzer) collideMember(s *Struct, id Ident) {
 	if named, ok := tn.Type().(*types.Named); ok {
 		for i := 0; i < named.NumMethods(); i++ {
 			if m := named.Method(i); m.Name() == id.Name && a.inUserFile(m.Pos()) {
-				a.errorf(a.fset.Position(m.Pos()), "method %s.%s collides with %s in %s; rename yours", s.Name, m.Name(), id.Describe(), id.File)
+				a.relatedf(a.fset.Position(m.Pos()), len(m.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "method %s.%s collides with %s in %s; rename yours", s.Name, m.Name(), id.Describe(), id.File)
 			}
 		}
 	}
 	if st, ok := tn.Type().Underlying().(*types.Struct); ok {
 		for i := 0; i < st.NumFields(); i++ {
 			if f := st.Field(i); f.Name() == id.Name {
-				a.errorf(a.fset.Position(f.Pos()), "field %s.%s collides with %s in %s (a struct cannot have a field and a method of the same name); rename the field", s.Name, f.Name(), id.Describe(), id.File)
+				a.relatedf(a.fset.Position(f.Pos()), len(f.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "field %s.%s collides with %s in %s (a struct cannot have a field and a method of the same name); rename the field", s.Name, f.Name(), id.Describe(), id.File)
 			}
 		}
 	}

@@ -9,16 +9,58 @@ import (
 )
 
 // Diagnostic is one problem with a position, printed like the compiler's:
-// file:line:col: message.
+// file:line:col: message. It carries what a go/analysis diagnostic carries
+// (golang.org/x/tools/go/analysis.Diagnostic), so that the mcpgen-vet
+// analyzer, gopls and `mcpgen-vet -fix` can show and repair it. Positions
+// carry exact byte offsets (token.Position.Offset) in their files.
 type Diagnostic struct {
-	Pos     token.Position
+	Pos token.Position
+	// End is just past the offending text (an option inside an elicit tag,
+	// a struct tag key, a name); the zero Position when only Pos is known.
+	End     token.Position
 	Message string
+	// Related are other sites the message refers to, such as the other
+	// declaration of a colliding name.
+	Related []Related
+	// SuggestedFixes are the mechanical fixes the message spells ("did
+	// you mean format=date-time?"), as text edits. A fix is given only
+	// when its edits can be placed exactly in the source.
+	SuggestedFixes []SuggestedFix
+}
+
+// Related is a second site of a [Diagnostic], with what it is.
+type Related struct {
+	Pos, End token.Position
+	Message  string
+}
+
+// SuggestedFix is one way to repair a [Diagnostic]: its edits, applied
+// together (go/analysis SuggestedFix).
+type SuggestedFix struct {
+	Message string
+	Edits   []TextEdit
+}
+
+// TextEdit replaces the source text from Pos to End (exclusive; End equal
+// to Pos inserts) with NewText (go/analysis TextEdit).
+type TextEdit struct {
+	Pos, End token.Position
+	NewText  string
 }
 
 // Format renders the diagnostic with the file name relative to dir (when it
-// is below dir), as `file:line:col: message`.
+// is below dir), as `file:line:col: message`, followed by one line
+// `\tfile:line:col: message` for each related site.
 func (d Diagnostic) Format(dir string) string {
-	name := d.Pos.Filename
+	s := formatAt(dir, d.Pos, d.Message)
+	for _, r := range d.Related {
+		s += "\n\t" + formatAt(dir, r.Pos, r.Message)
+	}
+	return s
+}
+
+func formatAt(dir string, pos token.Position, msg string) string {
+	name := pos.Filename
 	if dir != "" && name != "" {
 		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, "..") {
 			name = rel
@@ -26,13 +68,13 @@ func (d Diagnostic) Format(dir string) string {
 	}
 	switch {
 	case name == "":
-		return d.Message
-	case d.Pos.Line == 0:
-		return name + ": " + d.Message
-	case d.Pos.Column == 0:
-		return fmt.Sprintf("%s:%d: %s", name, d.Pos.Line, d.Message)
+		return msg
+	case pos.Line == 0:
+		return name + ": " + msg
+	case pos.Column == 0:
+		return fmt.Sprintf("%s:%d: %s", name, pos.Line, msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", name, d.Pos.Line, d.Pos.Column, d.Message)
+	return fmt.Sprintf("%s:%d:%d: %s", name, pos.Line, pos.Column, msg)
 }
 
 // dedupDiags drops repeats of a diagnostic from sorted diags (a package
@@ -40,7 +82,7 @@ func (d Diagnostic) Format(dir string) string {
 func dedupDiags(diags []Diagnostic) []Diagnostic {
 	out := diags[:0]
 	for i, d := range diags {
-		if i > 0 && d == diags[i-1] {
+		if i > 0 && d.Pos == diags[i-1].Pos && d.Message == diags[i-1].Message {
 			continue
 		}
 		out = append(out, d)

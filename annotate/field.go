@@ -18,24 +18,23 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	opts, err := ParseTag(c.elicit)
 	if err != nil {
 		te := err.(*TagError)
-		a.errorf(c.at(te.Offset), "elicit tag on %s: %s", v.Name(), te.Msg)
+		a.tagError(c, te.Offset, te.Offset, nil, "elicit tag on %s: %s", v.Name(), te.Msg)
 		return nil
 	}
 	f := &Field{GoName: v.Name(), Path: c.path, JSONName: c.json, Pos: fpos, Required: true}
+	// Every option is checked even when one is wrong, so that one run
+	// reports every problem of the tag; ok records that the field is broken.
 	byKey, ok := a.optionsByKey(c, opts)
-	if _, skip := byKey["-"]; skip {
+	if o, skip := byKey["-"]; skip {
 		if len(opts) > 1 {
-			a.errorf(c.at(byKey["-"].Offset), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())
+			a.optionError(c, o, c.fix(`Write elicit:"-" alone`, 0, len(c.elicit), "-"), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())
 		}
-		return nil
-	}
-	if !ok {
 		return nil
 	}
 	if _, r := byKey["required"]; r {
 		if o, opt := byKey["optional"]; opt {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: both required and optional; keep one (required is the default)", v.Name())
-			return nil
+			a.optionError(c, o, nil, "elicit tag on %s: both required and optional; keep one (required is the default)", v.Name())
+			ok = false
 		}
 	}
 	if _, opt := byKey["optional"]; opt {
@@ -47,15 +46,15 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 			f.AskAlways = true
 		case "missing":
 		default:
-			a.errorf(c.at(o.Offset), "elicit tag on %s: ask=%s: want ask=missing (the default) or ask=always", v.Name(), o.Value)
-			return nil
+			a.optionError(c, o, nil, "elicit tag on %s: ask=%s: want ask=missing (the default) or ask=always", v.Name(), o.Value)
+			ok = false
 		}
 	}
 
 	if !a.mapType(f, v.Type()) {
 		return nil
 	}
-	if !a.applyOptions(f, c, byKey) {
+	if !a.applyOptions(f, c, byKey, ok) {
 		return nil
 	}
 	a.titles(f, c)

@@ -37,35 +37,40 @@ func (a *analyzer) optionsByKey(c *fieldCand, opts []Option) (byKey map[string]O
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		if n := strayWords(opts, i); n > 0 {
-			if msg := strayMsg(c, opts[i:i+n+1]); msg != "" {
-				a.errorf(c.at(o.Offset), "elicit tag on %s: %s", name, msg)
+			if msg, s, e, text := strayMsg(c, opts[i:i+n+1]); msg != "" {
+				a.tagError(c, o.Offset, e, c.fix("Write "+text, s, e, text), "elicit tag on %s: %s", name, msg)
 				ok = false
 				opts = slices.Delete(slices.Clone(opts), i+1, i+n+1) // reported with o
 			}
 		}
 		if !slices.Contains(knownOptions, o.Key) {
 			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", name, o.Key)
+			ks, ke := c.keySpan(o)
+			var fixes []SuggestedFix
 			if s := nearest(o.Key, knownOptions); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
+				fixes = c.fix(fmt.Sprintf("Replace %q with %q", o.Key, s), ks, ke, s)
 			} else {
 				msg += "; known options: " + strings.Join(knownOptions, ", ")
 			}
-			a.errorf(c.at(o.Offset), "%s", msg)
+			a.tagError(c, o.Offset, ke, fixes, "%s", msg)
 			ok = false
 			continue
 		}
 		if _, dup := byKey[o.Key]; dup {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: option %q is given twice; keep one", name, o.Key)
+			a.optionError(c, o, nil, "elicit tag on %s: option %q is given twice; keep one", name, o.Key)
 			ok = false
 			continue
 		}
 		if flagOptions[o.Key] && o.HasVal {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: %q is a flag and takes no value; write %s alone", name, o.Key, o.Key)
+			_, ke := c.keySpan(o)
+			_, oe := c.optionSpan(o)
+			a.optionError(c, o, c.fix("Write "+o.Key+" alone", ke, oe, ""), "elicit tag on %s: %q is a flag and takes no value; write %s alone", name, o.Key, o.Key)
 			ok = false
 			continue
 		}
 		if !flagOptions[o.Key] && !o.HasVal {
-			a.errorf(c.at(o.Offset), "elicit tag on %s: %q needs a value: %s=…", name, o.Key, o.Key)
+			a.optionError(c, o, nil, "elicit tag on %s: %q needs a value: %s=…", name, o.Key, o.Key)
 			ok = false
 			continue
 		}
@@ -98,20 +103,19 @@ func strayWords(opts []Option, i int) int {
 // as written in c's tag, and how to write it: a list (enum=, and default=
 // of a multi select) separates its items with '|'; a title, description or
 // default of a string holding ',' goes in single quotes. It returns "" for
-// other options, whose stray words are reported as unknown options.
-func strayMsg(c *fieldCand, group []Option) string {
+// other options, whose stray words are reported as unknown options;
+// otherwise also the bytes [s, e) of the elicit value written so, and the
+// text to write instead.
+func strayMsg(c *fieldCand, group []Option) (msg string, s, e int, text string) {
 	o, last := group[0], group[len(group)-1]
-	end := len(c.elicit)
-	if j := strings.IndexByte(c.elicit[last.Offset:], ','); j >= 0 {
-		end = last.Offset + j
-	}
-	written := strings.TrimSpace(c.elicit[o.Offset:end])
+	s, e = c.trimSpan(o.Offset, last.End)
+	written := c.elicit[s:e]
 	t := c.v.Type()
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	b, _ := t.Underlying().(*types.Basic)
-	text := b != nil && b.Info()&types.IsString != 0
+	isText := b != nil && b.Info()&types.IsString != 0
 	switch _, multi := stringSliceElem(c.v.Type()); {
 	case o.Key == "enum", o.Key == "default" && multi != nil:
 		items := slices.Clone(o.Items)
@@ -121,16 +125,18 @@ func strayMsg(c *fieldCand, group []Option) string {
 		for i, it := range items {
 			items[i] = quoteItem(it)
 		}
-		return fmt.Sprintf("%s: list items are separated by \"|\", not \",\"; write %s=%s", written, o.Key, strings.Join(items, "|"))
-	case o.Key == "title", o.Key == "description", o.Key == "default" && text:
+		text = o.Key + "=" + strings.Join(items, "|")
+		return fmt.Sprintf("%s: list items are separated by \"|\", not \",\"; write %s", written, text), s, e, text
+	case o.Key == "title", o.Key == "description", o.Key == "default" && isText:
 		_, val, _ := strings.Cut(written, "=")
 		val = strings.TrimSpace(val)
 		if strings.Contains(val, "'") {
-			return ""
+			return "", 0, 0, ""
 		}
-		return fmt.Sprintf("%s: a value holding \",\" goes in single quotes; write %s=%s", written, o.Key, quoteItem(val))
+		text = o.Key + "=" + quoteItem(val)
+		return fmt.Sprintf("%s: a value holding \",\" goes in single quotes; write %s", written, text), s, e, text
 	}
-	return ""
+	return "", 0, 0, ""
 }
 
 // quoteItem writes a value or list item so that ParseTag reads it back as
@@ -144,11 +150,21 @@ func quoteItem(s string) string {
 }
 
 // applyOptions checks each option against the field's kind and fills the model.
-func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) bool {
-	ok := true
-	bad := func(o Option, format string, args ...any) {
-		a.errorf(c.at(o.Offset), "elicit tag on %s: %s", f.GoName, fmt.Sprintf(format, args...))
+// whole says that every option of the tag was known and well formed; when
+// false (the others were reported), only the checks of the options given
+// run, not those that read an option's absence (a misspelt enum or optional
+// would make them report what is not wrong), and the result is false.
+func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, whole bool) bool {
+	ok := whole
+	badFix := func(o Option, fixes []SuggestedFix, format string, args ...any) {
+		a.optionError(c, o, fixes, "elicit tag on %s: %s", f.GoName, fmt.Sprintf(format, args...))
 		ok = false
+	}
+	bad := func(o Option, format string, args ...any) { badFix(o, nil, format, args...) }
+	// meant is the fix that writes value instead of o's.
+	meant := func(o Option, value string) []SuggestedFix {
+		vs, ve := c.valueSpan(o)
+		return c.fix(fmt.Sprintf("Write %s=%s", o.Key, value), vs, ve, value)
 	}
 	if o, has := opts["title"]; has {
 		f.Title = o.Value
@@ -167,13 +183,13 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			f.Format = o.Value
 		case f.Kind == DateTime:
 			if s := nearest(o.Value, []string{"date", "date-time"}); s != "" {
-				bad(o, "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
+				badFix(o, meant(o, s), "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
 				break
 			}
 			bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
 		case f.Kind == String:
 			if s := nearest(o.Value, formats); s != "" {
-				bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
+				badFix(o, meant(o, s), "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
 				break
 			}
 			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
@@ -295,7 +311,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 		// The options replace any constants of a named string type.
 		f.Choices, f.Enum, f.Titled = true, nil, false
 	}
-	if f.Kind == MultiSelect && len(f.Enum) == 0 && !f.Choices {
+	if whole && f.Kind == MultiSelect && len(f.Enum) == 0 && !f.Choices {
 		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
 		ok = false
 	}
@@ -311,7 +327,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 	// A required non-pointer string or multi select reads "" or [] as no
 	// answer, so the schema must not allow them: a form that sent one would
 	// pass the validator and still leave the field missing.
-	if f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 && !f.Choices {
+	if whole && f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 && !f.Choices {
 		if f.MinLength == nil {
 			one := uint64(1)
 			f.MinLength = &one
@@ -319,7 +335,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option) 
 			bad(opts["minLength"], "minLength=0 on a required string: \"\" reads as no answer; leave minLength out (it becomes 1), or make the field optional or a *string")
 		}
 	}
-	if f.Required && f.Kind == MultiSelect {
+	if whole && f.Required && f.Kind == MultiSelect {
 		if f.MinItems == nil {
 			one := uint64(1)
 			f.MinItems = &one

@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -12,6 +13,9 @@ type tagPair struct {
 	key    string
 	value  string // unquoted
 	offset int    // byte offset of key in the tag
+	quoted string // the value as written, quotes included
+	// valueOffset is the byte offset of quoted in the tag.
+	valueOffset int
 }
 
 // parseStructTag splits a struct tag into its key:"value" pairs, following
@@ -59,7 +63,7 @@ func parseStructTag(tag string) (pairs []tagPair, msg string) {
 		if err != nil {
 			return pairs, "bad syntax for struct tag value"
 		}
-		pairs = append(pairs, tagPair{key: key, value: value, offset: keyOff})
+		pairs = append(pairs, tagPair{key: key, value: value, offset: keyOff, quoted: tag[:i+1], valueOffset: off})
 		tag, off = tag[i+1:], off+i+1
 		if tag != "" && tag[0] != ' ' {
 			return pairs, "key:\"value\" pairs not separated by spaces"
@@ -114,26 +118,17 @@ func (a *analyzer) checkElicitKey(v *types.Var, rawTag string, fpos token.Positi
 		return
 	}
 	fix := "elicit:" + strconv.Quote(p.value)
+	d := Diagnostic{Pos: fpos}
+	if ts := newTagSource(a.fset, a.astFields[v.Pos()]); ts != nil {
+		d.Pos, d.End = ts.tagPos(p.offset), ts.tagPos(p.offset+len(p.key))
+		if edit, ok := ts.tagEdit(p.offset, p.offset+len(p.key), "elicit"); ok {
+			d.SuggestedFixes = []SuggestedFix{{Message: fmt.Sprintf("Replace %q with \"elicit\"", p.key), Edits: []TextEdit{edit}}}
+		}
+	}
 	if strings.EqualFold(p.key, "elicit") {
-		a.errorf(a.tagPos(v, p.offset, fpos), "struct tag key %q on %s is not \"elicit\" (struct tag keys are case-sensitive), so %s is not elicited; write %s", p.key, v.Name(), v.Name(), fix)
-		return
+		d.Message = fmt.Sprintf("struct tag key %q on %s is not \"elicit\" (struct tag keys are case-sensitive), so %s is not elicited; write %s", p.key, v.Name(), v.Name(), fix)
+	} else {
+		d.Message = fmt.Sprintf("struct tag key %q on %s looks like a misspelling of \"elicit\", so %s is not elicited; write %s", p.key, v.Name(), v.Name(), fix)
 	}
-	a.errorf(a.tagPos(v, p.offset, fpos), "struct tag key %q on %s looks like a misspelling of \"elicit\", so %s is not elicited; write %s", p.key, v.Name(), v.Name(), fix)
-}
-
-// tagPos returns the position of byte off of field v's struct tag (as
-// unquoted), exact when the tag is a raw string literal on one line; else
-// the position of the literal, or fallback when the field has no tag in
-// the source.
-func (a *analyzer) tagPos(v *types.Var, off int, fallback token.Position) token.Position {
-	af := a.astFields[v.Pos()]
-	if af == nil || af.Tag == nil {
-		return fallback
-	}
-	p := a.fset.Position(af.Tag.Pos())
-	if lit := af.Tag.Value; strings.HasPrefix(lit, "`") && !strings.Contains(lit, "\n") {
-		p.Column += 1 + off
-		p.Offset += 1 + off
-	}
-	return p
+	a.diags = append(a.diags, d)
 }

@@ -47,12 +47,12 @@ func TestParseStructTagOffsets(t *testing.T) {
 	if msg != "" {
 		t.Fatalf("parseStructTag: %s", msg)
 	}
-	want := []tagPair{{"json", "a,omitempty", 0}, {"elict", `x "y"`, 21}, {"b", "", 38}}
+	want := []tagPair{{"json", "a,omitempty", 0, `"a,omitempty"`, 5}, {"elict", `x "y"`, 21, `"x \"y\""`, 27}, {"b", "", 38, `""`, 40}}
 	if len(pairs) != len(want) {
 		t.Fatalf("parseStructTag = %+v, want %+v", pairs, want)
 	}
 	for i, p := range pairs {
-		if p != want[i] || !strings.HasPrefix(tag[p.offset:], p.key+`:"`) {
+		if p != want[i] || !strings.HasPrefix(tag[p.offset:], p.key+`:"`) || tag[p.valueOffset:p.valueOffset+len(p.quoted)] != p.quoted {
 			t.Errorf("pair %d = %+v, want %+v", i, p, want[i])
 		}
 	}
@@ -86,12 +86,12 @@ func TestElicitKeyTypo(t *testing.T) {
 			"\tCity string `json:\"city\" elict:\"optional\"`\n" +
 			"}\n",
 	}, {
-		name: "interpreted string literal: at the tag",
+		name: "interpreted string literal: at the key",
 		src: "type Args struct {\n" +
 			"\tCity string \"json:\\\"city\\\" elicits:\\\"optional\\\"\"\n" +
 			"}\n",
 		types: []string{"Args"},
-		want:  []string{`t.go:4:14: struct tag key "elicits" on City looks like a misspelling of "elicit", so City is not elicited; write elicit:"optional"`},
+		want:  []string{`t.go:4:29: struct tag key "elicits" on City looks like a misspelling of "elicit", so City is not elicited; write elicit:"optional"`},
 	}, {
 		name: "promoted from an embedded struct",
 		src: "type Inner struct {\n" +

@@ -12,6 +12,7 @@ type Option struct {
 	Items  []string // the value split on unquoted '|', quotes removed
 	HasVal bool     // written as key=value
 	Offset int      // byte offset of the option in the tag value
+	End    int      // byte offset just past the option: its comma, or the end of the value
 }
 
 // TagError is a syntax error in an elicit tag at byte Offset of its value.
@@ -88,6 +89,7 @@ func ParseTag(tag string) ([]Option, error) {
 			opt.Items = append(opt.Items, item.String())
 			opt.Value = val.String()
 		}
+		opt.End = min(i, len(tag))
 		if opt.Key == "" {
 			return nil, &TagError{Offset: start, Msg: emptyOptionMsg(opt)}
 		}

@@ -14,6 +14,7 @@ package analyzer
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -45,7 +46,7 @@ that are not structs, and generated files that are stale.`,
 func run(pass *analysis.Pass) (any, error) {
 	model, diags := annotate.Check(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo, nil)
 	for _, d := range diags {
-		pass.Report(analysis.Diagnostic{Pos: toPos(pass, d.Pos), Message: d.Message})
+		pass.Report(toDiagnostic(pass, d))
 	}
 	if len(diags) == 0 {
 		reportStale(pass, model)
@@ -53,14 +54,17 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, t := range generateTypes(pass.Files) {
 		obj := pass.Pkg.Scope().Lookup(t.name)
 		tn, ok := obj.(*types.TypeName)
+		report := func(format string, args ...any) {
+			pass.Report(analysis.Diagnostic{Pos: t.pos, End: t.pos + token.Pos(len(t.name)), Message: fmt.Sprintf(format, args...)})
+		}
 		switch {
 		case obj == nil:
-			pass.Reportf(t.pos, "-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
+			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
 		case !ok:
-			pass.Reportf(t.pos, "-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, objKind(obj))
+			report("-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, objKind(obj))
 		default:
 			if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
-				pass.Reportf(t.pos, "-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
+				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
 			}
 		}
 	}
@@ -117,6 +121,30 @@ func objKind(obj types.Object) string {
 		return "const"
 	}
 	return "name"
+}
+
+// toDiagnostic turns a diagnostic of annotate into the pass's, with its
+// end, related sites and suggested fixes (`mcpgen-vet -fix` applies them).
+func toDiagnostic(pass *analysis.Pass, d annotate.Diagnostic) analysis.Diagnostic {
+	out := analysis.Diagnostic{Pos: toPos(pass, d.Pos), End: toPos(pass, d.End), Message: d.Message}
+	for _, r := range d.Related {
+		if pos := toPos(pass, r.Pos); pos.IsValid() {
+			out.Related = append(out.Related, analysis.RelatedInformation{Pos: pos, End: toPos(pass, r.End), Message: r.Message})
+		}
+	}
+fixes:
+	for _, f := range d.SuggestedFixes {
+		fix := analysis.SuggestedFix{Message: f.Message}
+		for _, e := range f.Edits {
+			pos, end := toPos(pass, e.Pos), toPos(pass, e.End)
+			if !pos.IsValid() || !end.IsValid() {
+				continue fixes // an edit must be exact, or there is no fix
+			}
+			fix.TextEdits = append(fix.TextEdits, analysis.TextEdit{Pos: pos, End: end, NewText: []byte(e.NewText)})
+		}
+		out.SuggestedFixes = append(out.SuggestedFixes, fix)
+	}
+	return out
 }
 
 // toPos turns a position reported by annotate back into a token.Pos of the
