@@ -47,7 +47,8 @@ func testCorpus(t *testing.T, name string) {
 
 // checkTagColumns checks that every diagnostic about an elicit tag option
 // points inside the tag's value, at the start of an option (after the
-// opening quote or a comma) or at a quote inside a value.
+// opening quote or a comma) or at a quote inside a value, in raw and
+// interpreted string literals alike.
 func checkTagColumns(t *testing.T, dir string, diags []Diagnostic) {
 	for _, d := range diags {
 		if !strings.HasPrefix(d.Message, "elicit tag on ") {
@@ -60,9 +61,12 @@ func checkTagColumns(t *testing.T, dir string, diags []Diagnostic) {
 		lines := strings.Split(string(src), "\n")
 		line := lines[d.Pos.Line-1]
 		col := d.Pos.Column - 1 // byte index
-		start := strings.Index(line, `elicit:"`)
-		end := strings.LastIndex(line, "`")
-		if start < 0 || col <= start+len(`elicit:"`)-1 || col >= end {
+		open, end := `elicit:"`, strings.LastIndex(line, "`")
+		if !strings.Contains(line, open) { // an interpreted string literal
+			open, end = `elicit:\"`, strings.LastIndex(line, `\""`)
+		}
+		start := strings.Index(line, open)
+		if start < 0 || col <= start+len(open)-1 || col >= end {
 			t.Errorf("%s: column %d is not inside the elicit tag value of %q", d.Format(dir), d.Pos.Column, line)
 			continue
 		}

@@ -18,7 +18,11 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	opts, err := ParseTag(c.elicit)
 	if err != nil {
 		te := err.(*TagError)
-		a.tagError(c, te.Offset, te.Offset, nil, "elicit tag on %s: %s", v.Name(), te.Msg)
+		var fixes []SuggestedFix
+		if s, e, ok := emptyOption(c.elicit, te.Offset); ok {
+			fixes = c.fix("Remove the extra comma", s, e, "")
+		}
+		a.tagError(c, te.Offset, te.Offset, fixes, "elicit tag on %s: %s", v.Name(), te.Msg)
 		return nil
 	}
 	f := &Field{GoName: v.Name(), Path: c.path, JSONName: c.json, Pos: fpos, Required: true}
@@ -235,3 +239,20 @@ func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 }
 
 func constAt(p token.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) }
+
+// emptyOption returns the bytes [s, e) to delete from tag for an empty
+// option at off (two commas in a row, or a trailing comma): the option's
+// spaces and one comma.
+func emptyOption(tag string, off int) (s, e int, ok bool) {
+	j := off
+	for j < len(tag) && isTagSpace(tag[j]) {
+		j++
+	}
+	switch {
+	case j < len(tag) && tag[j] == ',':
+		return off, j + 1, true
+	case j == len(tag) && off > 0 && tag[off-1] == ',':
+		return off - 1, j, true
+	}
+	return 0, 0, false
+}

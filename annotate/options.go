@@ -161,6 +161,28 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 		ok = false
 	}
 	bad := func(o Option, format string, args ...any) { badFix(o, nil, format, args...) }
+	// mismatch reports option o (key), which does not apply to the
+	// field's kind, with the option to write instead when there is one.
+	mismatch := func(o Option, key string) {
+		msg, use := kindMismatch(key, f)
+		var fixes []SuggestedFix
+		if use != "" && opts[use].Key == "" {
+			ks, ke := c.keySpan(o)
+			fixes = c.fix(fmt.Sprintf("Replace %s with %s", key, use), ks, ke, use)
+		}
+		badFix(o, fixes, "%s", msg)
+	}
+	// drop is the fix that removes option o.
+	drop := func(o Option) []SuggestedFix {
+		s, e := o.Offset, o.End
+		switch {
+		case e < len(c.elicit):
+			e++ // and its comma
+		case s > 0:
+			s-- // and the comma before it
+		}
+		return c.fix("Remove "+o.Key, s, e, "")
+	}
 	// meant is the fix that writes value instead of o's.
 	meant := func(o Option, value string) []SuggestedFix {
 		vs, ve := c.valueSpan(o)
@@ -178,7 +200,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 			f.Format = o.Value
 		case f.Kind == String && slices.Contains(formats, o.Value):
 			if len(f.Enum) > 0 || opts["enum"].Key != "" {
-				bad(o, "format cannot be combined with enum: the choices already fix the values; remove format")
+				badFix(o, drop(o), "format cannot be combined with enum: the choices already fix the values; remove format")
 			}
 			f.Format = o.Value
 		case f.Kind == DateTime:
@@ -194,7 +216,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 			}
 			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
 		default:
-			bad(o, "%s", kindMismatch("format", f))
+			mismatch(o, "format")
 		}
 	}
 	if f.Kind == DateTime && f.Format == "" {
@@ -208,7 +230,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 			return
 		}
 		if f.Kind != kind {
-			bad(o, "%s", kindMismatch(key, f))
+			mismatch(o, key)
 			return
 		}
 		n, err := strconv.ParseUint(o.Value, 10, 64)
@@ -235,7 +257,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 			return
 		}
 		if f.Kind != Integer && f.Kind != Number {
-			bad(o, "%s", kindMismatch(key, f))
+			mismatch(o, key)
 			return
 		}
 		if f.Kind == Integer {
@@ -249,7 +271,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 				bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
 				return
 			case inexact:
-				bad(o, "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
+				badFix(o, meant(o, n.String()), "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
 				return
 			}
 			if lo, hi := intRange(f); n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
@@ -288,7 +310,7 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 	}
 	if o, has := opts["enum"]; has {
 		if f.Kind != String && f.Kind != MultiSelect {
-			bad(o, "%s", kindMismatch("enum", f))
+			mismatch(o, "enum")
 		} else if items, msg := parseEnum(o); msg != "" {
 			bad(o, "%s", msg)
 		} else {
@@ -298,9 +320,9 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 	if o, has := opts["choices"]; has {
 		switch {
 		case f.Kind != String && f.Kind != MultiSelect:
-			bad(o, "%s", kindMismatch("choices", f))
+			mismatch(o, "choices")
 		case f.Format != "":
-			bad(opts["format"], "format cannot be combined with choices: the options fix the values; remove format")
+			badFix(opts["format"], drop(opts["format"]), "format cannot be combined with choices: the options fix the values; remove format")
 		case opts["enum"].Key != "":
 			bad(o, "choices and enum= both give the options; keep enum= for options fixed in the code, or choices for options known only at run time")
 		case opts["default"].Key != "":
@@ -316,10 +338,10 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 		ok = false
 	}
 	if len(f.Enum) > 0 && f.MinLength != nil {
-		bad(opts["minLength"], "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
+		badFix(opts["minLength"], drop(opts["minLength"]), "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
 	}
 	if len(f.Enum) > 0 && f.MaxLength != nil {
-		bad(opts["maxLength"], "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
+		badFix(opts["maxLength"], drop(opts["maxLength"]), "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
 	}
 	if f.MinItems != nil && len(f.Enum) > 0 && *f.MinItems > uint64(len(f.Enum)) {
 		bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
@@ -358,8 +380,9 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 }
 
 // kindMismatch says that option key does not apply to the field's kind, and
-// what to write instead.
-func kindMismatch(key string, f *Field) string {
+// what to write instead; use is the option to write instead of key, when
+// the hint names one ("for a number's bounds use minimum").
+func kindMismatch(key string, f *Field) (msg, use string) {
 	applies := map[string]string{
 		"format": "strings", "minLength": "strings", "maxLength": "strings",
 		"minimum": "integers and numbers", "maximum": "integers and numbers",
@@ -372,7 +395,7 @@ func kindMismatch(key string, f *Field) string {
 	} else if f.Slice {
 		goType = "[]" + goType
 	}
-	msg := fmt.Sprintf("%s applies to %s, not to %s (%s is %s)", key, applies, kindPhrase(f), f.GoName, goType)
+	msg = fmt.Sprintf("%s applies to %s, not to %s (%s is %s)", key, applies, kindPhrase(f), f.GoName, goType)
 	var hint string
 	switch {
 	case key == "enum" && f.Kind == Boolean:
@@ -381,20 +404,26 @@ func kindMismatch(key string, f *Field) string {
 		hint = "remove " + key + ", or make the field a string"
 	case (f.Kind == Integer || f.Kind == Number) && strings.HasPrefix(key, "min"):
 		hint = "for a number's bounds use minimum"
+		use = "minimum"
 	case f.Kind == Integer || f.Kind == Number:
 		hint = "for a number's bounds use maximum"
+		use = "maximum"
 	case f.Kind == String && strings.HasPrefix(key, "min"):
 		hint = "for a string's length use minLength"
+		use = "minLength"
 	case f.Kind == String:
 		hint = "for a string's length use maxLength"
+		use = "maxLength"
 	case f.Kind == MultiSelect && strings.HasPrefix(key, "min"):
 		hint = "for the number of choices use minItems"
+		use = "minItems"
 	case f.Kind == MultiSelect:
 		hint = "for the number of choices use maxItems"
+		use = "maxItems"
 	default:
 		hint = "remove " + key
 	}
-	return msg + "; " + hint
+	return msg + "; " + hint, use
 }
 
 func kindPhrase(f *Field) string {

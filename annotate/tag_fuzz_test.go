@@ -64,6 +64,9 @@ func FuzzParseTag(f *testing.F) {
 				!strings.HasPrefix(strings.TrimLeftFunc(tag[o.Offset:], unicode.IsSpace), o.Key) {
 				t.Fatalf("ParseTag(%q): offset %d does not point at key %q", tag, o.Offset, o.Key)
 			}
+			if o.End < o.Offset || o.End > len(tag) || o.End < len(tag) && tag[o.End] != ',' {
+				t.Fatalf("ParseTag(%q): option %q ends at %d, not at its comma or the end", tag, o.Key, o.End)
+			}
 			for _, it := range append([]string{o.Value}, o.Items...) {
 				if it != "" && (isTagSpace(it[0]) || isTagSpace(it[len(it)-1])) && !strings.Contains(tag, "'") {
 					t.Fatalf("ParseTag(%q): option %q keeps unquoted spaces around %q", tag, o.Key, it)

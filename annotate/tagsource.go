@@ -80,9 +80,13 @@ func unquoteMap(q string) (string, quoteMap, bool) {
 
 // contiguous reports whether bytes [s, e) were written as they are, one
 // source byte each and in a row, so that replacing them in the source is
-// replacing them in the unquoted text.
+// replacing them in the unquoted text. An empty span must not be inside
+// an escape sequence (between two bytes it writes).
 func (m quoteMap) contiguous(s, e int) bool {
 	if s < 0 || e > len(m.esc) || s > e {
+		return false
+	}
+	if s == e && s > 0 && s < len(m.esc) && m.off[s-1] == m.off[s] {
 		return false
 	}
 	for i := s; i < e; i++ {

@@ -17,13 +17,15 @@ import (
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
 // every diagnostic must match a `// want` comment on its line, and every
-// want must be matched.
+// want must be matched; and applying every suggested fix to a corpus file
+// must give its .golden file (each "did you mean" and "write …" repaired,
+// as `mcpgen-vet -fix` would).
 func TestCorpus(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := analysistest.Run(t, dir, analyzer.Analyzer, "corpus")
+	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "corpus")
 
 	// Columns too: the analyzer reports exactly what the mcpgen command
 	// reports (testdata/corpus.golden), plus the //go:generate -type checks.
