@@ -2,6 +2,10 @@
 // structs as a go/analysis [Analyzer], so that `go vet -vettool` and editors
 // (gopls) report them without running generation. It reuses package
 // annotate's checking code ([annotate.Check]); the rules live there only.
+// Each diagnostic carries what annotate's does: the end of the offending
+// text, the other site of a collision (Related), and a suggested fix for
+// each mechanical fix its message spells, which gopls offers and
+// `mcpgen-vet -fix` applies.
 //
 // Besides every struct with an elicit tag or a //mcpgen:tool or
 // //mcpgen:question directive, it checks the -type names of each

@@ -6,6 +6,10 @@
 //
 // It reports exactly what mcpgen would (see package
 // github.com/mcpgen/mcpgen/annotate/analyzer), printed file:line:col: message.
+// Run directly with -fix, it applies every suggested fix (each "did you
+// mean", a misspelt elicit key, …) to the source:
+//
+//	mcpgen-vet -fix ./...
 package main
 
 import (
