@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,6 +60,12 @@ func FuzzCheck(f *testing.F) {
 			if d.Message == "" || d.Pos.Filename != "t.go" || d.Pos.Line < 1 || d.Pos.Offset < 0 || d.Pos.Offset > size {
 				t.Fatalf("tag %q on %s: diagnostic out of the file: %+v", tag, goType, d)
 			}
+			if d.End.IsValid() && (d.End.Offset < d.Pos.Offset || d.End.Offset > size) {
+				t.Fatalf("tag %q on %s: diagnostic ends before it starts or out of the file: %+v", tag, goType, d)
+			}
+			for _, fix := range d.SuggestedFixes {
+				checkFix(t, src, tag, fix)
+			}
 		}
 		if len(diags) == 0 && model != nil && len(model.Structs) > 0 {
 			if _, err := gen.Generate(model); err != nil {
@@ -106,4 +113,32 @@ func elicitSkipped(tag string) bool {
 		}
 	}
 	return false
+}
+
+// checkFix applies fix to src (a struct whose field F has elicit tag tag)
+// and checks that the edits stay inside that tag's value: the result
+// parses, and F's tag still has an elicit key, whose value changed.
+func checkFix(t *testing.T, src, tag string, fix SuggestedFix) {
+	t.Helper()
+	out := src
+	for i := len(fix.Edits) - 1; i >= 0; i-- { // edits in order, applied from the end
+		e := fix.Edits[i]
+		if e.Pos.Offset > e.End.Offset || e.End.Offset > len(out) {
+			t.Fatalf("tag %q: fix %q: edit out of range: %+v", tag, fix.Message, e)
+		}
+		out = out[:e.Pos.Offset] + e.NewText + out[e.End.Offset:]
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "t.go", out, 0)
+	if err != nil {
+		t.Fatalf("tag %q: fix %q breaks the source: %v\n%s", tag, fix.Message, err, out)
+	}
+	st := file.Decls[len(file.Decls)-1].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.StructType)
+	lit, err := strconv.Unquote(st.Fields.List[1].Tag.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := reflect.StructTag(lit).Lookup("elicit")
+	if !ok || got == tag {
+		t.Fatalf("tag %q: fix %q gives tag %s", tag, fix.Message, st.Fields.List[1].Tag.Value)
+	}
 }

@@ -15,20 +15,19 @@ import (
 func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	v := c.v
 	fpos := a.fset.Position(v.Pos())
-	opts, err := ParseTag(c.elicit)
-	if err != nil {
-		te := err.(*TagError)
+	opts, errs := parseTag(c.elicit)
+	for _, te := range errs {
 		var fixes []SuggestedFix
 		if s, e, ok := emptyOption(c.elicit, te.Offset); ok {
 			fixes = c.fix("Remove the extra comma", s, e, "")
 		}
 		a.tagError(c, te.Offset, te.Offset, fixes, "elicit tag on %s: %s", v.Name(), te.Msg)
-		return nil
 	}
 	f := &Field{GoName: v.Name(), Path: c.path, JSONName: c.json, Pos: fpos, Required: true}
 	// Every option is checked even when one is wrong, so that one run
 	// reports every problem of the tag; ok records that the field is broken.
 	byKey, ok := a.optionsByKey(c, opts)
+	ok = ok && len(errs) == 0
 	if o, skip := byKey["-"]; skip {
 		if len(opts) > 1 {
 			a.optionError(c, o, c.fix(`Write elicit:"-" alone`, 0, len(c.elicit), "-"), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())

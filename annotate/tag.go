@@ -30,19 +30,31 @@ func (e *TagError) Error() string { return e.Msg }
 // single quotes, and a quote inside quotes is written twice (”).
 // Spaces around keys, values and list items are dropped unless quoted:
 // "optional , title = Spaced out " gives title "Spaced out", title=' x ' gives " x ".
-// It never panics; a syntax error is a *TagError with the offset.
+// It never panics; a syntax error is a *TagError with the offset (the
+// first, when there are several).
 func ParseTag(tag string) ([]Option, error) {
+	opts, errs := parseTag(tag)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return opts, nil
+}
+
+// parseTag is [ParseTag] reporting every syntax error it can, with the
+// options it read: an option without a name (two commas in a row, "=x") is
+// skipped and reading goes on; after a quote in an option name or a quote
+// never closed, where the rest of the tag cannot be read reliably, it stops.
+func parseTag(tag string) (opts []Option, errs []*TagError) {
 	if strings.TrimSpace(tag) == "" {
 		return nil, nil
 	}
-	var opts []Option
 	i := 0
 	for i <= len(tag) {
 		start := i
 		// key: up to '=' or ','
 		for i < len(tag) && tag[i] != '=' && tag[i] != ',' {
 			if tag[i] == '\'' {
-				return nil, &TagError{Offset: i, Msg: "quote in an option name; quotes go around values: key='a,b'"}
+				return opts, append(errs, &TagError{Offset: i, Msg: "quote in an option name; quotes go around values: key='a,b'"})
 			}
 			i++
 		}
@@ -59,7 +71,7 @@ func ParseTag(tag string) ([]Option, error) {
 					i++
 					for {
 						if i >= len(tag) {
-							return nil, &TagError{Offset: q, Msg: "quote opened here is never closed; end the value with ' (and write '' for a quote inside it)"}
+							return opts, append(errs, &TagError{Offset: q, Msg: "quote opened here is never closed; end the value with ' (and write '' for a quote inside it)"})
 						}
 						if tag[i] == '\'' {
 							if i+1 < len(tag) && tag[i+1] == '\'' {
@@ -90,13 +102,14 @@ func ParseTag(tag string) ([]Option, error) {
 			opt.Value = val.String()
 		}
 		opt.End = min(i, len(tag))
+		i++ // skip ','
 		if opt.Key == "" {
-			return nil, &TagError{Offset: start, Msg: emptyOptionMsg(opt)}
+			errs = append(errs, &TagError{Offset: start, Msg: emptyOptionMsg(opt)})
+			continue
 		}
 		opts = append(opts, opt)
-		i++ // skip ','
 	}
-	return opts, nil
+	return opts, errs
 }
 
 // trimmed builds a value without its unquoted leading and trailing spaces:
