@@ -29,6 +29,16 @@ func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
 	a.diags = append(a.diags, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
+// nameErrorf reports a problem with the declaration of obj, from its name
+// to the name's end.
+func (a *analyzer) nameErrorf(obj types.Object, format string, args ...any) {
+	pos := a.fset.Position(obj.Pos())
+	end := pos
+	end.Offset += len(obj.Name())
+	end.Column += len(obj.Name())
+	a.diags = append(a.diags, Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(format, args...)})
+}
+
 // relatedf reports a problem with the name at pos (of length n) that
 // involves another site, rel.
 func (a *analyzer) relatedf(pos token.Position, n int, rel Related, format string, args ...any) {
@@ -267,8 +277,27 @@ func (a *analyzer) checkNothingAsked(s *Struct, doc *ast.CommentGroup) {
 		default:
 			continue
 		}
-		a.errorf(a.fset.Position(c.Pos()), "//mcpgen:%s does nothing on %s: it has no elicit field, so no form is asked before Accept, its only branch, and %s; remove the directive", verb, s.Name, why)
+		d := Diagnostic{Pos: a.fset.Position(c.Pos()), End: a.fset.Position(c.End()),
+			Message: fmt.Sprintf("//mcpgen:%s does nothing on %s: it has no elicit field, so no form is asked before Accept, its only branch, and %s; remove the directive", verb, s.Name, why)}
+		if del, ok := a.wholeLine(c); ok {
+			d.SuggestedFixes = []SuggestedFix{{Message: "Remove //mcpgen:" + verb, Edits: []TextEdit{del}}}
+		}
+		a.diags = append(a.diags, d)
 	}
+}
+
+// wholeLine is the edit that deletes comment c with its line, when c is
+// alone on its line from the first column.
+func (a *analyzer) wholeLine(c *ast.Comment) (TextEdit, bool) {
+	tf := a.fset.File(c.Pos())
+	if tf == nil {
+		return TextEdit{}, false
+	}
+	line := tf.Line(c.Pos())
+	if tf.LineStart(line) != c.Pos() || line+1 > tf.LineCount() || tf.LineStart(line+1) != c.End()+1 {
+		return TextEdit{}, false
+	}
+	return TextEdit{Pos: a.fset.Position(c.Pos()), End: a.fset.Position(c.End() + 1)}, true
 }
 
 // directives reads //mcpgen: lines from the struct's doc comment.
@@ -400,11 +429,11 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		elicit, hasElicit := tag.Lookup("elicit")
 		if hasElicit || strings.Contains(rawTag, "elicit") {
 			if msg := checkStructTag(rawTag); msg != "" {
-				tpos := fpos
+				d := Diagnostic{Pos: fpos, Message: fmt.Sprintf("malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)}
 				if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
-					tpos = a.fset.Position(af.Tag.Pos())
+					d.Pos, d.End = a.fset.Position(af.Tag.Pos()), a.fset.Position(af.Tag.End())
 				}
-				a.errorf(tpos, "malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)
+				a.diags = append(a.diags, d)
 				continue
 			}
 		}
@@ -414,12 +443,12 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		jsonTag := tag.Get("json")
 		jname, _, _ := strings.Cut(jsonTag, ",")
 		if jname != "" && jsonTag != "-" && !validJSONName(jname) {
-			a.errorf(fpos, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
+			a.nameErrorf(v, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
 			continue
 		}
 		if jsonTag == "-" {
 			if hasElicit {
-				a.errorf(fpos, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
+				a.nameErrorf(v, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
 			}
 			continue
 		}
@@ -434,7 +463,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 					continue
 				}
 				if ptr && structHasElicit(est, nil) {
-					a.errorf(fpos, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
+					a.nameErrorf(v, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
 					continue
 				}
 				seen[t] = true
@@ -445,7 +474,7 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		}
 		if !v.Exported() {
 			if hasElicit {
-				a.errorf(fpos, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
+				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
 			}
 			continue
 		}
@@ -506,11 +535,16 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 		if len(group) > 1 {
 			win := dominant(group)
 			if win == nil && group[0] == c && anyTagged(group) { // report once
-				a.errorf(group[len(group)-1].top, "%s", hiddenMsg(c, nil, group))
+				d := Diagnostic{Pos: group[len(group)-1].top, Message: hiddenMsg(c, nil, group)}
+				for _, g := range group[:len(group)-1] {
+					d.Related = append(d.Related, Related{Pos: g.fpos, Message: "also named " + strconv.Quote(c.json) + ": " + strings.Join(g.path, ".")})
+				}
+				a.diags = append(a.diags, d)
 			}
 			if win != c {
 				if win != nil && c.hasTag {
-					a.errorf(c.top, "%s", hiddenMsg(c, win, group))
+					a.diags = append(a.diags, Diagnostic{Pos: c.top, Message: hiddenMsg(c, win, group),
+						Related: []Related{{Pos: win.fpos, Message: "the field encoding/json uses: " + strings.Join(win.path, ".")}}})
 				}
 				continue
 			}

@@ -63,16 +63,16 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	a.titles(f, c)
 	if _, ns := byKey["notsecret"]; !ns {
 		if word := secretWord(f.GoName, f.JSONName); word != "" {
-			a.errorf(fpos, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; use URL mode elicitation for it, or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
+			a.nameErrorf(v, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; use URL mode elicitation for it, or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
 			return nil
 		}
 	}
 	if f.Required && !f.Pointer && !f.Slice && f.Kind == Boolean {
-		a.errorf(fpos, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool (nil means missing), or mark it optional", v.Name())
+		a.nameErrorf(v, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool (nil means missing), or mark it optional", v.Name())
 		return nil
 	}
 	if f.Required && !f.Pointer && (f.Kind == Integer || f.Kind == Number) && boundsAllowZero(f) {
-		a.errorf(fpos, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (nil means missing), give it bounds that exclude 0, or mark it optional", v.Name(), f.Type.Name, f.Type.Name)
+		a.nameErrorf(v, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (nil means missing), give it bounds that exclude 0, or mark it optional", v.Name(), f.Type.Name, f.Type.Name)
 		return nil
 	}
 	return f

@@ -2,6 +2,7 @@ package analyzer_test
 
 import (
 	"fmt"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,12 +29,20 @@ func TestCorpus(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "corpus")
 
 	// Columns too: the analyzer reports exactly what the mcpgen command
-	// reports (testdata/corpus.golden), plus the //go:generate -type checks.
+	// reports (testdata/corpus.golden, each related site on an indented
+	// line of its own), plus the //go:generate -type checks.
 	var got []string
 	for _, r := range results {
+		at := func(pos token.Pos, msg string) string {
+			p := r.Pass.Fset.Position(pos)
+			return fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.Filename), p.Line, p.Column, msg)
+		}
 		for _, d := range r.Diagnostics {
-			p := r.Pass.Fset.Position(d.Pos)
-			got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.Filename), p.Line, p.Column, d.Message))
+			s := at(d.Pos, d.Message)
+			for _, rel := range d.Related {
+				s += "\n\t" + at(rel.Pos, rel.Message)
+			}
+			got = append(got, s)
 		}
 	}
 	sort.Strings(got)
@@ -41,7 +50,14 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Split(strings.TrimSpace(string(golden)), "\n")
+	var want []string
+	for _, line := range strings.Split(strings.TrimSpace(string(golden)), "\n") {
+		if strings.HasPrefix(line, "\t") {
+			want[len(want)-1] += "\n" + line
+			continue
+		}
+		want = append(want, line)
+	}
 	want = append(want,
 		"structs.go:39:70: -type NotStruct: NotStruct is not a struct type (its type is string); mcpgen generates for structs only",
 		"structs.go:39:80: -type Missing: no type Missing in package corpus; name a struct type declared in this package")
