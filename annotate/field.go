@@ -226,7 +226,9 @@ func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 		}
 	}
 	if titledConst != nil && untitled != nil {
-		a.errorf(f.Pos, "%s has type %s, whose constants are only partly titled: %s has a line comment (its title) but %s (%s) has none; give every constant of %s a line comment, or none", f.GoName, obj.Name(), titledConst.Name(), untitled.Name(), constAt(a.fset.Position(untitled.Pos())), obj.Name())
+		at := a.fset.Position(untitled.Pos())
+		a.diags = append(a.diags, Diagnostic{Pos: f.Pos, Related: []Related{{Pos: at, Message: untitled.Name() + " has no line comment"}},
+			Message: fmt.Sprintf("%s has type %s, whose constants are only partly titled: %s has a line comment (its title) but %s (%s) has none; give every constant of %s a line comment, or none", f.GoName, obj.Name(), titledConst.Name(), untitled.Name(), constAt(at), obj.Name())})
 		return false
 	}
 	f.Enum = make([]EnumItem, 0, len(consts))

@@ -68,7 +68,7 @@ func (a *analyzer) orphanHandlers(model *Package) ([]Diagnostic, map[string]bool
 			msg += ", and " + strings.Join(also, " and ")
 		}
 		msg += fmt.Sprintf(": this handler was written for %s, which no longer exists, and %s has no handler (was %s renamed %s?); mcpgen writes no second handler", o.old, s.Name, o.old, s.Name)
-		diags = append(diags, Diagnostic{Pos: o.pos, Message: msg})
+		diags = append(diags, Diagnostic{Pos: o.pos, Message: msg, Related: []Related{{Pos: s.Pos, Message: s.Name + ", which has no handler"}}})
 		files[o.file] = true
 		s.HandlerDeclared = true
 	}
