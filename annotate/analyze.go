@@ -320,7 +320,7 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 		switch verb {
 		case "question":
 			if rest != "" {
-				a.errorf(p, "//mcpgen:question takes no value (got %q); its message is //mcpgen:message or runtime.AskOptions.Message", rest)
+				a.directiveError(c, a.dropValue(c, verb), "//mcpgen:question takes no value (got %q); its message is //mcpgen:message or runtime.AskOptions.Message", rest)
 			}
 			s.Question = true
 		case "message":
@@ -343,7 +343,7 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 			s.Unsealed = true
 		case "enumnames":
 			if rest != "" {
-				a.errorf(p, "//mcpgen:enumnames takes no value (got %q)", rest)
+				a.directiveError(c, a.dropValue(c, verb), "//mcpgen:enumnames takes no value (got %q)", rest)
 			}
 			s.LegacyEnumNames = true
 		case "rounds":
@@ -353,9 +353,38 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 			}
 			s.MaxRounds = n
 		default:
-			a.errorf(p, "unknown directive //mcpgen:%s; known: message, tool, key, unsealed, rounds, enumnames, question", verb)
+			if near := nearest(verb, directiveVerbs); near != "" {
+				a.directiveError(c, a.commentFix(c, "Replace with //mcpgen:"+near, len("//mcpgen:"), len("//mcpgen:")+len(verb), near),
+					"unknown directive //mcpgen:%s; did you mean //mcpgen:%s?", verb, near)
+				break
+			}
+			a.errorf(p, "unknown directive //mcpgen:%s; known: %s", verb, strings.Join(directiveVerbs, ", "))
 		}
 	}
+}
+
+// directiveVerbs are the //mcpgen: directives [analyzer.directives] reads.
+var directiveVerbs = []string{"message", "tool", "key", "unsealed", "rounds", "enumnames", "question"}
+
+// directiveError reports a problem with directive c, the whole comment.
+func (a *analyzer) directiveError(c *ast.Comment, fixes []SuggestedFix, format string, args ...any) {
+	a.diags = append(a.diags, Diagnostic{Pos: a.fset.Position(c.Pos()), End: a.fset.Position(c.End()), Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes})
+}
+
+// dropValue is the fix that removes the value of directive c (//mcpgen:verb
+// value), which takes none.
+func (a *analyzer) dropValue(c *ast.Comment, verb string) []SuggestedFix {
+	return a.commentFix(c, "Remove the value", len("//mcpgen:")+len(verb), len(c.Text), "")
+}
+
+// commentFix is the fix that replaces bytes [s, e) of comment c with
+// text; nil when the comment's text is not its source (a carriage return
+// dropped by the scanner).
+func (a *analyzer) commentFix(c *ast.Comment, msg string, s, e int, text string) []SuggestedFix {
+	if int(c.End()-c.Pos()) != len(c.Text) {
+		return nil
+	}
+	return []SuggestedFix{{Message: msg, Edits: []TextEdit{{Pos: a.fset.Position(c.Pos() + token.Pos(s)), End: a.fset.Position(c.Pos() + token.Pos(e)), NewText: text}}}}
 }
 
 // toolOnly are the directives that configure a tool, not a question.
@@ -464,6 +493,14 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 				}
 				if ptr && structHasElicit(est, nil) {
 					a.nameErrorf(v, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
+					if af := a.astFields[v.Pos()]; af != nil {
+						if star, ok := af.Type.(*ast.StarExpr); ok && !holdsByValue(t, st, map[types.Type]bool{}) {
+							at := a.fset.Position(star.Star)
+							next := at
+							next.Offset, next.Column = at.Offset+1, at.Column+1
+							a.diags[len(a.diags)-1].SuggestedFixes = []SuggestedFix{{Message: "Embed " + typeString(t) + " by value", Edits: []TextEdit{{Pos: at, End: next}}}}
+						}
+					}
 					continue
 				}
 				seen[t] = true
@@ -486,6 +523,30 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
 		*out = append(*out, c)
 	}
+}
+
+// holdsByValue reports whether a value of type t holds a value of struct
+// st (as a field, an array element, at any depth): embedding t by value in
+// st would then make an invalid recursive type.
+func holdsByValue(t types.Type, st *types.Struct, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if types.Identical(u, st) {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsByValue(u.Field(i).Type(), st, seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsByValue(u.Elem(), st, seen)
+	}
+	return false
 }
 
 // structHasElicit reports whether st or a struct embedded in it (at any

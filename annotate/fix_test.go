@@ -56,6 +56,20 @@ func TestDirectiveFix(t *testing.T) {
 	}
 }
 
+// TestDirectiveTypoFix: a misspelt directive is one edit from the one
+// meant, and a value given to a directive that takes none is removed.
+func TestDirectiveTypoFix(t *testing.T) {
+	src := "package p\n\n// Args are arguments.\n//\n//mcpgen:mesage Hello\n//mcpgen:enumnames yes\ntype Args struct {\n\tCity *string `json:\"city\" elicit:\"optional\"`\n}\n"
+	got, diags := checkAndFix(t, src)
+	want := "package p\n\n// Args are arguments.\n//\n//mcpgen:message Hello\n//mcpgen:enumnames\ntype Args struct {\n\tCity *string `json:\"city\" elicit:\"optional\"`\n}\n"
+	if len(diags) != 2 || got != want || diags[0].Message != "unknown directive //mcpgen:mesage; did you mean //mcpgen:message?" {
+		t.Errorf("%+v; fixed:\n%s\nwant:\n%s", diags, got, want)
+	}
+	if _, diags := checkAndFix(t, got); len(diags) != 0 {
+		t.Errorf("after the fixes: %v", diags)
+	}
+}
+
 // TestCollisionRelated: a declaration named like a generated identifier is
 // reported at that declaration, from its name to the name's end, with the
 // struct the generated one is for as its related site.
