@@ -56,7 +56,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/internal/keygen"
 )
 
 func main() {
@@ -76,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")
 			return 2
 		}
-		fmt.Fprintln(stdout, mcpruntime.GenerateKey())
+		fmt.Fprintln(stdout, keygen.New())
 		return 0
 	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
