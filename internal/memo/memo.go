@@ -14,12 +14,17 @@
 //     it imports, its import path, directory, module (path, version,
 //     replacement, go version), build context (GOOS, GOARCH, cgo, build,
 //     tool and release tags) and file names;
-//   - the bytes of every Go, cgo and ignored Go file of every package that
-//     can change without a new version: the packages of the main module, of
+//   - the go command's environment file ($GOENV);
+//   - the bytes of every Go and ignored Go file of every package that can
+//     change without a new version: the packages of the main module, of
 //     replaced modules and of workspace modules, generated files and handler
 //     files included. A standard library package is keyed by the toolchain's
 //     VERSION file, a package of the module cache by its module's path and
 //     version (the cache is read-only, and go.sum pins its content).
+//
+// A run is not keyed (and so always loads) when such a package uses cgo (C
+// headers anywhere make its types) or when GOFLAGS names an -overlay (it
+// replaces files without changing them on disk).
 //
 // So any change that could render differently (a tag, a struct, a constant
 // in another package of the module, a dependency's version, the toolchain,
@@ -63,7 +68,7 @@ R {{.Root}}
 {{with .Error}}X {{.}}
 {{end}}{{range .DepsErrors}}X {{.}}
 {{end}}{{range .GoFiles}}F {{.}}
-{{end}}{{range .CgoFiles}}F {{.}}
+{{end}}{{range .CgoFiles}}G {{.}}
 {{end}}{{range .IgnoredGoFiles}}F {{.}}
 {{end}}`
 
@@ -116,6 +121,12 @@ func New(cfg Config) *Memo {
 		if !ok {
 			inv.Write([]byte{1})
 		}
+	}
+	// The go command's own environment file may set GOFLAGS and more.
+	envFile, _ := os.ReadFile(goEnvFile())
+	inv.Write(envFile)
+	if strings.Contains(os.Getenv("GOFLAGS"), "-overlay") || bytes.Contains(envFile, []byte("-overlay")) {
+		return nil // an overlay replaces files without changing them on disk
 	}
 	invocation := inv.Sum(nil)
 
@@ -171,6 +182,10 @@ func New(cfg Config) *Memo {
 			}
 		case "X":
 			return nil // let the load report it
+		case "G":
+			if mutable {
+				return nil // cgo: C headers, wherever they are, make Go types
+			}
 		case "F":
 			if !mutable {
 				continue
@@ -231,6 +246,19 @@ func (m *Memo) Record() {
 	if errors.Join(werr, tmp.Close()) != nil || os.Rename(tmp.Name(), m.slot) != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// goEnvFile is the go command's environment file (go help environment:
+// $GOENV, else os.UserConfigDir()/go/env).
+func goEnvFile() string {
+	if f := os.Getenv("GOENV"); f != "" {
+		return f
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "go", "env")
 }
 
 // executableSum is the SHA-256 of the running executable's bytes.

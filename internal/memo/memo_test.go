@@ -80,6 +80,18 @@ func TestOffAndErrors(t *testing.T) {
 	if m := New(Config{Dir: dir, Patterns: []string{"./nosuch"}}); m != nil {
 		t.Error("New for a pattern that matches nothing: not nil")
 	}
+	t.Setenv("GOFLAGS", "-overlay="+filepath.Join(dir, "overlay.json"))
+	if m := New(Config{Dir: dir}); m != nil {
+		t.Error("New with an -overlay in GOFLAGS: not nil")
+	}
+	t.Setenv("GOFLAGS", "")
+	if err := os.WriteFile(filepath.Join(dir, "c.go"), []byte("package m\n\nimport \"C\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CGO_ENABLED", "1")
+	if m := New(Config{Dir: dir}); m != nil {
+		t.Error("New for a package of the module that uses cgo: not nil")
+	}
 	var m *Memo
 	m.Record()
 	if m.Current() {
