@@ -8,12 +8,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime/impl"
+	"github.com/mcpgen/mcpgen/internal/format"
 )
 
 // validFormat checks a default against its format with the same checks the
 // generated code uses at run time.
-func validFormat(format, s string) bool { return impl.CheckFormat(format, s) }
+func validFormat(name, s string) bool { return format.Check(name, s) }
 
 // formatExample names a format with an example of a valid value.
 func formatExample(format string) string {

@@ -23,30 +23,55 @@ const treePackages = 20
 // as a tool (the README's spelling).
 const goRunMcpgen = "go run github.com/mcpgen/mcpgen/cmd/mcpgen"
 
+// goRunStringer runs golang.org/x/tools/cmd/stringer the same way, at the
+// x/tools version of this module's go.mod: the yardstick of one
+// //go:generate line per package.
+const goRunStringer = "go run golang.org/x/tools/cmd/stringer"
+
+// treeSetup is which //go:generate lines a tree has.
+type treeSetup int
+
+const (
+	mcpgenPerPackage   treeSetup = iota // each package: `… mcpgen -type TripN`
+	mcpgenRoot                          // the root only: the README's `… mcpgen ./...`
+	stringerPerPackage                  // each package: `… stringer -type=Level`
+)
+
 // writeTree writes a tree of treePackages packages under bench/testdata
 // (inside this module, so that the generated files' imports resolve; git
-// ignores it), each with one annotated struct of eight fields, and removes
-// it when tb ends. perPackage: each package has its own
-// `//go:generate … -type TripN` line (the old setup); otherwise the tree's
-// root package has the one line the README recommends,
-// `//go:generate … ./...`, and the packages none. It returns the root.
-func writeTree(tb testing.TB, perPackage bool) string {
+// ignores it), each with one annotated struct of eight fields and one
+// integer enum, Level, and removes it when tb ends. setup says where its
+// //go:generate lines are. It returns the root.
+func writeTree(tb testing.TB, setup treeSetup) string {
 	tb.Helper()
 	root, write := testdataDir(tb, "tree-")
 	doc := "// Package tree holds the synthetic tools of a benchmark.\npackage tree\n"
-	if !perPackage {
+	if setup == mcpgenRoot {
 		doc += "\n//go:generate " + goRunMcpgen + " ./...\n"
 	}
 	write("doc.go", doc)
 	for i := range treePackages {
 		directive := ""
-		if perPackage {
+		switch setup {
+		case mcpgenPerPackage:
 			directive = fmt.Sprintf("\n//go:generate %s -type Trip%d\n", goRunMcpgen, i)
+		case stringerPerPackage:
+			directive = "\n//go:generate " + goRunStringer + " -type=Level\n"
 		}
 		write(fmt.Sprintf("p%02d/args.go", i), fmt.Sprintf(`package p%02[1]d
 
 import "time"
 %[2]s
+// Level is how urgent a trip is.
+type Level int
+
+// The levels.
+const (
+	Low Level = iota
+	Medium
+	High
+)
+
 // Window is the part of the day a trip starts in.
 type Window string
 
@@ -123,11 +148,15 @@ func newestMtime(tb testing.TB, files []string) time.Time {
 // BenchmarkGenerateTree times `go generate ./...` on a tree of 20 annotated
 // packages, the way a user runs it, against the floor: one packages.Load
 // of those packages (annotate.PackagesConfig, in this process) and nothing
-// else. Every iteration times, in turn, on the same machine:
+// else, and against stringer, one line per package, on the same packages.
+// Every iteration times, in turn, on the same machine:
 //
 //   - floor-ms: packages.Load of the tree's packages (./...);
+//   - stringer-ms: go generate ./... with one `go run …/stringer
+//     -type=Level` line per package (20 go runs; stringer always rewrites
+//     its file): the idiom users copy;
 //   - perpkg-ms: go generate ./... with one `go run …/mcpgen -type TripN`
-//     line per package (20 go runs, 20 loads), output present and current;
+//     line per package (20 go runs), output present and current;
 //   - one-ms: go generate ./... with the README's one line at the root,
 //     `go run …/mcpgen ./...` (one go run, one load), output current: what
 //     a user's rerun costs;
@@ -139,21 +168,26 @@ func newestMtime(tb testing.TB, files []string) time.Time {
 //     first (outside the timing): a first run, which renders, type-checks
 //     and writes everything.
 //
-// Reruns must write nothing (modification times are checked); the ratios
-// one-x-floor, prebuilt-x-floor, perpkg-x-one and fresh-x-one are of the
-// same iteration.
+// mcpgen's reruns must write nothing (modification times are checked); the
+// ratios one-x-floor, prebuilt-x-floor, perpkg-x-one, fresh-x-one,
+// perpkg-x-stringer and one-x-stringer are of the same iteration.
 func BenchmarkGenerateTree(b *testing.B) {
-	perPkg, one := writeTree(b, true), writeTree(b, false)
+	perPkg, one, str := writeTree(b, mcpgenPerPackage), writeTree(b, mcpgenRoot), writeTree(b, stringerPerPackage)
 	bin := filepath.Join(b.TempDir(), "mcpgen")
 	command(b, ".", "go", "build", "-o", bin, "github.com/mcpgen/mcpgen/cmd/mcpgen")
-	// First generation of both trees; it also warms the build cache (go
-	// run's mcpgen, go list -export of the packages with their output).
+	// First generation of the trees; it also warms the build cache (go
+	// run's mcpgen and stringer, go list -export of the packages with their
+	// output) and, by the second run, mcpgen's memo of current runs.
 	for _, root := range []string{perPkg, one} {
 		command(b, root, "go", "generate", "./...")
 		if n := len(generated(b, root)); n != 2*treePackages {
 			b.Fatalf("%s: go generate wrote %d files, want %d", root, n, 2*treePackages)
 		}
 		command(b, root, "go", "generate", "./...")
+	}
+	command(b, str, "go", "generate", "./...")
+	if m, _ := filepath.Glob(filepath.Join(str, "*", "level_string.go")); len(m) != treePackages {
+		b.Fatalf("%s: stringer wrote %d files, want %d", str, len(m), treePackages)
 	}
 	floor := func() {
 		pkgs, err := packages.Load(annotate.PackagesConfig(annotate.Config{Dir: one}), "./...")
@@ -175,11 +209,12 @@ func BenchmarkGenerateTree(b *testing.B) {
 		}
 		return d
 	}
-	var tFloor, tPerPkg, tOne, tPrebuilt, tGoRun, tFresh time.Duration
+	var tFloor, tStringer, tPerPkg, tOne, tPrebuilt, tGoRun, tFresh time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tFloor += timed(floor)
 		tGoRun += timed(func() { command(b, one, "go", strings.Fields(goRunMcpgen + " -version")[1:]...) })
+		tStringer += timed(func() { command(b, str, "go", "generate", "./...") })
 		tPerPkg += unchanged("per-package directives", perPkg, func() { command(b, perPkg, "go", "generate", "./...") })
 		tOne += unchanged("one directive", one, func() { command(b, one, "go", "generate", "./...") })
 		tPrebuilt += unchanged("prebuilt mcpgen ./...", one, func() { command(b, one, bin, "./...") })
@@ -197,6 +232,7 @@ func BenchmarkGenerateTree(b *testing.B) {
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 / float64(b.N) }
 	b.ReportMetric(ms(tFloor), "floor-ms")
+	b.ReportMetric(ms(tStringer), "stringer-ms")
 	b.ReportMetric(ms(tPerPkg), "perpkg-ms")
 	b.ReportMetric(ms(tOne), "one-ms")
 	b.ReportMetric(ms(tPrebuilt), "prebuilt-ms")
@@ -206,4 +242,6 @@ func BenchmarkGenerateTree(b *testing.B) {
 	b.ReportMetric(float64(tPrebuilt)/float64(tFloor), "prebuilt-x-floor")
 	b.ReportMetric(float64(tPerPkg)/float64(tOne), "perpkg-x-one")
 	b.ReportMetric(float64(tFresh)/float64(tOne), "fresh-x-one")
+	b.ReportMetric(float64(tPerPkg)/float64(tStringer), "perpkg-x-stringer")
+	b.ReportMetric(float64(tOne)/float64(tStringer), "one-x-stringer")
 }

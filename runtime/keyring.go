@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/keygen"
 )
 
 // Key ring constants.
 const (
 	// KeySize is the length in bytes of a requestState key: AES-256.
-	KeySize = 32
+	KeySize = keygen.Size
 	// EnvStateKeys names the environment variable that [KeyRingFromEnv]
 	// reads: comma-separated base64 keys (standard or URL-safe alphabet,
 	// padded or not), newest first.
@@ -182,11 +184,7 @@ func EphemeralKeyRing() *KeyRing {
 // GenerateKey returns a new random [KeySize]-byte key from crypto/rand,
 // encoded the way [ParseKeyRing] reads it: base64url without padding
 // (RFC 4648 §5), 43 characters. `mcpgen keygen` prints one. It never fails.
-func GenerateKey() string {
-	k := make([]byte, KeySize)
-	_, _ = rand.Read(k)
-	return base64.RawURLEncoding.EncodeToString(k)
-}
+func GenerateKey() string { return keygen.New() }
 
 // Seal encrypts and authenticates plaintext with AES-256-GCM (NIST SP
 // 800-38D, random 96-bit nonce) under the newest key and returns the state in

@@ -56,7 +56,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/internal/keygen"
+	"github.com/mcpgen/mcpgen/internal/memo"
 )
 
 func main() {
@@ -76,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")
 			return 2
 		}
-		fmt.Fprintln(stdout, mcpruntime.GenerateKey())
+		fmt.Fprintln(stdout, keygen.New())
 		return 0
 	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
@@ -104,6 +105,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if !token.IsIdentifier(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)
 			return 2
+		}
+	}
+	// A rerun whose inputs are those of a run that found every file
+	// current has nothing to do (see package memo); -check always looks.
+	var inputs *memo.Memo
+	if !*check {
+		inputs = memo.New(memo.Config{Args: args, Patterns: cfg.Patterns, BuildTags: cfg.BuildTags})
+		if inputs.Current() {
+			memoized++
+			return 0
 		}
 	}
 	wd, _ := os.Getwd()
@@ -152,6 +163,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		return checkFiles(stderr, wd, files)
 	}
+	if len(files) == 0 {
+		inputs.Record() // every package was current: nothing to write
+		return 0
+	}
 	res, err := gen.Write(underGoGenerate(files))
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen:", err)
@@ -180,8 +195,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// rendered counts the packages rendered (not skipped as current), for tests.
-var rendered int
+// rendered counts the packages rendered (not skipped as current), and
+// memoized the runs that the memo ended before loading, for tests.
+var rendered, memoized int
 
 // report prints diagnostics, relative to wd, and returns exit status 1.
 func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {

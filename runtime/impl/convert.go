@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/internal/format"
 )
 
 // This file converts the values of a form's content (decoded JSON: string,

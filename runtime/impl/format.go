@@ -1,11 +1,11 @@
 package impl
 
-import "github.com/mcpgen/mcpgen/runtime/internal/format"
+import "github.com/mcpgen/mcpgen/internal/format"
 
 // The JSON Schema format checks of generated Validate and ApplyContent
 // methods. Each agrees exactly with santhosh-tekuri/jsonschema/v6 (draft
 // 2020-12, format assertions on) for every input, and neither allocates nor
-// panics; the doc comments of package runtime/internal/format list the rules
+// panics; the doc comments of package internal/format list the rules
 // and where the validator departs from the RFCs. These are one-line wrappers,
 // inlined by the compiler.
 

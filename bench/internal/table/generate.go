@@ -6,7 +6,8 @@ import "math"
 // on one synthetic package of 100 structs against packages.Load of it
 // (BenchmarkGenerate), and go generate on a tree of 20 annotated packages,
 // per-package directives against the README's one directive against
-// packages.Load of those packages (BenchmarkGenerateTree).
+// packages.Load of those packages, and both against stringer's per-package
+// directives on the same packages (BenchmarkGenerateTree).
 func generationRows(r results) []row {
 	var rows []row
 	add := func(what, m, b, ratio, g string) { rows = append(rows, row{what, m, b, ratio, g}) }
@@ -30,7 +31,13 @@ func generationRows(r results) []row {
 		ms(tree, "prebuilt-ms"), ms(tree, "floor-ms"), num(pre, "%.2f×"), "")
 	add("what go run costs before mcpgen starts (go run …/mcpgen -version, cached build) vs packages.Load of the 20 packages",
 		ms(tree, "gorun-ms"), ms(tree, "floor-ms"), num(r.ratio(r.at(tree, "gorun-ms"), r.at(tree, "floor-ms")), "%.2f×"), "")
-	add("go generate ./..., 20 packages, rerun: one //go:generate line per package (20 go runs, 20 loads) vs the README's one line",
+	ps := r.get(tree, "perpkg-x-stringer")
+	add("go generate ./..., 20 packages, rerun (output current): one //go:generate go run …/mcpgen -type TripN per package vs one go run …/stringer -type=Level per package (golang.org/x/tools/cmd/stringer, the idiom users copy; it always rewrites) on the same packages",
+		ms(tree, "perpkg-ms"), ms(tree, "stringer-ms"), num(ps, "%.2f×"), goal("≤ 1.0×", ps <= 1.0, !math.IsNaN(ps)))
+	rs := r.get(tree, "one-x-stringer")
+	add("go generate ./..., 20 packages, rerun: the README's one line at the root vs one stringer line per package",
+		ms(tree, "one-ms"), ms(tree, "stringer-ms"), num(rs, "%.2f×"), goal("≤ 0.1×", rs <= 0.1, !math.IsNaN(rs)))
+	add("go generate ./..., 20 packages, rerun: one //go:generate line per package (20 go runs) vs the README's one line",
 		ms(tree, "perpkg-ms"), ms(tree, "one-ms"), num(r.get(tree, "perpkg-x-one"), "%.1f× slower"), "")
 	add("go generate ./..., 20 packages, README's setup: first run (40 files rendered, type-checked, written) vs rerun",
 		ms(tree, "fresh-ms"), ms(tree, "one-ms"), num(r.get(tree, "fresh-x-one"), "%.1f× slower"), "")

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/internal/format"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 

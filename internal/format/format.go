@@ -12,7 +12,10 @@
 //
 // Package runtime uses it for the flow's own date checks; package
 // runtime/impl exposes it to generated code (impl.IsEmail, impl.CheckFormat,
-// …) through one-line wrappers.
+// …) through one-line wrappers; package annotate checks defaults with it.
+// It lives outside runtime/ so that the generator (cmd/mcpgen) does not link
+// the runtime and its dependencies: `go tool mcpgen` hashes every package of
+// the command before each run, so each one costs every //go:generate line.
 package format
 
 // Check reports whether s is valid for the JSON Schema format named
