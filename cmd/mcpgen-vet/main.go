@@ -5,13 +5,13 @@
 //	go vet -vettool=$(which mcpgen-vet) ./...
 //
 // It reports exactly what mcpgen would (see package
-// github.com/mcpgen/mcpgen/annotate/analyzer), printed file:line:col: message.
+// github.com/mcpgen/mcpgen/analyzer), printed file:line:col: message.
 package main
 
 import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 
-	"github.com/mcpgen/mcpgen/annotate/analyzer"
+	"github.com/mcpgen/mcpgen/analyzer"
 )
 
 func main() { singlechecker.Main(analyzer.Analyzer) }

@@ -12,14 +12,14 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/mcpgen/mcpgen/annotate/analyzer"
+	"github.com/mcpgen/mcpgen/analyzer"
 )
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
 // every diagnostic must match a `// want` comment on its line, and every
 // want must be matched.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	dir, err := filepath.Abs(filepath.Join("..", "annotate", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestGoVet(t *testing.T) {
 	}
 	// A module of its own, so go vet sees the corpus as a normal package.
 	mod := t.TempDir()
-	src := filepath.Join("..", "testdata", "src", "corpus")
+	src := filepath.Join("..", "annotate", "testdata", "src", "corpus")
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
