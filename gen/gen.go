@@ -13,7 +13,6 @@ import (
 	"math"
 	"path/filepath"
 	goruntime "runtime"
-	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
@@ -75,7 +74,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, ElicitFileName(s.Name), err)
 				return
 			}
-			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: stamp(pkg, s, src)}
+			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
 			if s.HandlerDeclared || s.Question {
 				return
 			}
@@ -98,7 +97,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		}
 	}
 	for _, st := range pkg.Stale {
-		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(pkg.Name, st.Types)})
+		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(st.Path, st.Types)})
 	}
 	return files, nil
 }
@@ -199,12 +198,4 @@ func newFile(pkg *annotate.Package) *jen.File {
 	f.ImportName(runtimePkg, "runtime")
 	f.ImportName(schemaPkg, "jsonschema")
 	return f
-}
-
-// emptiedStub is what a stale file becomes when it cannot be removed yet
-// (File.Defer): mcpgen's header, a build constraint that leaves it out of
-// every build and of go generate's file list, and the package clause.
-func emptiedStub(pkgName string, gone []string) []byte {
-	return []byte(annotate.Header(Version(), "") + "\n\n//go:build ignore\n\n" +
-		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "); mcpgen removes it on its next run.\n\npackage " + pkgName + "\n")
 }
