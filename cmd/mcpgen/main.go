@@ -90,14 +90,18 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		fmt.Fprintln(stdout, mcpruntime.GenerateKey())
 		return 0, nil
 	}
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" || !strings.HasPrefix(a, "-") {
 			break
 		}
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if msg, ok := removedFlags[name]; ok {
 			fmt.Fprintln(stderr, "mcpgen:", msg)
 			return 2, nil
+		}
+		if (name == "type" || name == "tags") && !hasValue {
+			i++ // the flag's value
 		}
 	}
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
