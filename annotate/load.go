@@ -147,6 +147,7 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	}
 	a := &analyzer{fset: fset, types: pkg, files: files, info: info}
 	model := a.run(wanted, found)
+	model.unresolved = a.unresolved
 	sortDiags(a.diags)
 	// A struct embedded in another argument struct is walked for each: its
 	// fields' diagnostics come once per walk.
@@ -200,7 +201,8 @@ type ownFiles struct {
 }
 
 // parse parses a file, reading mcpgen's own earlier output as an empty file
-// of the same package, and recording what that output declares.
+// of the same package, and recording the types that output has methods on
+// (to tell a stale file, see judge).
 func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	if IsGenerated(src) {
 		f, err := parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)

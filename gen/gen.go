@@ -36,8 +36,9 @@ type File struct {
 	// that empties it instead when Defer is set.
 	Remove bool
 	// Defer, with Remove: replace the file by Content, a stub the build
-	// ignores, which the next run removes. `go generate` needs it: it opens
-	// every file of the package it listed before the first directive ran.
+	// ignores whose own //go:generate line removes it (emptiedStub). `go
+	// generate` needs it: it opens every file of the package it listed
+	// before the first directive ran.
 	Defer bool
 }
 

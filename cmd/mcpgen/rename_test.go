@@ -77,3 +77,36 @@ func TestRenamedStruct(t *testing.T) {
 		t.Errorf("-check: exit %d\n%s\n%s", code, stderr, b[:200])
 	}
 }
+
+// TestRenameWithTwoDirectivesInOneGoGenerate: a package with a directive
+// per type. Renaming the struct of the first makes its directive empty the
+// old file to a stub (go generate listed the file and has yet to read it);
+// the second directive, which runs before go generate reaches the stub,
+// must leave it to its own line. One go generate, and the stub is gone.
+func TestRenameWithTwoDirectivesInOneGoGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go generate")
+	}
+	question := func(name string) string {
+		return "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type " + name + "\n\n" +
+			"// " + name + " is a question.\n//\n//mcpgen:question\ntype " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
+	}
+	dir := newModule(t, map[string]string{"a.go": question("Old"), "b.go": question("B")})
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old_elicit.go")); err != nil {
+		t.Fatal(err)
+	}
+	replaceIn(t, dir, "a.go", "Old", "Alpha")
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate after the rename: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old_elicit.go")); err == nil {
+		t.Error("old_elicit.go is still there after one go generate")
+	}
+	goBuild(t)
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
+	}
+}

@@ -53,7 +53,7 @@ func (c Change) Diff(dir string) string {
 		to = "/dev/null"
 	}
 	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.New)),
+		A: lines(c.Old), B: lines(c.New),
 		FromFile: from, ToFile: to, Context: 3,
 	})
 	return d
@@ -91,6 +91,16 @@ func Changes(files []gen.File) []Change {
 
 // Changes compares the result's files with the disk (see [Changes]).
 func (r *Result) Changes() []Change { return Changes(r.Files) }
+
+// lines splits b after each newline, as diff reads a file (difflib's
+// SplitLines adds a line after the last newline, which diff -u does not).
+func lines(b []byte) []string {
+	out := strings.SplitAfter(string(b), "\n")
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
 
 func rel(dir, path string) string {
 	if r, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(r, "..") {

@@ -18,22 +18,27 @@ import (
 // another directory, which go generate may still reach) cannot be removed:
 // go generate would fail to open it. It is replaced by a stub the build
 // ignores whose own //go:generate line removes it when go generate reaches
-// it (gen's File.Defer), so a rename needs one go generate.
+// it (gen's File.Defer), so a rename needs one go generate. A stub found
+// there is left to its own line (go generate listed it if an earlier
+// directive of the same go generate made it); one go generate did not
+// reach is removed by a run outside go generate, or by a directive of a
+// file that sorts after it.
 func (r *Result) Write() (gen.WriteResult, error) {
 	files := r.Files
 	if goFile := os.Getenv("GOFILE"); goFile != "" {
 		wd, _ := os.Getwd()
-		files = append([]gen.File(nil), files...)
-		for i, f := range files {
-			if !f.Remove {
-				continue
+		files = nil
+		for _, f := range r.Files {
+			if f.Remove && (filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile) {
+				if b, err := os.ReadFile(f.Path); err == nil && bytes.Contains(b, []byte(annotate.StaleStubNote)) {
+					// A stub already: an earlier directive of this go
+					// generate may have made it, and then go generate
+					// listed the file and will run the stub's own line.
+					continue
+				}
+				f.Defer = true
 			}
-			if b, err := os.ReadFile(f.Path); err == nil && bytes.Contains(b, []byte(annotate.StaleStubNote)) {
-				continue // a stub of an earlier run: the build, and go generate, ignore it
-			}
-			if filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile {
-				files[i].Defer = true
-			}
+			files = append(files, f)
 		}
 	}
 	return gen.Write(files)
