@@ -96,6 +96,14 @@ func TestChangedHeaderRegenerates(t *testing.T) {
 	}
 	second := buildMcpgen(t, changed, bins)
 
+	// mcpgen's records in a cache directory of the test's own; the go
+	// command's build cache stays where it is (it defaults to the same
+	// directory, and a cold one costs minutes).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	dir := newModule(t, map[string]string{"pay.go": payArgs})
 	runBin := func(bin string, args ...string) (int, string) {
