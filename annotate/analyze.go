@@ -19,7 +19,8 @@ type analyzer struct {
 	files       []*ast.File
 	info        *types.Info
 	diags       []Diagnostic
-	taggedNames []string                 // structs tagged or named by -type: their generated identifiers are tolerated
+	taggedNames []string                 // structs tagged or named by -type
+	unresolved  []Diagnostic             // fields whose type is invalid (see Package.Unresolved)
 	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
 	constDocs   map[token.Pos]string     // constant name position → its line comment
 	top         token.Position           // collect: the root struct's field being walked
@@ -128,7 +129,6 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		}
 	}
 	a.collide(model)
-	model.Directives = directives(a.fset, a.files)
 	return model
 }
 
@@ -137,6 +137,27 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 func (a *analyzer) declaredByUser(name string) bool {
 	obj := a.types.Scope().Lookup(name)
 	return obj != nil && a.inUserFile(obj.Pos())
+}
+
+// invalidType reports whether t is, or is built from, the invalid type
+// go/types gives an expression it could not resolve.
+func invalidType(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.Basic:
+		return t.Kind() == types.Invalid
+	case *types.Pointer:
+		return invalidType(t.Elem())
+	case *types.Slice:
+		return invalidType(t.Elem())
+	case *types.Array:
+		return invalidType(t.Elem())
+	case *types.Map:
+		return invalidType(t.Key()) || invalidType(t.Elem())
+	case *types.Named:
+		_, basic := t.Underlying().(*types.Basic)
+		return basic && invalidType(t.Underlying())
+	}
+	return false
 }
 
 // isOwnOutput reports whether a parsed file starts with [GeneratedHeader].
@@ -513,6 +534,13 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 			if hasElicit {
 				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
 			}
+			continue
+		}
+		if invalidType(v.Type()) {
+			// A type error the compiler reports (or a name only mcpgen's
+			// output declares): not the tag's fault, so no diagnostic here.
+			a.unresolved = append(a.unresolved, Diagnostic{Pos: fpos, Message: fmt.Sprintf(
+				"the type of %s names something only mcpgen's output declares; mcpgen builds its model before generating, so give %s a type the package itself declares", v.Name(), v.Name())})
 			continue
 		}
 		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,

@@ -3,27 +3,13 @@ package annotate
 import (
 	"bytes"
 	"crypto/sha256"
-	_ "embed" // idents.go, the naming rules, is part of every model digest
 	"encoding/hex"
 	"fmt"
-	"go/scanner"
-	"go/token"
 	"math"
 	"reflect"
 	"sort"
 	"strconv"
-	"sync"
 )
-
-// identsSource is idents.go: the names of everything mcpgen generates are
-// derived from the model by its functions, so a change to them changes the
-// output of an unchanged model.
-//
-//go:embed idents.go
-var identsSource []byte
-
-// identsDigest is the SourceDigest of identsSource, computed once.
-var identsDigest = sync.OnceValue(func() string { return SourceDigest(identsSource) })
 
 // digestExcluded lists the members of the model that do not go into
 // [ModelDigest], each with the reason it cannot change the bytes of a
@@ -36,7 +22,6 @@ var digestExcluded = map[string]string{
 	"Package.Dir":            "where the package is, not what its files say",
 	"Package.Structs":        "each struct's file is digested on its own; gen renders one struct from the package's name and path and the struct",
 	"Package.Stale":          "files to remove; a package with any is never skipped",
-	"Package.Directives":     "what they change is copied into Struct.Command and Struct.LegacyEnumNames (UseDirectives)",
 	"Struct.Pos":             "positions are never written into generated code",
 	"Struct.File":            "the directory of the output, not its content",
 	"Struct.HandlerDeclared": "whether the handler file is written, not what the generated file says; Current checks the handler file itself",
@@ -59,17 +44,15 @@ func DigestExcluded() []string {
 // ModelDigest returns, in hex, the SHA-256 of a canonical encoding of what
 // determines the generated file of s in package p: p's name and import path,
 // every exported member of s and of its fields (recursively, in order; see
-// digestExcluded for the few left out), and the naming rules of idents.go
-// (its Go tokens, comments aside). The encoding is derived from the model's
-// types by reflection, so a member added to the model is digested without
-// being listed anywhere. Package gen adds its own version and renderer to
-// this digest and stores the result in the generated file (see
-// [DigestLine]).
+// digestExcluded for the few left out). The encoding is derived from the
+// model's types by reflection, so a member added to the model is digested
+// without being listed anywhere. The driver (internal/driver) adds a digest
+// of the running executable, which holds every rule that renders (names,
+// header, renderer), and skips a struct whose file on disk is what that
+// executable rendered for this digest before.
 func ModelDigest(p *Package, s *Struct) string {
 	var e digestEncoder
-	e.buf.WriteString("mcpgen model v1\n")
-	e.buf.WriteString(identsDigest())
-	e.buf.WriteByte('\n')
+	e.buf.WriteString("mcpgen model v2\n")
 	e.value(reflect.ValueOf(*p), "Package")
 	e.buf.WriteByte('\n')
 	e.value(reflect.ValueOf(*s), "Struct")
@@ -146,28 +129,4 @@ func (e *digestEncoder) value(v reflect.Value, typeName string) {
 		// rather than digest it wrongly; the model's test catches it first.
 		panic(fmt.Sprintf("annotate: ModelDigest cannot encode %s (a %s): teach digestEncoder.value this kind", typeName, v.Kind()))
 	}
-}
-
-// SourceDigest returns, in hex, the SHA-256 of the Go tokens of srcs, in
-// order, without comments or layout: a change to a comment or to spacing
-// leaves it alone, any change to the code changes it. Package gen digests
-// its own source with it, so that a renderer changed without a new version
-// (a checkout, "(devel)") still regenerates every file.
-func SourceDigest(srcs ...[]byte) string {
-	h := sha256.New()
-	for _, src := range srcs {
-		fset := token.NewFileSet()
-		file := fset.AddFile("", -1, len(src))
-		var s scanner.Scanner
-		s.Init(file, src, nil, 0)
-		for {
-			_, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			fmt.Fprintf(h, "%d %q\n", tok, lit)
-		}
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -2,7 +2,6 @@ package annotate
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -189,36 +188,5 @@ func TestModelDigestOrderAndLists(t *testing.T) {
 	b.Fields[0].Title, b.Fields[0].Description = "a", "bc"
 	if ModelDigest(p, a) == ModelDigest(p, b) {
 		t.Error("moving text from Title to Description left the digest unchanged")
-	}
-}
-
-func TestFileDigest(t *testing.T) {
-	src := Header("(devel)", "mcpgen") + "\n" + DigestLine("0123abcd") + "\n\npackage m\n"
-	d, rest, ok := FileDigest([]byte(src))
-	if !ok || d != "0123abcd" || string(rest) != Header("(devel)", "mcpgen")+"\n\npackage m\n" {
-		t.Errorf("FileDigest = %q, %q, %v", d, rest, ok)
-	}
-	for _, bad := range []string{
-		"package m\n",
-		Header("(devel)", "") + "\n\npackage m\n", // before digests
-		"// mine\n" + DigestLine("0123abcd") + "\n",
-		Header("(devel)", ""), // one line
-	} {
-		if d, _, ok := FileDigest([]byte(bad)); ok {
-			t.Errorf("FileDigest(%q) = %q, true; want none", bad, d)
-		}
-	}
-	if !strings.HasPrefix(DigestLine("x"), "// ") {
-		t.Error("the digest line is not a comment")
-	}
-}
-
-func TestSourceDigestIgnoresCommentsAndLayout(t *testing.T) {
-	a := SourceDigest([]byte("package p\n\n// F does it.\nfunc F() int { return 1 }\n"))
-	if b := SourceDigest([]byte("package p\r\n\r\n// F does something else.\r\nfunc  F()  int { return 1 }\r\n")); a != b {
-		t.Error("a comment, spaces or CRLF line ends changed the source digest")
-	}
-	if c := SourceDigest([]byte("package p\n\nfunc F() int { return 2 }\n")); a == c {
-		t.Error("a changed literal left the source digest unchanged")
 	}
 }

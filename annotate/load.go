@@ -22,15 +22,18 @@ type Config struct {
 	Patterns  []string // package patterns (default ".")
 	Types     []string // struct type names to generate for; empty: every struct with an elicit tag or a //mcpgen:tool or //mcpgen:question directive
 	BuildTags []string // build tags (-tags)
-	// LegacyEnumNames makes every struct's titled single selects use the
-	// deprecated enum + enumNames form (mcpgen -legacy-enum-names), as the
-	// //mcpgen:enumnames directive does for one struct.
-	LegacyEnumNames bool
 }
 
 // Load loads the packages and returns the model of every annotated struct,
 // and every diagnostic found (all of them, sorted by position). When any
 // diagnostic is returned, the model must not be used for generation.
+//
+// mcpgen's own output is read as empty (it may be stale, or not compile),
+// so the package's type errors here may come from code that calls what
+// mcpgen generates: Load reports none of them (syntax and go command errors
+// it does report). [TypeCheck] then checks the package with the files built
+// from the model in place of mcpgen's own, and every error that remains is
+// the user's: no error message is ever read.
 func Load(cfg Config) ([]*Package, []Diagnostic) {
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
@@ -61,23 +64,16 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		a := &analyzer{fset: p.Fset, types: p.Types, files: p.Syntax, info: p.TypesInfo}
 		model := a.run(wanted, found)
 		diags = append(diags, a.diags...)
-		names := a.generatedNames()
-		model.Stale = own.judge(p, names)
+		model.unresolved = a.unresolved
+		model.Stale = own.judge(p)
 		model.Stale = append(model.Stale, emptiedStubs(p)...)
-		renames, explained := a.orphanHandlers(model)
+		renames, _ := a.orphanHandlers(model)
 		diags = append(diags, renames...)
-		for _, d := range untoleratedErrors(p, names) {
-			if !explained[d.Pos.Filename] {
-				diags = append(diags, d)
-			}
+		diags = append(diags, loadErrors(p)...)
+		if len(wanted) > 0 {
+			model.unrequested = unrequested(p, wanted)
 		}
-		diags = append(diags, model.tagConflicts(cfg.BuildTags)...)
-		if cfg.LegacyEnumNames {
-			for _, s := range model.Structs {
-				s.LegacyEnumNames = true
-			}
-		}
-		model.load = &loaded{pkg: p, own: own, cfg: cfg, later: names.without(model.Structs)}
+		model.load = &loaded{pkg: p, own: own, cfg: cfg}
 		if len(model.Structs) > 0 || len(model.Stale) > 0 {
 			out = append(out, model)
 		}
@@ -110,6 +106,7 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	}
 	a := &analyzer{fset: fset, types: pkg, files: files, info: info}
 	model := a.run(wanted, found)
+	model.unresolved = a.unresolved
 	sortDiags(a.diags)
 	// A struct embedded in another argument struct is walked for each: its
 	// fields' diagnostics come once per walk.
@@ -137,10 +134,9 @@ func packagesConfig(cfg Config, own *ownFiles) *packages.Config {
 	return pcfg
 }
 
-// ownFile is what one of mcpgen's own generated files declares.
+// ownFile is what one of mcpgen's own generated files declares methods on.
 type ownFile struct {
-	top   []string            // package-level names other than methods
-	recvs map[string][]string // receiver type name → its method names
+	recvs map[string]bool // receiver type names
 }
 
 // ownFiles records the declarations of mcpgen's own output as the loader
@@ -151,7 +147,8 @@ type ownFiles struct {
 }
 
 // parse parses a file, reading mcpgen's own earlier output as an empty file
-// of the same package, and recording what that output declares.
+// of the same package, and recording the types that output has methods on
+// (to tell a stale file, see judge).
 func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	if IsGenerated(src) {
 		f, err := parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
@@ -166,35 +163,19 @@ func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast
 	return parser.ParseFile(fset, filename, src, parser.ParseComments)
 }
 
-// ownDecls lists the declarations of a generated file (of a file set of its
-// own: the positions are not needed). A file that no longer parses yields
-// what was parsed.
+// ownDecls lists the receivers of a generated file's methods (of a file set
+// of its own: the positions are not needed). A file that no longer parses
+// yields what was parsed.
 func ownDecls(src []byte) *ownFile {
-	of := &ownFile{recvs: map[string][]string{}}
+	of := &ownFile{recvs: map[string]bool{}}
 	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if f == nil {
 		return of
 	}
 	for _, decl := range f.Decls {
-		switch d := decl.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil || len(d.Recv.List) == 0 {
-				of.top = append(of.top, d.Name.Name)
-				continue
-			}
+		if d, ok := decl.(*ast.FuncDecl); ok && d.Recv != nil && len(d.Recv.List) > 0 {
 			if r := recvTypeName(d.Recv.List[0].Type); r != "" {
-				of.recvs[r] = append(of.recvs[r], d.Name.Name)
-			}
-		case *ast.GenDecl:
-			for _, spec := range d.Specs {
-				switch s := spec.(type) {
-				case *ast.TypeSpec:
-					of.top = append(of.top, s.Name.Name)
-				case *ast.ValueSpec:
-					for _, n := range s.Names {
-						of.top = append(of.top, n.Name)
-					}
-				}
+				of.recvs[r] = true
 			}
 		}
 	}
@@ -218,18 +199,16 @@ func recvTypeName(e ast.Expr) string {
 	return ""
 }
 
-// judge sorts the generated files of package p: the declarations of a file
-// whose methods are on types the package still declares (or that has no
-// methods) are added to names, to be tolerated while the file is read as
-// empty; a file whose methods are all on types the package no longer
-// declares is stale and returned. Handler files are the user's and never stale.
-func (o *ownFiles) judge(p *packages.Package, names generatedNames) []StaleFile {
+// judge returns the generated files of package p whose methods are all on
+// types the package no longer declares: they are stale, to be removed.
+// Handler files are the user's and never stale.
+func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 	var stale []StaleFile
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, name := range p.GoFiles {
 		of := o.files[name]
-		if of == nil {
+		if of == nil || len(of.recvs) == 0 || strings.HasSuffix(name, "_handler.go") {
 			continue
 		}
 		var gone []string
@@ -238,18 +217,9 @@ func (o *ownFiles) judge(p *packages.Package, names generatedNames) []StaleFile 
 				gone = append(gone, r)
 			}
 		}
-		if len(of.recvs) > 0 && len(gone) == len(of.recvs) && !strings.HasSuffix(name, "_handler.go") {
+		if len(gone) == len(of.recvs) {
 			sort.Strings(gone)
 			stale = append(stale, StaleFile{Path: name, Types: gone})
-			continue
-		}
-		for _, n := range of.top {
-			names.top[n] = true
-		}
-		for r, ms := range of.recvs {
-			for _, m := range ms {
-				names.method(r, m)
-			}
 		}
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
@@ -271,45 +241,27 @@ func packageErrorDiag(e packages.Error) Diagnostic {
 	return d
 }
 
-var (
-	undefinedRE = regexp.MustCompile(`^undefined: (\w+)$`)
-	notImplRE   = regexp.MustCompile(`\*?(\w+) does not implement \S+ \(missing method (\w+)\)$`)
-	noMethodRE  = regexp.MustCompile(`\(type \*?(\w+) has no field or method (\w+)\)$`)
-)
-
-// untoleratedErrors returns the package's errors, except type errors that
-// come from identifiers mcpgen generates (user code calling generated code
-// before it is generated, or while mcpgen reads its own output as empty).
-// Like the compiler, a package with syntax errors reports only those, one
-// per file: its type errors are mostly their consequences.
-func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
+// loadErrors returns the errors of the first load that are not type errors:
+// syntax errors (like the compiler, only the first of each file: the rest
+// usually follow from it) and the go command's. Type errors are left to
+// [TypeCheck], which checks the package with mcpgen's output in place.
+func loadErrors(p *packages.Package) []Diagnostic {
 	var out []Diagnostic
-	syntax := false
-	for _, e := range p.Errors {
-		syntax = syntax || e.Kind == packages.ParseError
-	}
 	parseErrs := map[string]bool{} // files whose first syntax error is reported
 	for _, e := range p.Errors {
-		if e.Kind == packages.ParseError {
-			// Only the first syntax error of a file: the rest usually
-			// follow from it.
+		switch e.Kind {
+		case packages.TypeError:
+			continue
+		case packages.ParseError:
 			d := packageErrorDiag(e)
 			if parseErrs[d.Pos.Filename] {
 				continue
 			}
 			parseErrs[d.Pos.Filename] = true
-		}
-		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n") {
-			// The go command compiled the package for export data and
-			// failed; the package is type-checked from source (skipping
-			// mcpgen's own stale output), and those errors are judged below.
-			continue
-		}
-		if e.Kind == packages.TypeError {
-			if syntax {
-				continue
-			}
-			if gen.explains(e.Msg) {
+		case packages.ListError:
+			if strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n") {
+				// The go command compiled the package for export data and
+				// failed: type errors, which TypeCheck judges.
 				continue
 			}
 		}
@@ -318,50 +270,28 @@ func untoleratedErrors(p *packages.Package, gen generatedNames) []Diagnostic {
 	return out
 }
 
-// generatedNames is what mcpgen's output declares in a package.
-type generatedNames struct {
-	top     map[string]bool            // package-level names
-	methods map[string]map[string]bool // receiver type name → method names
-}
-
-// explains reports whether a type error comes from an identifier in g:
-// undefined, a method missing from a struct, or a struct that does not yet
-// implement an interface for want of a generated method (a question passed
-// to runtime.Ask before its methods are generated).
-func (g generatedNames) explains(msg string) bool {
-	if m := undefinedRE.FindStringSubmatch(msg); m != nil && g.top[m[1]] {
-		return true
+// unrequested returns the model of the package's annotated structs that
+// -type (wanted) leaves out, or nil when there are none or any has a
+// diagnostic: the package is type-checked with their output too (built in
+// memory, not written), so that code calling what another directive of
+// the package generates compiles before that directive has run.
+func unrequested(p *packages.Package, wanted map[string]bool) *Package {
+	b := &analyzer{fset: p.Fset, types: p.Types, files: p.Syntax, info: p.TypesInfo}
+	all := b.run(nil, map[string]bool{})
+	if len(b.diags) > 0 || len(b.unresolved) > 0 {
+		return nil
 	}
-	if m := noMethodRE.FindStringSubmatch(msg); m != nil && g.methods[m[1]][m[2]] {
-		return true
-	}
-	if m := notImplRE.FindStringSubmatch(msg); m != nil && g.methods[m[1]][m[2]] {
-		return true
-	}
-	return false
-}
-
-func (g generatedNames) method(recv, name string) {
-	if g.methods[recv] == nil {
-		g.methods[recv] = map[string]bool{}
-	}
-	g.methods[recv][name] = true
-}
-
-// generatedNames lists what the generated files (and the handler file written
-// once) declare for every struct mcpgen generates for in the package, whatever
-// -type this run has: the other structs' output is read as empty too.
-func (a *analyzer) generatedNames() generatedNames {
-	g := generatedNames{top: map[string]bool{}, methods: map[string]map[string]bool{}}
-	for _, name := range a.taggedNames {
-		for _, n := range GeneratedIdents(name) {
-			g.top[n] = true
-		}
-		for _, m := range append(GeneratedMethods(), MethodElicitMessage, MethodDecodeArguments) {
-			g.method(name, m)
+	var structs []*Struct
+	for _, s := range all.Structs {
+		if !wanted[s.Name] {
+			structs = append(structs, s)
 		}
 	}
-	return g
+	if len(structs) == 0 {
+		return nil
+	}
+	all.Structs = structs
+	return all
 }
 
 // emptiedStubs returns the stale files an earlier run emptied (see
@@ -373,30 +303,6 @@ func emptiedStubs(p *packages.Package) []StaleFile {
 		b, err := os.ReadFile(name)
 		if err == nil && IsGenerated(b) && bytes.Contains(b, []byte("// "+StaleStubNote)) {
 			out = append(out, StaleFile{Path: name})
-		}
-	}
-	return out
-}
-
-// without returns the names of g that the structs' generated code does not
-// declare.
-func (g generatedNames) without(structs []*Struct) generatedNames {
-	out := generatedNames{top: map[string]bool{}, methods: map[string]map[string]bool{}}
-	for n := range g.top {
-		out.top[n] = true
-	}
-	for r, ms := range g.methods {
-		for m := range ms {
-			out.method(r, m)
-		}
-	}
-	for _, s := range structs {
-		for _, id := range StructIdents(s) {
-			if id.Kind == "method" {
-				delete(out.methods[id.Recv], id.Name)
-			} else {
-				delete(out.top, id.Name)
-			}
 		}
 	}
 	return out

@@ -53,11 +53,27 @@ type Package struct {
 	// Only [Load] fills it.
 	Stale []StaleFile
 
-	// Directives are the package's //go:generate lines that run mcpgen.
-	Directives []Directive
-
 	load *loaded // what Load loaded, for TypeCheck
+	// unresolved: fields left out of the model because their type is
+	// invalid (an error elsewhere, or a name only mcpgen's output declares).
+	unresolved []Diagnostic
+	// unrequested: the package's other annotated structs, when -type names
+	// some (see [Package.Unrequested]).
+	unrequested *Package
 }
+
+// Unresolved returns a diagnostic for each field left out of the model
+// because go/types gave it an invalid type when mcpgen's output was read as
+// empty. When the package type-checks with the new output (TypeCheck), the
+// field's type names something only that output declares, which a model
+// built before it cannot hold: the driver reports these then. Otherwise the
+// type errors say what is wrong.
+func (p *Package) Unresolved() []Diagnostic { return p.unresolved }
+
+// Unrequested returns the model of the package's annotated structs that
+// [Config.Types] left out (nil: none, or one of them has a diagnostic):
+// their output is type-checked with the requested structs' but not written.
+func (p *Package) Unrequested() *Package { return p.unrequested }
 
 // StaleFile is a generated file of mcpgen's whose types are gone.
 type StaleFile struct {
@@ -82,14 +98,11 @@ type Struct struct {
 	Key             string // input request key (//mcpgen:key NAME; default Tool)
 	Unsealed        bool   // //mcpgen:unsealed: accept answers that arrive without requestState
 	MaxRounds       int    // //mcpgen:rounds N (0: the runtime's default)
-	// LegacyEnumNames (//mcpgen:enumnames, or mcpgen -legacy-enum-names):
+	// LegacyEnumNames (//mcpgen:enumnames):
 	// titled single selects are written {"type":"string","enum":[…],"enumNames":[…]},
 	// the deprecated form of MCP 2025-06-18, instead of oneOf of const+title.
 	// Titled multi selects keep anyOf (the legacy form has no arrays).
 	LegacyEnumNames bool
-	// Command is the mcpgen command line the generated file's header names
-	// (see [Header] and [CommandLine]); empty: none.
-	Command string
 	// HandlerDeclared: the package already declares the handler type
 	// (HandlerTypeName(Name)) in a file that is not mcpgen's output, e.g. a
 	// handler file the user moved or renamed. gen then writes no

@@ -22,19 +22,22 @@ type loaded struct {
 	pkg *packages.Package
 	own *ownFiles
 	cfg Config
-	// later: the names Load tolerated that this run does not generate.
-	later generatedNames
 }
 
 // TypeCheck type-checks pkg, as [Load] loaded it, with mcpgen's new output
 // in place of its old: files maps each file path to its new content, or to
-// nil for a file that is to be removed. The package's other files are the
-// syntax Load already parsed (mcpgen's earlier output, which Load read as
-// empty, is left out). Imports are served from the packages Load loaded;
-// the ones only the new files import (on a first generation) are loaded with
-// one more packages.Load, of their export data only. It returns every type
-// error, each saying that the generated code is what fails: no file should
-// then be written. A package not loaded by Load is not checked.
+// nil for a file that is to be removed; mcpgen's output on disk that files
+// does not name is read from disk (with no files at all: the package as it
+// is, for a package whose output is current). The package's other files are
+// the syntax Load already parsed. Imports are served from the packages Load
+// loaded; the ones only the new files import (on a first generation) are
+// loaded with one more packages.Load, of their export data only.
+//
+// It returns every type error: one in mcpgen's output says that the
+// generated code does not compile; one in the user's files is the user's,
+// reported as the compiler would. No message is read to tell them apart:
+// with mcpgen's output in place, no error is mcpgen's to tolerate. A
+// package not loaded by Load is not checked.
 func TypeCheck(pkg *Package, files map[string][]byte) []Diagnostic {
 	if pkg.load == nil {
 		return nil
@@ -59,12 +62,13 @@ func TypeCheck(pkg *Package, files map[string][]byte) []Diagnostic {
 		syntax = append(syntax, f)
 	}
 	pkg.load.own.mu.Unlock()
+	generated := map[string]bool{}
 	for _, name := range current {
 		if f, err := parser.ParseFile(p.Fset, name, nil, parser.SkipObjectResolution); err == nil {
 			syntax = append(syntax, f)
+			generated[name] = true
 		}
 	}
-	generated := map[string]bool{}
 	var paths []string
 	for path, src := range files {
 		if src != nil {
@@ -99,21 +103,22 @@ func TypeCheck(pkg *Package, files map[string][]byte) []Diagnostic {
 				diags = append(diags, Diagnostic{Message: "generated code does not compile: " + err.Error()})
 				return
 			}
-			if pkg.load.tolerated(te.Msg) {
-				return
-			}
 			pos := te.Fset.Position(te.Pos)
 			if strings.HasPrefix(te.Msg, "\t") && len(diags) > 0 {
 				// A continuation of the previous error ("other declaration of x").
 				d := &diags[len(diags)-1]
+				if generated[pos.Filename] && !generated[d.Pos.Filename] {
+					// The user's declaration against one of mcpgen's.
+					d.Message = "does not compile with the generated code: " + d.Message
+				}
 				d.Message += " (" + strings.TrimSpace(te.Msg) + " at " + strings.TrimSuffix(Diagnostic{Pos: pos}.Format(filepath.Dir(d.Pos.Filename)), ": ") + ")"
 				return
 			}
-			what := "generated code does not compile: "
-			if !generated[pos.Filename] {
-				what = "does not compile with the generated code: "
+			msg := te.Msg
+			if generated[pos.Filename] {
+				msg = "generated code does not compile: " + msg
 			}
-			diags = append(diags, Diagnostic{Pos: pos, Message: what + te.Msg})
+			diags = append(diags, Diagnostic{Pos: pos, Message: msg})
 		},
 	}
 	if conf.Sizes == nil {
@@ -244,8 +249,3 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages
 	view[p.PkgPath] = t
 	return nil
 }
-
-// tolerated reports whether a type error is one Load tolerates and this run
-// cannot resolve: user code calling what mcpgen generates for a struct this
-// run does not generate for (-type names another), before its first run.
-func (l *loaded) tolerated(msg string) bool { return l.later.explains(msg) }

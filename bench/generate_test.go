@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/driver"
 )
 
 // Size of the synthetic package: structs, spread over files.
@@ -91,30 +92,26 @@ type Trip%[1]d struct {
 	return dir
 }
 
-// generate does what the mcpgen command does on dir: load and check, and
-// unless the package is current (gen.Current: every file carries the digest
-// of its input), render and write (skipping unchanged files and existing
-// handler files).
+// generate does what the mcpgen command does on dir (its driver): load and
+// check, and unless the package is current (this build rendered its files
+// for its model before), render; type-check; write (skipping unchanged
+// files and existing handler files).
 func generate(tb testing.TB, dir string) gen.WriteResult {
-	pkgs, diags := annotate.Load(annotate.Config{Dir: dir})
-	for _, d := range diags {
+	res, err := driver.Run(driver.Options{Dir: dir})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
 		tb.Error(d.Format(dir))
 	}
-	if len(diags) > 0 || len(pkgs) != 1 || len(pkgs[0].Structs) != synthStructs {
-		tb.Fatalf("want one package of %d structs, got %d packages and %d diagnostics", synthStructs, len(pkgs), len(diags))
+	if len(res.Diagnostics) > 0 || len(res.Packages) != 1 || len(res.Packages[0].Structs) != synthStructs {
+		tb.Fatalf("want one package of %d structs, got %d packages and %d diagnostics", synthStructs, len(res.Packages), len(res.Diagnostics))
 	}
-	if gen.Current(pkgs[0]) {
-		return gen.WriteResult{}
-	}
-	files, err := gen.Generate(pkgs[0])
+	w, err := res.Write()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, err := gen.Write(files)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res
+	return w
 }
 
 // BenchmarkGenerate times mcpgen on a synthetic package of 100 annotated

@@ -78,9 +78,6 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 		"Package.Stale": func(p *annotate.Package) {
 			p.Stale = append(p.Stale, annotate.StaleFile{Path: "gone_elicit.go", Types: []string{"Gone"}})
 		},
-		"Package.Directives": func(p *annotate.Package) {
-			p.Directives = append(p.Directives, annotate.Directive{Args: []string{"-type", "Other"}})
-		},
 		"Struct.Pos": func(p *annotate.Package) { p.Structs[0].Pos.Line += 7; p.Structs[0].Pos.Offset += 70 },
 		"Struct.File": func(p *annotate.Package) {
 			p.Structs[0].File = filepath.Join(filepath.Dir(p.Structs[0].File), "moved.go")
@@ -113,60 +110,5 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 		if got := elicitOf(t, p, p.Structs[0]); !bytes.Equal(got, want) {
 			t.Errorf("changing %s (left out of the digest) changed the generated file", n)
 		}
-	}
-}
-
-// TestCurrent: a package just written is current; a generated file edited
-// by hand, a missing handler file, a changed model or a file without a
-// digest (an older mcpgen's) is not.
-func TestCurrent(t *testing.T) {
-	pkg := loadCase(t, "bookflight", true)
-	if Current(pkg) {
-		t.Fatal("current before anything was written")
-	}
-	files, err := Generate(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Write(files); err != nil {
-		t.Fatal(err)
-	}
-	if !Current(pkg) {
-		t.Fatal("not current right after writing")
-	}
-	s := pkg.Structs[0]
-	elicit := filepath.Join(filepath.Dir(s.File), ElicitFileName(s.Name))
-	handler := filepath.Join(filepath.Dir(s.File), HandlerFileName(s.Name))
-	orig, _ := os.ReadFile(elicit)
-
-	edited := bytes.Replace(orig, []byte("MissingFields returns"), []byte("MissingFields gives"), 1)
-	must(t, os.WriteFile(elicit, edited, 0o644))
-	if Current(pkg) {
-		t.Error("current with its generated file edited by hand")
-	}
-	_, rest, _ := annotate.FileDigest(orig)
-	must(t, os.WriteFile(elicit, rest, 0o644))
-	if Current(pkg) {
-		t.Error("current with a generated file that has no digest line")
-	}
-	must(t, os.WriteFile(elicit, orig, 0o644))
-	must(t, os.Remove(handler))
-	if Current(pkg) {
-		t.Error("current with the handler file missing")
-	}
-	s.HandlerDeclared = true // the user moved it: nothing to write
-	if !Current(pkg) {
-		t.Error("not current with the handler type declared elsewhere")
-	}
-	s.Fields[0].Title += "!"
-	if Current(pkg) {
-		t.Error("current with a changed title")
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }

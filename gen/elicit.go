@@ -23,7 +23,7 @@ const ImplVersion = 4
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
 	f.ImportName(implPkg, "impl")
-	f.HeaderComment(annotate.Header(Version(), s.Command))
+	f.HeaderComment(annotate.Header(Version()))
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
 	// The version guard: the advice sits right above the lines that fail, so

@@ -13,7 +13,6 @@ import (
 	"math"
 	"path/filepath"
 	goruntime "runtime"
-	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
@@ -37,8 +36,9 @@ type File struct {
 	// that empties it instead when Defer is set.
 	Remove bool
 	// Defer, with Remove: replace the file by Content, a stub the build
-	// ignores, which the next run removes. `go generate` needs it: it opens
-	// every file of the package it listed before the first directive ran.
+	// ignores whose own //go:generate line removes it (emptiedStub). `go
+	// generate` needs it: it opens every file of the package it listed
+	// before the first directive ran.
 	Defer bool
 }
 
@@ -75,7 +75,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, ElicitFileName(s.Name), err)
 				return
 			}
-			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: stamp(pkg, s, src)}
+			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
 			if s.HandlerDeclared || s.Question {
 				return
 			}
@@ -98,7 +98,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		}
 	}
 	for _, st := range pkg.Stale {
-		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(pkg.Name, st.Types)})
+		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(st.Path, st.Types)})
 	}
 	return files, nil
 }
@@ -199,12 +199,4 @@ func newFile(pkg *annotate.Package) *jen.File {
 	f.ImportName(runtimePkg, "runtime")
 	f.ImportName(schemaPkg, "jsonschema")
 	return f
-}
-
-// emptiedStub is what a stale file becomes when it cannot be removed yet
-// (File.Defer): mcpgen's header, a build constraint that leaves it out of
-// every build and of go generate's file list, and the package clause.
-func emptiedStub(pkgName string, gone []string) []byte {
-	return []byte(annotate.Header(Version(), "") + "\n\n//go:build ignore\n\n" +
-		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "); mcpgen removes it on its next run.\n\npackage " + pkgName + "\n")
 }

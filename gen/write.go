@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/annotate"
 )
@@ -109,4 +111,25 @@ func Write(files []File) (WriteResult, error) {
 		res.Removed = append(res.Removed, f.Path)
 	}
 	return res, nil
+}
+
+// emptiedStub is what a stale file becomes when it cannot be removed yet
+// (File.Defer): mcpgen's header, a build constraint that leaves it out of
+// every build and every later go generate's file list, and a //go:generate
+// line that removes it. `go generate` lists a package's files before it
+// runs any directive and then reads each when it reaches it
+// (cmd/go/internal/generate: os.ReadFile per file, in order), so the stub
+// is read, and its directive run, in the same go generate that emptied it
+// whenever the file comes after the directive that ran mcpgen. The command
+// is the stub itself, run with `go run` (a file named on the command line
+// builds whatever its build constraint): it exists wherever go generate
+// runs, whichever way mcpgen was run. A stub go generate does not reach
+// (its package came earlier) is removed by mcpgen's next run.
+func emptiedStub(path string, gone []string) []byte {
+	name := filepath.Base(path)
+	return []byte(annotate.Header(Version()) + "\n\n//go:build ignore\n\n" +
+		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "): go generate removes\n" +
+		"// this file when it reaches the line below, and mcpgen's next run otherwise.\n\n" +
+		"//go:generate go run " + name + "\n\n" +
+		"package main\n\nimport \"os\"\n\nfunc main() { os.Remove(" + strconv.Quote(name) + ") }\n")
 }

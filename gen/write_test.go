@@ -19,7 +19,7 @@ func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(own, annotate.Header("(devel)", "mcpgen")+"\n\npackage m\n")
+	write(own, annotate.Header("(devel)")+"\n\npackage m\n")
 	write(user, "package m\n")
 	files := []File{
 		{Path: own, Remove: true},
@@ -65,8 +65,8 @@ func TestWriteNeverOverwritesAUserFile(t *testing.T) {
 	}
 	other := filepath.Join(dir, "bar_elicit.go")
 	_, err := Write([]File{
-		{Path: other, Content: []byte(annotate.Header("(devel)", "mcpgen") + "\n\npackage bad\n")},
-		{Path: mine, Content: []byte(annotate.Header("(devel)", "mcpgen") + "\n\npackage bad\n")},
+		{Path: other, Content: []byte(annotate.Header("(devel)") + "\n\npackage bad\n")},
+		{Path: mine, Content: []byte(annotate.Header("(devel)") + "\n\npackage bad\n")},
 	})
 	if err == nil || !strings.Contains(err.Error(), "not written by mcpgen") {
 		t.Fatalf("Write over a user's file: err = %v", err)

@@ -14,8 +14,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/annotate"
-	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/golden/testdata/embedded"
 	"github.com/mcpgen/mcpgen/golden/testdata/legacyenums"
 	"github.com/mcpgen/mcpgen/golden/testdata/nums"
@@ -99,7 +97,7 @@ func TestSelectShapes(t *testing.T) {
 }
 
 // TestLegacyEnumNames: enum + enumNames only where asked for
-// (//mcpgen:enumnames, or mcpgen -legacy-enum-names), and then only for
+// (//mcpgen:enumnames), and then only for
 // titled single selects.
 func TestLegacyEnumNames(t *testing.T) {
 	l := &legacyenums.Legacy{}
@@ -115,17 +113,6 @@ func TestLegacyEnumNames(t *testing.T) {
 			require.NotContains(t, mustJSON(t, gs.Def.New().RequestedSchema(gs.Def.Fields...)), "enumNames", gs.Name)
 		}
 	}
-	// The command-line switch does the same for every struct it loads.
-	abs := "testdata/selects"
-	pkgs, diags := annotate.Load(annotate.Config{Dir: abs, LegacyEnumNames: true})
-	require.Empty(t, diags)
-	files, err := gen.Generate(pkgs[0])
-	require.NoError(t, err)
-	var src string
-	for _, f := range files {
-		src += string(f.Content)
-	}
-	require.Contains(t, src, `"enumNames": []string{"Morning", "Afternoon", "Evening"}`)
 }
 
 // TestPersonCase is the issue's {name: string required, age: integer minimum 0}.

@@ -5,7 +5,7 @@
 //	go vet -vettool=$(which mcpgen-vet) ./...
 //
 // It reports exactly what mcpgen would (see package
-// github.com/mcpgen/mcpgen/annotate/analyzer), printed file:line:col: message.
+// github.com/mcpgen/mcpgen/analyzer), printed file:line:col: message.
 // Run directly with -fix, it applies every suggested fix (each "did you
 // mean", a misspelt elicit key, …) to the source:
 //
@@ -15,7 +15,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 
-	"github.com/mcpgen/mcpgen/annotate/analyzer"
+	"github.com/mcpgen/mcpgen/analyzer"
 )
 
 func main() { singlechecker.Main(analyzer.Analyzer) }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,9 +35,14 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	code, _, stderr := mcpgen(t, "-check")
+	code, stdout, stderr := mcpgen(t, "-check")
 	if want := "payargs_elicit.go: stale; run go generate\n"; code != 1 || stderr != want {
 		t.Errorf("stale: exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+	// What go generate would change, as a unified diff.
+	if !strings.HasPrefix(stdout, "--- a/payargs_elicit.go\n+++ b/payargs_elicit.go\n@@ ") ||
+		!regexp.MustCompile(`(?m)^-.*"GBP"`).MatchString(stdout) || !regexp.MustCompile(`(?m)^\+.*"JPY"`).MatchString(stdout) {
+		t.Errorf("stale: stdout is not the diff adding JPY:\n%s", stdout)
 	}
 	requireSame(t, before, snapshot(t, dir))
 	// The analyzer says the same at the struct.

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/gen"
 )
 
 // repoRoot is the module root of mcpgen, for the replace directive of the
@@ -315,6 +318,25 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 	if _, err := os.Stat("args_elicit.go"); err == nil {
 		t.Error("a usage error wrote files")
+	}
+	// A removed flag says what replaces it.
+	for _, flag := range []string{"-legacy-enum-names", "--legacy-enum-names=true"} {
+		code, _, stderr := mcpgen(t, "-type", "Args", flag, ".")
+		if code != 2 || !strings.Contains(stderr, "-legacy-enum-names was removed") || !strings.Contains(stderr, "//mcpgen:enumnames") {
+			t.Errorf("mcpgen %s: exit %d, stderr:\n%s\nwant exit 2 naming //mcpgen:enumnames", flag, code, stderr)
+		}
+	}
+}
+
+// TestVersionIsTheHeaders: -version prints the version generated headers
+// name.
+func TestVersionIsTheHeaders(t *testing.T) {
+	code, stdout, _ := mcpgen(t, "-version")
+	if want := "mcpgen " + gen.Version() + "\n"; code != 0 || stdout != want {
+		t.Errorf("-version: exit %d, %q; want %q", code, stdout, want)
+	}
+	if !strings.HasPrefix(annotate.Header(gen.Version()), annotate.GeneratedHeader+" "+gen.Version()+";") {
+		t.Errorf("the header %q does not name %s", annotate.Header(gen.Version()), gen.Version())
 	}
 }
 

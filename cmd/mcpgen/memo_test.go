@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,12 +40,13 @@ type Args struct {
 	})
 	generate := func(what string) (memo bool, wrote string) {
 		t.Helper()
-		before := memoized
-		code, _, stderr := mcpgen(t, "-v", "./...")
+		var o, e bytes.Buffer
+		code, res := execute([]string{"-v", "./..."}, &o, &e)
+		stderr := e.String()
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s", what, code, stderr)
 		}
-		return memoized > before, stderr
+		return res != nil && res.Memoized, stderr
 	}
 	settle := func(what string) {
 		t.Helper()

@@ -31,8 +31,9 @@ func replaceIn(t *testing.T, dir, file string, pairs ...string) {
 // TestRenamedStruct: the user renames SignupArgs to RegisterArgs in its file
 // and in use.go. go generate then names the one rename left to make, in the
 // handler file mcpgen wrote once, and writes nothing (no second handler);
-// once it is made, go generate succeeds although it removes a stale file,
-// the package builds, and -check finds everything current.
+// once it is made, one go generate succeeds and removes the stale file
+// (which go generate had listed and not read yet), the package builds, and
+// -check finds everything current.
 func TestRenamedStruct(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go generate")
@@ -63,17 +64,49 @@ func TestRenamedStruct(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "registerargs_handler.go")); err == nil {
 		t.Error("a second handler, registerargs_handler.go, was written")
 	}
-	goBuild(t)
-	// The stale file go generate could not let go of is gone on the next run.
-	if out, err := goGenerate(t); err != nil {
-		t.Fatalf("go generate again: %v\n%s", err, out)
-	}
+	// The stale file sorts after signup.go, whose directive ran mcpgen, so
+	// go generate had listed it and not read it yet: mcpgen emptied it to a
+	// stub whose own directive removed it in the same go generate.
 	if _, err := os.Stat(filepath.Join(dir, "signupargs_elicit.go")); err == nil {
-		t.Error("signupargs_elicit.go is still there")
+		b, _ := os.ReadFile(filepath.Join(dir, "signupargs_elicit.go"))
+		t.Errorf("signupargs_elicit.go is still there after one go generate:\n%s", b)
 	}
 	goBuild(t)
 	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
 		b, _ := os.ReadFile(filepath.Join(dir, "registerargs_elicit.go"))
 		t.Errorf("-check: exit %d\n%s\n%s", code, stderr, b[:200])
+	}
+}
+
+// TestRenameWithTwoDirectivesInOneGoGenerate: a package with a directive
+// per type. Renaming the struct of the first makes its directive empty the
+// old file to a stub (go generate listed the file and has yet to read it);
+// the second directive, which runs before go generate reaches the stub,
+// must leave it to its own line. One go generate, and the stub is gone.
+func TestRenameWithTwoDirectivesInOneGoGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go generate")
+	}
+	question := func(name string) string {
+		return "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type " + name + "\n\n" +
+			"// " + name + " is a question.\n//\n//mcpgen:question\ntype " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
+	}
+	dir := newModule(t, map[string]string{"a.go": question("Old"), "b.go": question("B")})
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old_elicit.go")); err != nil {
+		t.Fatal(err)
+	}
+	replaceIn(t, dir, "a.go", "Old", "Alpha")
+	if out, err := goGenerate(t); err != nil {
+		t.Fatalf("go generate after the rename: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old_elicit.go")); err == nil {
+		t.Error("old_elicit.go is still there after one go generate")
+	}
+	goBuild(t)
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
 	}
 }

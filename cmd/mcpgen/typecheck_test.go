@@ -1,6 +1,10 @@
 package main
 
 import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,9 +20,84 @@ func TestGeneratedCodeMustCompile(t *testing.T) {
 	})
 	before := snapshot(t, dir)
 	code, _, stderr := mcpgen(t, "-type", "Args")
-	want := `mine.go:4:5: does not compile with the generated code: jsonschema already declared through import of package jsonschema ("github.com/invopop/jsonschema") (other declaration of jsonschema at args_elicit.go:13:2)` + "\n"
+	want := `mine.go:4:5: does not compile with the generated code: jsonschema already declared through import of package jsonschema ("github.com/invopop/jsonschema") (other declaration of jsonschema at args_elicit.go:12:2)` + "\n"
 	if code != 1 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
 	}
 	requireSame(t, before, snapshot(t, dir))
+}
+
+// TestUserTypeErrorsAreReported: mcpgen reads its own output as empty to
+// build the model, then type-checks the package with the files built from
+// it. A call to what it has not generated yet is then no error; every other
+// type error is the user's and is reported as the compiler words it (also
+// a field's type that does not resolve: not as a type a form cannot hold),
+// and nothing is written. Once the package is current, a new type error is
+// still reported (it is type-checked with the files on disk).
+func TestUserTypeErrorsAreReported(t *testing.T) {
+	args := strings.Replace(goodArgs, "}\n", "\tZone   Unknown `json:\"zone,omitempty\" elicit:\"optional\"`\n}\n", 1)
+	dir := newModule(t, map[string]string{
+		"args.go": args,
+		"use.go": "package m\n\nvar flow = NewArgsFlow(argsHandler{})\n\nfunc check(a *Args) error { return a.Validate() }\n\n" +
+			"var _ = check\n\nvar n int = \"three\"\n",
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t)
+	want := "args.go:8:9: undefined: Unknown\n" +
+		"use.go:9:13: cannot use \"three\" (untyped string constant) as int value in variable declaration\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+	requireSame(t, before, snapshot(t, dir))
+
+	replaceIn(t, dir, "args.go", "Unknown", "string")
+	replaceIn(t, dir, "use.go", "var n int = \"three\"", "var n = \"three\"")
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("after the fixes: exit %d\n%s", code, stderr)
+	}
+	goBuild(t)
+	if err := os.WriteFile(filepath.Join(dir, "bad.go"), []byte("package m\n\nvar _ int = n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, res := execute(nil, io.Discard, io.Discard)
+	if code != 1 || len(res.Rendered) != 0 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Format(dir) != "bad.go:3:13: cannot use n (variable of type string) as int value in variable declaration" {
+		t.Errorf("a current package with a new type error: exit %d, rendered %v, diagnostics %v", code, res.Rendered, res.Diagnostics)
+	}
+}
+
+// TestFieldOfAGeneratedType: a field whose type only mcpgen's output
+// declares cannot be in a model built before that output: reported at the
+// field once the package compiles with the output, not as a type error.
+func TestFieldOfAGeneratedType(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"args.go": strings.Replace(goodArgs, "}\n", "\tNext   ArgsHandler `json:\"next,omitempty\"`\n}\n", 1),
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t)
+	if want := "args.go:8:2: the type of Next names something only mcpgen's output declares"; code != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s…", code, stderr, want)
+	}
+	requireSame(t, before, snapshot(t, dir))
+}
+
+// TestOtherDirectivesStructsBeforeTheirRun: with one directive per type,
+// user code may call what the package's other directive generates before
+// it has run; the first directive's run type-checks with that output too
+// (built in memory, not written).
+func TestOtherDirectivesStructsBeforeTheirRun(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"a.go":   tagged("A"),
+		"b.go":   strings.Replace(tagged("B"), "package m\n", "package m\n\nvar _ = NewAFlow\n", 1),
+		"use.go": "package m\n\nvar _ = NewBFlow\n",
+	})
+	if code, _, stderr := mcpgen(t, "-type", "A"); code != 0 {
+		t.Fatalf("-type A: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b_elicit.go")); err == nil {
+		t.Error("-type A wrote b_elicit.go")
+	}
+	if code, _, stderr := mcpgen(t, "-type", "B"); code != 0 {
+		t.Fatalf("-type B: exit %d\n%s", code, stderr)
+	}
+	goBuild(t)
 }

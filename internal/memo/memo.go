@@ -41,7 +41,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -92,23 +91,13 @@ type Config struct {
 // cannot be keyed (go list fails or reports an error, a file cannot be
 // read, the toolchain has no VERSION file): the run then does its work.
 func New(cfg Config) *Memo {
-	dir := os.Getenv(EnvCache)
-	if dir == "off" {
-		return nil
-	}
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			return nil
-		}
-		dir = filepath.Join(c, "mcpgen")
-	}
-	exe, err := executableSum()
-	if err != nil {
+	dir, exe := Dir(), ExecutableDigest()
+	if dir == "" || exe == "" {
 		return nil
 	}
 	wd := cfg.Dir
 	if wd == "" {
+		var err error
 		if wd, err = os.Getwd(); err != nil {
 			return nil
 		}
@@ -149,7 +138,7 @@ func New(cfg Config) *Memo {
 	m := &Memo{slot: filepath.Join(dir, "current", hex.EncodeToString(invocation[:16]))}
 	h := sha256.New()
 	h.Write(invocation)
-	h.Write(exe)
+	io.WriteString(h, exe)
 	h.Write(out)
 	versions := map[string][]byte{} // GOROOT → its VERSION file
 	var pkgDir string
@@ -235,17 +224,7 @@ func (m *Memo) Record() {
 	if !bytes.Equal(sums, m.sums) {
 		return
 	}
-	if err := os.MkdirAll(filepath.Dir(m.slot), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(m.slot), "slot-")
-	if err != nil {
-		return
-	}
-	_, werr := io.WriteString(tmp, m.key)
-	if errors.Join(werr, tmp.Close()) != nil || os.Rename(tmp.Name(), m.slot) != nil {
-		os.Remove(tmp.Name())
-	}
+	WriteFile(m.slot, m.key)
 }
 
 // goEnvFile is the go command's environment file (go help environment:
@@ -259,22 +238,4 @@ func goEnvFile() string {
 		return ""
 	}
 	return filepath.Join(dir, "go", "env")
-}
-
-// executableSum is the SHA-256 of the running executable's bytes.
-func executableSum() ([]byte, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
 }

@@ -11,25 +11,25 @@
 // //mcpgen:question directive, it checks the -type names of each
 // `//go:generate … mcpgen … -type T1,T2` directive in the package: a name
 // that is not declared, or not a struct type, is reported at the directive.
-// And it renders each struct's generated file with package gen (no cycle:
-// gen imports annotate, not this package) and reports, at the struct, a
-// t_elicit.go on disk that differs: the struct changed without go generate.
+// And it renders each struct's generated file with mcpgen's driver
+// (internal/driver, which the mcpgen command runs too; this package sits
+// above it, and nothing below imports this package) and reports, at the
+// struct, a t_elicit.go on disk that differs: the struct changed without
+// go generate.
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/annotate"
-	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/driver"
 )
 
 // Analyzer reports every diagnostic mcpgen would report for a package's
@@ -75,14 +75,13 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// reportStale renders each struct's generated file as its //go:generate
-// line would (package gen) and reports, at the struct, a generated file on
-// disk that differs from it below the header and digest lines. (Both
-// depend on the mcpgen version, which may differ from this tool's; mcpgen
-// -check compares them too.) A file not generated yet is not reported.
+// reportStale renders each struct's generated file (the driver's Render)
+// and reports, at the struct, a generated file on disk that differs from it
+// below the header, which names the mcpgen version (that of this tool may
+// differ from the one go generate runs; mcpgen -check compares it too). A
+// file not generated yet is not reported.
 func reportStale(pass *analysis.Pass, model *annotate.Package) {
-	model.UseDirectives()
-	files, err := gen.Generate(model)
+	files, err := driver.Render(model)
 	if err != nil {
 		return
 	}
@@ -90,29 +89,13 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	for _, s := range model.Structs {
 		byPath[filepath.Join(filepath.Dir(s.File), annotate.ElicitFileName(s.Name))] = s
 	}
-	for _, f := range files {
-		s := byPath[f.Path]
-		if s == nil || f.Once || f.Remove {
+	for _, c := range driver.Changes(files) {
+		s := byPath[c.Path]
+		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !annotate.IsGenerated(c.Old) {
 			continue
 		}
-		b, err := os.ReadFile(f.Path)
-		if err != nil || !annotate.IsGenerated(b) {
-			continue
-		}
-		if !bytes.Equal(afterLine(b), afterLine(f.Content)) {
-			pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(f.Path), s.Name)
-		}
+		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
 	}
-}
-
-// afterLine is b after its first line and its digest line (which covers
-// the version the header names, see annotate.FileDigest).
-func afterLine(b []byte) []byte {
-	if _, rest, ok := annotate.FileDigest(b); ok {
-		b = rest
-	}
-	_, rest, _ := bytes.Cut(b, []byte("\n"))
-	return rest
 }
 
 func objKind(obj types.Object) string {

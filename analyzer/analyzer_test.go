@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/mcpgen/mcpgen/annotate/analyzer"
+	"github.com/mcpgen/mcpgen/analyzer"
 )
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
@@ -22,7 +22,7 @@ import (
 // must give its .golden file (each "did you mean" and "write …" repaired,
 // as `mcpgen-vet -fix` would).
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	dir, err := filepath.Abs(filepath.Join("..", "annotate", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestGoVet(t *testing.T) {
 	}
 	// A module of its own, so go vet sees the corpus as a normal package.
 	mod := t.TempDir()
-	src := filepath.Join("..", "testdata", "src", "corpus")
+	src := filepath.Join("..", "annotate", "testdata", "src", "corpus")
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,57 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/gen"
+)
+
+// Write writes the result's files (gen.Write: all or nothing, unchanged
+// files untouched, handler files never overwritten) and removes the stale
+// ones. It must not be called when there are diagnostics.
+//
+// Under go generate ($GOFILE set), a stale file that go generate has listed
+// but not read yet (in the directory of $GOFILE, sorting after it; or in
+// another directory, which go generate may still reach) cannot be removed:
+// go generate would fail to open it. It is replaced by a stub the build
+// ignores whose own //go:generate line removes it when go generate reaches
+// it (gen's File.Defer), so a rename needs one go generate. A stub found
+// there is left to its own line (go generate listed it if an earlier
+// directive of the same go generate made it); one go generate did not
+// reach is removed by a run outside go generate, or by a directive of a
+// file that sorts after it.
+func (r *Result) Write() (gen.WriteResult, error) {
+	files := r.Files
+	if goFile := os.Getenv("GOFILE"); goFile != "" {
+		wd, _ := os.Getwd()
+		files = nil
+		for _, f := range r.Files {
+			if f.Remove && (filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile) {
+				if b, err := os.ReadFile(f.Path); err == nil && bytes.Contains(b, []byte(annotate.StaleStubNote)) {
+					// A stub already: an earlier directive of this go
+					// generate may have made it, and then go generate
+					// listed the file and will run the stub's own line.
+					continue
+				}
+				f.Defer = true
+			}
+			files = append(files, f)
+		}
+	}
+	return gen.Write(files)
+}
+
+// Gone maps each stale file of the result to the types it was generated
+// for (none for a stub an earlier run emptied).
+func (r *Result) Gone() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range r.Packages {
+		for _, st := range p.Stale {
+			out[st.Path] = st.Types
+		}
+	}
+	return out
+}

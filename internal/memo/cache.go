@@ -1,0 +1,93 @@
+package memo
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// Dir is mcpgen's cache directory: $MCPGEN_CACHE, else
+// os.UserCacheDir()/mcpgen; "" when MCPGEN_CACHE is "off" or there is no
+// user cache directory. Both caches of mcpgen live there: this package's
+// memo of whole runs (current/) and the driver's records of what an
+// executable rendered (rendered/), with the executables' digests (exe/).
+func Dir() string {
+	switch dir := os.Getenv(EnvCache); dir {
+	case "off":
+		return ""
+	case "":
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(c, "mcpgen")
+	default:
+		return dir
+	}
+}
+
+// ExecutableDigest is the SHA-256 of the running executable's bytes, in
+// hex ("" when it cannot be read: then nothing is skipped). Hashing a 10–20
+// MB binary costs tens of milliseconds, so the digest is kept under [Dir]
+// by the executable's path, size and modification time: a rerun of the
+// same build (go tool and go run keep theirs in the build cache) reads it
+// back.
+var ExecutableDigest = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if p, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = p
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	var record string
+	if root := Dir(); root != "" {
+		key := sha256.Sum256([]byte(exe + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + fi.ModTime().UTC().String()))
+		record = filepath.Join(root, "exe", hex.EncodeToString(key[:]))
+		if b, err := os.ReadFile(record); err == nil && len(b) == 2*sha256.Size {
+			return string(b)
+		}
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	d := hex.EncodeToString(h.Sum(nil))
+	if record != "" {
+		WriteFile(record, d)
+	}
+	return d
+})
+
+// WriteFile writes a cache file atomically (a temporary file renamed into
+// place), ignoring failures: a missing cache entry only costs work.
+func WriteFile(path, content string) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := io.WriteString(tmp, content)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
