@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
-// applyField emits, for field i, the code of applyContent that reads its
+// applyField emits, for field i, the code of _mcpgenApply that reads its
 // answer from content, converts and checks it, and stages it in v<i>/set<i>.
 // buf is the backing array of a multi select (nil for other kinds).
 func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf *multiBuf) {
@@ -58,16 +58,16 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 	// checked appends to chain: run the field's checks on val and stage
 	// staged when they pass (or just stage it when the field has none).
 	checked := func(chain *jen.Statement, val, staged jen.Code) *jen.Statement {
-		if !hasChecks(fd) {
+		if fd.Check == "" {
 			return chain.Else().Block(stage(staged))
 		}
-		return chain.Else().If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return chain.Else().If(jen.Id(fd.Check).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	checkedStmt := func(val, staged jen.Code) jen.Code {
-		if !hasChecks(fd) {
+		if fd.Check == "" {
 			return stage(staged)
 		}
-		return jen.If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return jen.If(jen.Id(fd.Check).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
@@ -114,7 +114,7 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 	case annotate.Integer:
 		lo, hi := intBounds(fd)
 		var call *jen.Statement
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			call = jen.Qual(implPkg, "AsUint").Call(jen.Id("raw"), hi)
 		} else {
 			call = jen.Qual(implPkg, "AsInt").Call(jen.Id("raw"), lo, hi)
@@ -201,7 +201,7 @@ func defaultValue(fd *annotate.Field) jen.Code {
 		}
 		return jen.Qual(implPkg, "MustTime").Call(jen.Qual(implPkg, parse).Call(jen.Lit(d.String)))
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return typeCode(fd.Type).Parens(jen.Lit(d.Uint))
 		}
 		// Written from the int64, not through a Go int: on a 32-bit mcpgen an
@@ -229,7 +229,7 @@ func defaultValue(fd *annotate.Field) jen.Code {
 // enum + enumNames (//mcpgen:enumnames).
 func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
+		d[jen.Id("Type")] = jen.Lit(fd.SchemaType)
 		if fd.Title != "" {
 			d[jen.Id("Title")] = jen.Lit(fd.Title)
 		}
@@ -324,7 +324,7 @@ func defaultJSON(fd *annotate.Field) jen.Code {
 func numberText(fd *annotate.Field) string {
 	d := fd.Default
 	if fd.Kind == annotate.Integer {
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return strconv.FormatUint(d.Uint, 10)
 		}
 		return strconv.FormatInt(d.Int, 10)

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
-// member is one field a tool's arguments can fill, as decodeArguments reads
+// member is one field a tool's arguments can fill, as _mcpgenDecode reads
 // it: an elicitable field or a plain argument.
 type member struct {
 	json    string
@@ -43,34 +43,17 @@ func members(s *annotate.Struct) []member {
 	return out
 }
 
-// hasDecoder reports whether mcpgen generates decodeArguments for s: every
-// tool whose arguments encoding/json would decode field by field: not one
-// with its own UnmarshalJSON, a ",string" or ",inline" json option, or a
-// field reached through an embedded pointer (which encoding/json allocates
-// on the way). The runtime reads those with encoding/json, by exact name.
-func hasDecoder(s *annotate.Struct) bool {
-	if s.Question || s.DecodesItself {
-		return false
-	}
-	for _, g := range s.Args {
-		if g.ViaPointer || g.WholeStruct {
-			return false
-		}
-	}
-	return true
-}
-
 func memberAccess(m member) *jen.Statement { return pathAccess(m.path) }
 
-// decodeArgumentsDecl writes decodeArguments for tool s.
+// decodeArgumentsDecl writes s.Names.Decode, the decoding of tool s's arguments.
 func decodeArgumentsDecl(f *jen.File, s *annotate.Struct) {
 	name := s.Name
 	ms := members(s)
-	f.Commentf("%s decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,", annotate.MethodDecodeArguments)
+	f.Commentf("%s decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,", s.Names.Decode)
 	f.Comment("once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks")
 	f.Comment("the rules the tool's input schema gives the plain arguments. Errors name every failing argument")
 	f.Comment("in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.")
-	f.Func().Params(jen.Id("t").Op("*").Id(s.Name)).Id(annotate.MethodDecodeArguments).Params(jen.Id("raw").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
+	f.Func().Params(jen.Id("t").Op("*").Id(s.Name)).Id(s.Names.Decode).Params(jen.Id("raw").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		var flags []jen.Code
 		for i, m := range ms {
@@ -108,7 +91,7 @@ func needGot(m member) bool { return m.arg != nil && !m.opaque && m.arg.Required
 
 // needOK: m is a plain argument with rules on its value.
 func needOK(m member) bool {
-	return m.arg != nil && !m.opaque && m.arg.HasChecks() && (m.kind == annotate.String || m.kind == annotate.Integer || m.kind == annotate.Number) && m.arg.HasRules()
+	return m.arg != nil && !m.opaque && m.arg.Rules && (m.kind == annotate.String || m.kind == annotate.Integer || m.kind == annotate.Number)
 }
 
 func gotVar(i int) string { return "got" + strconv.Itoa(i) }
@@ -145,11 +128,11 @@ func decodeMember(c *jen.Group, structName string, m member, i int) {
 	if needOK(m) {
 		call = jen.Id(okVar(i)).Op("=").Add(call)
 	}
-	if fd := m.field; fd != nil && !fd.AskAlways && !fd.Pointer && fd.HasChecks() {
+	if fd := m.field; fd != nil && !fd.AskAlways && !fd.Pointer && fd.Check != "" {
 		// An elicitable field given as its zero value ("" or 0) holds no
 		// answer, so Validate does not judge it; the input schema does.
 		call = jen.If(call.Op("&&").Add(missingCond(fd))).Block(
-			jen.Id(annotate.CheckFuncName(structName, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+			jen.Id(fd.Check).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
 	}
 	if needGot(m) {
 		c.Id(gotVar(i)).Op("=").True()
@@ -236,17 +219,32 @@ func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
 			n.Add(n, big.NewInt(int64(r.Sign())))
 		}
 	}
-	basic := m.basic
-	switch basic {
-	case "int":
-		basic = "int32"
-	case "uint":
-		basic = "uint32"
-	}
-	if lo, hi := annotate.IntRange(basic); n.Cmp(lo) >= 0 && n.Cmp(hi) <= 0 {
+	if portableConst(n, m.basic) {
 		return v.Op(op).Id(n.String())
 	}
 	return jen.Float64().Parens(v).Op(op).Lit(x)
+}
+
+// portableConst reports whether n is a constant of predeclared integer type
+// basic on every platform, int and uint as their 32-bit selves (the Go
+// spec's sizes; strconv checks the range).
+func portableConst(n *big.Int, basic string) bool {
+	bits := 64
+	switch basic {
+	case "int8", "uint8", "byte":
+		bits = 8
+	case "int16", "uint16":
+		bits = 16
+	case "int32", "rune", "uint32", "int", "uint", "uintptr":
+		bits = 32
+	}
+	var err error
+	if strings.HasPrefix(basic, "uint") || basic == "byte" {
+		_, err = strconv.ParseUint(n.String(), 10, bits)
+	} else {
+		_, err = strconv.ParseInt(n.String(), 10, bits)
+	}
+	return err == nil
 }
 
 // stringValues writes FlowSpec.Value for the string and multi-select
@@ -329,7 +327,7 @@ func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
 // reflects it from the Go type and the jsonschema tag.
 func argSchema(g *annotate.Arg) *jen.Statement {
 	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Type")] = jen.Lit(g.Kind.String())
+		d[jen.Id("Type")] = jen.Lit(g.SchemaType)
 		if g.Title != "" {
 			d[jen.Id("Title")] = jen.Lit(g.Title)
 		}

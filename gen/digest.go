@@ -93,7 +93,7 @@ func Current(pkg *annotate.Package) bool {
 	}
 	for _, s := range pkg.Structs {
 		dir := filepath.Dir(s.File)
-		b, err := os.ReadFile(filepath.Join(dir, ElicitFileName(s.Name)))
+		b, err := os.ReadFile(filepath.Join(dir, s.Names.ElicitFile))
 		if err != nil {
 			return false
 		}
@@ -104,7 +104,7 @@ func Current(pkg *annotate.Package) bool {
 		if s.HandlerDeclared || s.Question {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, HandlerFileName(s.Name))); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, s.Names.HandlerFile)); err != nil {
 			return false
 		}
 	}

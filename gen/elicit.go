@@ -73,15 +73,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.")
 	f.Comment("An optional field left unanswered takes its default.")
 	f.Func().Params(recv()).Id(annotate.MethodApplyContent).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.False())),
+		jen.Return(jen.Id("t").Dot(s.Names.Apply).Call(jen.Id("content"), jen.False())),
 	)
 	f.Comment("ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,")
 	f.Comment("leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).")
 	f.Func().Params(recv()).Id(annotate.MethodApplyPartial).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.True())),
+		jen.Return(jen.Id("t").Dot(s.Names.Apply).Call(jen.Id("content"), jen.True())),
 	)
-	f.Comment("applyContent is ApplyContent (partial false) and ApplyPartial (partial true).")
-	f.Func().Params(recv()).Id(annotate.MethodApplyContentImpl).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
+	f.Commentf("%s is ApplyContent (partial false) and ApplyPartial (partial true).", s.Names.Apply)
+	f.Func().Params(recv()).Id(s.Names.Apply).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		bufs := multiSelectBufs(s)
 		// The pointer fields answered share one allocation (blk); their
@@ -153,15 +153,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		for _, fd := range s.Fields {
 			var present []jen.Code
-			if hasChecks(fd) {
-				if storedFloat32(fd) {
+			if fd.Check != "" {
+				if fd.CheckStored != "" {
 					v := access(fd)
 					if fd.Pointer {
 						v = jen.Op("*").Add(v)
 					}
-					present = append(present, jen.Id(annotate.StoredCheckFuncName(s.Name, fd)).Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(fd.CheckStored).Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
 				} else {
-					present = append(present, jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(fd.Check).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
 				}
 			}
 			if fd.Required {
@@ -175,10 +175,10 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 
 	// Check functions
 	for _, fd := range s.Fields {
-		if hasChecks(fd) {
+		if fd.Check != "" {
 			checkFuncDecl(f, s, fd)
 		}
-		if storedFloat32(fd) {
+		if fd.CheckStored != "" {
 			storedCheckDecl(f, s, fd)
 		}
 	}
@@ -191,21 +191,21 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		}
 		return f // a question has no handler interface and no flow
 	}
-	if hasDecoder(s) {
+	if s.Decodes {
 		decodeArgumentsDecl(f, s)
 	}
 
 	// Handler interface and flow constructor
-	h := annotate.InterfaceName(s.Name)
+	h := s.Names.Interface
 	accept := jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error())
-	if s.AcceptOnly() {
+	if s.AcceptOnly {
 		// No elicitable field: no form before the branch, so nothing to
 		// decline or cancel (MCP 2026-07-28, client/elicitation:
 		// ElicitResult.action answers a form).
 		f.Commentf("%s runs the %s tool. %s has no elicitable field, so nothing is asked", h, s.Tool, s.Name)
 		f.Comment("before the branch and Accept is the only one: there is no form to decline or cancel. A")
 		f.Comment("question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen")
-		f.Commentf("writes an implementation once, in %s; a handler that no longer fits this", annotate.HandlerFileName(s.Name))
+		f.Commentf("writes an implementation once, in %s; a handler that no longer fits this", s.Names.HandlerFile)
 		f.Comment("interface fails to compile.")
 		f.Type().Id(h).Interface(
 			jen.Comment("Accept runs on every call, with the arguments as the model passed them."),
@@ -216,7 +216,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	}
 	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
 	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
-	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", annotate.HandlerFileName(s.Name))
+	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", s.Names.HandlerFile)
 	f.Comment("")
 	f.Comment("A handler may also shape the form at run time (its message, typed echoes, defaults) with")
 	f.Commentf("FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every", s.Name)
@@ -234,13 +234,13 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				if !fd.Choices {
 					continue
 				}
-				st.Line().Commentf("%s lists the options of %s (elicit:\"choices\") for this call: an argument or", annotate.ChoicesMethodName(fd), fd.JSONName)
+				st.Line().Commentf("%s lists the options of %s (elicit:\"choices\") for this call: an argument or", fd.ChoicesMethod, fd.JSONName)
 				st.Line().Comment("answer counts only if it is one of them. It runs on every request of the call.")
-				st.Line().Id(annotate.ChoicesMethodName(fd)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error())
+				st.Line().Id(fd.ChoicesMethod).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error())
 			}
 		}),
 	)
-	ctor := annotate.FlowFuncName(s.Name)
+	ctor := s.Names.FlowFunc
 	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
 	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
 	flowFunc(f, s, h)
@@ -252,14 +252,14 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 // only. The runtime never dispatches another branch for a flow whose Fields
 // are empty (flowdef.Def.Dispatch), so the error is a backstop.
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
-	ctor := annotate.FlowFuncName(s.Name)
+	ctor := s.Names.FlowFunc
 	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)
 	f.Comment("Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
 	flowFunc(f, s, h)
 }
 
 // multiBuf is the backing array that the multi selects of one element type
-// share in applyContent (impl.AppendStrings).
+// share in _mcpgenApply (impl.AppendStrings).
 type multiBuf struct {
 	name string           // the local variable
 	elem annotate.TypeRef // the element type
@@ -273,13 +273,13 @@ type multiBuf struct {
 	ensure jen.Code
 }
 
-// maxBlockItems bounds the items of the arrays applyContent keeps in its one
+// maxBlockItems bounds the items of the arrays _mcpgenApply keeps in its one
 // allocation: beyond it, a multi select's own allocation is cheaper than a
 // larger block that most answers fill little of.
 const maxBlockItems = 64
 
 // bounded reports whether every multi select has a maxItems, in all at most
-// maxBlockItems: their backing arrays can then live in applyContent's one
+// maxBlockItems: their backing arrays can then live in _mcpgenApply's one
 // allocation.
 func (m multiBufs) bounded() bool {
 	var total uint64
@@ -405,7 +405,7 @@ func canonicalOf(fd *annotate.Field, v *jen.Statement) *jen.Statement {
 		}
 		return jen.String().Parens(v)
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return jen.Uint64().Parens(v)
 		}
 		return jen.Int64().Parens(v)
@@ -420,7 +420,7 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 	case annotate.String:
 		return jen.String()
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return jen.Uint64()
 		}
 		return jen.Int64()
@@ -431,13 +431,6 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 	}
 	return jen.Bool()
 }
-
-func hasChecks(fd *annotate.Field) bool { return fd.HasChecks() }
-
-// lowerBound reports whether minimum says more than the Go type does.
-func lowerBound(fd *annotate.Field) bool { return fd.HasLowerBound() }
-
-func upperBound(fd *annotate.Field) bool { return fd.HasUpperBound() }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
 	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
@@ -458,7 +451,7 @@ func enumList(fd *annotate.Field) string {
 // checkFuncDecl declares the rule checks of one field, shared by Validate and
 // ApplyContent. It reports into *ve and returns whether the value passed.
 func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := annotate.CheckFuncName(s.Name, fd)
+	name := fd.Check
 	f.Commentf("%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Add(checkParamType(fd)), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
@@ -477,10 +470,10 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 				g.Add(c)
 			}
 		case annotate.Integer, annotate.Number:
-			if lowerBound(fd) {
+			if fd.LowerBound {
 				g.If(jen.Id("v").Op("<").Add(boundLit(fd, *fd.Minimum, fd.MinimumLit))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
 			}
-			if upperBound(fd) {
+			if fd.UpperBound {
 				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum, fd.MaximumLit))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 			}
 		case annotate.MultiSelect:
@@ -521,7 +514,7 @@ func enumLits(fd *annotate.Field) []jen.Code {
 // bounds in plain digits), for numbers the float64.
 func boundLit(fd *annotate.Field, x float64, lit string) jen.Code {
 	if fd.Kind == annotate.Integer {
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			u, _ := strconv.ParseUint(lit, 10, 64)
 			return jen.Lit(u)
 		}
@@ -555,22 +548,18 @@ func formatMsg(format string) string {
 	return "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z"
 }
 
-// storedFloat32 reports whether a float32 field's bounds are also checked
-// on the stored float32 (annotate.Field.StoredFloat32 says why).
-func storedFloat32(fd *annotate.Field) bool { return fd.StoredFloat32() }
-
 func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := annotate.StoredCheckFuncName(s.Name, fd)
+	name := fd.CheckStored
 	f.Commentf("%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Float32(), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
 		fail := func(keyword, msg string) *jen.Statement {
 			return jen.Block(addErr(fd, keyword, msg), jen.Id("ok").Op("=").False())
 		}
-		if lowerBound(fd) {
+		if fd.LowerBound {
 			g.If(jen.Id("v").Op("<").Lit(float32(*fd.Minimum))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
 		}
-		if upperBound(fd) {
+		if fd.UpperBound {
 			g.If(jen.Id("v").Op(">").Lit(float32(*fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 		}
 		g.Return(jen.Id("ok"))

@@ -47,31 +47,31 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 		for _, fd := range s.Fields {
 			if fd.Choices {
 				choices[jen.Lit(fd.JSONName)] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Add(t())).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
-					jen.Return(jen.Id("h").Dot(annotate.ChoicesMethodName(fd)).Call(jen.Id("ctx"), jen.Id("args"))))
+					jen.Return(jen.Id("h").Dot(fd.ChoicesMethod).Call(jen.Id("ctx"), jen.Id("args"))))
 			}
 		}
 		if len(choices) > 0 {
 			d[jen.Id("Choices")] = jen.Map(jen.String()).Func().Params(jen.Qual("context", "Context"), t()).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Values(choices)
 		}
-		if !s.AcceptOnly() {
+		if !s.AcceptOnly {
 			d[jen.Id("Form")] = jen.Qual(implPkg, "FormOptions").Types(jen.Id(s.Name)).Call(jen.Id("h"))
 		}
-		if hasDecoder(s) {
-			d[jen.Id("Decode")] = jen.Parens(t()).Dot(annotate.MethodDecodeArguments)
-			if s.Opaque() {
+		if s.Decodes {
+			d[jen.Id("Decode")] = jen.Parens(t()).Dot(s.Names.Decode)
+			if s.Opaque {
 				d[jen.Id("CheckInputSchema")] = jen.True()
 			}
 			if v := stringValues(s); v != nil {
 				d[jen.Id("Value")] = v
 			}
-			if s.SchemaWritten() {
+			if s.SchemaWritten {
 				d[jen.Id("Schema")] = inputSchemaFunc(s)
 			}
 		}
 		d[jen.Id("Dispatch")] = jen.Func().Params(
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Add(t()), jen.Id("action").Qual(runtimePkg, "Action"), jen.Id("declined").Index().String(),
 		).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).BlockFunc(func(g *jen.Group) {
-			if s.AcceptOnly() {
+			if s.AcceptOnly {
 				g.Comment("Nothing is asked before the branch, so the runtime dispatches Accept only: with no")
 				g.Comment("Fields it refuses a requestState that names another branch.")
 				g.If(jen.Id("action").Op("!=").Qual(runtimePkg, "Accept")).Block(
@@ -88,7 +88,7 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 			g.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcpgen: unknown action %q"), jen.Id("action")))
 		})
 	}))
-	f.Func().Id(annotate.FlowFuncName(s.Name)).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
+	f.Func().Id(s.Names.FlowFunc).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
 		jen.Return(jen.Qual(implPkg, "NewFlow").Call(spec)),
 	)
 }

@@ -11,25 +11,25 @@ import (
 // alone for a tool without an elicitable field).
 func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
-	typ := annotate.HandlerTypeName(s.Name)
-	iface := annotate.InterfaceName(s.Name)
+	typ := s.Names.HandlerType
+	iface := s.Names.Interface
 	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }
 	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
 	res := func() *jen.Statement { return jen.Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()) }
 
-	if s.AcceptOnly() {
+	if s.AcceptOnly {
 		f.Commentf("%s runs the %s tool: register it with", typ, s.Tool)
 	} else {
 		f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
 	}
-	f.Commentf("%s(%s{}).", annotate.FlowFuncName(s.Name), typ)
+	f.Commentf("%s(%s{}).", s.Names.FlowFunc, typ)
 	f.Comment("")
 	f.Comment("This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.")
 	f.Commentf("If %s changes, the assertion below stops compiling until the methods match.", iface)
 	f.Type().Id(typ).Struct()
 	f.Var().Id("_").Id(iface).Op("=").Id(typ).Values()
 
-	if s.AcceptOnly() {
+	if s.AcceptOnly {
 		acceptOnlyHandler(f, s, typ)
 		return f
 	}
@@ -62,7 +62,7 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		if !fd.Choices {
 			continue
 		}
-		m := annotate.ChoicesMethodName(fd)
+		m := fd.ChoicesMethod
 		f.Commentf("%s lists the options of %s for this caller (elicit:\"choices\"): for example the caller's own", m, fd.JSONName)
 		f.Comment("accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on")
 		f.Comment("every request of the call; an answer counts only if it is among the options of the request it arrives in.")
