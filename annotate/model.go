@@ -235,8 +235,9 @@ type EnumItem struct {
 	// Const is the typed constant that declares the choice when the choices
 	// are a named string type's constants (see the README, "The tag");
 	// the zero TypeRef otherwise, or when the constant is not exported from
-	// another package. Generated checks name it, so that a changed value
-	// fails to compile rather than leave the file silently stale.
+	// another package. Generated checks name it, so that they follow a
+	// changed value and fail to compile when the constant is renamed or
+	// removed, rather than hold a stale copy of its value.
 	Const TypeRef
 }
 

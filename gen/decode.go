@@ -153,7 +153,7 @@ func decodeMember(c *jen.Group, structName string, m member, i int) {
 func argChecks(g *jen.Group, m member, i int) {
 	a := m.arg
 	fail := func(keyword, msg string) *jen.Statement {
-		return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(m.json), jen.Lit(keyword), jen.Lit(msg))
+		return fieldError("&ve", m.json, keyword, msg)
 	}
 	if a.Required {
 		g.If(jen.Op("!").Id(gotVar(i))).Block(fail("required", "is required"))
@@ -165,7 +165,7 @@ func argChecks(g *jen.Group, m member, i int) {
 	var checks []jen.Code
 	switch m.kind {
 	case annotate.String:
-		checks = stringRules(jen.String().Parens(v.Clone()), a.MinLength, a.MaxLength, a.Format, a.Enum,
+		checks = stringRules(jen.String().Parens(v.Clone()), a.MinLength, a.MaxLength, a.Format, valueEnum(jen.String().Parens(v.Clone()), a.Enum),
 			func(keyword, msg string) []jen.Code { return []jen.Code{fail(keyword, msg)} })
 	case annotate.Integer, annotate.Number:
 		for _, b := range []struct{ lit, op, keyword, msg string }{
@@ -258,6 +258,12 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 			continue
 		}
 		v := access(fd)
+		asString := func(x *jen.Statement) *jen.Statement {
+			if fd.Type.Path == "" && fd.Type.Name == "string" {
+				return x
+			}
+			return jen.String().Parens(x)
+		}
 		var body []jen.Code
 		switch {
 		case fd.Slice:
@@ -265,10 +271,10 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 		case fd.Pointer:
 			body = []jen.Code{
 				jen.If(v.Clone().Op("==").Nil()).Block(jen.Return(jen.Nil())),
-				jen.Return(jen.String().Parens(jen.Op("*").Add(v.Clone()))),
+				jen.Return(asString(jen.Op("*").Add(v.Clone()))),
 			}
 		default:
-			body = []jen.Code{jen.Return(jen.String().Parens(v))}
+			body = []jen.Code{jen.Return(asString(v))}
 		}
 		cases = append(cases, jen.Case(jen.Lit(fd.JSONName)).Block(body...))
 	}
@@ -326,40 +332,39 @@ func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
 // argSchema is the property schema of plain argument g, as invopop/jsonschema
 // reflects it from the Go type and the jsonschema tag.
 func argSchema(g *annotate.Arg) *jen.Statement {
-	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Type")] = jen.Lit(g.SchemaType)
-		if g.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(g.Title)
+	d := fields{"Type": jen.Lit(g.SchemaType)}
+	if g.Title != "" {
+		d["Title"] = text(4, len("Description: "), g.Title)
+	}
+	if g.Description != "" {
+		d["Description"] = text(4, len("Description: "), g.Description)
+	}
+	format := g.Format
+	if g.Kind == annotate.DateTime && format == "" {
+		format = "date-time"
+	}
+	if format != "" {
+		d["Format"] = jen.Lit(format)
+	}
+	if g.MinLength != nil {
+		d["MinLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MinLength)))
+	}
+	if g.MaxLength != nil {
+		d["MaxLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MaxLength)))
+	}
+	for _, b := range []struct{ field, lit string }{
+		{"Minimum", g.Minimum}, {"Maximum", g.Maximum}, {"ExclusiveMinimum", g.ExclusiveMinimum}, {"ExclusiveMaximum", g.ExclusiveMaximum},
+	} {
+		if b.lit != "" {
+			d[b.field] = jen.Qual("encoding/json", "Number").Call(jen.Lit(b.lit))
 		}
-		if g.Description != "" {
-			d[jen.Id("Description")] = jen.Lit(g.Description)
+	}
+	if len(g.Enum) > 0 {
+		var items []jen.Code
+		for _, e := range g.Enum {
+			items = append(items, jen.Lit(e))
 		}
-		format := g.Format
-		if g.Kind == annotate.DateTime && format == "" {
-			format = "date-time"
-		}
-		if format != "" {
-			d[jen.Id("Format")] = jen.Lit(format)
-		}
-		if g.MinLength != nil {
-			d[jen.Id("MinLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MinLength)))
-		}
-		if g.MaxLength != nil {
-			d[jen.Id("MaxLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MaxLength)))
-		}
-		for _, b := range []struct{ field, lit string }{
-			{"Minimum", g.Minimum}, {"Maximum", g.Maximum}, {"ExclusiveMinimum", g.ExclusiveMinimum}, {"ExclusiveMaximum", g.ExclusiveMaximum},
-		} {
-			if b.lit != "" {
-				d[jen.Id(b.field)] = jen.Qual("encoding/json", "Number").Call(jen.Lit(b.lit))
-			}
-		}
-		if len(g.Enum) > 0 {
-			var items []jen.Code
-			for _, e := range g.Enum {
-				items = append(items, jen.Lit(e))
-			}
-			d[jen.Id("Enum")] = jen.Index().Any().Values(items...)
-		}
-	}))
+		d["Enum"] = jen.Index().Any().Values(items...)
+	}
+	return jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, d))
 }

@@ -35,8 +35,8 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
 
 	// MissingFields
-	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)
-	f.Comment("A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.")
+	doc(f, "MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order. "+
+		"A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodMissingFields).Params().Index().String().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("missing").Index().String()
 		for _, fd := range s.Fields {
@@ -46,9 +46,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	})
 
 	// RequestedSchema
-	f.Commentf("RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named")
-	f.Comment("fields of " + s.Name + ", or for every missing field when none are named. Properties follow field")
-	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
+	doc(f, "RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named "+
+		"fields of %s, or for every missing field when none are named. Properties follow field "+
+		"order; unknown names are ignored. Its JSON encoding is byte-stable.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodRequestedSchema).Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
 		if len(s.Fields) == 0 {
 			g.Return(jen.Qual(implPkg, "NewObjectSchema").Call()) // no property, whatever the names
@@ -146,9 +146,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	})
 
 	// Validate
-	f.Commentf("Validate checks every rule on every elicitable field of %s, and that required ones hold an answer.", s.Name)
-	f.Comment("It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;")
-	f.Comment("it allocates nothing when the struct is valid.")
+	doc(f, "Validate checks every rule on every elicitable field of %s, and that required ones hold an answer. "+
+		"It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil; "+
+		"it allocates nothing when the struct is valid.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodValidate).Params().Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		for _, fd := range s.Fields {
@@ -165,7 +165,10 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				}
 			}
 			if fd.Required {
-				g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required")).Else().Block(present...)
+				required := g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required"))
+				if len(present) > 0 {
+					required.Else().Block(present...)
+				}
 			} else if len(present) > 0 {
 				g.If(presentCond(fd)).Block(present...)
 			}
@@ -185,8 +188,8 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 
 	if s.Question {
 		if s.Message != "" {
-			f.Commentf("%s returns the message of the %s question (//mcpgen:message), which runtime.Ask", annotate.MethodElicitMessage, s.Name)
-			f.Comment("shows when the ask gives none.")
+			doc(f, "%s returns the message of the %s question (//mcpgen:message), which runtime.Ask "+
+				"shows when the ask gives none.", annotate.MethodElicitMessage, s.Name)
 			f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
 		}
 		return f // a question has no handler interface and no flow
@@ -202,11 +205,11 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		// No elicitable field: no form before the branch, so nothing to
 		// decline or cancel (MCP 2026-07-28, client/elicitation:
 		// ElicitResult.action answers a form).
-		f.Commentf("%s runs the %s tool. %s has no elicitable field, so nothing is asked", h, s.Tool, s.Name)
-		f.Comment("before the branch and Accept is the only one: there is no form to decline or cancel. A")
-		f.Comment("question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen")
-		f.Commentf("writes an implementation once, in %s; a handler that no longer fits this", s.Names.HandlerFile)
-		f.Comment("interface fails to compile.")
+		doc(f, "%s runs the %s tool. %s has no elicitable field, so nothing is asked "+
+			"before the branch and Accept is the only one: there is no form to decline or cancel. A "+
+			"question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen "+
+			"writes an implementation once, in %s; a handler that no longer fits this "+
+			"interface fails to compile.", h, s.Tool, s.Name, s.Names.HandlerFile)
 		f.Type().Id(h).Interface(
 			jen.Comment("Accept runs on every call, with the arguments as the model passed them."),
 			accept,
@@ -214,13 +217,13 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		acceptOnlyFlow(f, s, h)
 		return f
 	}
-	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
-	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
-	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", s.Names.HandlerFile)
+	doc(f, "%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28, "+
+		"client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an "+
+		"implementation once, in %s; a handler that no longer fits this interface fails to compile.", h, s.Tool, s.Names.HandlerFile)
 	f.Comment("")
-	f.Comment("A handler may also shape the form at run time (its message, typed echoes, defaults) with")
-	f.Commentf("FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every", s.Name)
-	f.Comment("request of the call before anything is asked.")
+	doc(f, "A handler may also shape the form at run time (its message, typed echoes, defaults) with "+
+		"FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every "+
+		"request of the call before anything is asked.", s.Name)
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
 		accept,
@@ -241,20 +244,20 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		}),
 	)
 	ctor := s.Names.FlowFunc
-	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
-	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	doc(f, "%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's "+
+		"branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).", ctor, s.Tool, s.Name)
 	flowFunc(f, s, h)
 	return f
 }
 
 // acceptOnlyFlow declares the flow constructor of a tool without an
 // elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
-// only. The runtime never dispatches another branch for a flow whose Fields
-// are empty (flowdef.Def.Dispatch), so the error is a backstop.
+// only, since the runtime never dispatches another branch for a flow whose
+// Fields are empty (flowdef.Def.Dispatch).
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
 	ctor := s.Names.FlowFunc
-	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)
-	f.Comment("Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	doc(f, "%s returns the flow of the %s tool, whose arguments are %s, running h's Accept. "+
+		"Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).", ctor, s.Tool, s.Name)
 	flowFunc(f, s, h)
 }
 
@@ -433,11 +436,28 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 }
 
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return fieldError("ve", fd.JSONName, keyword, msg)
 }
 
 func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return fieldError("&ve", fd.JSONName, keyword, msg)
+}
+
+// errIndent is how deep generated code reports a field error, at most: in
+// the nested ifs of _mcpgenApply.
+const errIndent = 5
+
+// fieldError is impl.AddFieldError(ve, "name", "keyword", "message"), ve
+// "ve" (the **runtime.ValidationError of a check function) or "&ve", the message moved to a line of
+// its own when the call would be too wide.
+func fieldError(ve, name, keyword, msg string) *jen.Statement {
+	target := jen.Id("ve")
+	if ve == "&ve" {
+		target = jen.Op("&").Id("ve")
+	}
+	args := []jen.Code{target, jen.Lit(name), jen.Lit(keyword), jen.Lit(msg)}
+	text := fmt.Sprintf("impl.AddFieldError(%s, %q, %q, %q)", ve, name, keyword, msg)
+	return jen.Qual(implPkg, "AddFieldError").Call(wrapLast(errIndent, text, args)...)
 }
 
 func enumList(fd *annotate.Field) string {
@@ -452,7 +472,7 @@ func enumList(fd *annotate.Field) string {
 // ApplyContent. It reports into *ve and returns whether the value passed.
 func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 	name := fd.Check
-	f.Commentf("%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
+	doc(f, "%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Add(checkParamType(fd)), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
 		fail := func(keyword, msg string) *jen.Statement {
@@ -460,11 +480,7 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		switch fd.Kind {
 		case annotate.String:
-			var enum []string
-			for _, e := range fd.Enum {
-				enum = append(enum, e.Value)
-			}
-			for _, c := range stringRules(jen.Id("v"), fd.MinLength, fd.MaxLength, fd.Format, enum, func(keyword, msg string) []jen.Code {
+			for _, c := range stringRules(jen.Id("v"), fd.MinLength, fd.MaxLength, fd.Format, fieldEnum(fd, jen.Id("v")), func(keyword, msg string) []jen.Code {
 				return []jen.Code{addErr(fd, keyword, msg), jen.Id("ok").Op("=").False()}
 			}) {
 				g.Add(c)
@@ -483,22 +499,67 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			if fd.MaxItems != nil {
 				g.If(jen.Len(jen.Id("v")).Op(">").Lit(int(*fd.MaxItems))).Add(fail("maxItems", "must have at most "+count(*fd.MaxItems, "item")))
 			}
-			item := jen.Id("item")
-			if !(fd.Type.Path == "" && fd.Type.Name == "string") {
-				item = jen.String().Parens(jen.Id("item"))
-			}
 			if len(fd.Enum) == 0 {
 				break // options known at run time (choices): the runtime checks them
 			}
+			enum := fieldEnum(fd, jen.Id("item"))
 			g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("v")).Block(
-				jen.Switch(item).Block(
-					jen.Case(enumLits(fd)...),
+				jen.Switch(enum.subject).Block(
+					jen.Case(enum.cases...),
 					jen.Default().Block(addErr(fd, "enum", "items must be among: "+enumList(fd)), jen.Return(jen.False())),
 				),
 			)
 		}
 		g.Return(jen.Id("ok"))
 	})
+}
+
+// enumRule is an enum check (JSON Schema 2020-12 Validation §6.1.2): the
+// value switched on, the cases that pass it, and the choices as an error
+// message lists them. An empty enumRule checks nothing.
+type enumRule struct {
+	subject *jen.Statement
+	cases   []jen.Code
+	list    string
+}
+
+// fieldEnum is the enum check of field fd on v, a string (or, for a multi
+// select, an item of the field's element type). When the choices are the
+// typed constants of the field's type (annotate.EnumItem.Const), the cases
+// name them, with v converted to that type: the check follows a constant's
+// changed value, and a renamed or removed constant fails to compile.
+// Otherwise the cases are the values.
+func fieldEnum(fd *annotate.Field, v *jen.Statement) enumRule {
+	if len(fd.Enum) == 0 {
+		return enumRule{}
+	}
+	r := enumRule{subject: v, list: enumList(fd)}
+	for _, e := range fd.Enum {
+		if e.Const.Name == "" {
+			if fd.Slice && !(fd.Type.Path == "" && fd.Type.Name == "string") {
+				r.subject = jen.String().Parens(v)
+			}
+			r.cases = enumLits(fd)
+			return r
+		}
+		r.cases = append(r.cases, jen.Qual(e.Const.Path, e.Const.Name))
+	}
+	if !fd.Slice {
+		r.subject = typeCode(fd.Type).Parens(v) // v is the check's string
+	}
+	return r
+}
+
+// valueEnum is the enum check of a plain argument's string v against values.
+func valueEnum(v *jen.Statement, values []string) enumRule {
+	if len(values) == 0 {
+		return enumRule{}
+	}
+	r := enumRule{subject: v, list: strings.Join(values, ", ")}
+	for _, e := range values {
+		r.cases = append(r.cases, jen.Lit(e))
+	}
+	return r
 }
 
 func enumLits(fd *annotate.Field) []jen.Code {
@@ -550,7 +611,7 @@ func formatMsg(format string) string {
 
 func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 	name := fd.CheckStored
-	f.Commentf("%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
+	doc(f, "%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Float32(), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
 		fail := func(keyword, msg string) *jen.Statement {
@@ -580,7 +641,7 @@ func count[N ~int | ~int64 | ~uint64](n N, noun string) string {
 // plain arguments; fail writes what a broken rule does. Lengths count code
 // points, but the byte length settles them without counting in the common
 // case (impl.MoreRunesThan).
-func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, enum []string, fail func(keyword, msg string) []jen.Code) []jen.Code {
+func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, enum enumRule, fail func(keyword, msg string) []jen.Code) []jen.Code {
 	var out []jen.Code
 	if minLength != nil && *minLength > 0 {
 		out = append(out, jen.If(jen.Qual(implPkg, "FewerRunesThan").Call(v.Clone(), jen.Lit(int(*minLength)))).Block(fail("minLength", "must be at least "+count(*minLength, "character"))...))
@@ -591,14 +652,10 @@ func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, 
 	if format != "" {
 		out = append(out, jen.If(jen.Op("!").Qual(implPkg, formatFunc(format)).Call(v.Clone())).Block(fail("format", formatMsg(format))...))
 	}
-	if len(enum) > 0 {
-		var lits []jen.Code
-		for _, e := range enum {
-			lits = append(lits, jen.Lit(e))
-		}
-		out = append(out, jen.Switch(v.Clone()).Block(
-			jen.Case(lits...),
-			jen.Default().Block(fail("enum", "must be one of: "+strings.Join(enum, ", "))...),
+	if len(enum.cases) > 0 {
+		out = append(out, jen.Switch(enum.subject).Block(
+			jen.Case(enum.cases...),
+			jen.Default().Block(fail("enum", "must be one of: "+enum.list)...),
 		))
 	}
 	return out
