@@ -129,9 +129,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		if fd.Basic == "float32" {
 			// A float32 holds every float64 up to rounding, but not beyond
 			// ±math.MaxFloat32 (it would become an infinity).
-			ok = jen.If(jen.Qual("math", "IsInf").Call(jen.Float64().Parens(jen.Float32().Parens(jen.Id("x"))), jen.Lit(0))).Block(
+			ok = checked(jen.If(jen.Qual("math", "IsInf").Call(jen.Float64().Parens(jen.Float32().Parens(jen.Id("x"))), jen.Lit(0))).Block(
 				addErrP(fd, "range", "does not fit in float32"),
-			).Else().Block(checkedStmt(jen.Id("x"), typeCode(fd.Type).Parens(jen.Id("x"))))
+			), jen.Id("x"), typeCode(fd.Type).Parens(jen.Id("x")))
 		} else {
 			ok = checkedStmt(jen.Id("x"), conv(jen.Id("x")))
 		}
