@@ -87,7 +87,7 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	}
 	byPath := map[string]*annotate.Struct{}
 	for _, s := range model.Structs {
-		byPath[filepath.Join(filepath.Dir(s.File), annotate.ElicitFileName(s.Name))] = s
+		byPath[filepath.Join(filepath.Dir(s.File), s.Names.ElicitFile)] = s
 	}
 	for _, c := range driver.Changes(files) {
 		s := byPath[c.Path]

@@ -57,7 +57,7 @@ type Form struct {
 		}
 		got := map[string]bool{}
 		for _, s := range model.Structs {
-			got[s.Name] = s.AcceptOnly()
+			got[s.Name] = s.AcceptOnly
 		}
 		if len(got) != len(c.want) {
 			t.Errorf("-type %v: structs %v, want %v", c.types, got, c.want)

@@ -124,7 +124,8 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		}
 		s := a.structModel(obj, c.gd, c.ts)
 		if s != nil {
-			s.HandlerDeclared = a.declaredByUser(HandlerTypeName(name))
+			s.Derive()
+			s.HandlerDeclared = a.declaredByUser(s.Names.HandlerType)
 			model.Structs = append(model.Structs, s)
 		}
 	}

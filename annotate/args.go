@@ -62,19 +62,15 @@ type Arg struct {
 	// Number bounds as written (JSON numbers).
 	Minimum, Maximum, ExclusiveMinimum, ExclusiveMaximum string
 	Enum                                                 []string // string enum values
-}
 
-// HasChecks reports whether the generated code checks a rule of a
-// ([Arg.Opaque] false) beyond its type.
-func (g *Arg) HasChecks() bool {
-	return g.Required || g.Format != "" || g.MinLength != nil || g.MaxLength != nil ||
-		g.Minimum != "" || g.Maximum != "" || g.ExclusiveMinimum != "" || g.ExclusiveMaximum != "" || len(g.Enum) > 0
-}
+	// The members below follow from the ones above; [Struct.Derive] sets
+	// them once when the model is built.
 
-// HasRules reports whether a has rules on its value (bounds, format, enum).
-func (g *Arg) HasRules() bool {
-	return g.Format != "" || g.MinLength != nil || g.MaxLength != nil ||
-		g.Minimum != "" || g.Maximum != "" || g.ExclusiveMinimum != "" || g.ExclusiveMaximum != "" || len(g.Enum) > 0
+	// SchemaType is the JSON Schema type of Kind ("" when Opaque).
+	SchemaType string
+	// Rules: the argument has rules on its value (bounds, format, enum),
+	// which generated code checks unless it is Opaque.
+	Rules bool
 }
 
 // argModel models a field without an elicit tag as a plain argument.

@@ -5,18 +5,23 @@ import (
 	"go/types"
 )
 
-// collide reports every identifier mcpgen would generate for the structs of
-// model ([StructIdents]) that collides with another one it would generate,
-// or with one the package declares outside mcpgen's own output (a method or
-// field of the struct for a generated method); and two structs whose
-// generated files would have the same name. Generated code would not
-// compile, or a user's declaration would be shadowed: each is a diagnostic,
-// never output.
+// collide reports what would keep the generated code of model from
+// compiling, or shadow a user's declaration: two structs whose generated
+// files would have the same name; an identifier mcpgen would generate
+// ([StructIdents]) twice (a field Inner_Date and a promoted Inner.Date share
+// a check function); and a name a user calls or implements (New<T>Flow, the
+// <T>Handler interface, the exported methods the runtime's interfaces
+// require) that the package already declares outside mcpgen's own output.
+// The helpers only generated code calls (Ident.Helper) are spelled so that
+// no reasonable user code declares them, and are not looked up; the handler
+// type of the file written once is the user's to declare
+// (Struct.HandlerDeclared). Each collision is a diagnostic at the user's
+// declaration, never output.
 func (a *analyzer) collide(model *Package) {
 	generated := map[string]Ident{}
 	files := map[string]*Struct{}
 	for _, s := range model.Structs {
-		name := ElicitFileName(s.Name)
+		name := s.Names.ElicitFile
 		if prev := files[name]; prev != nil {
 			a.relatedf(s.Pos, len(s.Name), Related{Pos: prev.Pos, Message: "the other struct, " + prev.Name}, "mcpgen would generate %s for both %s and %s (file names are lower case); rename one of them", name, prev.Name, s.Name)
 			continue
@@ -24,7 +29,9 @@ func (a *analyzer) collide(model *Package) {
 		files[name] = s
 		for _, id := range StructIdents(s) {
 			if id.Kind == "method" {
-				a.collideMember(s, id)
+				if !id.Helper {
+					a.collideMember(s, id)
+				}
 				continue
 			}
 			if prev, ok := generated[id.Name]; ok {
@@ -32,8 +39,8 @@ func (a *analyzer) collide(model *Package) {
 				continue
 			}
 			generated[id.Name] = id
-			if id.Once {
-				continue // the handler type: the user's to declare (Struct.HandlerDeclared)
+			if id.Once || id.Helper {
+				continue
 			}
 			if obj := a.types.Scope().Lookup(id.Name); obj != nil && a.inUserFile(obj.Pos()) {
 				a.relatedf(a.fset.Position(obj.Pos()), len(obj.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "%s %s collides with %s in %s; rename yours", objKind(obj), obj.Name(), id.Describe(), id.File)

@@ -80,7 +80,7 @@ func parseDefault(f *Field, o Option) (*Default, string) {
 		if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
 			return nil, fmt.Sprintf("outside what %s can hold (%s to %s)", f.Type.Name, lo, hi)
 		}
-		if f.Unsigned() {
+		if unsigned(f.Basic) {
 			if _, err := strconv.ParseUint(o.Value, 10, 64); err != nil {
 				return nil, fmt.Sprintf("%s is an unsigned integer (%s); write a whole number ≥ 0 without sign or exponent, e.g. default=1", f.GoName, f.Type.Name)
 			}

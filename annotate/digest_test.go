@@ -159,7 +159,7 @@ func TestModelDigestOrderAndLists(t *testing.T) {
 	p := &Package{Name: "m", Path: "example.com/m"}
 	mk := func() *Struct {
 		return &Struct{Name: "Args", Fields: []*Field{
-			{GoName: "A", JSONName: "a", Title: "A", Enum: []EnumItem{{"x", "X"}, {"y", "Y"}}},
+			{GoName: "A", JSONName: "a", Title: "A", Enum: []EnumItem{{Value: "x", Title: "X"}, {Value: "y", Title: "Y"}}},
 			{GoName: "B", JSONName: "b", Title: "B"},
 		}}
 	}

@@ -233,7 +233,11 @@ func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 	}
 	f.Enum = make([]EnumItem, 0, len(consts))
 	for _, c := range consts {
-		f.Enum = append(f.Enum, EnumItem{Value: constant.StringVal(c.Val()), Title: a.constDocs[c.Pos()]})
+		item := EnumItem{Value: constant.StringVal(c.Val()), Title: a.constDocs[c.Pos()]}
+		if c.Exported() || c.Pkg() == a.types {
+			item.Const = TypeRef{Path: c.Pkg().Path(), Name: c.Name()}
+		}
+		f.Enum = append(f.Enum, item)
 	}
 	f.Titled = titledConst != nil
 	return true

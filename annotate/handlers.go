@@ -60,10 +60,10 @@ func (a *analyzer) orphanHandlers(model *Package) ([]Diagnostic, map[string]bool
 		if o.params != "" && o.params != s.Name {
 			also = append(also, fmt.Sprintf("%s to %s in its method signatures", o.params, s.Name))
 		}
-		if o.iface != "" && o.iface != InterfaceName(s.Name) {
-			also = append(also, fmt.Sprintf("%s to %s in its assertion", o.iface, InterfaceName(s.Name)))
+		if o.iface != "" && o.iface != s.Names.Interface {
+			also = append(also, fmt.Sprintf("%s to %s in its assertion", o.iface, s.Names.Interface))
 		}
-		msg := fmt.Sprintf("rename %s to %s in %s", o.typ, HandlerTypeName(s.Name), filepath.Base(o.file))
+		msg := fmt.Sprintf("rename %s to %s in %s", o.typ, s.Names.HandlerType, filepath.Base(o.file))
 		if len(also) > 0 {
 			msg += ", and " + strings.Join(also, " and ")
 		}

@@ -120,38 +120,51 @@ type Struct struct {
 	// Order is the JSON names of Fields and Args together, in encoding/json
 	// field order: the order of the input schema's properties.
 	Order []string
+
+	// The members below follow from the ones above; [Struct.Derive] sets
+	// them once when the model is built, so that the renderer reads them
+	// as data.
+
+	// Names spells every file and identifier mcpgen generates for the struct.
+	Names Names
+	// AcceptOnly: a tool's arguments without an elicitable field. Nothing is
+	// asked before its branch, so the user can neither decline nor cancel a
+	// form, and its handler has Accept only (a question Accept asks with
+	// runtime.Ask returns the user's action to Accept itself).
+	AcceptOnly bool
+	// Decodes: mcpgen generates Names.Decode for the tool, whose arguments
+	// encoding/json would decode field by field: not a question, nor a struct
+	// with its own UnmarshalJSON, a ",string" or ",inline" json option, or a
+	// plain argument reached through an embedded pointer (which encoding/json
+	// allocates on the way). The runtime reads those with encoding/json, by
+	// exact name.
+	Decodes bool
+	// SchemaWritten: mcpgen writes the tool's input schema, since every
+	// plain argument is modelled whole (none Opaque or Annotated).
+	SchemaWritten bool
+	// Opaque: a plain argument is [Arg.Opaque], so the runtime also checks
+	// the tool's input schema as a whole.
+	Opaque bool
 }
 
-// SchemaWritten reports whether mcpgen writes s's input schema: every plain
-// argument is modelled whole (none Opaque or Annotated).
-func (s *Struct) SchemaWritten() bool {
-	if s.DecodesItself {
-		return false
-	}
-	for _, g := range s.Args {
-		if g.Opaque || g.Annotated {
-			return false
-		}
-	}
-	return !s.Question
+// Names are the files and identifiers mcpgen generates for one struct T,
+// spelled once by [Struct.Derive] (idents.go). The helpers only generated
+// code calls have names of stringer's _T_name style, which no reasonable
+// user code declares; the names a user calls or implements (Interface,
+// FlowFunc, HandlerType, the exported methods) are checked against the
+// package's own declarations instead.
+type Names struct {
+	ElicitFile  string // t_elicit.go: the lower-cased type name (stringer's convention)
+	HandlerFile string // t_handler.go, the handler file written once ("" for a question)
+	Interface   string // THandler, the handler interface ("" for a question)
+	FlowFunc    string // NewTFlow, the flow constructor ("" for a question)
+	HandlerType string // tHandler, the handler type of the handler file ("" for a question)
+	// Apply is the unexported method behind ApplyContent and ApplyPartial.
+	Apply string
+	// Decode is the unexported method that decodes a tool's arguments by
+	// exact JSON name ("" unless Struct.Decodes).
+	Decode string
 }
-
-// Opaque reports whether a plain argument of s is [Arg.Opaque]: the
-// runtime then also checks the tool's input schema as a whole.
-func (s *Struct) Opaque() bool {
-	for _, g := range s.Args {
-		if g.Opaque {
-			return true
-		}
-	}
-	return false
-}
-
-// AcceptOnly reports whether s is a tool's arguments without an elicitable
-// field: nothing is asked before its branch, so the user can neither decline
-// nor cancel a form, and its handler has Accept only (a question Accept asks
-// with runtime.Ask returns the user's action to Accept itself).
-func (s *Struct) AcceptOnly() bool { return !s.Question && len(s.Fields) == 0 }
 
 // TypeRef names a Go type: a predeclared one (Path "") or a named one.
 type TypeRef struct {
@@ -199,12 +212,46 @@ type Field struct {
 	// (or invopop/jsonschema's JSONSchema): generated code decodes an
 	// argument for it with encoding/json.
 	DecodesItself bool
+
+	// The members below follow from the ones above; [Struct.Derive] sets
+	// them once when the model is built.
+
+	// SchemaType is the JSON Schema type of Kind ("string", "integer",
+	// "number", "boolean", "array").
+	SchemaType string
+	// Unsigned: the Go type is an unsigned integer.
+	Unsigned bool
+	// LowerBound and UpperBound: Minimum and Maximum say more than the Go
+	// type does (a minimum of 0 on an unsigned type says nothing).
+	LowerBound, UpperBound bool
+	// Check is the function that checks the field's rules beyond its JSON
+	// type, _T_check_Path (the path through embedded structs joined with
+	// "_"); "" when it has none.
+	Check string
+	// CheckStored is the function that checks a float32 field's bounds on
+	// the stored value; "" unless the field is a float32 with bounds.
+	// Validate checks the stored float32 against the bounds rounded to
+	// float32, since an answer that meets a bound exactly (0.7) may round
+	// below it in float32 (0.699999988); rounding is monotonic, so what
+	// ApplyContent accepted always passes.
+	CheckStored string
+	// ChoicesMethod is the handler interface's method that lists the
+	// run-time options of a tool's elicit:"choices" field, <Path>Choices
+	// (the path joined); "" otherwise.
+	ChoicesMethod string
 }
 
 // EnumItem is one choice of a select.
 type EnumItem struct {
 	Value string
 	Title string // "" for an untitled select
+	// Const is the typed constant that declares the choice when the choices
+	// are a named string type's constants (see the README, "The tag");
+	// the zero TypeRef otherwise, or when the constant is not exported from
+	// another package. Generated checks name it, so that they follow a
+	// changed value and fail to compile when the constant is renamed or
+	// removed, rather than hold a stale copy of its value.
+	Const TypeRef
 }
 
 // Default is a field's pre-filled value, typed by the field's kind.
@@ -216,13 +263,4 @@ type Default struct {
 	Float   float64  // Number
 	Bool    bool     // Boolean
 	Lit     string   // the value as written in the tag
-}
-
-// Unsigned reports whether the field's Go type is an unsigned integer.
-func (f *Field) Unsigned() bool {
-	switch f.Basic {
-	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr":
-		return true
-	}
-	return false
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
-// applyField emits, for field i, the code of applyContent that reads its
+// applyField emits, for field i, the code of _mcpgenApply that reads its
 // answer from content, converts and checks it, and stages it in v<i>/set<i>.
 // buf is the backing array of a multi select (nil for other kinds).
 func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf *multiBuf) {
@@ -46,8 +46,10 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf
 }
 
 func typeErr(fd *annotate.Field, want string) *jen.Statement {
-	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("type"),
-		jen.Lit("must be "+want+", got ").Op("+").Qual(implPkg, "TypeName").Call(jen.Id("raw")))
+	msg := "must be " + want + ", got "
+	args := []jen.Code{jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("type"), jen.Lit(msg).Op("+").Qual(implPkg, "TypeName").Call(jen.Id("raw"))}
+	text := fmt.Sprintf("impl.AddFieldError(&ve, %q, \"type\", %q+impl.TypeName(raw))", fd.JSONName, msg)
+	return jen.Qual(implPkg, "AddFieldError").Call(wrapLast(errIndent, text, args)...)
 }
 
 // convertAnswer converts raw to the staged value, checking type, range and rules.
@@ -58,16 +60,16 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 	// checked appends to chain: run the field's checks on val and stage
 	// staged when they pass (or just stage it when the field has none).
 	checked := func(chain *jen.Statement, val, staged jen.Code) *jen.Statement {
-		if !hasChecks(fd) {
+		if fd.Check == "" {
 			return chain.Else().Block(stage(staged))
 		}
-		return chain.Else().If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return chain.Else().If(jen.Id(fd.Check).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	checkedStmt := func(val, staged jen.Code) jen.Code {
-		if !hasChecks(fd) {
+		if fd.Check == "" {
 			return stage(staged)
 		}
-		return jen.If(jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
+		return jen.If(jen.Id(fd.Check).Call(val, jen.Op("&").Id("ve"))).Block(stage(staged))
 	}
 	conv := func(x jen.Code) jen.Code {
 		if fd.Type.Path == "" && (fd.Type.Name == "string" && fd.Kind == annotate.String || fd.Type.Name == "bool" ||
@@ -94,27 +96,23 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		if fd.Format == "date" {
 			parse, want = "ParseDate", "a date string (YYYY-MM-DD)"
 		}
-		return []jen.Code{
-			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
-				typeErr(fd, "a string"),
-			).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(implPkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
-				addErrP(fd, "format", "must be "+want),
-			).Else().BlockFunc(func(g *jen.Group) {
-				if fd.Required && !fd.Pointer {
-					// The zero time.Time is how the field says "no answer":
-					// holding it would leave a required field missing.
-					g.If(jen.Id("tm").Dot("IsZero").Call()).Block(
-						addErrP(fd, "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer"),
-					).Else().Block(stage(jen.Id("tm")))
-					return
-				}
-				g.Add(stage(jen.Id("tm")))
-			}),
+		chain := jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AsString").Call(jen.Id("raw")), jen.Op("!").Id("ok")).Block(
+			typeErr(fd, "a string"),
+		).Else().If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Qual(implPkg, parse).Call(jen.Id("x")), jen.Op("!").Id("ok")).Block(
+			addErrP(fd, "format", "must be "+want),
+		)
+		if fd.Required && !fd.Pointer {
+			// The zero time.Time is how the field says "no answer":
+			// holding it would leave a required field missing.
+			chain = chain.Else().If(jen.Id("tm").Dot("IsZero").Call()).Block(
+				addErrP(fd, "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer"),
+			)
 		}
+		return []jen.Code{chain.Else().Block(stage(jen.Id("tm")))}
 	case annotate.Integer:
 		lo, hi := intBounds(fd)
 		var call *jen.Statement
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			call = jen.Qual(implPkg, "AsUint").Call(jen.Id("raw"), hi)
 		} else {
 			call = jen.Qual(implPkg, "AsInt").Call(jen.Id("raw"), lo, hi)
@@ -131,9 +129,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		if fd.Basic == "float32" {
 			// A float32 holds every float64 up to rounding, but not beyond
 			// ±math.MaxFloat32 (it would become an infinity).
-			ok = jen.If(jen.Qual("math", "IsInf").Call(jen.Float64().Parens(jen.Float32().Parens(jen.Id("x"))), jen.Lit(0))).Block(
+			ok = checked(jen.If(jen.Qual("math", "IsInf").Call(jen.Float64().Parens(jen.Float32().Parens(jen.Id("x"))), jen.Lit(0))).Block(
 				addErrP(fd, "range", "does not fit in float32"),
-			).Else().Block(checkedStmt(jen.Id("x"), typeCode(fd.Type).Parens(jen.Id("x"))))
+			), jen.Id("x"), typeCode(fd.Type).Parens(jen.Id("x")))
 		} else {
 			ok = checkedStmt(jen.Id("x"), conv(jen.Id("x")))
 		}
@@ -151,9 +149,9 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		for _, k := range later {
 			args = append(args, jen.Lit(k))
 		}
-		appendStmt := jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AppendStrings").Call(args...), jen.Op("!").Id("ok")).Block(
+		appendStmt := checked(jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Qual(implPkg, "AppendStrings").Call(args...), jen.Op("!").Id("ok")).Block(
 			typeErr(fd, "an array of strings"),
-		).Else().Block(checkedStmt(jen.Id("x"), jen.Id("x")))
+		), jen.Id("x"), jen.Id("x"))
 		if buf.ensure != nil {
 			return []jen.Code{buf.ensure, appendStmt}
 		}
@@ -201,7 +199,7 @@ func defaultValue(fd *annotate.Field) jen.Code {
 		}
 		return jen.Qual(implPkg, "MustTime").Call(jen.Qual(implPkg, parse).Call(jen.Lit(d.String)))
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return typeCode(fd.Type).Parens(jen.Lit(d.Uint))
 		}
 		// Written from the int64, not through a Go int: on a 32-bit mcpgen an
@@ -228,75 +226,74 @@ func defaultValue(fd *annotate.Field) jen.Code {
 // for the tool's input schema; legacy writes a titled single select as
 // enum + enumNames (//mcpgen:enumnames).
 func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
-	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Type")] = jen.Lit(fd.Kind.String())
-		if fd.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(fd.Title)
-		}
-		if fd.Description != "" {
-			d[jen.Id("Description")] = jen.Lit(fd.Description)
-		}
-		if fd.Format != "" {
-			d[jen.Id("Format")] = jen.Lit(fd.Format)
-		}
-		if fd.MinLength != nil {
-			d[jen.Id("MinLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinLength)))
-		}
-		if fd.MaxLength != nil {
-			d[jen.Id("MaxLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxLength)))
-		}
-		if fd.Minimum != nil {
-			d[jen.Id("Minimum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MinimumLit))
-		}
-		if fd.Maximum != nil {
-			d[jen.Id("Maximum")] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MaximumLit))
-		}
-		if fd.MinItems != nil {
-			d[jen.Id("MinItems")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinItems)))
-		}
-		if fd.MaxItems != nil {
-			d[jen.Id("MaxItems")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
-		}
-		if fd.Choices && fd.Kind == annotate.MultiSelect {
-			// The runtime writes the options known at run time into items.
-			d[jen.Id("Items")] = jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{jen.Id("Type"): jen.Lit("string")})
-		}
-		if len(fd.Enum) > 0 {
-			if fd.Kind == annotate.MultiSelect {
-				d[jen.Id("Items")] = itemsSchema(fd)
-			} else if fd.Titled && legacy {
-				d[jen.Id("Enum")] = jen.Index().Any().Values(enumLits(fd)...)
-				var names []jen.Code
-				for _, e := range fd.Enum {
-					names = append(names, jen.Lit(e.Title))
-				}
-				d[jen.Id("Extras")] = jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit("enumNames"): jen.Index().String().Values(names...)})
-			} else if fd.Titled {
-				d[jen.Id("OneOf")] = constList(fd)
-			} else {
-				d[jen.Id("Enum")] = jen.Index().Any().Values(enumLits(fd)...)
+	d := fields{"Type": jen.Lit(fd.SchemaType)}
+	if fd.Title != "" {
+		d["Title"] = text(4, len("Description: "), fd.Title)
+	}
+	if fd.Description != "" {
+		d["Description"] = text(4, len("Description: "), fd.Description)
+	}
+	if fd.Format != "" {
+		d["Format"] = jen.Lit(fd.Format)
+	}
+	if fd.MinLength != nil {
+		d["MinLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinLength)))
+	}
+	if fd.MaxLength != nil {
+		d["MaxLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxLength)))
+	}
+	if fd.Minimum != nil {
+		d["Minimum"] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MinimumLit))
+	}
+	if fd.Maximum != nil {
+		d["Maximum"] = jen.Qual("encoding/json", "Number").Call(jen.Lit(fd.MaximumLit))
+	}
+	if fd.MinItems != nil {
+		d["MinItems"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MinItems)))
+	}
+	if fd.MaxItems != nil {
+		d["MaxItems"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*fd.MaxItems)))
+	}
+	if fd.Choices && fd.Kind == annotate.MultiSelect {
+		// The runtime writes the options known at run time into items.
+		d["Items"] = jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, fields{"Type": jen.Lit("string")}))
+	}
+	if len(fd.Enum) > 0 {
+		if fd.Kind == annotate.MultiSelect {
+			d["Items"] = itemsSchema(fd)
+		} else if fd.Titled && legacy {
+			d["Enum"] = jen.Index().Any().Values(enumLits(fd)...)
+			var names []jen.Code
+			for _, e := range fd.Enum {
+				names = append(names, jen.Lit(e.Title))
 			}
+			d["Extras"] = jen.Map(jen.String()).Any().Values(jen.Lit("enumNames").Op(":").Index().String().Values(names...))
+		} else if fd.Titled {
+			d["OneOf"] = constList(fd)
+		} else {
+			d["Enum"] = jen.Index().Any().Values(enumLits(fd)...)
 		}
-		if withDefault && fd.Default != nil {
-			d[jen.Id("Default")] = defaultJSON(fd)
-		}
-	}))
+	}
+	if withDefault && fd.Default != nil {
+		d["Default"] = defaultJSON(fd)
+	}
+	return jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, d))
 }
 
 func itemsSchema(fd *annotate.Field) *jen.Statement {
 	if fd.Titled {
-		return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{jen.Id("AnyOf"): constList(fd)})
+		return jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, fields{"AnyOf": constList(fd)}))
 	}
-	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.Dict{
-		jen.Id("Type"): jen.Lit("string"),
-		jen.Id("Enum"): jen.Index().Any().Values(enumLits(fd)...),
-	})
+	return jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, fields{
+		"Type": jen.Lit("string"),
+		"Enum": jen.Index().Any().Values(enumLits(fd)...),
+	}))
 }
 
 func constList(fd *annotate.Field) *jen.Statement {
 	var items []jen.Code
 	for _, e := range fd.Enum {
-		items = append(items, jen.Values(jen.Dict{jen.Id("Const"): jen.Lit(e.Value), jen.Id("Title"): jen.Lit(e.Title)}))
+		items = append(items, literal(schemaType, fields{"Const": jen.Lit(e.Value), "Title": jen.Lit(e.Title)}))
 	}
 	return jen.Index().Op("*").Qual(schemaPkg, "Schema").Values(items...)
 }
@@ -324,7 +321,7 @@ func defaultJSON(fd *annotate.Field) jen.Code {
 func numberText(fd *annotate.Field) string {
 	d := fd.Default
 	if fd.Kind == annotate.Integer {
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return strconv.FormatUint(d.Uint, 10)
 		}
 		return strconv.FormatInt(d.Int, 10)

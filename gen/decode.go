@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 )
 
-// member is one field a tool's arguments can fill, as decodeArguments reads
+// member is one field a tool's arguments can fill, as _mcpgenDecode reads
 // it: an elicitable field or a plain argument.
 type member struct {
 	json    string
@@ -43,34 +43,17 @@ func members(s *annotate.Struct) []member {
 	return out
 }
 
-// hasDecoder reports whether mcpgen generates decodeArguments for s: every
-// tool whose arguments encoding/json would decode field by field: not one
-// with its own UnmarshalJSON, a ",string" or ",inline" json option, or a
-// field reached through an embedded pointer (which encoding/json allocates
-// on the way). The runtime reads those with encoding/json, by exact name.
-func hasDecoder(s *annotate.Struct) bool {
-	if s.Question || s.DecodesItself {
-		return false
-	}
-	for _, g := range s.Args {
-		if g.ViaPointer || g.WholeStruct {
-			return false
-		}
-	}
-	return true
-}
-
 func memberAccess(m member) *jen.Statement { return pathAccess(m.path) }
 
-// decodeArgumentsDecl writes decodeArguments for tool s.
+// decodeArgumentsDecl writes s.Names.Decode, the decoding of tool s's arguments.
 func decodeArgumentsDecl(f *jen.File, s *annotate.Struct) {
 	name := s.Name
 	ms := members(s)
-	f.Commentf("%s decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,", annotate.MethodDecodeArguments)
+	f.Commentf("%s decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,", s.Names.Decode)
 	f.Comment("once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks")
 	f.Comment("the rules the tool's input schema gives the plain arguments. Errors name every failing argument")
 	f.Comment("in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.")
-	f.Func().Params(jen.Id("t").Op("*").Id(s.Name)).Id(annotate.MethodDecodeArguments).Params(jen.Id("raw").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
+	f.Func().Params(jen.Id("t").Op("*").Id(s.Name)).Id(s.Names.Decode).Params(jen.Id("raw").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		var flags []jen.Code
 		for i, m := range ms {
@@ -108,7 +91,7 @@ func needGot(m member) bool { return m.arg != nil && !m.opaque && m.arg.Required
 
 // needOK: m is a plain argument with rules on its value.
 func needOK(m member) bool {
-	return m.arg != nil && !m.opaque && m.arg.HasChecks() && (m.kind == annotate.String || m.kind == annotate.Integer || m.kind == annotate.Number) && m.arg.HasRules()
+	return m.arg != nil && !m.opaque && m.arg.Rules && (m.kind == annotate.String || m.kind == annotate.Integer || m.kind == annotate.Number)
 }
 
 func gotVar(i int) string { return "got" + strconv.Itoa(i) }
@@ -145,11 +128,11 @@ func decodeMember(c *jen.Group, structName string, m member, i int) {
 	if needOK(m) {
 		call = jen.Id(okVar(i)).Op("=").Add(call)
 	}
-	if fd := m.field; fd != nil && !fd.AskAlways && !fd.Pointer && fd.HasChecks() {
+	if fd := m.field; fd != nil && !fd.AskAlways && !fd.Pointer && fd.Check != "" {
 		// An elicitable field given as its zero value ("" or 0) holds no
 		// answer, so Validate does not judge it; the input schema does.
 		call = jen.If(call.Op("&&").Add(missingCond(fd))).Block(
-			jen.Id(annotate.CheckFuncName(structName, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+			jen.Id(fd.Check).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
 	}
 	if needGot(m) {
 		c.Id(gotVar(i)).Op("=").True()
@@ -170,7 +153,7 @@ func decodeMember(c *jen.Group, structName string, m member, i int) {
 func argChecks(g *jen.Group, m member, i int) {
 	a := m.arg
 	fail := func(keyword, msg string) *jen.Statement {
-		return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(m.json), jen.Lit(keyword), jen.Lit(msg))
+		return fieldError("&ve", m.json, keyword, msg)
 	}
 	if a.Required {
 		g.If(jen.Op("!").Id(gotVar(i))).Block(fail("required", "is required"))
@@ -182,7 +165,7 @@ func argChecks(g *jen.Group, m member, i int) {
 	var checks []jen.Code
 	switch m.kind {
 	case annotate.String:
-		checks = stringRules(jen.String().Parens(v.Clone()), a.MinLength, a.MaxLength, a.Format, a.Enum,
+		checks = stringRules(jen.String().Parens(v.Clone()), a.MinLength, a.MaxLength, a.Format, valueEnum(jen.String().Parens(v.Clone()), a.Enum),
 			func(keyword, msg string) []jen.Code { return []jen.Code{fail(keyword, msg)} })
 	case annotate.Integer, annotate.Number:
 		for _, b := range []struct{ lit, op, keyword, msg string }{
@@ -236,17 +219,32 @@ func numberCompare(v *jen.Statement, m member, lit, op string) *jen.Statement {
 			n.Add(n, big.NewInt(int64(r.Sign())))
 		}
 	}
-	basic := m.basic
-	switch basic {
-	case "int":
-		basic = "int32"
-	case "uint":
-		basic = "uint32"
-	}
-	if lo, hi := annotate.IntRange(basic); n.Cmp(lo) >= 0 && n.Cmp(hi) <= 0 {
+	if portableConst(n, m.basic) {
 		return v.Op(op).Id(n.String())
 	}
 	return jen.Float64().Parens(v).Op(op).Lit(x)
+}
+
+// portableConst reports whether n is a constant of predeclared integer type
+// basic on every platform, int and uint as their 32-bit selves (the Go
+// spec's sizes; strconv checks the range).
+func portableConst(n *big.Int, basic string) bool {
+	bits := 64
+	switch basic {
+	case "int8", "uint8", "byte":
+		bits = 8
+	case "int16", "uint16":
+		bits = 16
+	case "int32", "rune", "uint32", "int", "uint", "uintptr":
+		bits = 32
+	}
+	var err error
+	if strings.HasPrefix(basic, "uint") || basic == "byte" {
+		_, err = strconv.ParseUint(n.String(), 10, bits)
+	} else {
+		_, err = strconv.ParseInt(n.String(), 10, bits)
+	}
+	return err == nil
 }
 
 // stringValues writes FlowSpec.Value for the string and multi-select
@@ -260,6 +258,12 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 			continue
 		}
 		v := access(fd)
+		asString := func(x *jen.Statement) *jen.Statement {
+			if fd.Type.Path == "" && fd.Type.Name == "string" {
+				return x
+			}
+			return jen.String().Parens(x)
+		}
 		var body []jen.Code
 		switch {
 		case fd.Slice:
@@ -267,10 +271,10 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 		case fd.Pointer:
 			body = []jen.Code{
 				jen.If(v.Clone().Op("==").Nil()).Block(jen.Return(jen.Nil())),
-				jen.Return(jen.String().Parens(jen.Op("*").Add(v.Clone()))),
+				jen.Return(asString(jen.Op("*").Add(v.Clone()))),
 			}
 		default:
-			body = []jen.Code{jen.Return(jen.String().Parens(v))}
+			body = []jen.Code{jen.Return(asString(v))}
 		}
 		cases = append(cases, jen.Case(jen.Lit(fd.JSONName)).Block(body...))
 	}
@@ -328,40 +332,39 @@ func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
 // argSchema is the property schema of plain argument g, as invopop/jsonschema
 // reflects it from the Go type and the jsonschema tag.
 func argSchema(g *annotate.Arg) *jen.Statement {
-	return jen.Op("&").Qual(schemaPkg, "Schema").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Type")] = jen.Lit(g.Kind.String())
-		if g.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(g.Title)
+	d := fields{"Type": jen.Lit(g.SchemaType)}
+	if g.Title != "" {
+		d["Title"] = text(4, len("Description: "), g.Title)
+	}
+	if g.Description != "" {
+		d["Description"] = text(4, len("Description: "), g.Description)
+	}
+	format := g.Format
+	if g.Kind == annotate.DateTime && format == "" {
+		format = "date-time"
+	}
+	if format != "" {
+		d["Format"] = jen.Lit(format)
+	}
+	if g.MinLength != nil {
+		d["MinLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MinLength)))
+	}
+	if g.MaxLength != nil {
+		d["MaxLength"] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MaxLength)))
+	}
+	for _, b := range []struct{ field, lit string }{
+		{"Minimum", g.Minimum}, {"Maximum", g.Maximum}, {"ExclusiveMinimum", g.ExclusiveMinimum}, {"ExclusiveMaximum", g.ExclusiveMaximum},
+	} {
+		if b.lit != "" {
+			d[b.field] = jen.Qual("encoding/json", "Number").Call(jen.Lit(b.lit))
 		}
-		if g.Description != "" {
-			d[jen.Id("Description")] = jen.Lit(g.Description)
+	}
+	if len(g.Enum) > 0 {
+		var items []jen.Code
+		for _, e := range g.Enum {
+			items = append(items, jen.Lit(e))
 		}
-		format := g.Format
-		if g.Kind == annotate.DateTime && format == "" {
-			format = "date-time"
-		}
-		if format != "" {
-			d[jen.Id("Format")] = jen.Lit(format)
-		}
-		if g.MinLength != nil {
-			d[jen.Id("MinLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MinLength)))
-		}
-		if g.MaxLength != nil {
-			d[jen.Id("MaxLength")] = jen.Qual(implPkg, "Uint64").Call(jen.Lit(int(*g.MaxLength)))
-		}
-		for _, b := range []struct{ field, lit string }{
-			{"Minimum", g.Minimum}, {"Maximum", g.Maximum}, {"ExclusiveMinimum", g.ExclusiveMinimum}, {"ExclusiveMaximum", g.ExclusiveMaximum},
-		} {
-			if b.lit != "" {
-				d[jen.Id(b.field)] = jen.Qual("encoding/json", "Number").Call(jen.Lit(b.lit))
-			}
-		}
-		if len(g.Enum) > 0 {
-			var items []jen.Code
-			for _, e := range g.Enum {
-				items = append(items, jen.Lit(e))
-			}
-			d[jen.Id("Enum")] = jen.Index().Any().Values(items...)
-		}
-	}))
+		d["Enum"] = jen.Index().Any().Values(items...)
+	}
+	return jen.Op("&").Qual(schemaPkg, "Schema").Add(literal(schemaType, d))
 }

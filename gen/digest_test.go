@@ -55,11 +55,11 @@ func elicitOf(t *testing.T, pkg *annotate.Package, s *annotate.Struct) []byte {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if filepath.Base(f.Path) == ElicitFileName(s.Name) {
+		if filepath.Base(f.Path) == s.Names.ElicitFile {
 			return f.Content
 		}
 	}
-	t.Fatalf("no %s generated", ElicitFileName(s.Name))
+	t.Fatalf("no %s generated", s.Names.ElicitFile)
 	return nil
 }
 
@@ -73,7 +73,9 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 	mutations := map[string]func(p *annotate.Package){
 		"Package.Dir": func(p *annotate.Package) { p.Dir += "/elsewhere" },
 		"Package.Structs": func(p *annotate.Package) {
-			p.Structs = append(p.Structs, &annotate.Struct{Name: "Other", File: p.Structs[0].File, Tool: "other", Key: "other"})
+			other := &annotate.Struct{Name: "Other", File: p.Structs[0].File, Tool: "other", Key: "other"}
+			other.Derive()
+			p.Structs = append(p.Structs, other)
 		},
 		"Package.Stale": func(p *annotate.Package) {
 			p.Stale = append(p.Stale, annotate.StaleFile{Path: "gone_elicit.go", Types: []string{"Gone"}})

@@ -23,7 +23,7 @@ const ImplVersion = 4
 func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
 	f.ImportName(implPkg, "impl")
-	f.HeaderComment(annotate.Header(Version()))
+	f.HeaderComment(Header())
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
 	// The version guard: the advice sits right above the lines that fail, so
@@ -35,8 +35,8 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
 
 	// MissingFields
-	f.Commentf("MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order.", s.Name)
-	f.Comment("A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.")
+	doc(f, "MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order. "+
+		"A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodMissingFields).Params().Index().String().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("missing").Index().String()
 		for _, fd := range s.Fields {
@@ -46,9 +46,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	})
 
 	// RequestedSchema
-	f.Commentf("RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named")
-	f.Comment("fields of " + s.Name + ", or for every missing field when none are named. Properties follow field")
-	f.Comment("order; unknown names are ignored. Its JSON encoding is byte-stable.")
+	doc(f, "RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named "+
+		"fields of %s, or for every missing field when none are named. Properties follow field "+
+		"order; unknown names are ignored. Its JSON encoding is byte-stable.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodRequestedSchema).Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
 		if len(s.Fields) == 0 {
 			g.Return(jen.Qual(implPkg, "NewObjectSchema").Call()) // no property, whatever the names
@@ -73,15 +73,15 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.")
 	f.Comment("An optional field left unanswered takes its default.")
 	f.Func().Params(recv()).Id(annotate.MethodApplyContent).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.False())),
+		jen.Return(jen.Id("t").Dot(s.Names.Apply).Call(jen.Id("content"), jen.False())),
 	)
 	f.Comment("ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,")
 	f.Comment("leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).")
 	f.Func().Params(recv()).Id(annotate.MethodApplyPartial).Params(jen.Id("content").Map(jen.String()).Any()).Error().Block(
-		jen.Return(jen.Id("t").Dot(annotate.MethodApplyContentImpl).Call(jen.Id("content"), jen.True())),
+		jen.Return(jen.Id("t").Dot(s.Names.Apply).Call(jen.Id("content"), jen.True())),
 	)
-	f.Comment("applyContent is ApplyContent (partial false) and ApplyPartial (partial true).")
-	f.Func().Params(recv()).Id(annotate.MethodApplyContentImpl).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
+	f.Commentf("%s is ApplyContent (partial false) and ApplyPartial (partial true).", s.Names.Apply)
+	f.Func().Params(recv()).Id(s.Names.Apply).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		bufs := multiSelectBufs(s)
 		// The pointer fields answered share one allocation (blk); their
@@ -146,26 +146,29 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	})
 
 	// Validate
-	f.Commentf("Validate checks every rule on every elicitable field of %s, and that required ones hold an answer.", s.Name)
-	f.Comment("It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;")
-	f.Comment("it allocates nothing when the struct is valid.")
+	doc(f, "Validate checks every rule on every elicitable field of %s, and that required ones hold an answer. "+
+		"It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil; "+
+		"it allocates nothing when the struct is valid.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodValidate).Params().Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
 		for _, fd := range s.Fields {
 			var present []jen.Code
-			if hasChecks(fd) {
-				if storedFloat32(fd) {
+			if fd.Check != "" {
+				if fd.CheckStored != "" {
 					v := access(fd)
 					if fd.Pointer {
 						v = jen.Op("*").Add(v)
 					}
-					present = append(present, jen.Id(annotate.StoredCheckFuncName(s.Name, fd)).Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(fd.CheckStored).Call(jen.Float32().Parens(v), jen.Op("&").Id("ve")))
 				} else {
-					present = append(present, jen.Id(annotate.CheckFuncName(s.Name, fd)).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
+					present = append(present, jen.Id(fd.Check).Call(canonicalValue(fd), jen.Op("&").Id("ve")))
 				}
 			}
 			if fd.Required {
-				g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required")).Else().Block(present...)
+				required := g.If(missingCond(fd)).Block(addErrP(fd, "required", "is required"))
+				if len(present) > 0 {
+					required.Else().Block(present...)
+				}
 			} else if len(present) > 0 {
 				g.If(presentCond(fd)).Block(present...)
 			}
@@ -175,38 +178,38 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 
 	// Check functions
 	for _, fd := range s.Fields {
-		if hasChecks(fd) {
+		if fd.Check != "" {
 			checkFuncDecl(f, s, fd)
 		}
-		if storedFloat32(fd) {
+		if fd.CheckStored != "" {
 			storedCheckDecl(f, s, fd)
 		}
 	}
 
 	if s.Question {
 		if s.Message != "" {
-			f.Commentf("%s returns the message of the %s question (//mcpgen:message), which runtime.Ask", annotate.MethodElicitMessage, s.Name)
-			f.Comment("shows when the ask gives none.")
+			doc(f, "%s returns the message of the %s question (//mcpgen:message), which runtime.Ask "+
+				"shows when the ask gives none.", annotate.MethodElicitMessage, s.Name)
 			f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
 		}
 		return f // a question has no handler interface and no flow
 	}
-	if hasDecoder(s) {
+	if s.Decodes {
 		decodeArgumentsDecl(f, s)
 	}
 
 	// Handler interface and flow constructor
-	h := annotate.InterfaceName(s.Name)
+	h := s.Names.Interface
 	accept := jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error())
-	if s.AcceptOnly() {
+	if s.AcceptOnly {
 		// No elicitable field: no form before the branch, so nothing to
 		// decline or cancel (MCP 2026-07-28, client/elicitation:
 		// ElicitResult.action answers a form).
-		f.Commentf("%s runs the %s tool. %s has no elicitable field, so nothing is asked", h, s.Tool, s.Name)
-		f.Comment("before the branch and Accept is the only one: there is no form to decline or cancel. A")
-		f.Comment("question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen")
-		f.Commentf("writes an implementation once, in %s; a handler that no longer fits this", annotate.HandlerFileName(s.Name))
-		f.Comment("interface fails to compile.")
+		doc(f, "%s runs the %s tool. %s has no elicitable field, so nothing is asked "+
+			"before the branch and Accept is the only one: there is no form to decline or cancel. A "+
+			"question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen "+
+			"writes an implementation once, in %s; a handler that no longer fits this "+
+			"interface fails to compile.", h, s.Tool, s.Name, s.Names.HandlerFile)
 		f.Type().Id(h).Interface(
 			jen.Comment("Accept runs on every call, with the arguments as the model passed them."),
 			accept,
@@ -214,13 +217,13 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		acceptOnlyFlow(f, s, h)
 		return f
 	}
-	f.Commentf("%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28,", h, s.Tool)
-	f.Comment("client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an")
-	f.Commentf("implementation once, in %s; a handler that no longer fits this interface fails to compile.", annotate.HandlerFileName(s.Name))
+	doc(f, "%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28, "+
+		"client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an "+
+		"implementation once, in %s; a handler that no longer fits this interface fails to compile.", h, s.Tool, s.Names.HandlerFile)
 	f.Comment("")
-	f.Comment("A handler may also shape the form at run time (its message, typed echoes, defaults) with")
-	f.Commentf("FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every", s.Name)
-	f.Comment("request of the call before anything is asked.")
+	doc(f, "A handler may also shape the form at run time (its message, typed echoes, defaults) with "+
+		"FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every "+
+		"request of the call before anything is asked.", s.Name)
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
 		accept,
@@ -234,32 +237,32 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 				if !fd.Choices {
 					continue
 				}
-				st.Line().Commentf("%s lists the options of %s (elicit:\"choices\") for this call: an argument or", annotate.ChoicesMethodName(fd), fd.JSONName)
+				st.Line().Commentf("%s lists the options of %s (elicit:\"choices\") for this call: an argument or", fd.ChoicesMethod, fd.JSONName)
 				st.Line().Comment("answer counts only if it is one of them. It runs on every request of the call.")
-				st.Line().Id(annotate.ChoicesMethodName(fd)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error())
+				st.Line().Id(fd.ChoicesMethod).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error())
 			}
 		}),
 	)
-	ctor := annotate.FlowFuncName(s.Name)
-	f.Commentf("%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's", ctor, s.Tool, s.Name)
-	f.Comment("branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	ctor := s.Names.FlowFunc
+	doc(f, "%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's "+
+		"branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).", ctor, s.Tool, s.Name)
 	flowFunc(f, s, h)
 	return f
 }
 
 // acceptOnlyFlow declares the flow constructor of a tool without an
 // elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
-// only. The runtime never dispatches another branch for a flow whose Fields
-// are empty (flowdef.Def.Dispatch), so the error is a backstop.
+// only, since the runtime never dispatches another branch for a flow whose
+// Fields are empty (flowdef.Def.Dispatch).
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
-	ctor := annotate.FlowFuncName(s.Name)
-	f.Commentf("%s returns the flow of the %s tool, whose arguments are %s, running h's Accept.", ctor, s.Tool, s.Name)
-	f.Comment("Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).")
+	ctor := s.Names.FlowFunc
+	doc(f, "%s returns the flow of the %s tool, whose arguments are %s, running h's Accept. "+
+		"Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).", ctor, s.Tool, s.Name)
 	flowFunc(f, s, h)
 }
 
 // multiBuf is the backing array that the multi selects of one element type
-// share in applyContent (impl.AppendStrings).
+// share in _mcpgenApply (impl.AppendStrings).
 type multiBuf struct {
 	name string           // the local variable
 	elem annotate.TypeRef // the element type
@@ -273,13 +276,13 @@ type multiBuf struct {
 	ensure jen.Code
 }
 
-// maxBlockItems bounds the items of the arrays applyContent keeps in its one
+// maxBlockItems bounds the items of the arrays _mcpgenApply keeps in its one
 // allocation: beyond it, a multi select's own allocation is cheaper than a
 // larger block that most answers fill little of.
 const maxBlockItems = 64
 
 // bounded reports whether every multi select has a maxItems, in all at most
-// maxBlockItems: their backing arrays can then live in applyContent's one
+// maxBlockItems: their backing arrays can then live in _mcpgenApply's one
 // allocation.
 func (m multiBufs) bounded() bool {
 	var total uint64
@@ -405,7 +408,7 @@ func canonicalOf(fd *annotate.Field, v *jen.Statement) *jen.Statement {
 		}
 		return jen.String().Parens(v)
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return jen.Uint64().Parens(v)
 		}
 		return jen.Int64().Parens(v)
@@ -420,7 +423,7 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 	case annotate.String:
 		return jen.String()
 	case annotate.Integer:
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			return jen.Uint64()
 		}
 		return jen.Int64()
@@ -432,19 +435,29 @@ func checkParamType(fd *annotate.Field) *jen.Statement {
 	return jen.Bool()
 }
 
-func hasChecks(fd *annotate.Field) bool { return fd.HasChecks() }
-
-// lowerBound reports whether minimum says more than the Go type does.
-func lowerBound(fd *annotate.Field) bool { return fd.HasLowerBound() }
-
-func upperBound(fd *annotate.Field) bool { return fd.HasUpperBound() }
-
 func addErr(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(implPkg, "AddFieldError").Call(jen.Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return fieldError("ve", fd.JSONName, keyword, msg)
 }
 
 func addErrP(fd *annotate.Field, keyword, msg string) *jen.Statement {
-	return jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit(keyword), jen.Lit(msg))
+	return fieldError("&ve", fd.JSONName, keyword, msg)
+}
+
+// errIndent is how deep generated code reports a field error, at most: in
+// the nested ifs of _mcpgenApply.
+const errIndent = 5
+
+// fieldError is impl.AddFieldError(ve, "name", "keyword", "message"), ve
+// "ve" (the **runtime.ValidationError of a check function) or "&ve", the message moved to a line of
+// its own when the call would be too wide.
+func fieldError(ve, name, keyword, msg string) *jen.Statement {
+	target := jen.Id("ve")
+	if ve == "&ve" {
+		target = jen.Op("&").Id("ve")
+	}
+	args := []jen.Code{target, jen.Lit(name), jen.Lit(keyword), jen.Lit(msg)}
+	text := fmt.Sprintf("impl.AddFieldError(%s, %q, %q, %q)", ve, name, keyword, msg)
+	return jen.Qual(implPkg, "AddFieldError").Call(wrapLast(errIndent, text, args)...)
 }
 
 func enumList(fd *annotate.Field) string {
@@ -458,8 +471,8 @@ func enumList(fd *annotate.Field) string {
 // checkFuncDecl declares the rule checks of one field, shared by Validate and
 // ApplyContent. It reports into *ve and returns whether the value passed.
 func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := annotate.CheckFuncName(s.Name, fd)
-	f.Commentf("%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
+	name := fd.Check
+	doc(f, "%s checks the rules of %s (JSON %q).", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Add(checkParamType(fd)), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
 		fail := func(keyword, msg string) *jen.Statement {
@@ -467,20 +480,16 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 		}
 		switch fd.Kind {
 		case annotate.String:
-			var enum []string
-			for _, e := range fd.Enum {
-				enum = append(enum, e.Value)
-			}
-			for _, c := range stringRules(jen.Id("v"), fd.MinLength, fd.MaxLength, fd.Format, enum, func(keyword, msg string) []jen.Code {
+			for _, c := range stringRules(jen.Id("v"), fd.MinLength, fd.MaxLength, fd.Format, fieldEnum(fd, jen.Id("v")), func(keyword, msg string) []jen.Code {
 				return []jen.Code{addErr(fd, keyword, msg), jen.Id("ok").Op("=").False()}
 			}) {
 				g.Add(c)
 			}
 		case annotate.Integer, annotate.Number:
-			if lowerBound(fd) {
+			if fd.LowerBound {
 				g.If(jen.Id("v").Op("<").Add(boundLit(fd, *fd.Minimum, fd.MinimumLit))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
 			}
-			if upperBound(fd) {
+			if fd.UpperBound {
 				g.If(jen.Id("v").Op(">").Add(boundLit(fd, *fd.Maximum, fd.MaximumLit))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 			}
 		case annotate.MultiSelect:
@@ -490,22 +499,67 @@ func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
 			if fd.MaxItems != nil {
 				g.If(jen.Len(jen.Id("v")).Op(">").Lit(int(*fd.MaxItems))).Add(fail("maxItems", "must have at most "+count(*fd.MaxItems, "item")))
 			}
-			item := jen.Id("item")
-			if !(fd.Type.Path == "" && fd.Type.Name == "string") {
-				item = jen.String().Parens(jen.Id("item"))
-			}
 			if len(fd.Enum) == 0 {
 				break // options known at run time (choices): the runtime checks them
 			}
+			enum := fieldEnum(fd, jen.Id("item"))
 			g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("v")).Block(
-				jen.Switch(item).Block(
-					jen.Case(enumLits(fd)...),
+				jen.Switch(enum.subject).Block(
+					jen.Case(enum.cases...),
 					jen.Default().Block(addErr(fd, "enum", "items must be among: "+enumList(fd)), jen.Return(jen.False())),
 				),
 			)
 		}
 		g.Return(jen.Id("ok"))
 	})
+}
+
+// enumRule is an enum check (JSON Schema 2020-12 Validation §6.1.2): the
+// value switched on, the cases that pass it, and the choices as an error
+// message lists them. An empty enumRule checks nothing.
+type enumRule struct {
+	subject *jen.Statement
+	cases   []jen.Code
+	list    string
+}
+
+// fieldEnum is the enum check of field fd on v, a string (or, for a multi
+// select, an item of the field's element type). When the choices are the
+// typed constants of the field's type (annotate.EnumItem.Const), the cases
+// name them, with v converted to that type: the check follows a constant's
+// changed value, and a renamed or removed constant fails to compile.
+// Otherwise the cases are the values.
+func fieldEnum(fd *annotate.Field, v *jen.Statement) enumRule {
+	if len(fd.Enum) == 0 {
+		return enumRule{}
+	}
+	r := enumRule{subject: v, list: enumList(fd)}
+	for _, e := range fd.Enum {
+		if e.Const.Name == "" {
+			if fd.Slice && !(fd.Type.Path == "" && fd.Type.Name == "string") {
+				r.subject = jen.String().Parens(v)
+			}
+			r.cases = enumLits(fd)
+			return r
+		}
+		r.cases = append(r.cases, jen.Qual(e.Const.Path, e.Const.Name))
+	}
+	if !fd.Slice {
+		r.subject = typeCode(fd.Type).Parens(v) // v is the check's string
+	}
+	return r
+}
+
+// valueEnum is the enum check of a plain argument's string v against values.
+func valueEnum(v *jen.Statement, values []string) enumRule {
+	if len(values) == 0 {
+		return enumRule{}
+	}
+	r := enumRule{subject: v, list: strings.Join(values, ", ")}
+	for _, e := range values {
+		r.cases = append(r.cases, jen.Lit(e))
+	}
+	return r
 }
 
 func enumLits(fd *annotate.Field) []jen.Code {
@@ -521,7 +575,7 @@ func enumLits(fd *annotate.Field) []jen.Code {
 // bounds in plain digits), for numbers the float64.
 func boundLit(fd *annotate.Field, x float64, lit string) jen.Code {
 	if fd.Kind == annotate.Integer {
-		if fd.Unsigned() {
+		if fd.Unsigned {
 			u, _ := strconv.ParseUint(lit, 10, 64)
 			return jen.Lit(u)
 		}
@@ -555,22 +609,18 @@ func formatMsg(format string) string {
 	return "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z"
 }
 
-// storedFloat32 reports whether a float32 field's bounds are also checked
-// on the stored float32 (annotate.Field.StoredFloat32 says why).
-func storedFloat32(fd *annotate.Field) bool { return fd.StoredFloat32() }
-
 func storedCheckDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
-	name := annotate.StoredCheckFuncName(s.Name, fd)
-	f.Commentf("%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
+	name := fd.CheckStored
+	doc(f, "%s checks the bounds of %s (JSON %q) on the stored float32, against the bounds rounded to float32.", name, strings.Join(fd.Path, "."), fd.JSONName)
 	f.Func().Id(name).Params(jen.Id("v").Float32(), jen.Id("ve").Op("**").Qual(runtimePkg, "ValidationError")).Bool().BlockFunc(func(g *jen.Group) {
 		g.Id("ok").Op(":=").True()
 		fail := func(keyword, msg string) *jen.Statement {
 			return jen.Block(addErr(fd, keyword, msg), jen.Id("ok").Op("=").False())
 		}
-		if lowerBound(fd) {
+		if fd.LowerBound {
 			g.If(jen.Id("v").Op("<").Lit(float32(*fd.Minimum))).Add(fail("minimum", "must be at least "+fd.MinimumLit))
 		}
-		if upperBound(fd) {
+		if fd.UpperBound {
 			g.If(jen.Id("v").Op(">").Lit(float32(*fd.Maximum))).Add(fail("maximum", "must be at most "+fd.MaximumLit))
 		}
 		g.Return(jen.Id("ok"))
@@ -591,7 +641,7 @@ func count[N ~int | ~int64 | ~uint64](n N, noun string) string {
 // plain arguments; fail writes what a broken rule does. Lengths count code
 // points, but the byte length settles them without counting in the common
 // case (impl.MoreRunesThan).
-func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, enum []string, fail func(keyword, msg string) []jen.Code) []jen.Code {
+func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, enum enumRule, fail func(keyword, msg string) []jen.Code) []jen.Code {
 	var out []jen.Code
 	if minLength != nil && *minLength > 0 {
 		out = append(out, jen.If(jen.Qual(implPkg, "FewerRunesThan").Call(v.Clone(), jen.Lit(int(*minLength)))).Block(fail("minLength", "must be at least "+count(*minLength, "character"))...))
@@ -602,14 +652,10 @@ func stringRules(v *jen.Statement, minLength, maxLength *uint64, format string, 
 	if format != "" {
 		out = append(out, jen.If(jen.Op("!").Qual(implPkg, formatFunc(format)).Call(v.Clone())).Block(fail("format", formatMsg(format))...))
 	}
-	if len(enum) > 0 {
-		var lits []jen.Code
-		for _, e := range enum {
-			lits = append(lits, jen.Lit(e))
-		}
-		out = append(out, jen.Switch(v.Clone()).Block(
-			jen.Case(lits...),
-			jen.Default().Block(fail("enum", "must be one of: "+strings.Join(enum, ", "))...),
+	if len(enum.cases) > 0 {
+		out = append(out, jen.Switch(enum.subject).Block(
+			jen.Case(enum.cases...),
+			jen.Default().Block(fail("enum", "must be one of: "+enum.list)...),
 		))
 	}
 	return out

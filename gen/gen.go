@@ -42,14 +42,6 @@ type File struct {
 	Defer bool
 }
 
-// ElicitFileName is the generated file's name for struct type name
-// (annotate.ElicitFileName, where every generated name is spelled).
-func ElicitFileName(name string) string { return annotate.ElicitFileName(name) }
-
-// HandlerFileName is the name of the handler file written once
-// (annotate.HandlerFileName).
-func HandlerFileName(name string) string { return annotate.HandlerFileName(name) }
-
 // Generate returns the files for every struct of pkg, in order: for each, the
 // generated file and then the handler file (none when the package already
 // declares the handler type: Struct.HandlerDeclared), and last the stale
@@ -72,19 +64,19 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 			}
 			src, err := render(elicitFile(pkg, s))
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, ElicitFileName(s.Name), err)
+				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, s.Names.ElicitFile, err)
 				return
 			}
-			out[2*i] = File{Path: filepath.Join(dir, ElicitFileName(s.Name)), Content: src}
+			out[2*i] = File{Path: filepath.Join(dir, s.Names.ElicitFile), Content: src}
 			if s.HandlerDeclared || s.Question {
 				return
 			}
 			hsrc, err := render(handlerFile(pkg, s))
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, HandlerFileName(s.Name), err)
+				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, s.Names.HandlerFile, err)
 				return
 			}
-			out[2*i+1] = File{Path: filepath.Join(dir, HandlerFileName(s.Name)), Content: hsrc, Once: true}
+			out[2*i+1] = File{Path: filepath.Join(dir, s.Names.HandlerFile), Content: hsrc, Once: true}
 		}()
 	}
 	wg.Wait()

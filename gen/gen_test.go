@@ -29,6 +29,7 @@ func TestGenerateRefusesNonFiniteNumbers(t *testing.T) {
 		pkg := &annotate.Package{Name: "p", Path: "p", Dir: t.TempDir(), Structs: []*annotate.Struct{{
 			Name: "Args", File: "args.go", Tool: "t", Key: "t", Fields: []*annotate.Field{&fd},
 		}}}
+		pkg.Structs[0].Derive()
 		_, err := Generate(pkg)
 		if err == nil || !strings.Contains(err.Error(), "does not fit in "+c.basic) {
 			t.Errorf("%s %+v: Generate error %v, want one saying it does not fit", c.basic, fd, err)
@@ -62,6 +63,7 @@ func TestIntFieldsRender(t *testing.T) {
 			field("UEdge", "uint", annotate.TypeRef{Name: "uint"}, true, &annotate.Default{Uint: math.MaxUint32}),
 		},
 	}}}
+	pkg.Structs[0].Derive()
 	files, err := Generate(pkg)
 	if err != nil {
 		t.Fatal(err)

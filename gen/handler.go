@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/annotate"
@@ -11,25 +13,24 @@ import (
 // alone for a tool without an elicitable field).
 func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f := newFile(pkg)
-	typ := annotate.HandlerTypeName(s.Name)
-	iface := annotate.InterfaceName(s.Name)
+	typ := s.Names.HandlerType
+	iface := s.Names.Interface
 	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }
 	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
 	res := func() *jen.Statement { return jen.Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()) }
 
-	if s.AcceptOnly() {
-		f.Commentf("%s runs the %s tool: register it with", typ, s.Tool)
-	} else {
-		f.Commentf("%s runs the branches of the %s tool: register it with", typ, s.Tool)
+	what := "the branches of the"
+	if s.AcceptOnly {
+		what = "the"
 	}
-	f.Commentf("%s(%s{}).", annotate.FlowFuncName(s.Name), typ)
+	doc(f, "%s runs %s %s tool: register it with %s(%s{}).", typ, what, s.Tool, s.Names.FlowFunc, typ)
 	f.Comment("")
 	f.Comment("This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.")
-	f.Commentf("If %s changes, the assertion below stops compiling until the methods match.", iface)
+	doc(f, "If %s changes, the assertion below stops compiling until the methods match.", iface)
 	f.Type().Id(typ).Struct()
 	f.Var().Id("_").Id(iface).Op("=").Id(typ).Values()
 
-	if s.AcceptOnly() {
+	if s.AcceptOnly {
 		acceptOnlyHandler(f, s, typ)
 		return f
 	}
@@ -47,9 +48,12 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 	f.Comment("Decline runs when the user declined the form: declined holds the JSON names of the fields asked.")
 	f.Comment("Never ask again for them. Either fall back to defaults (fill the declined fields and return")
 	f.Comment("h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.")
-	f.Func().Params(jen.Id("h").Id(typ)).Id(annotate.MethodDecline).Params(ctx(), args(), jen.Id("declined").Index().String()).Add(res()).Block(
-		jen.Return(jen.Qual(runtimePkg, "Textf").Call(jen.Lit(s.Tool+": nothing done; the user declined to give %s"),
-			jen.Qual("strings", "Join").Call(jen.Id("declined"), jen.Lit(", "))), jen.Nil()),
+	sig := fmt.Sprintf("func (h %s) Decline(ctx context.Context, args *%s, declined []string) (*runtime.Result, error) {", typ, s.Name)
+	msg := s.Tool + ": nothing done; the user declined to give %s"
+	text := fmt.Sprintf("return runtime.Textf(%q, strings.Join(declined, \", \")), nil", msg)
+	f.Func().Params(jen.Id("h").Id(typ)).Id(annotate.MethodDecline).Add(params(0, sig, ctx(), args(), jen.Id("declined").Index().String())).Add(res()).Block(
+		jen.Return(jen.Qual(runtimePkg, "Textf").Call(wrapLast(1, text, []jen.Code{jen.Lit(msg),
+			jen.Qual("strings", "Join").Call(jen.Id("declined"), jen.Lit(", "))})...), jen.Nil()),
 	)
 
 	f.Comment("Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,")
@@ -62,14 +66,14 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 		if !fd.Choices {
 			continue
 		}
-		m := annotate.ChoicesMethodName(fd)
-		f.Commentf("%s lists the options of %s for this caller (elicit:\"choices\"): for example the caller's own", m, fd.JSONName)
-		f.Comment("accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on")
-		f.Comment("every request of the call; an answer counts only if it is among the options of the request it arrives in.")
-		f.Comment("With one option a required field takes it without asking; with none the call ends in a tool error.")
+		m := fd.ChoicesMethod
+		doc(f, "%s lists the options of %s for this caller (elicit:\"choices\"): for example the caller's own "+
+			"accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on "+
+			"every request of the call; an answer counts only if it is among the options of the request it arrives in. "+
+			"With one option a required field takes it without asking; with none the call ends in a tool error.", m, fd.JSONName)
 		f.Func().Params(jen.Id(typ)).Id(m).Params(ctx(), args()).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
 			jen.Comment("TODO: list the options."),
-			jen.Return(jen.Index().Qual(runtimePkg, "Choice").Values(jen.Values(jen.Dict{jen.Id("Value"): jen.Lit("example"), jen.Id("Title"): jen.Lit("Example")})), jen.Nil()),
+			jen.Return(jen.Index().Qual(runtimePkg, "Choice").Values(literal(choiceType, fields{"Value": jen.Lit("example"), "Title": jen.Lit("Example")})), jen.Nil()),
 		)
 	}
 	return f
@@ -79,9 +83,9 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
 // elicitable field (annotate.Struct.AcceptOnly), its only branch, with how to
 // ask a question in the middle of it and handle the user's action.
 func acceptOnlyHandler(f *jen.File, s *annotate.Struct, typ string) {
-	f.Commentf("Accept runs on every call: %s has no elicitable field, so nothing is asked before it, and it is", s.Name)
-	f.Comment("the only branch. Do the tool's work here. runtime.FlowID(ctx) identifies a call that asked")
-	f.Comment("a question across its rounds: use it to make the work idempotent.")
+	doc(f, "Accept runs on every call: %s has no elicitable field, so nothing is asked before it, and it is "+
+		"the only branch. Do the tool's work here. runtime.FlowID(ctx) identifies a call that asked "+
+		"a question across its rounds: use it to make the work idempotent.", s.Name)
 	f.Comment("")
 	f.Comment("To ask the user something once you have computed it (a price, a plan), declare a question")
 	f.Comment("(a struct with a //mcpgen:question directive and elicit tags), run go generate, and ask it")

@@ -127,7 +127,7 @@ func Write(files []File) (WriteResult, error) {
 // (its package came earlier) is removed by mcpgen's next run.
 func emptiedStub(path string, gone []string) []byte {
 	name := filepath.Base(path)
-	return []byte(annotate.Header(Version()) + "\n\n//go:build ignore\n\n" +
+	return []byte(Header() + "\n\n//go:build ignore\n\n" +
 		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "): go generate removes\n" +
 		"// this file when it reaches the line below, and mcpgen's next run otherwise.\n\n" +
 		"//go:generate go run " + name + "\n\n" +

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/annotate"
 )
 
 func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
@@ -19,7 +17,7 @@ func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(own, annotate.Header("(devel)")+"\n\npackage m\n")
+	write(own, Header()+"\n\npackage m\n")
 	write(user, "package m\n")
 	files := []File{
 		{Path: own, Remove: true},
@@ -65,8 +63,8 @@ func TestWriteNeverOverwritesAUserFile(t *testing.T) {
 	}
 	other := filepath.Join(dir, "bar_elicit.go")
 	_, err := Write([]File{
-		{Path: other, Content: []byte(annotate.Header("(devel)") + "\n\npackage bad\n")},
-		{Path: mine, Content: []byte(annotate.Header("(devel)") + "\n\npackage bad\n")},
+		{Path: other, Content: []byte(Header() + "\n\npackage bad\n")},
+		{Path: mine, Content: []byte(Header() + "\n\npackage bad\n")},
 	})
 	if err == nil || !strings.Contains(err.Error(), "not written by mcpgen") {
 		t.Fatalf("Write over a user's file: err = %v", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/golden/testdata/acceptonly"
+	"github.com/mcpgen/mcpgen/golden/testdata/everykind"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -44,4 +45,34 @@ func TestAcceptOnlyTool(t *testing.T) {
 		require.ErrorContains(t, err, "quote has no form to decline or cancel", "action %q", a)
 	}
 	require.Equal(t, 1, n, "only the Accept outcome ran Accept")
+}
+
+// TestDispatchUnknownAction: a flow with a form dispatches its three
+// branches by action (the generated switch sends anything but Accept and
+// Decline to Cancel, which does nothing), and runtime/impl refuses an
+// action that is none of the three before the generated code sees it.
+func TestDispatchUnknownAction(t *testing.T) {
+	f := defOf(everykind.NewRegistrationFlow(everykindHandler{}))
+	for action, want := range map[runtime.Action]string{runtime.Accept: "accepted", runtime.Decline: "declined", runtime.Cancel: "cancelled"} {
+		res, err := f.Dispatch(t.Context(), &everykind.Registration{}, action, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, res.Text, "action %q", action)
+	}
+	_, err := f.Dispatch(t.Context(), &everykind.Registration{}, "bogus", nil)
+	require.ErrorContains(t, err, `unknown action "bogus"`)
+}
+
+// everykindHandler says which branch ran.
+type everykindHandler struct{}
+
+func (everykindHandler) Accept(context.Context, *everykind.Registration) (*runtime.Result, error) {
+	return runtime.Text("accepted"), nil
+}
+
+func (everykindHandler) Decline(context.Context, *everykind.Registration, []string) (*runtime.Result, error) {
+	return runtime.Text("declined"), nil
+}
+
+func (everykindHandler) Cancel(context.Context, *everykind.Registration) (*runtime.Result, error) {
+	return runtime.Text("cancelled"), nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 )
 
@@ -120,7 +119,7 @@ func TestRootAndPackageDirectives(t *testing.T) {
 	// The header names the version, never the directive that ran.
 	for _, f := range []string{"a/a_elicit.go", "b/b_elicit.go", "c/c_elicit.go", "c/d_elicit.go"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
-		if want := annotate.Header(gen.Version()); err != nil || strings.SplitN(string(b), "\n", 2)[0] != want {
+		if want := gen.Header(); err != nil || strings.SplitN(string(b), "\n", 2)[0] != want {
 			t.Errorf("%s: header is not %q (err %v)", f, want, err)
 		}
 	}

@@ -82,16 +82,16 @@ func TestChangedHeaderRegenerates(t *testing.T) {
 	}
 	first += "-1"
 	changed := copyMcpgen(t, root)
-	header := filepath.Join(changed, "annotate", "header.go")
+	header := filepath.Join(changed, "gen", "version.go")
 	b, err := os.ReadFile(header)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const old = `version + "; DO NOT EDIT."`
+	const old = `Version() + "; DO NOT EDIT."`
 	if !strings.Contains(string(b), old) {
-		t.Fatalf("annotate/header.go no longer holds %s: update this test", old)
+		t.Fatalf("gen/version.go no longer holds %s: update this test", old)
 	}
-	if err := os.WriteFile(header, []byte(strings.Replace(string(b), old, `version + " (rebuilt); DO NOT EDIT."`, 1)), 0o644); err != nil {
+	if err := os.WriteFile(header, []byte(strings.Replace(string(b), old, `Version() + " (rebuilt); DO NOT EDIT."`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	second := buildMcpgen(t, changed, bins)

@@ -335,8 +335,8 @@ func TestVersionIsTheHeaders(t *testing.T) {
 	if want := "mcpgen " + gen.Version() + "\n"; code != 0 || stdout != want {
 		t.Errorf("-version: exit %d, %q; want %q", code, stdout, want)
 	}
-	if !strings.HasPrefix(annotate.Header(gen.Version()), annotate.GeneratedHeader+" "+gen.Version()+";") {
-		t.Errorf("the header %q does not name %s", annotate.Header(gen.Version()), gen.Version())
+	if !strings.HasPrefix(gen.Header(), annotate.GeneratedHeader+" "+gen.Version()+";") {
+		t.Errorf("the header %q does not name %s", gen.Header(), gen.Version())
 	}
 }
 

@@ -20,7 +20,7 @@ func TestGeneratedCodeMustCompile(t *testing.T) {
 	})
 	before := snapshot(t, dir)
 	code, _, stderr := mcpgen(t, "-type", "Args")
-	want := `mine.go:4:5: does not compile with the generated code: jsonschema already declared through import of package jsonschema ("github.com/invopop/jsonschema") (other declaration of jsonschema at args_elicit.go:12:2)` + "\n"
+	want := `mine.go:4:5: does not compile with the generated code: jsonschema already declared through import of package jsonschema ("github.com/invopop/jsonschema") (other declaration of jsonschema at args_elicit.go:11:2)` + "\n"
 	if code != 1 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
 	}

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -19,8 +18,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of PayInvoiceArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of PayInvoiceArgs that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *PayInvoiceArgs) MissingFields() []string {
 	var missing []string
 	if t.Account == "" {
@@ -29,9 +29,9 @@ func (t *PayInvoiceArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of PayInvoiceArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of PayInvoiceArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *PayInvoiceArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -39,8 +39,8 @@ func (t *PayInvoiceArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "account") {
 		s.Properties.Set("account", &jsonschema.Schema{
-			Title: "Account",
 			Type:  "string",
+			Title: "Account",
 		})
 		s.Required = append(s.Required, "account")
 	}
@@ -53,17 +53,17 @@ func (t *PayInvoiceArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *PayInvoiceArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *PayInvoiceArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *PayInvoiceArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *PayInvoiceArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -88,23 +88,22 @@ func (t *PayInvoiceArgs) applyContent(content map[string]any, partial bool) erro
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of PayInvoiceArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of PayInvoiceArgs, and that required ones
+// hold an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name,
+// or nil; it allocates nothing when the struct is valid.
 func (t *PayInvoiceArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Account == "" {
 		impl.AddFieldError(&ve, "account", "required", "is required")
-	} else {
 	}
 	return ve.Err()
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *PayInvoiceArgs) decodeArguments(raw []byte) error {
+func (t *PayInvoiceArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got1, got2, ok2 bool
 	a := impl.ReadArguments(raw)
@@ -138,13 +137,14 @@ func (t *PayInvoiceArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// PayInvoiceArgsHandler runs the branches of the pay_invoice tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in payinvoiceargs_handler.go; a handler that no longer fits this interface fails to compile.
+// PayInvoiceArgsHandler runs the branches of the pay_invoice tool after its elicitation (MCP
+// 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen
+// writes an implementation once, in payinvoiceargs_handler.go; a handler that no longer fits this
+// interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *PayInvoiceArgs) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *PayInvoiceArgs) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type PayInvoiceArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *PayInvoiceArgs) (*runtime.Result, error)
@@ -159,55 +159,61 @@ type PayInvoiceArgsHandler interface {
 	AccountChoices(ctx context.Context, args *PayInvoiceArgs) ([]runtime.Choice, error)
 }
 
-// NewPayInvoiceArgsFlow returns the elicitation flow of the pay_invoice tool, whose arguments are PayInvoiceArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewPayInvoiceArgsFlow returns the elicitation flow of the pay_invoice tool, whose arguments are
+// PayInvoiceArgs, running h's branches. Register it with an adapter (runtime/mcpsdk,
+// runtime/mcpgo).
 func NewPayInvoiceArgsFlow(h PayInvoiceArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[PayInvoiceArgs]{
-		Choices: map[string]func(context.Context, *PayInvoiceArgs) ([]runtime.Choice, error){"account": func(ctx context.Context, args *PayInvoiceArgs) ([]runtime.Choice, error) {
-			return h.AccountChoices(ctx, args)
-		}},
-		Decode:      (*PayInvoiceArgs).decodeArguments,
-		Description: "Pay an invoice from one of the caller's accounts; asks the user which account when there is a choice.",
-		Dispatch: func(ctx context.Context, args *PayInvoiceArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name: "pay_invoice",
+		Description: "Pay an invoice from one of the caller's accounts; asks the user which account" +
+			" when there is a choice.",
+		Message: "Which account should pay this invoice?",
+		Key:     "pay_invoice",
+		Fields:  []string{"account"},
+		Choices: map[string]func(context.Context, *PayInvoiceArgs) ([]runtime.Choice, error){
+			"account": func(ctx context.Context, args *PayInvoiceArgs) ([]runtime.Choice, error) {
+				return h.AccountChoices(ctx, args)
+			},
+		},
+		Form:   impl.FormOptions[PayInvoiceArgs](h),
+		Decode: (*PayInvoiceArgs)._mcpgenDecode,
+		Value: func(t *PayInvoiceArgs, name string) any {
+			switch name {
+			case "account":
+				return t.Account
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("invoice", &jsonschema.Schema{
+				Type:        "string",
+				Description: "the invoice number, e.g. INV-1",
+			})
+			s.Properties.Set("amount", &jsonschema.Schema{
+				Type:        "number",
+				Minimum:     json.Number("0.01"),
+				Description: "the amount to charge",
+			})
+			s.Properties.Set("account", &jsonschema.Schema{
+				Type:  "string",
+				Title: "Account",
+			})
+			s.Required = []string{"invoice", "amount"}
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *PayInvoiceArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"account"},
-		Form:    impl.FormOptions[PayInvoiceArgs](h),
-		Key:     "pay_invoice",
-		Message: "Which account should pay this invoice?",
-		Name:    "pay_invoice",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("invoice", &jsonschema.Schema{
-				Description: "the invoice number, e.g. INV-1",
-				Type:        "string",
-			})
-			s.Properties.Set("amount", &jsonschema.Schema{
-				Description: "the amount to charge",
-				Minimum:     json.Number("0.01"),
-				Type:        "number",
-			})
-			s.Properties.Set("account", &jsonschema.Schema{
-				Title: "Account",
-				Type:  "string",
-			})
-			s.Required = []string{"invoice", "amount"}
-			return s
-		},
-		Value: func(t *PayInvoiceArgs, name string) any {
-			switch name {
-			case "account":
-				return string(t.Account)
-			}
-			return nil
 		},
 	})
 }

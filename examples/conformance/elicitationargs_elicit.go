@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of ElicitationArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of ElicitationArgs that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *ElicitationArgs) MissingFields() []string {
 	var missing []string
 	if t.Name == "" {
@@ -28,9 +28,9 @@ func (t *ElicitationArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of ElicitationArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of ElicitationArgs, or for every missing field when none are named. Properties
+// follow field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *ElicitationArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -38,11 +38,11 @@ func (t *ElicitationArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
-			Description: "How should we greet you?",
+			Type:        "string",
 			MaxLength:   impl.Uint64(100),
 			MinLength:   impl.Uint64(1),
 			Title:       "Name",
-			Type:        "string",
+			Description: "How should we greet you?",
 		})
 		s.Required = append(s.Required, "name")
 	}
@@ -55,17 +55,17 @@ func (t *ElicitationArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *ElicitationArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *ElicitationArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *ElicitationArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -74,7 +74,7 @@ func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) err
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if elicitationArgsCheckName(x, &ve) {
+			} else if _ElicitationArgs_check_Name(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -90,21 +90,21 @@ func (t *ElicitationArgs) applyContent(content map[string]any, partial bool) err
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of ElicitationArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of ElicitationArgs, and that required ones
+// hold an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name,
+// or nil; it allocates nothing when the struct is valid.
 func (t *ElicitationArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		elicitationArgsCheckName(t.Name, &ve)
+		_ElicitationArgs_check_Name(t.Name, &ve)
 	}
 	return ve.Err()
 }
 
-// elicitationArgsCheckName checks the rules of Name (JSON "name").
-func elicitationArgsCheckName(v string, ve **runtime.ValidationError) bool {
+// _ElicitationArgs_check_Name checks the rules of Name (JSON "name").
+func _ElicitationArgs_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
@@ -117,11 +117,11 @@ func elicitationArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *ElicitationArgs) decodeArguments(raw []byte) error {
+func (t *ElicitationArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -129,7 +129,7 @@ func (t *ElicitationArgs) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				elicitationArgsCheckName(t.Name, &ve)
+				_ElicitationArgs_check_Name(t.Name, &ve)
 			}
 		}
 	}
@@ -139,13 +139,14 @@ func (t *ElicitationArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// ElicitationArgsHandler runs the branches of the test_input_required_result_elicitation tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in elicitationargs_handler.go; a handler that no longer fits this interface fails to compile.
+// ElicitationArgsHandler runs the branches of the test_input_required_result_elicitation tool after
+// its elicitation (MCP 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method
+// runs per call. mcpgen writes an implementation once, in elicitationargs_handler.go; a handler
+// that no longer fits this interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *ElicitationArgs) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *ElicitationArgs) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type ElicitationArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *ElicitationArgs) (*runtime.Result, error)
@@ -156,46 +157,49 @@ type ElicitationArgsHandler interface {
 	Cancel(ctx context.Context, args *ElicitationArgs) (*runtime.Result, error)
 }
 
-// NewElicitationArgsFlow returns the elicitation flow of the test_input_required_result_elicitation tool, whose arguments are ElicitationArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewElicitationArgsFlow returns the elicitation flow of the test_input_required_result_elicitation
+// tool, whose arguments are ElicitationArgs, running h's branches. Register it with an adapter
+// (runtime/mcpsdk, runtime/mcpgo).
 func NewElicitationArgsFlow(h ElicitationArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[ElicitationArgs]{
-		AcceptUnsealed: true,
-		Decode:         (*ElicitationArgs).decodeArguments,
+		Name:           "test_input_required_result_elicitation",
 		Description:    "MRTR (SEP-2322): asks for the caller's name with an in-band elicitation request.",
-		Dispatch: func(ctx context.Context, args *ElicitationArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Message:        "What is your name?",
+		Key:            "user_name",
+		Fields:         []string{"name"},
+		AcceptUnsealed: true,
+		Form:           impl.FormOptions[ElicitationArgs](h),
+		Decode:         (*ElicitationArgs)._mcpgenDecode,
+		Value: func(t *ElicitationArgs, name string) any {
+			switch name {
+			case "name":
+				return t.Name
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("name", &jsonschema.Schema{
+				Type:        "string",
+				MaxLength:   impl.Uint64(100),
+				MinLength:   impl.Uint64(1),
+				Title:       "Name",
+				Description: "How should we greet you?",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *ElicitationArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"name"},
-		Form:    impl.FormOptions[ElicitationArgs](h),
-		Key:     "user_name",
-		Message: "What is your name?",
-		Name:    "test_input_required_result_elicitation",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("name", &jsonschema.Schema{
-				Description: "How should we greet you?",
-				MaxLength:   impl.Uint64(100),
-				MinLength:   impl.Uint64(1),
-				Title:       "Name",
-				Type:        "string",
-			})
-			return s
-		},
-		Value: func(t *ElicitationArgs, name string) any {
-			switch name {
-			case "name":
-				return string(t.Name)
-			}
-			return nil
 		},
 	})
 }

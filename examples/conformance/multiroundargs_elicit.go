@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of MultiRoundArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of MultiRoundArgs that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *MultiRoundArgs) MissingFields() []string {
 	var missing []string
 	if t.Name == "" {
@@ -31,9 +31,9 @@ func (t *MultiRoundArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of MultiRoundArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of MultiRoundArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -41,19 +41,19 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(100),
 			MinLength: impl.Uint64(1),
 			Title:     "Name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "name")
 	}
 	if slices.Contains(fields, "color") {
 		s.Properties.Set("color", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(50),
 			MinLength: impl.Uint64(1),
 			Title:     "Favorite color",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "color")
 	}
@@ -66,17 +66,17 @@ func (t *MultiRoundArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *MultiRoundArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *MultiRoundArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *MultiRoundArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -85,7 +85,7 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if multiRoundArgsCheckName(x, &ve) {
+			} else if _MultiRoundArgs_check_Name(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -99,7 +99,7 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 		if raw, ok := content["color"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if multiRoundArgsCheckColor(x, &ve) {
+			} else if _MultiRoundArgs_check_Color(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -118,26 +118,26 @@ func (t *MultiRoundArgs) applyContent(content map[string]any, partial bool) erro
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of MultiRoundArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of MultiRoundArgs, and that required ones
+// hold an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name,
+// or nil; it allocates nothing when the struct is valid.
 func (t *MultiRoundArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		multiRoundArgsCheckName(t.Name, &ve)
+		_MultiRoundArgs_check_Name(t.Name, &ve)
 	}
 	if t.Color == "" {
 		impl.AddFieldError(&ve, "color", "required", "is required")
 	} else {
-		multiRoundArgsCheckColor(t.Color, &ve)
+		_MultiRoundArgs_check_Color(t.Color, &ve)
 	}
 	return ve.Err()
 }
 
-// multiRoundArgsCheckName checks the rules of Name (JSON "name").
-func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
+// _MultiRoundArgs_check_Name checks the rules of Name (JSON "name").
+func _MultiRoundArgs_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
@@ -150,8 +150,8 @@ func multiRoundArgsCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// multiRoundArgsCheckColor checks the rules of Color (JSON "color").
-func multiRoundArgsCheckColor(v string, ve **runtime.ValidationError) bool {
+// _MultiRoundArgs_check_Color checks the rules of Color (JSON "color").
+func _MultiRoundArgs_check_Color(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "color", "minLength", "must be at least 1 character")
@@ -164,11 +164,11 @@ func multiRoundArgsCheckColor(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *MultiRoundArgs) decodeArguments(raw []byte) error {
+func (t *MultiRoundArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -176,11 +176,11 @@ func (t *MultiRoundArgs) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				multiRoundArgsCheckName(t.Name, &ve)
+				_MultiRoundArgs_check_Name(t.Name, &ve)
 			}
 		case "color":
 			if impl.DecodeString(&ve, "color", v, &t.Color) && t.Color == "" {
-				multiRoundArgsCheckColor(t.Color, &ve)
+				_MultiRoundArgs_check_Color(t.Color, &ve)
 			}
 		}
 	}
@@ -190,13 +190,14 @@ func (t *MultiRoundArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// MultiRoundArgsHandler runs the branches of the test_input_required_result_multi_round tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in multiroundargs_handler.go; a handler that no longer fits this interface fails to compile.
+// MultiRoundArgsHandler runs the branches of the test_input_required_result_multi_round tool after
+// its elicitation (MCP 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method
+// runs per call. mcpgen writes an implementation once, in multiroundargs_handler.go; a handler that
+// no longer fits this interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *MultiRoundArgs) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *MultiRoundArgs) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type MultiRoundArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *MultiRoundArgs) (*runtime.Result, error)
@@ -207,52 +208,56 @@ type MultiRoundArgsHandler interface {
 	Cancel(ctx context.Context, args *MultiRoundArgs) (*runtime.Result, error)
 }
 
-// NewMultiRoundArgsFlow returns the elicitation flow of the test_input_required_result_multi_round tool, whose arguments are MultiRoundArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewMultiRoundArgsFlow returns the elicitation flow of the test_input_required_result_multi_round
+// tool, whose arguments are MultiRoundArgs, running h's branches. Register it with an adapter
+// (runtime/mcpsdk, runtime/mcpgo).
 func NewMultiRoundArgsFlow(h MultiRoundArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[MultiRoundArgs]{
-		Decode:      (*MultiRoundArgs).decodeArguments,
-		Description: "MRTR (SEP-2322): gathers answers over several rounds, carrying earlier ones in the sealed requestState.",
-		Dispatch: func(ctx context.Context, args *MultiRoundArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name: "test_input_required_result_multi_round",
+		Description: "MRTR (SEP-2322): gathers answers over several rounds, carrying earlier ones in" +
+			" the sealed requestState.",
+		Message: "Tell us your name and your favorite color.",
+		Key:     "step",
+		Fields:  []string{"name", "color"},
+		Form:    impl.FormOptions[MultiRoundArgs](h),
+		Decode:  (*MultiRoundArgs)._mcpgenDecode,
+		Value: func(t *MultiRoundArgs, name string) any {
+			switch name {
+			case "name":
+				return t.Name
+			case "color":
+				return t.Color
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("name", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(100),
+				MinLength: impl.Uint64(1),
+				Title:     "Name",
+			})
+			s.Properties.Set("color", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(50),
+				MinLength: impl.Uint64(1),
+				Title:     "Favorite color",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *MultiRoundArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"name", "color"},
-		Form:    impl.FormOptions[MultiRoundArgs](h),
-		Key:     "step",
-		Message: "Tell us your name and your favorite color.",
-		Name:    "test_input_required_result_multi_round",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("name", &jsonschema.Schema{
-				MaxLength: impl.Uint64(100),
-				MinLength: impl.Uint64(1),
-				Title:     "Name",
-				Type:      "string",
-			})
-			s.Properties.Set("color", &jsonschema.Schema{
-				MaxLength: impl.Uint64(50),
-				MinLength: impl.Uint64(1),
-				Title:     "Favorite color",
-				Type:      "string",
-			})
-			return s
-		},
-		Value: func(t *MultiRoundArgs, name string) any {
-			switch name {
-			case "name":
-				return string(t.Name)
-			case "color":
-				return string(t.Color)
-			}
-			return nil
 		},
 	})
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of PromptArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of PromptArgs that hold no answer,
+// in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
+// zero time.Time, or a zero number or false bool.
 func (t *PromptArgs) MissingFields() []string {
 	var missing []string
 	if t.Context == "" {
@@ -28,9 +28,9 @@ func (t *PromptArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of PromptArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of PromptArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *PromptArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -38,10 +38,10 @@ func (t *PromptArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "context") {
 		s.Properties.Set("context", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(500),
 			MinLength: impl.Uint64(1),
 			Title:     "Context",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "context")
 	}
@@ -54,17 +54,17 @@ func (t *PromptArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *PromptArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *PromptArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *PromptArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -73,7 +73,7 @@ func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["context"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "context", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if promptArgsCheckContext(x, &ve) {
+			} else if _PromptArgs_check_Context(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -89,21 +89,21 @@ func (t *PromptArgs) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of PromptArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of PromptArgs, and that required ones hold
+// an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or
+// nil; it allocates nothing when the struct is valid.
 func (t *PromptArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Context == "" {
 		impl.AddFieldError(&ve, "context", "required", "is required")
 	} else {
-		promptArgsCheckContext(t.Context, &ve)
+		_PromptArgs_check_Context(t.Context, &ve)
 	}
 	return ve.Err()
 }
 
-// promptArgsCheckContext checks the rules of Context (JSON "context").
-func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
+// _PromptArgs_check_Context checks the rules of Context (JSON "context").
+func _PromptArgs_check_Context(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "context", "minLength", "must be at least 1 character")
@@ -116,11 +116,11 @@ func promptArgsCheckContext(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *PromptArgs) decodeArguments(raw []byte) error {
+func (t *PromptArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -128,7 +128,7 @@ func (t *PromptArgs) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "context":
 			if impl.DecodeString(&ve, "context", v, &t.Context) && t.Context == "" {
-				promptArgsCheckContext(t.Context, &ve)
+				_PromptArgs_check_Context(t.Context, &ve)
 			}
 		}
 	}
@@ -138,9 +138,10 @@ func (t *PromptArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// PromptArgsHandler runs the branches of the test_input_required_result_prompt tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in promptargs_handler.go; a handler that no longer fits this interface fails to compile.
+// PromptArgsHandler runs the branches of the test_input_required_result_prompt tool after its
+// elicitation (MCP 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method runs
+// per call. mcpgen writes an implementation once, in promptargs_handler.go; a handler that no
+// longer fits this interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *PromptArgs) (*runtime.AskOptions, error), called on every
@@ -155,44 +156,48 @@ type PromptArgsHandler interface {
 	Cancel(ctx context.Context, args *PromptArgs) (*runtime.Result, error)
 }
 
-// NewPromptArgsFlow returns the elicitation flow of the test_input_required_result_prompt tool, whose arguments are PromptArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewPromptArgsFlow returns the elicitation flow of the test_input_required_result_prompt tool,
+// whose arguments are PromptArgs, running h's branches. Register it with an adapter
+// (runtime/mcpsdk, runtime/mcpgo).
 func NewPromptArgsFlow(h PromptArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[PromptArgs]{
-		Decode:      (*PromptArgs).decodeArguments,
-		Description: "MRTR (SEP-2322): a prompt that asks for its context with an in-band elicitation request.",
-		Dispatch: func(ctx context.Context, args *PromptArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name: "test_input_required_result_prompt",
+		Description: "MRTR (SEP-2322): a prompt that asks for its context with an in-band elicitation" +
+			" request.",
+		Message: "What context should the prompt use?",
+		Key:     "user_context",
+		Fields:  []string{"context"},
+		Form:    impl.FormOptions[PromptArgs](h),
+		Decode:  (*PromptArgs)._mcpgenDecode,
+		Value: func(t *PromptArgs, name string) any {
+			switch name {
+			case "context":
+				return t.Context
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("context", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(500),
+				MinLength: impl.Uint64(1),
+				Title:     "Context",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *PromptArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"context"},
-		Form:    impl.FormOptions[PromptArgs](h),
-		Key:     "user_context",
-		Message: "What context should the prompt use?",
-		Name:    "test_input_required_result_prompt",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("context", &jsonschema.Schema{
-				MaxLength: impl.Uint64(500),
-				MinLength: impl.Uint64(1),
-				Title:     "Context",
-				Type:      "string",
-			})
-			return s
-		},
-		Value: func(t *PromptArgs, name string) any {
-			switch name {
-			case "context":
-				return string(t.Context)
-			}
-			return nil
 		},
 	})
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of RequestStateArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of RequestStateArgs that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *RequestStateArgs) MissingFields() []string {
 	var missing []string
 	if t.OK == nil {
@@ -28,9 +28,9 @@ func (t *RequestStateArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of RequestStateArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of RequestStateArgs, or for every missing field when none are named. Properties
+// follow field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *RequestStateArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -38,9 +38,9 @@ func (t *RequestStateArgs) RequestedSchema(fields ...string) *jsonschema.Schema 
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "ok") {
 		s.Properties.Set("ok", &jsonschema.Schema{
-			Description: "Tick to confirm",
-			Title:       "OK",
 			Type:        "boolean",
+			Title:       "OK",
+			Description: "Tick to confirm",
 		})
 		s.Required = append(s.Required, "ok")
 	}
@@ -53,17 +53,17 @@ func (t *RequestStateArgs) RequestedSchema(fields ...string) *jsonschema.Schema 
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *RequestStateArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *RequestStateArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *RequestStateArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *RequestStateArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 bool
 	var set0 bool
@@ -94,23 +94,22 @@ func (t *RequestStateArgs) applyContent(content map[string]any, partial bool) er
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of RequestStateArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of RequestStateArgs, and that required ones
+// hold an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name,
+// or nil; it allocates nothing when the struct is valid.
 func (t *RequestStateArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.OK == nil {
 		impl.AddFieldError(&ve, "ok", "required", "is required")
-	} else {
 	}
 	return ve.Err()
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *RequestStateArgs) decodeArguments(raw []byte) error {
+func (t *RequestStateArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -126,13 +125,14 @@ func (t *RequestStateArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// RequestStateArgsHandler runs the branches of the test_input_required_result_request_state tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in requeststateargs_handler.go; a handler that no longer fits this interface fails to compile.
+// RequestStateArgsHandler runs the branches of the test_input_required_result_request_state tool
+// after its elicitation (MCP 2026-07-28, client/elicitation: ElicitResult.action). Exactly one
+// method runs per call. mcpgen writes an implementation once, in requeststateargs_handler.go; a
+// handler that no longer fits this interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *RequestStateArgs) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *RequestStateArgs) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type RequestStateArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *RequestStateArgs) (*runtime.Result, error)
@@ -143,36 +143,39 @@ type RequestStateArgsHandler interface {
 	Cancel(ctx context.Context, args *RequestStateArgs) (*runtime.Result, error)
 }
 
-// NewRequestStateArgsFlow returns the elicitation flow of the test_input_required_result_request_state tool, whose arguments are RequestStateArgs, running h's
+// NewRequestStateArgsFlow returns the elicitation flow of the
+// test_input_required_result_request_state tool, whose arguments are RequestStateArgs, running h's
 // branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewRequestStateArgsFlow(h RequestStateArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[RequestStateArgs]{
-		Decode:      (*RequestStateArgs).decodeArguments,
+		Name:        "test_input_required_result_request_state",
 		Description: "MRTR (SEP-2322): round-trips a sealed requestState beside an elicitation request.",
-		Dispatch: func(ctx context.Context, args *RequestStateArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Message:     "Please confirm",
+		Key:         "confirm",
+		Fields:      []string{"ok"},
+		Form:        impl.FormOptions[RequestStateArgs](h),
+		Decode:      (*RequestStateArgs)._mcpgenDecode,
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("ok", &jsonschema.Schema{
+				Type:        "boolean",
+				Title:       "OK",
+				Description: "Tick to confirm",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *RequestStateArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"ok"},
-		Form:    impl.FormOptions[RequestStateArgs](h),
-		Key:     "confirm",
-		Message: "Please confirm",
-		Name:    "test_input_required_result_request_state",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("ok", &jsonschema.Schema{
-				Description: "Tick to confirm",
-				Title:       "OK",
-				Type:        "boolean",
-			})
-			return s
 		},
 	})
 }

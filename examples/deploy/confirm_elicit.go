@@ -16,8 +16,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Confirm that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Confirm that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Confirm) MissingFields() []string {
 	var missing []string
 	if t.Service == "" {
@@ -26,8 +27,8 @@ func (t *Confirm) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Confirm, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Confirm, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Confirm) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -36,9 +37,9 @@ func (t *Confirm) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "confirm") {
 		s.Properties.Set("confirm", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "Service name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "confirm")
 	}
@@ -51,17 +52,17 @@ func (t *Confirm) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Confirm) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Confirm) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Confirm) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Confirm) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -70,7 +71,7 @@ func (t *Confirm) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if confirmCheckService(x, &ve) {
+			} else if _Confirm_check_Service(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -86,21 +87,21 @@ func (t *Confirm) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Confirm, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Confirm, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Confirm) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Service == "" {
 		impl.AddFieldError(&ve, "confirm", "required", "is required")
 	} else {
-		confirmCheckService(t.Service, &ve)
+		_Confirm_check_Service(t.Service, &ve)
 	}
 	return ve.Err()
 }
 
-// confirmCheckService checks the rules of Service (JSON "confirm").
-func confirmCheckService(v string, ve **runtime.ValidationError) bool {
+// _Confirm_check_Service checks the rules of Service (JSON "confirm").
+func _Confirm_check_Service(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "confirm", "minLength", "must be at least 1 character")

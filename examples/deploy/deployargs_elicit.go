@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of DeployArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of DeployArgs that hold no answer,
+// in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
+// zero time.Time, or a zero number or false bool.
 func (t *DeployArgs) MissingFields() []string {
 	var missing []string
 	if t.Environment == "" {
@@ -28,9 +28,9 @@ func (t *DeployArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of DeployArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of DeployArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *DeployArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -45,8 +45,8 @@ func (t *DeployArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "production",
 				Title: "Production",
 			}},
-			Title: "Environment",
 			Type:  "string",
+			Title: "Environment",
 		})
 		s.Required = append(s.Required, "environment")
 	}
@@ -59,17 +59,17 @@ func (t *DeployArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *DeployArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *DeployArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *DeployArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *DeployArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 Environment
 	var set0 bool
@@ -77,8 +77,9 @@ func (t *DeployArgs) applyContent(content map[string]any, partial bool) error {
 	if t.Environment == "" {
 		if raw, ok := content["environment"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
-				impl.AddFieldError(&ve, "environment", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if deployArgsCheckEnvironment(x, &ve) {
+				impl.AddFieldError(&ve, "environment", "type",
+					"must be a string, got "+impl.TypeName(raw))
+			} else if _DeployArgs_check_Environment(x, &ve) {
 				v0, set0 = Environment(x), true
 			}
 		} else {
@@ -94,24 +95,24 @@ func (t *DeployArgs) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of DeployArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of DeployArgs, and that required ones hold
+// an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or
+// nil; it allocates nothing when the struct is valid.
 func (t *DeployArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Environment == "" {
 		impl.AddFieldError(&ve, "environment", "required", "is required")
 	} else {
-		deployArgsCheckEnvironment(string(t.Environment), &ve)
+		_DeployArgs_check_Environment(string(t.Environment), &ve)
 	}
 	return ve.Err()
 }
 
-// deployArgsCheckEnvironment checks the rules of Environment (JSON "environment").
-func deployArgsCheckEnvironment(v string, ve **runtime.ValidationError) bool {
+// _DeployArgs_check_Environment checks the rules of Environment (JSON "environment").
+func _DeployArgs_check_Environment(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "staging", "production":
+	switch Environment(v) {
+	case Staging, Production:
 	default:
 		impl.AddFieldError(ve, "environment", "enum", "must be one of: staging, production")
 		ok = false
@@ -119,11 +120,11 @@ func deployArgsCheckEnvironment(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *DeployArgs) decodeArguments(raw []byte) error {
+func (t *DeployArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got1 bool
 	a := impl.ReadArguments(raw)
@@ -132,7 +133,7 @@ func (t *DeployArgs) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "environment":
 			if impl.DecodeString(&ve, "environment", v, &t.Environment) && t.Environment == "" {
-				deployArgsCheckEnvironment(string(t.Environment), &ve)
+				_DeployArgs_check_Environment(string(t.Environment), &ve)
 			}
 		case "service":
 			got1 = true
@@ -150,7 +151,8 @@ func (t *DeployArgs) decodeArguments(raw []byte) error {
 
 // DeployArgsHandler runs the branches of the deploy tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in deployargs_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in deployargs_handler.go; a handler that no longer fits this interface fails
+// to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *DeployArgs) (*runtime.AskOptions, error), called on every
@@ -165,33 +167,30 @@ type DeployArgsHandler interface {
 	Cancel(ctx context.Context, args *DeployArgs) (*runtime.Result, error)
 }
 
-// NewDeployArgsFlow returns the elicitation flow of the deploy tool, whose arguments are DeployArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewDeployArgsFlow returns the elicitation flow of the deploy tool, whose arguments are
+// DeployArgs, running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewDeployArgsFlow(h DeployArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[DeployArgs]{
-		Decode:      (*DeployArgs).decodeArguments,
-		Description: "Deploy a service to staging or production; production asks the user to type the service name.",
-		Dispatch: func(ctx context.Context, args *DeployArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
+		Name: "deploy",
+		Description: "Deploy a service to staging or production; production asks the user to type the" +
+			" service name.",
+		Message: "Which environment should the service be deployed to?",
+		Key:     "deploy",
 		Fields:  []string{"environment"},
 		Form:    impl.FormOptions[DeployArgs](h),
-		Key:     "deploy",
-		Message: "Which environment should the service be deployed to?",
-		Name:    "deploy",
+		Decode:  (*DeployArgs)._mcpgenDecode,
+		Value: func(t *DeployArgs, name string) any {
+			switch name {
+			case "environment":
+				return string(t.Environment)
+			}
+			return nil
+		},
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("service", &jsonschema.Schema{
-				Description: "the service to deploy, e.g. api or web",
 				Type:        "string",
+				Description: "the service to deploy, e.g. api or web",
 			})
 			s.Properties.Set("environment", &jsonschema.Schema{
 				OneOf: []*jsonschema.Schema{{
@@ -201,18 +200,24 @@ func NewDeployArgsFlow(h DeployArgsHandler) *runtime.Flow {
 					Const: "production",
 					Title: "Production",
 				}},
-				Title: "Environment",
 				Type:  "string",
+				Title: "Environment",
 			})
 			s.Required = []string{"service"}
 			return s
 		},
-		Value: func(t *DeployArgs, name string) any {
-			switch name {
-			case "environment":
-				return string(t.Environment)
+		Dispatch: func(
+			ctx context.Context, args *DeployArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
 			}
-			return nil
 		},
 	})
 }

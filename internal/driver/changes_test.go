@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 )
 
@@ -14,7 +13,7 @@ import (
 // exists and a current file are no change.
 func TestChanges(t *testing.T) {
 	dir := t.TempDir()
-	header := annotate.Header("(devel)")
+	header := gen.Header()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {

@@ -132,7 +132,7 @@ func Render(pkg *annotate.Package) ([]gen.File, error) {
 
 // elicitPath is where s's generated file goes.
 func elicitPath(s *annotate.Struct) string {
-	return filepath.Join(filepath.Dir(s.File), gen.ElicitFileName(s.Name))
+	return filepath.Join(filepath.Dir(s.File), s.Names.ElicitFile)
 }
 
 // current reports whether every file rendering pkg would write is on disk
@@ -158,7 +158,7 @@ func structsCurrent(pkg *annotate.Package) bool {
 		if s.HandlerDeclared || s.Question {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(s.File), gen.HandlerFileName(s.Name))); err != nil {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(s.File), s.Names.HandlerFile)); err != nil {
 			return false
 		}
 	}

@@ -80,7 +80,7 @@ type Def[A, R, C, O any] struct {
 	// Decode decodes a request's arguments (a JSON object; empty or null:
 	// none) into args, a value from New, once and by exact JSON name, and
 	// checks the rules the tool's input schema gives its plain arguments
-	// (the generated decodeArguments). It returns a *runtime.ValidationError
+	// (the generated _mcpgenDecode). It returns a *runtime.ValidationError
 	// naming every failing argument, or another error for arguments that
 	// are not a JSON object. When nil, the arguments are read with
 	// encoding/json by exact name and checked against the input schema

@@ -20,7 +20,7 @@ import (
 
 // This file decodes a tool's arguments (MCP 2026-07-28, server/tools:
 // tools/call params.arguments, a JSON object) into the argument struct, once
-// and by exact JSON name: generated decodeArguments methods loop over
+// and by exact JSON name: generated _mcpgenDecode methods loop over
 // [Arguments], switch on each member's key as written, and decode its value
 // into the field with the Decode functions below, each of which reports
 // whether the value decoded. A key that is not a field's

@@ -57,6 +57,16 @@ func NewFlow[T any, P interface {
 		CheckInputSchema: s.CheckInputSchema, Schema: s.Schema,
 		New: func() runtime.Args { return P(new(T)) },
 		Dispatch: func(ctx context.Context, a runtime.Args, action runtime.Action, declined []string) (*runtime.Result, error) {
+			// Backstops for every generated flow, so that generated code
+			// holds no unreachable branch: the runtime dispatches only the
+			// three actions, and only Accept without Fields
+			// (flowdef.Def.Dispatch).
+			switch {
+			case len(s.Fields) == 0 && action != runtime.Accept:
+				return nil, fmt.Errorf("mcpgen: %s has no form to decline or cancel; unexpected action %q", s.Name, action)
+			case action != runtime.Accept && action != runtime.Decline && action != runtime.Cancel:
+				return nil, fmt.Errorf("mcpgen: %s: unknown action %q", s.Name, action)
+			}
 			return s.Dispatch(ctx, args(a), action, declined)
 		},
 	}

@@ -5,7 +5,6 @@ package acceptonly
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -18,16 +17,17 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of QuoteArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of QuoteArgs that hold no answer,
+// in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
+// zero time.Time, or a zero number or false bool.
 func (t *QuoteArgs) MissingFields() []string {
 	var missing []string
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of QuoteArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of QuoteArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *QuoteArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	return impl.NewObjectSchema()
 }
@@ -38,17 +38,17 @@ func (t *QuoteArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *QuoteArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *QuoteArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *QuoteArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *QuoteArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	if ve != nil && !partial {
 		return ve
@@ -56,19 +56,19 @@ func (t *QuoteArgs) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of QuoteArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of QuoteArgs, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *QuoteArgs) Validate() error {
 	var ve *runtime.ValidationError
 	return ve.Err()
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *QuoteArgs) decodeArguments(raw []byte) error {
+func (t *QuoteArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got0, ok1 bool
 	a := impl.ReadArguments(raw)
@@ -100,47 +100,46 @@ func (t *QuoteArgs) decodeArguments(raw []byte) error {
 }
 
 // QuoteArgsHandler runs the quote tool. QuoteArgs has no elicitable field, so nothing is asked
-// before the branch and Accept is the only one: there is no form to decline or cancel. A
-// question Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen
-// writes an implementation once, in quoteargs_handler.go; a handler that no longer fits this
-// interface fails to compile.
+// before the branch and Accept is the only one: there is no form to decline or cancel. A question
+// Accept asks with runtime.Ask returns the user's action to Accept itself. mcpgen writes an
+// implementation once, in quoteargs_handler.go; a handler that no longer fits this interface fails
+// to compile.
 type QuoteArgsHandler interface {
 	// Accept runs on every call, with the arguments as the model passed them.
 	Accept(ctx context.Context, args *QuoteArgs) (*runtime.Result, error)
 }
 
-// NewQuoteArgsFlow returns the flow of the quote tool, whose arguments are QuoteArgs, running h's Accept.
-// Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewQuoteArgsFlow returns the flow of the quote tool, whose arguments are QuoteArgs, running h's
+// Accept. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewQuoteArgsFlow(h QuoteArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[QuoteArgs]{
-		Decode:      (*QuoteArgs).decodeArguments,
+		Name:        "quote",
 		Description: "Quote the price of an item; asks the user to approve a large order.",
-		Dispatch: func(ctx context.Context, args *QuoteArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
-			// Nothing is asked before the branch, so the runtime dispatches Accept only: with no
-			// Fields it refuses a requestState that names another branch.
-			if action != runtime.Accept {
-				return nil, fmt.Errorf("mcpgen: quote has no form to decline or cancel; unexpected action %q", action)
-			}
-			return h.Accept(ctx, args)
-		},
-		Fields:    []string{},
-		Key:       "quote",
-		MaxRounds: 2,
-		Name:      "quote",
+		Key:         "quote",
+		Fields:      []string{},
+		MaxRounds:   2,
+		Decode:      (*QuoteArgs)._mcpgenDecode,
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("item", &jsonschema.Schema{
-				Description: "the item to quote",
 				Type:        "string",
+				Description: "the item to quote",
 			})
 			s.Properties.Set("quantity", &jsonschema.Schema{
-				Description: "How many",
+				Type:        "integer",
 				Maximum:     json.Number("1000"),
 				Minimum:     json.Number("1"),
-				Type:        "integer",
+				Description: "How many",
 			})
 			s.Required = []string{"item"}
 			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *QuoteArgs, _ runtime.Action, _ []string,
+		) (*runtime.Result, error) {
+			// Nothing is asked before the branch, so the runtime dispatches Accept only: with no
+			// Fields it refuses a requestState that names another branch.
+			return h.Accept(ctx, args)
 		},
 	})
 }

@@ -7,8 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// quoteArgsHandler runs the quote tool: register it with
-// NewQuoteArgsFlow(quoteArgsHandler{}).
+// quoteArgsHandler runs the quote tool: register it with NewQuoteArgsFlow(quoteArgsHandler{}).
 //
 // This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
 // If QuoteArgsHandler changes, the assertion below stops compiling until the methods match.
@@ -16,8 +15,8 @@ type quoteArgsHandler struct{}
 
 var _ QuoteArgsHandler = quoteArgsHandler{}
 
-// Accept runs on every call: QuoteArgs has no elicitable field, so nothing is asked before it, and it is
-// the only branch. Do the tool's work here. runtime.FlowID(ctx) identifies a call that asked
+// Accept runs on every call: QuoteArgs has no elicitable field, so nothing is asked before it, and
+// it is the only branch. Do the tool's work here. runtime.FlowID(ctx) identifies a call that asked
 // a question across its rounds: use it to make the work idempotent.
 //
 // To ask the user something once you have computed it (a price, a plan), declare a question

@@ -5,7 +5,6 @@ package allkinds
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -21,8 +20,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of AllKinds that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of AllKinds that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *AllKinds) MissingFields() []string {
 	var missing []string
 	if t.Contact.Email == "" {
@@ -85,8 +85,8 @@ func (t *AllKinds) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of AllKinds, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of AllKinds, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -95,104 +95,104 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
-			Format:    "email",
-			MaxLength: impl.Uint64(254),
-			Title:     "Email",
 			Type:      "string",
+			MaxLength: impl.Uint64(254),
+			Format:    "email",
+			Title:     "Email",
 		})
 		s.Required = append(s.Required, "email")
 	}
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
-			Description: "Your name, as on the passport",
+			Type:        "string",
 			MaxLength:   impl.Uint64(40),
 			MinLength:   impl.Uint64(2),
 			Title:       "Name",
-			Type:        "string",
+			Description: "Your name, as on the passport",
 		})
 		s.Required = append(s.Required, "name")
 	}
 	if slices.Contains(fields, "website") {
 		s.Properties.Set("website", &jsonschema.Schema{
+			Type:   "string",
 			Format: "uri",
 			Title:  "Website",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "birthday") {
 		s.Properties.Set("birthday", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Birthday",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "meeting") {
 		s.Properties.Set("meeting", &jsonschema.Schema{
-			Default: "2026-07-28T09:30:00Z",
+			Type:    "string",
 			Format:  "date-time",
 			Title:   "Meeting",
-			Type:    "string",
+			Default: "2026-07-28T09:30:00Z",
 		})
 	}
 	if slices.Contains(fields, "small") {
 		s.Properties.Set("small", &jsonschema.Schema{
-			Default: json.Number("-1"),
+			Type:    "integer",
 			Maximum: json.Number("5"),
 			Minimum: json.Number("-5"),
 			Title:   "Small",
-			Type:    "integer",
+			Default: json.Number("-1"),
 		})
 	}
 	if slices.Contains(fields, "count") {
 		s.Properties.Set("count", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("100"),
 			Minimum: json.Number("0"),
 			Title:   "Count",
-			Type:    "integer",
 		})
 		s.Required = append(s.Required, "count")
 	}
 	if slices.Contains(fields, "big") {
 		s.Properties.Set("big", &jsonschema.Schema{
-			Title: "Big",
 			Type:  "integer",
+			Title: "Big",
 		})
 	}
 	if slices.Contains(fields, "ratio") {
 		s.Properties.Set("ratio", &jsonschema.Schema{
-			Default: json.Number("1.5"),
+			Type:    "number",
 			Maximum: json.Number("2.5"),
 			Minimum: json.Number("0.5"),
 			Title:   "Ratio",
-			Type:    "number",
+			Default: json.Number("1.5"),
 		})
 	}
 	if slices.Contains(fields, "weight") {
 		s.Properties.Set("weight", &jsonschema.Schema{
-			Title: "Weight",
 			Type:  "number",
+			Title: "Weight",
 		})
 	}
 	if slices.Contains(fields, "agree") {
 		s.Properties.Set("agree", &jsonschema.Schema{
-			Default: true,
-			Title:   "I agree",
 			Type:    "boolean",
+			Title:   "I agree",
+			Default: true,
 		})
 		s.Required = append(s.Required, "agree")
 	}
 	if slices.Contains(fields, "newsletter") {
 		s.Properties.Set("newsletter", &jsonschema.Schema{
-			Title: "Newsletter",
 			Type:  "boolean",
+			Title: "Newsletter",
 		})
 	}
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
-			Default: "m",
+			Type:    "string",
 			Enum:    []any{"s", "m", "l"},
 			Title:   "Size",
-			Type:    "string",
+			Default: "m",
 		})
 		s.Required = append(s.Required, "size")
 	}
@@ -208,20 +208,19 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "meat",
 				Title: "Meat",
 			}},
-			Title: "Meal",
 			Type:  "string",
+			Title: "Meal",
 		})
 	}
 	if slices.Contains(fields, "level") {
 		s.Properties.Set("level", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"low", "high"},
 			Title: "Level",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "color") {
 		s.Properties.Set("color", &jsonschema.Schema{
-			Default: "green",
 			OneOf: []*jsonschema.Schema{{
 				Const: "red",
 				Title: "Bright red",
@@ -229,21 +228,22 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "green",
 				Title: "Leaf green",
 			}},
-			Title: "Color",
-			Type:  "string",
+			Type:    "string",
+			Title:   "Color",
+			Default: "green",
 		})
 	}
 	if slices.Contains(fields, "tags") {
 		s.Properties.Set("tags", &jsonschema.Schema{
-			Default: []string{"a"},
 			Items: &jsonschema.Schema{
-				Enum: []any{"a", "b", "c"},
 				Type: "string",
+				Enum: []any{"a", "b", "c"},
 			},
+			Type:     "array",
 			MaxItems: impl.Uint64(2),
 			MinItems: impl.Uint64(1),
 			Title:    "Tags",
-			Type:     "array",
+			Default:  []string{"a"},
 		})
 	}
 	if slices.Contains(fields, "colors") {
@@ -255,16 +255,16 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "green",
 				Title: "Leaf green",
 			}}},
+			Type:     "array",
 			MaxItems: impl.Uint64(2),
 			Title:    "Colors",
-			Type:     "array",
 		})
 	}
 	if slices.Contains(fields, "confirm") {
 		s.Properties.Set("confirm", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"yes"},
 			Title: "Type yes to confirm",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "confirm")
 	}
@@ -277,17 +277,17 @@ func (t *AllKinds) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *AllKinds) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *AllKinds) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	// block is the one allocation of an answer: the pointer fields' values and the multi selects' items.
 	type block struct {
@@ -308,7 +308,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckContact_Email(x, &ve) {
+			} else if _AllKinds_check_Contact_Email(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -322,7 +322,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckName(x, &ve) {
+			} else if _AllKinds_check_Name(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -336,7 +336,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["website"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "website", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckWebsite(x, &ve) {
+			} else if _AllKinds_check_Website(x, &ve) {
 				v2, set2 = x, true
 			}
 		}
@@ -348,7 +348,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["birthday"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "birthday", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckBirthday(x, &ve) {
+			} else if _AllKinds_check_Birthday(x, &ve) {
 				v3, set3 = x, true
 			}
 		}
@@ -361,7 +361,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meeting", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
-				impl.AddFieldError(&ve, "meeting", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+				impl.AddFieldError(&ve, "meeting", "format",
+					"must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v4, set4 = tm, true
 			}
@@ -380,7 +381,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "small", "range", "does not fit in int8")
 			default:
-				if allKindsCheckSmall(x, &ve) {
+				if _AllKinds_check_Small(x, &ve) {
 					v5, set5 = int8(x), true
 				}
 			}
@@ -399,7 +400,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "count", "range", "does not fit in int")
 			default:
-				if allKindsCheckCount(x, &ve) {
+				if _AllKinds_check_Count(x, &ve) {
 					v6, set6 = int(x), true
 				}
 			}
@@ -433,7 +434,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
 			default:
-				if allKindsCheckRatio(x, &ve) {
+				if _AllKinds_check_Ratio(x, &ve) {
 					v8, set8 = x, true
 				}
 			}
@@ -480,7 +481,8 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	if !t.Newsletter {
 		if raw, ok := content["newsletter"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
-				impl.AddFieldError(&ve, "newsletter", "type", "must be a boolean, got "+impl.TypeName(raw))
+				impl.AddFieldError(&ve, "newsletter", "type",
+					"must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v11, set11 = x, true
 			}
@@ -493,7 +495,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckSize(x, &ve) {
+			} else if _AllKinds_check_Size(x, &ve) {
 				v12, set12 = x, true
 			}
 		} else {
@@ -507,7 +509,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckMeal(x, &ve) {
+			} else if _AllKinds_check_Meal(x, &ve) {
 				v13, set13 = x, true
 			}
 		}
@@ -519,7 +521,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["level"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckLevel(x, &ve) {
+			} else if _AllKinds_check_Level(x, &ve) {
 				v14, set14 = Level(x), true
 			}
 		}
@@ -531,7 +533,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["color"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckColor(x, &ve) {
+			} else if _AllKinds_check_Color(x, &ve) {
 				v15, set15 = Color(x), true
 			}
 		} else {
@@ -550,11 +552,10 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 				strs0 = blk.arr0[:0]
 			}
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
-				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if allKindsCheckTags(x, &ve) {
-					v16, set16 = x, true
-				}
+				impl.AddFieldError(&ve, "tags", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _AllKinds_check_Tags(x, &ve) {
+				v16, set16 = x, true
 			}
 		} else {
 			v16, set16 = []string{"a"}, true
@@ -572,11 +573,10 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 				strs1 = blk.arr1[:0]
 			}
 			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
-				impl.AddFieldError(&ve, "colors", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if allKindsCheckColors(x, &ve) {
-					v17, set17 = x, true
-				}
+				impl.AddFieldError(&ve, "colors", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _AllKinds_check_Colors(x, &ve) {
+				v17, set17 = x, true
 			}
 		}
 	}
@@ -587,7 +587,7 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if allKindsCheckConfirm(x, &ve) {
+			} else if _AllKinds_check_Confirm(x, &ve) {
 				v18, set18 = x, true
 			}
 		} else {
@@ -666,72 +666,71 @@ func (t *AllKinds) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of AllKinds, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of AllKinds, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *AllKinds) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Contact.Email == "" {
 		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		allKindsCheckContact_Email(t.Contact.Email, &ve)
+		_AllKinds_check_Contact_Email(t.Contact.Email, &ve)
 	}
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		allKindsCheckName(t.Name, &ve)
+		_AllKinds_check_Name(t.Name, &ve)
 	}
 	if t.Website != "" {
-		allKindsCheckWebsite(t.Website, &ve)
+		_AllKinds_check_Website(t.Website, &ve)
 	}
 	if t.Birthday != "" {
-		allKindsCheckBirthday(t.Birthday, &ve)
+		_AllKinds_check_Birthday(t.Birthday, &ve)
 	}
 	if t.Small != 0 {
-		allKindsCheckSmall(int64(t.Small), &ve)
+		_AllKinds_check_Small(int64(t.Small), &ve)
 	}
 	if t.Count == nil {
 		impl.AddFieldError(&ve, "count", "required", "is required")
 	} else {
-		allKindsCheckCount(int64(*t.Count), &ve)
+		_AllKinds_check_Count(int64(*t.Count), &ve)
 	}
 	if t.Ratio != 0 {
-		allKindsCheckRatio(float64(t.Ratio), &ve)
+		_AllKinds_check_Ratio(float64(t.Ratio), &ve)
 	}
 	if t.Agree == nil {
 		impl.AddFieldError(&ve, "agree", "required", "is required")
-	} else {
 	}
 	if t.Size == "" {
 		impl.AddFieldError(&ve, "size", "required", "is required")
 	} else {
-		allKindsCheckSize(t.Size, &ve)
+		_AllKinds_check_Size(t.Size, &ve)
 	}
 	if t.Meal != "" {
-		allKindsCheckMeal(t.Meal, &ve)
+		_AllKinds_check_Meal(t.Meal, &ve)
 	}
 	if t.Level != nil {
-		allKindsCheckLevel(string(*t.Level), &ve)
+		_AllKinds_check_Level(string(*t.Level), &ve)
 	}
 	if t.Color != "" {
-		allKindsCheckColor(string(t.Color), &ve)
+		_AllKinds_check_Color(string(t.Color), &ve)
 	}
 	if len(t.Tags) > 0 {
-		allKindsCheckTags(t.Tags, &ve)
+		_AllKinds_check_Tags(t.Tags, &ve)
 	}
 	if len(t.Colors) > 0 {
-		allKindsCheckColors(t.Colors, &ve)
+		_AllKinds_check_Colors(t.Colors, &ve)
 	}
 	if t.Confirm == "" {
 		impl.AddFieldError(&ve, "confirm", "required", "is required")
 	} else {
-		allKindsCheckConfirm(t.Confirm, &ve)
+		_AllKinds_check_Confirm(t.Confirm, &ve)
 	}
 	return ve.Err()
 }
 
-// allKindsCheckContact_Email checks the rules of Contact.Email (JSON "email").
-func allKindsCheckContact_Email(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Contact_Email checks the rules of Contact.Email (JSON "email").
+func _AllKinds_check_Contact_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 254) {
 		impl.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
@@ -744,8 +743,8 @@ func allKindsCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckName checks the rules of Name (JSON "name").
-func allKindsCheckName(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Name checks the rules of Name (JSON "name").
+func _AllKinds_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
@@ -758,28 +757,30 @@ func allKindsCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckWebsite checks the rules of Website (JSON "website").
-func allKindsCheckWebsite(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Website checks the rules of Website (JSON "website").
+func _AllKinds_check_Website(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsURI(v) {
-		impl.AddFieldError(ve, "website", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+		impl.AddFieldError(ve, "website", "format",
+			"must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
 }
 
-// allKindsCheckBirthday checks the rules of Birthday (JSON "birthday").
-func allKindsCheckBirthday(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Birthday checks the rules of Birthday (JSON "birthday").
+func _AllKinds_check_Birthday(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "birthday", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "birthday", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// allKindsCheckSmall checks the rules of Small (JSON "small").
-func allKindsCheckSmall(v int64, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Small checks the rules of Small (JSON "small").
+func _AllKinds_check_Small(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-5) {
 		impl.AddFieldError(ve, "small", "minimum", "must be at least -5")
@@ -792,8 +793,8 @@ func allKindsCheckSmall(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckCount checks the rules of Count (JSON "count").
-func allKindsCheckCount(v int64, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Count checks the rules of Count (JSON "count").
+func _AllKinds_check_Count(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
 		impl.AddFieldError(ve, "count", "minimum", "must be at least 0")
@@ -806,8 +807,8 @@ func allKindsCheckCount(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckRatio checks the rules of Ratio (JSON "ratio").
-func allKindsCheckRatio(v float64, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Ratio checks the rules of Ratio (JSON "ratio").
+func _AllKinds_check_Ratio(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.5 {
 		impl.AddFieldError(ve, "ratio", "minimum", "must be at least 0.5")
@@ -820,8 +821,8 @@ func allKindsCheckRatio(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckSize checks the rules of Size (JSON "size").
-func allKindsCheckSize(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Size checks the rules of Size (JSON "size").
+func _AllKinds_check_Size(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "s", "m", "l":
@@ -832,8 +833,8 @@ func allKindsCheckSize(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckMeal checks the rules of Meal (JSON "meal").
-func allKindsCheckMeal(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Meal checks the rules of Meal (JSON "meal").
+func _AllKinds_check_Meal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "veg", "fish, grilled", "meat":
@@ -844,11 +845,11 @@ func allKindsCheckMeal(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckLevel checks the rules of Level (JSON "level").
-func allKindsCheckLevel(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Level checks the rules of Level (JSON "level").
+func _AllKinds_check_Level(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "low", "high":
+	switch Level(v) {
+	case Low, High:
 	default:
 		impl.AddFieldError(ve, "level", "enum", "must be one of: low, high")
 		ok = false
@@ -856,11 +857,11 @@ func allKindsCheckLevel(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckColor checks the rules of Color (JSON "color").
-func allKindsCheckColor(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Color checks the rules of Color (JSON "color").
+func _AllKinds_check_Color(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "red", "green":
+	switch Color(v) {
+	case Red, Green:
 	default:
 		impl.AddFieldError(ve, "color", "enum", "must be one of: red, green")
 		ok = false
@@ -868,8 +869,8 @@ func allKindsCheckColor(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckTags checks the rules of Tags (JSON "tags").
-func allKindsCheckTags(v []string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Tags checks the rules of Tags (JSON "tags").
+func _AllKinds_check_Tags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
 		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 item")
@@ -890,16 +891,16 @@ func allKindsCheckTags(v []string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckColors checks the rules of Colors (JSON "colors").
-func allKindsCheckColors(v []Color, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Colors checks the rules of Colors (JSON "colors").
+func _AllKinds_check_Colors(v []Color, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 2 {
 		impl.AddFieldError(ve, "colors", "maxItems", "must have at most 2 items")
 		ok = false
 	}
 	for _, item := range v {
-		switch string(item) {
-		case "red", "green":
+		switch item {
+		case Red, Green:
 		default:
 			impl.AddFieldError(ve, "colors", "enum", "items must be among: red, green")
 			return false
@@ -908,8 +909,8 @@ func allKindsCheckColors(v []Color, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// allKindsCheckConfirm checks the rules of Confirm (JSON "confirm").
-func allKindsCheckConfirm(v string, ve **runtime.ValidationError) bool {
+// _AllKinds_check_Confirm checks the rules of Confirm (JSON "confirm").
+func _AllKinds_check_Confirm(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "yes":
@@ -920,11 +921,11 @@ func allKindsCheckConfirm(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *AllKinds) decodeArguments(raw []byte) error {
+func (t *AllKinds) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -932,25 +933,25 @@ func (t *AllKinds) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "email":
 			if impl.DecodeString(&ve, "email", v, &t.Contact.Email) && t.Contact.Email == "" {
-				allKindsCheckContact_Email(t.Contact.Email, &ve)
+				_AllKinds_check_Contact_Email(t.Contact.Email, &ve)
 			}
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				allKindsCheckName(t.Name, &ve)
+				_AllKinds_check_Name(t.Name, &ve)
 			}
 		case "website":
 			if impl.DecodeString(&ve, "website", v, &t.Website) && t.Website == "" {
-				allKindsCheckWebsite(t.Website, &ve)
+				_AllKinds_check_Website(t.Website, &ve)
 			}
 		case "birthday":
 			if impl.DecodeString(&ve, "birthday", v, &t.Birthday) && t.Birthday == "" {
-				allKindsCheckBirthday(t.Birthday, &ve)
+				_AllKinds_check_Birthday(t.Birthday, &ve)
 			}
 		case "meeting":
 			impl.DecodeTime(&ve, "meeting", v, &t.Meeting, false)
 		case "small":
 			if impl.DecodeInt(&ve, "small", v, &t.Small) && t.Small == 0 {
-				allKindsCheckSmall(int64(t.Small), &ve)
+				_AllKinds_check_Small(int64(t.Small), &ve)
 			}
 		case "count":
 			impl.DecodeInt(&ve, "count", v, impl.Ptr(&t.Count))
@@ -958,7 +959,7 @@ func (t *AllKinds) decodeArguments(raw []byte) error {
 			impl.DecodeUint(&ve, "big", v, &t.Big)
 		case "ratio":
 			if impl.DecodeFloat(&ve, "ratio", v, &t.Ratio) && t.Ratio == 0 {
-				allKindsCheckRatio(float64(t.Ratio), &ve)
+				_AllKinds_check_Ratio(float64(t.Ratio), &ve)
 			}
 		case "weight":
 			impl.DecodeFloat(&ve, "weight", v, impl.Ptr(&t.Weight))
@@ -968,25 +969,25 @@ func (t *AllKinds) decodeArguments(raw []byte) error {
 			impl.DecodeBool(&ve, "newsletter", v, &t.Newsletter)
 		case "size":
 			if impl.DecodeString(&ve, "size", v, &t.Size) && t.Size == "" {
-				allKindsCheckSize(t.Size, &ve)
+				_AllKinds_check_Size(t.Size, &ve)
 			}
 		case "meal":
 			if impl.DecodeString(&ve, "meal", v, &t.Meal) && t.Meal == "" {
-				allKindsCheckMeal(t.Meal, &ve)
+				_AllKinds_check_Meal(t.Meal, &ve)
 			}
 		case "level":
 			impl.DecodeString(&ve, "level", v, impl.Ptr(&t.Level))
 		case "color":
 			if impl.DecodeString(&ve, "color", v, &t.Color) && t.Color == "" {
-				allKindsCheckColor(string(t.Color), &ve)
+				_AllKinds_check_Color(string(t.Color), &ve)
 			}
 		case "tags":
 			if impl.DecodeJSON(&ve, "tags", v, &t.Tags, false) && len(t.Tags) == 0 {
-				allKindsCheckTags(t.Tags, &ve)
+				_AllKinds_check_Tags(t.Tags, &ve)
 			}
 		case "colors":
 			if impl.DecodeJSON(&ve, "colors", v, &t.Colors, false) && len(t.Colors) == 0 {
-				allKindsCheckColors(t.Colors, &ve)
+				_AllKinds_check_Colors(t.Colors, &ve)
 			}
 		case "confirm":
 			if impl.IsNull(v) {
@@ -1008,7 +1009,8 @@ func (t *AllKinds) decodeArguments(raw []byte) error {
 
 // AllKindsHandler runs the branches of the all_kinds tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in allkinds_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in allkinds_handler.go; a handler that no longer fits this interface fails
+// to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *AllKinds) (*runtime.AskOptions, error), called on every
@@ -1023,44 +1025,35 @@ type AllKindsHandler interface {
 	Cancel(ctx context.Context, args *AllKinds) (*runtime.Result, error)
 }
 
-// NewAllKindsFlow returns the elicitation flow of the all_kinds tool, whose arguments are AllKinds, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewAllKindsFlow returns the elicitation flow of the all_kinds tool, whose arguments are AllKinds,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewAllKindsFlow(h AllKindsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[AllKinds]{
+		Name:        "all_kinds",
+		Description: "Exercise every kind.",
+		Key:         "kinds",
+		Fields: []string{"email", "name", "website", "birthday", "meeting", "small", "count",
+			"big", "ratio", "weight", "agree", "newsletter", "size", "meal", "level", "color", "tags",
+			"colors", "confirm"},
 		AskAlways:        []string{"confirm"},
+		MaxRounds:        5,
+		Form:             impl.FormOptions[AllKinds](h),
+		Decode:           (*AllKinds)._mcpgenDecode,
 		CheckInputSchema: true,
-		Decode:           (*AllKinds).decodeArguments,
-		Description:      "Exercise every kind.",
-		Dispatch: func(ctx context.Context, args *AllKinds, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:    []string{"email", "name", "website", "birthday", "meeting", "small", "count", "big", "ratio", "weight", "agree", "newsletter", "size", "meal", "level", "color", "tags", "colors", "confirm"},
-		Form:      impl.FormOptions[AllKinds](h),
-		Key:       "kinds",
-		MaxRounds: 5,
-		Name:      "all_kinds",
 		Value: func(t *AllKinds, name string) any {
 			switch name {
 			case "email":
-				return string(t.Contact.Email)
+				return t.Contact.Email
 			case "name":
-				return string(t.Name)
+				return t.Name
 			case "website":
-				return string(t.Website)
+				return t.Website
 			case "birthday":
-				return string(t.Birthday)
+				return t.Birthday
 			case "size":
-				return string(t.Size)
+				return t.Size
 			case "meal":
-				return string(t.Meal)
+				return t.Meal
 			case "level":
 				if t.Level == nil {
 					return nil
@@ -1073,9 +1066,22 @@ func NewAllKindsFlow(h AllKindsHandler) *runtime.Flow {
 			case "colors":
 				return impl.Strings(t.Colors)
 			case "confirm":
-				return string(t.Confirm)
+				return t.Confirm
 			}
 			return nil
+		},
+		Dispatch: func(
+			ctx context.Context, args *AllKinds, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
+			}
 		},
 	})
 }

@@ -5,7 +5,6 @@ package bookflight
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -20,8 +19,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of BookFlightArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of BookFlightArgs that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *BookFlightArgs) MissingFields() []string {
 	var missing []string
 	if t.Date == "" {
@@ -36,9 +36,9 @@ func (t *BookFlightArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of BookFlightArgs, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of BookFlightArgs, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *BookFlightArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -46,10 +46,10 @@ func (t *BookFlightArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "date") {
 		s.Properties.Set("date", &jsonschema.Schema{
-			Description: "The day the flight leaves (YYYY-MM-DD)",
+			Type:        "string",
 			Format:      "date",
 			Title:       "Departure date",
-			Type:        "string",
+			Description: "The day the flight leaves (YYYY-MM-DD)",
 		})
 		s.Required = append(s.Required, "date")
 	}
@@ -65,17 +65,17 @@ func (t *BookFlightArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "evening",
 				Title: "Evening",
 			}},
-			Title: "Time of day",
 			Type:  "string",
+			Title: "Time of day",
 		})
 	}
 	if slices.Contains(fields, "passengers") {
 		s.Properties.Set("passengers", &jsonschema.Schema{
-			Default: json.Number("1"),
+			Type:    "integer",
 			Maximum: json.Number("9"),
 			Minimum: json.Number("1"),
 			Title:   "Passengers",
-			Type:    "integer",
+			Default: json.Number("1"),
 		})
 	}
 	return s
@@ -87,17 +87,17 @@ func (t *BookFlightArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *BookFlightArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *BookFlightArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *BookFlightArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -106,7 +106,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 		if raw, ok := content["date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "date", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if bookFlightArgsCheckDate(x, &ve) {
+			} else if _BookFlightArgs_check_Date(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -120,7 +120,7 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if bookFlightArgsCheckWindow(x, &ve) {
+			} else if _BookFlightArgs_check_Window(x, &ve) {
 				v1, set1 = Window(x), true
 			}
 		}
@@ -132,11 +132,12 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 		if raw, ok := content["passengers"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
-				impl.AddFieldError(&ve, "passengers", "type", "must be an integer, got "+impl.TypeName(raw))
+				impl.AddFieldError(&ve, "passengers", "type",
+					"must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "passengers", "range", "does not fit in int")
 			default:
-				if bookFlightArgsCheckPassengers(x, &ve) {
+				if _BookFlightArgs_check_Passengers(x, &ve) {
 					v2, set2 = int(x), true
 				}
 			}
@@ -165,40 +166,41 @@ func (t *BookFlightArgs) applyContent(content map[string]any, partial bool) erro
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of BookFlightArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of BookFlightArgs, and that required ones
+// hold an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name,
+// or nil; it allocates nothing when the struct is valid.
 func (t *BookFlightArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Date == "" {
 		impl.AddFieldError(&ve, "date", "required", "is required")
 	} else {
-		bookFlightArgsCheckDate(t.Date, &ve)
+		_BookFlightArgs_check_Date(t.Date, &ve)
 	}
 	if t.Window != nil {
-		bookFlightArgsCheckWindow(string(*t.Window), &ve)
+		_BookFlightArgs_check_Window(string(*t.Window), &ve)
 	}
 	if t.Passengers != 0 {
-		bookFlightArgsCheckPassengers(int64(t.Passengers), &ve)
+		_BookFlightArgs_check_Passengers(int64(t.Passengers), &ve)
 	}
 	return ve.Err()
 }
 
-// bookFlightArgsCheckDate checks the rules of Date (JSON "date").
-func bookFlightArgsCheckDate(v string, ve **runtime.ValidationError) bool {
+// _BookFlightArgs_check_Date checks the rules of Date (JSON "date").
+func _BookFlightArgs_check_Date(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "date", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// bookFlightArgsCheckWindow checks the rules of Window (JSON "window").
-func bookFlightArgsCheckWindow(v string, ve **runtime.ValidationError) bool {
+// _BookFlightArgs_check_Window checks the rules of Window (JSON "window").
+func _BookFlightArgs_check_Window(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "morning", "afternoon", "evening":
+	switch Window(v) {
+	case Morning, Afternoon, Evening:
 	default:
 		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
 		ok = false
@@ -206,8 +208,8 @@ func bookFlightArgsCheckWindow(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// bookFlightArgsCheckPassengers checks the rules of Passengers (JSON "passengers").
-func bookFlightArgsCheckPassengers(v int64, ve **runtime.ValidationError) bool {
+// _BookFlightArgs_check_Passengers checks the rules of Passengers (JSON "passengers").
+func _BookFlightArgs_check_Passengers(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(1) {
 		impl.AddFieldError(ve, "passengers", "minimum", "must be at least 1")
@@ -220,11 +222,11 @@ func bookFlightArgsCheckPassengers(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *BookFlightArgs) decodeArguments(raw []byte) error {
+func (t *BookFlightArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got3, got4 bool
 	a := impl.ReadArguments(raw)
@@ -233,13 +235,13 @@ func (t *BookFlightArgs) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "date":
 			if impl.DecodeString(&ve, "date", v, &t.Date) && t.Date == "" {
-				bookFlightArgsCheckDate(t.Date, &ve)
+				_BookFlightArgs_check_Date(t.Date, &ve)
 			}
 		case "window":
 			impl.DecodeString(&ve, "window", v, impl.Ptr(&t.Window))
 		case "passengers":
 			if impl.DecodeInt(&ve, "passengers", v, &t.Passengers) && t.Passengers == 0 {
-				bookFlightArgsCheckPassengers(int64(t.Passengers), &ve)
+				_BookFlightArgs_check_Passengers(int64(t.Passengers), &ve)
 			}
 		case "origin":
 			got3 = true
@@ -261,13 +263,14 @@ func (t *BookFlightArgs) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// BookFlightArgsHandler runs the branches of the book_flight tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in bookflightargs_handler.go; a handler that no longer fits this interface fails to compile.
+// BookFlightArgsHandler runs the branches of the book_flight tool after its elicitation (MCP
+// 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen
+// writes an implementation once, in bookflightargs_handler.go; a handler that no longer fits this
+// interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *BookFlightArgs) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *BookFlightArgs) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type BookFlightArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error)
@@ -278,43 +281,46 @@ type BookFlightArgsHandler interface {
 	Cancel(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error)
 }
 
-// NewBookFlightArgsFlow returns the elicitation flow of the book_flight tool, whose arguments are BookFlightArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewBookFlightArgsFlow returns the elicitation flow of the book_flight tool, whose arguments are
+// BookFlightArgs, running h's branches. Register it with an adapter (runtime/mcpsdk,
+// runtime/mcpgo).
 func NewBookFlightArgsFlow(h BookFlightArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[BookFlightArgs]{
-		Decode:      (*BookFlightArgs).decodeArguments,
-		Description: "Book a flight between two airports; asks the user for the date and details it lacks.",
-		Dispatch: func(ctx context.Context, args *BookFlightArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
+		Name: "book_flight",
+		Description: "Book a flight between two airports; asks the user for the date and details it" +
+			" lacks.",
+		Message: "Which day should the flight leave, and how many people are flying?",
+		Key:     "book_flight",
 		Fields:  []string{"date", "window", "passengers"},
 		Form:    impl.FormOptions[BookFlightArgs](h),
-		Key:     "book_flight",
-		Message: "Which day should the flight leave, and how many people are flying?",
-		Name:    "book_flight",
+		Decode:  (*BookFlightArgs)._mcpgenDecode,
+		Value: func(t *BookFlightArgs, name string) any {
+			switch name {
+			case "date":
+				return t.Date
+			case "window":
+				if t.Window == nil {
+					return nil
+				}
+				return string(*t.Window)
+			}
+			return nil
+		},
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("origin", &jsonschema.Schema{
-				Description: "IATA code of the departure airport, e.g. CDG",
 				Type:        "string",
+				Description: "IATA code of the departure airport, e.g. CDG",
 			})
 			s.Properties.Set("destination", &jsonschema.Schema{
-				Description: "IATA code of the arrival airport, e.g. JFK",
 				Type:        "string",
+				Description: "IATA code of the arrival airport, e.g. JFK",
 			})
 			s.Properties.Set("date", &jsonschema.Schema{
-				Description: "The day the flight leaves (YYYY-MM-DD)",
+				Type:        "string",
 				Format:      "date",
 				Title:       "Departure date",
-				Type:        "string",
+				Description: "The day the flight leaves (YYYY-MM-DD)",
 			})
 			s.Properties.Set("window", &jsonschema.Schema{
 				OneOf: []*jsonschema.Schema{{
@@ -327,29 +333,30 @@ func NewBookFlightArgsFlow(h BookFlightArgsHandler) *runtime.Flow {
 					Const: "evening",
 					Title: "Evening",
 				}},
-				Title: "Time of day",
 				Type:  "string",
+				Title: "Time of day",
 			})
 			s.Properties.Set("passengers", &jsonschema.Schema{
+				Type:    "integer",
 				Maximum: json.Number("9"),
 				Minimum: json.Number("1"),
 				Title:   "Passengers",
-				Type:    "integer",
 			})
 			s.Required = []string{"origin", "destination"}
 			return s
 		},
-		Value: func(t *BookFlightArgs, name string) any {
-			switch name {
-			case "date":
-				return string(t.Date)
-			case "window":
-				if t.Window == nil {
-					return nil
-				}
-				return string(*t.Window)
+		Dispatch: func(
+			ctx context.Context, args *BookFlightArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
 			}
-			return nil
 		},
 	})
 }

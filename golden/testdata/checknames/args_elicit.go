@@ -4,7 +4,6 @@ package checknames
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Args that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Args that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Args) MissingFields() []string {
 	var missing []string
 	if t.Inner.Date == "" {
@@ -31,8 +31,8 @@ func (t *Args) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Args, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Args, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Args) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -41,16 +41,16 @@ func (t *Args) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "date") {
 		s.Properties.Set("date", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Date",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "inner_date") {
 		s.Properties.Set("inner_date", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Inner date",
-			Type:   "string",
 		})
 	}
 	return s
@@ -62,17 +62,17 @@ func (t *Args) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Args) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Args) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Args) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -81,7 +81,7 @@ func (t *Args) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "date", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if argsCheckInner_Date(x, &ve) {
+			} else if _Args_check_Inner_Date(x, &ve) {
 				v0, set0 = x, true
 			}
 		}
@@ -93,7 +93,7 @@ func (t *Args) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["inner_date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "inner_date", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if argsCheckInnerDate(x, &ve) {
+			} else if _Args_check_InnerDate(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -110,45 +110,47 @@ func (t *Args) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Args, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Args, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Args) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Inner.Date != "" {
-		argsCheckInner_Date(t.Inner.Date, &ve)
+		_Args_check_Inner_Date(t.Inner.Date, &ve)
 	}
 	if t.InnerDate != "" {
-		argsCheckInnerDate(t.InnerDate, &ve)
+		_Args_check_InnerDate(t.InnerDate, &ve)
 	}
 	return ve.Err()
 }
 
-// argsCheckInner_Date checks the rules of Inner.Date (JSON "date").
-func argsCheckInner_Date(v string, ve **runtime.ValidationError) bool {
+// _Args_check_Inner_Date checks the rules of Inner.Date (JSON "date").
+func _Args_check_Inner_Date(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "date", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// argsCheckInnerDate checks the rules of InnerDate (JSON "inner_date").
-func argsCheckInnerDate(v string, ve **runtime.ValidationError) bool {
+// _Args_check_InnerDate checks the rules of InnerDate (JSON "inner_date").
+func _Args_check_InnerDate(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "inner_date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "inner_date", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Args) decodeArguments(raw []byte) error {
+func (t *Args) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -156,11 +158,11 @@ func (t *Args) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "date":
 			if impl.DecodeString(&ve, "date", v, &t.Inner.Date) && t.Inner.Date == "" {
-				argsCheckInner_Date(t.Inner.Date, &ve)
+				_Args_check_Inner_Date(t.Inner.Date, &ve)
 			}
 		case "inner_date":
 			if impl.DecodeString(&ve, "inner_date", v, &t.InnerDate) && t.InnerDate == "" {
-				argsCheckInnerDate(t.InnerDate, &ve)
+				_Args_check_InnerDate(t.InnerDate, &ve)
 			}
 		}
 	}
@@ -172,7 +174,8 @@ func (t *Args) decodeArguments(raw []byte) error {
 
 // ArgsHandler runs the branches of the args tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in args_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in args_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Args) (*runtime.AskOptions, error), called on every
@@ -191,44 +194,46 @@ type ArgsHandler interface {
 // branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewArgsFlow(h ArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Args]{
-		Decode: (*Args).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Args, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "args",
+		Key:    "args",
+		Fields: []string{"date", "inner_date"},
+		Form:   impl.FormOptions[Args](h),
+		Decode: (*Args)._mcpgenDecode,
+		Value: func(t *Args, name string) any {
+			switch name {
+			case "date":
+				return t.Inner.Date
+			case "inner_date":
+				return t.InnerDate
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("date", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Date",
+			})
+			s.Properties.Set("inner_date", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Inner date",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Args, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"date", "inner_date"},
-		Form:   impl.FormOptions[Args](h),
-		Key:    "args",
-		Name:   "args",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("date", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Date",
-				Type:   "string",
-			})
-			s.Properties.Set("inner_date", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Inner date",
-				Type:   "string",
-			})
-			return s
-		},
-		Value: func(t *Args, name string) any {
-			switch name {
-			case "date":
-				return string(t.Inner.Date)
-			case "inner_date":
-				return string(t.InnerDate)
-			}
-			return nil
 		},
 	})
 }

@@ -8,8 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// argsHandler runs the branches of the args tool: register it with
-// NewArgsFlow(argsHandler{}).
+// argsHandler runs the branches of the args tool: register it with NewArgsFlow(argsHandler{}).
 //
 // This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
 // If ArgsHandler changes, the assertion below stops compiling until the methods match.
@@ -33,7 +32,8 @@ func (argsHandler) Accept(ctx context.Context, args *Args) (*runtime.Result, err
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
 func (h argsHandler) Decline(ctx context.Context, args *Args, declined []string) (*runtime.Result, error) {
-	return runtime.Textf("args: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+	return runtime.Textf("args: nothing done; the user declined to give %s",
+		strings.Join(declined, ", ")), nil
 }
 
 // Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,

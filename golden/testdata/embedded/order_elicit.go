@@ -4,7 +4,6 @@ package embedded
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Order that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Order that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Order) MissingFields() []string {
 	var missing []string
 	if t.Contact.Email == "" {
@@ -43,8 +43,8 @@ func (t *Order) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Order, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Order, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -53,46 +53,46 @@ func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
+			Type:   "string",
 			Format: "email",
 			Title:  "Email",
-			Type:   "string",
 		})
 		s.Required = append(s.Required, "email")
 	}
 	if slices.Contains(fields, "phone") {
 		s.Properties.Set("phone", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(20),
 			Title:     "Phone",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "city") {
 		s.Properties.Set("city", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "City",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "city")
 	}
 	if slices.Contains(fields, "express") {
 		s.Properties.Set("express", &jsonschema.Schema{
-			Default: false,
-			Title:   "Express",
 			Type:    "boolean",
+			Title:   "Express",
+			Default: false,
 		})
 	}
 	if slices.Contains(fields, "ref") {
 		s.Properties.Set("ref", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(10),
 			Title:     "Ref",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "Your name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "name")
 	}
@@ -105,17 +105,17 @@ func (t *Order) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Order) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Order) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Order) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -124,7 +124,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if orderCheckContact_Email(x, &ve) {
+			} else if _Order_check_Contact_Email(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -138,7 +138,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["phone"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "phone", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if orderCheckContact_Phone(x, &ve) {
+			} else if _Order_check_Contact_Phone(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -150,7 +150,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["city"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if orderCheckShipping_Address_City(x, &ve) {
+			} else if _Order_check_Shipping_Address_City(x, &ve) {
 				v2, set2 = x, true
 			}
 		} else {
@@ -178,7 +178,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["ref"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "ref", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if orderCheckmeta_Ref(x, &ve) {
+			} else if _Order_check_meta_Ref(x, &ve) {
 				v4, set4 = x, true
 			}
 		}
@@ -190,7 +190,7 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if orderCheckName(x, &ve) {
+			} else if _Order_check_Name(x, &ve) {
 				v5, set5 = x, true
 			}
 		} else {
@@ -227,37 +227,37 @@ func (t *Order) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Order, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Order, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Order) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Contact.Email == "" {
 		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		orderCheckContact_Email(t.Contact.Email, &ve)
+		_Order_check_Contact_Email(t.Contact.Email, &ve)
 	}
 	if t.Contact.Phone != "" {
-		orderCheckContact_Phone(t.Contact.Phone, &ve)
+		_Order_check_Contact_Phone(t.Contact.Phone, &ve)
 	}
 	if t.Shipping.Address.City == "" {
 		impl.AddFieldError(&ve, "city", "required", "is required")
 	} else {
-		orderCheckShipping_Address_City(t.Shipping.Address.City, &ve)
+		_Order_check_Shipping_Address_City(t.Shipping.Address.City, &ve)
 	}
 	if t.meta.Ref != "" {
-		orderCheckmeta_Ref(t.meta.Ref, &ve)
+		_Order_check_meta_Ref(t.meta.Ref, &ve)
 	}
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		orderCheckName(t.Name, &ve)
+		_Order_check_Name(t.Name, &ve)
 	}
 	return ve.Err()
 }
 
-// orderCheckContact_Email checks the rules of Contact.Email (JSON "email").
-func orderCheckContact_Email(v string, ve **runtime.ValidationError) bool {
+// _Order_check_Contact_Email checks the rules of Contact.Email (JSON "email").
+func _Order_check_Contact_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsEmail(v) {
 		impl.AddFieldError(ve, "email", "format", "must be an email address")
@@ -266,8 +266,8 @@ func orderCheckContact_Email(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// orderCheckContact_Phone checks the rules of Contact.Phone (JSON "phone").
-func orderCheckContact_Phone(v string, ve **runtime.ValidationError) bool {
+// _Order_check_Contact_Phone checks the rules of Contact.Phone (JSON "phone").
+func _Order_check_Contact_Phone(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 20) {
 		impl.AddFieldError(ve, "phone", "maxLength", "must be at most 20 characters")
@@ -276,8 +276,8 @@ func orderCheckContact_Phone(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// orderCheckShipping_Address_City checks the rules of Shipping.Address.City (JSON "city").
-func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) bool {
+// _Order_check_Shipping_Address_City checks the rules of Shipping.Address.City (JSON "city").
+func _Order_check_Shipping_Address_City(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "city", "minLength", "must be at least 1 character")
@@ -286,8 +286,8 @@ func orderCheckShipping_Address_City(v string, ve **runtime.ValidationError) boo
 	return ok
 }
 
-// orderCheckmeta_Ref checks the rules of meta.Ref (JSON "ref").
-func orderCheckmeta_Ref(v string, ve **runtime.ValidationError) bool {
+// _Order_check_meta_Ref checks the rules of meta.Ref (JSON "ref").
+func _Order_check_meta_Ref(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 10) {
 		impl.AddFieldError(ve, "ref", "maxLength", "must be at most 10 characters")
@@ -296,8 +296,8 @@ func orderCheckmeta_Ref(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// orderCheckName checks the rules of Name (JSON "name").
-func orderCheckName(v string, ve **runtime.ValidationError) bool {
+// _Order_check_Name checks the rules of Name (JSON "name").
+func _Order_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
@@ -306,11 +306,11 @@ func orderCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Order) decodeArguments(raw []byte) error {
+func (t *Order) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -318,25 +318,25 @@ func (t *Order) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "email":
 			if impl.DecodeString(&ve, "email", v, &t.Contact.Email) && t.Contact.Email == "" {
-				orderCheckContact_Email(t.Contact.Email, &ve)
+				_Order_check_Contact_Email(t.Contact.Email, &ve)
 			}
 		case "phone":
 			if impl.DecodeString(&ve, "phone", v, &t.Contact.Phone) && t.Contact.Phone == "" {
-				orderCheckContact_Phone(t.Contact.Phone, &ve)
+				_Order_check_Contact_Phone(t.Contact.Phone, &ve)
 			}
 		case "city":
 			if impl.DecodeString(&ve, "city", v, &t.Shipping.Address.City) && t.Shipping.Address.City == "" {
-				orderCheckShipping_Address_City(t.Shipping.Address.City, &ve)
+				_Order_check_Shipping_Address_City(t.Shipping.Address.City, &ve)
 			}
 		case "express":
 			impl.DecodeBool(&ve, "express", v, impl.Ptr(&t.Shipping.Express))
 		case "ref":
 			if impl.DecodeString(&ve, "ref", v, &t.meta.Ref) && t.meta.Ref == "" {
-				orderCheckmeta_Ref(t.meta.Ref, &ve)
+				_Order_check_meta_Ref(t.meta.Ref, &ve)
 			}
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				orderCheckName(t.Name, &ve)
+				_Order_check_Name(t.Name, &ve)
 			}
 		case "named":
 			impl.DecodeJSON(&ve, "named", v, &t.Named, true)
@@ -350,7 +350,8 @@ func (t *Order) decodeArguments(raw []byte) error {
 
 // OrderHandler runs the branches of the order tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in order_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in order_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Order) (*runtime.AskOptions, error), called on every
@@ -365,41 +366,43 @@ type OrderHandler interface {
 	Cancel(ctx context.Context, args *Order) (*runtime.Result, error)
 }
 
-// NewOrderFlow returns the elicitation flow of the order tool, whose arguments are Order, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewOrderFlow returns the elicitation flow of the order tool, whose arguments are Order, running
+// h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewOrderFlow(h OrderHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Order]{
+		Name:             "order",
+		Key:              "order",
+		Fields:           []string{"email", "phone", "city", "express", "ref", "name"},
+		Form:             impl.FormOptions[Order](h),
+		Decode:           (*Order)._mcpgenDecode,
 		CheckInputSchema: true,
-		Decode:           (*Order).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Order, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Value: func(t *Order, name string) any {
+			switch name {
+			case "email":
+				return t.Contact.Email
+			case "phone":
+				return t.Contact.Phone
+			case "city":
+				return t.Shipping.Address.City
+			case "ref":
+				return t.meta.Ref
+			case "name":
+				return t.Name
+			}
+			return nil
+		},
+		Dispatch: func(
+			ctx context.Context, args *Order, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"email", "phone", "city", "express", "ref", "name"},
-		Form:   impl.FormOptions[Order](h),
-		Key:    "order",
-		Name:   "order",
-		Value: func(t *Order, name string) any {
-			switch name {
-			case "email":
-				return string(t.Contact.Email)
-			case "phone":
-				return string(t.Contact.Phone)
-			case "city":
-				return string(t.Shipping.Address.City)
-			case "ref":
-				return string(t.meta.Ref)
-			case "name":
-				return string(t.Name)
-			}
-			return nil
 		},
 	})
 }

@@ -8,8 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// orderHandler runs the branches of the order tool: register it with
-// NewOrderFlow(orderHandler{}).
+// orderHandler runs the branches of the order tool: register it with NewOrderFlow(orderHandler{}).
 //
 // This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
 // If OrderHandler changes, the assertion below stops compiling until the methods match.
@@ -33,7 +32,8 @@ func (orderHandler) Accept(ctx context.Context, args *Order) (*runtime.Result, e
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
 func (h orderHandler) Decline(ctx context.Context, args *Order, declined []string) (*runtime.Result, error) {
-	return runtime.Textf("order: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+	return runtime.Textf("order: nothing done; the user declined to give %s",
+		strings.Join(declined, ", ")), nil
 }
 
 // Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,

@@ -5,7 +5,6 @@ package everykind
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -21,8 +20,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Registration that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Registration that hold no
+// answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
+// slice, a zero time.Time, or a zero number or false bool.
 func (t *Registration) MissingFields() []string {
 	var missing []string
 	if t.Name == "" {
@@ -70,9 +70,9 @@ func (t *Registration) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Registration, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Registration, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Registration) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -80,74 +80,74 @@ func (t *Registration) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(60),
 			MinLength: impl.Uint64(2),
 			Title:     "Full name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "name")
 	}
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
-			Format:    "email",
-			MaxLength: impl.Uint64(254),
-			Title:     "Email",
 			Type:      "string",
+			MaxLength: impl.Uint64(254),
+			Format:    "email",
+			Title:     "Email",
 		})
 		s.Required = append(s.Required, "email")
 	}
 	if slices.Contains(fields, "website") {
 		s.Properties.Set("website", &jsonschema.Schema{
+			Type:   "string",
 			Format: "uri",
 			Title:  "Website",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "birthday") {
 		s.Properties.Set("birthday", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Date of birth",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "arrival") {
 		s.Properties.Set("arrival", &jsonschema.Schema{
-			Description: "When you arrive at the venue",
+			Type:        "string",
 			Format:      "date-time",
 			Title:       "Arrival",
-			Type:        "string",
+			Description: "When you arrive at the venue",
 		})
 		s.Required = append(s.Required, "arrival")
 	}
 	if slices.Contains(fields, "guests") {
 		s.Properties.Set("guests", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("4"),
 			Minimum: json.Number("0"),
 			Title:   "Guests",
-			Type:    "integer",
 		})
 		s.Required = append(s.Required, "guests")
 	}
 	if slices.Contains(fields, "budget") {
 		s.Properties.Set("budget", &jsonschema.Schema{
+			Type:    "number",
 			Maximum: json.Number("10000"),
 			Minimum: json.Number("0"),
 			Title:   "Hotel budget per night (EUR)",
-			Type:    "number",
 		})
 	}
 	if slices.Contains(fields, "newsletter") {
 		s.Properties.Set("newsletter", &jsonschema.Schema{
-			Title: "Subscribe to the newsletter",
 			Type:  "boolean",
+			Title: "Subscribe to the newsletter",
 		})
 		s.Required = append(s.Required, "newsletter")
 	}
 	if slices.Contains(fields, "ticket") {
 		s.Properties.Set("ticket", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"standard", "student", "speaker"},
 			Title: "Ticket",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "ticket")
 	}
@@ -163,34 +163,34 @@ func (t *Registration) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "front",
 				Title: "Front row",
 			}},
-			Title: "Seat",
 			Type:  "string",
+			Title: "Seat",
 		})
 	}
 	if slices.Contains(fields, "diet") {
 		s.Properties.Set("diet", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"none", "vegetarian", "vegan", "halal", "kosher"},
 			Title: "Diet",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "note") {
 		s.Properties.Set("note", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(200),
 			Title:     "Note to the organisers",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "tracks") {
 		s.Properties.Set("tracks", &jsonschema.Schema{
 			Items: &jsonschema.Schema{
-				Enum: []any{"go", "rust", "web", "data", "security"},
 				Type: "string",
+				Enum: []any{"go", "rust", "web", "data", "security"},
 			},
+			Type:     "array",
 			MaxItems: impl.Uint64(3),
 			MinItems: impl.Uint64(1),
 			Title:    "Tracks",
-			Type:     "array",
 		})
 		s.Required = append(s.Required, "tracks")
 	}
@@ -206,9 +206,9 @@ func (t *Registration) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "fuzzing",
 				Title: "Fuzzing",
 			}}},
+			Type:     "array",
 			MaxItems: impl.Uint64(2),
 			Title:    "Workshops",
-			Type:     "array",
 		})
 	}
 	return s
@@ -220,17 +220,17 @@ func (t *Registration) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Registration) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Registration) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Registration) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	// block is the one allocation of an answer: the pointer fields' values and the multi selects' items.
 	type block struct {
@@ -255,7 +255,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckName(x, &ve) {
+			} else if _Registration_check_Name(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -269,7 +269,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckEmail(x, &ve) {
+			} else if _Registration_check_Email(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -283,7 +283,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["website"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "website", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckWebsite(x, &ve) {
+			} else if _Registration_check_Website(x, &ve) {
 				v2, set2 = x, true
 			}
 		}
@@ -295,7 +295,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["birthday"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "birthday", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckBirthday(x, &ve) {
+			} else if _Registration_check_Birthday(x, &ve) {
 				v3, set3 = x, true
 			}
 		}
@@ -308,7 +308,8 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "arrival", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
-				impl.AddFieldError(&ve, "arrival", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+				impl.AddFieldError(&ve, "arrival", "format",
+					"must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v4, set4 = tm, true
 			}
@@ -327,7 +328,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "guests", "range", "does not fit in int")
 			default:
-				if registrationCheckGuests(x, &ve) {
+				if _Registration_check_Guests(x, &ve) {
 					v5, set5 = int(x), true
 				}
 			}
@@ -346,7 +347,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "budget", "range", "does not fit in float64")
 			default:
-				if registrationCheckBudget(x, &ve) {
+				if _Registration_check_Budget(x, &ve) {
 					v6, set6 = x, true
 				}
 			}
@@ -358,7 +359,8 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	if t.Newsletter == nil {
 		if raw, ok := content["newsletter"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
-				impl.AddFieldError(&ve, "newsletter", "type", "must be a boolean, got "+impl.TypeName(raw))
+				impl.AddFieldError(&ve, "newsletter", "type",
+					"must be a boolean, got "+impl.TypeName(raw))
 			} else {
 				v7, set7 = x, true
 			}
@@ -373,7 +375,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["ticket"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "ticket", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckTicket(x, &ve) {
+			} else if _Registration_check_Ticket(x, &ve) {
 				v8, set8 = Ticket(x), true
 			}
 		} else {
@@ -387,7 +389,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["seat"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckSeat(x, &ve) {
+			} else if _Registration_check_Seat(x, &ve) {
 				v9, set9 = x, true
 			}
 		}
@@ -399,7 +401,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["diet"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "diet", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckDiet(x, &ve) {
+			} else if _Registration_check_Diet(x, &ve) {
 				v10, set10 = x, true
 			}
 		}
@@ -411,7 +413,7 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if registrationCheckNote(x, &ve) {
+			} else if _Registration_check_Note(x, &ve) {
 				v11, set11 = x, true
 			}
 		}
@@ -428,11 +430,10 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 				strs0 = blk.arr0[:0]
 			}
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "workshops"); !ok {
-				impl.AddFieldError(&ve, "tracks", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if registrationCheckTracks(x, &ve) {
-					v12, set12 = x, true
-				}
+				impl.AddFieldError(&ve, "tracks", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Registration_check_Tracks(x, &ve) {
+				v12, set12 = x, true
 			}
 		} else {
 			impl.AddFieldError(&ve, "tracks", "required", "is required")
@@ -450,11 +451,10 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 				strs0 = blk.arr0[:0]
 			}
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
-				impl.AddFieldError(&ve, "workshops", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if registrationCheckWorkshops(x, &ve) {
-					v13, set13 = x, true
-				}
+				impl.AddFieldError(&ve, "workshops", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Registration_check_Workshops(x, &ve) {
+				v13, set13 = x, true
 			}
 		}
 	}
@@ -521,70 +521,68 @@ func (t *Registration) applyContent(content map[string]any, partial bool) error 
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Registration, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of Registration, and that required ones hold
+// an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or
+// nil; it allocates nothing when the struct is valid.
 func (t *Registration) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		registrationCheckName(t.Name, &ve)
+		_Registration_check_Name(t.Name, &ve)
 	}
 	if t.Email == nil {
 		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		registrationCheckEmail(*t.Email, &ve)
+		_Registration_check_Email(*t.Email, &ve)
 	}
 	if t.Website != nil {
-		registrationCheckWebsite(*t.Website, &ve)
+		_Registration_check_Website(*t.Website, &ve)
 	}
 	if t.Birthday != nil {
-		registrationCheckBirthday(*t.Birthday, &ve)
+		_Registration_check_Birthday(*t.Birthday, &ve)
 	}
 	if t.Arrival == nil {
 		impl.AddFieldError(&ve, "arrival", "required", "is required")
-	} else {
 	}
 	if t.Guests == nil {
 		impl.AddFieldError(&ve, "guests", "required", "is required")
 	} else {
-		registrationCheckGuests(int64(*t.Guests), &ve)
+		_Registration_check_Guests(int64(*t.Guests), &ve)
 	}
 	if t.Budget != nil {
-		registrationCheckBudget(float64(*t.Budget), &ve)
+		_Registration_check_Budget(float64(*t.Budget), &ve)
 	}
 	if t.Newsletter == nil {
 		impl.AddFieldError(&ve, "newsletter", "required", "is required")
-	} else {
 	}
 	if t.Ticket == nil {
 		impl.AddFieldError(&ve, "ticket", "required", "is required")
 	} else {
-		registrationCheckTicket(string(*t.Ticket), &ve)
+		_Registration_check_Ticket(string(*t.Ticket), &ve)
 	}
 	if t.Seat != nil {
-		registrationCheckSeat(*t.Seat, &ve)
+		_Registration_check_Seat(*t.Seat, &ve)
 	}
 	if t.Diet != nil {
-		registrationCheckDiet(*t.Diet, &ve)
+		_Registration_check_Diet(*t.Diet, &ve)
 	}
 	if t.Note != "" {
-		registrationCheckNote(t.Note, &ve)
+		_Registration_check_Note(t.Note, &ve)
 	}
 	if len(t.Tracks) == 0 {
 		impl.AddFieldError(&ve, "tracks", "required", "is required")
 	} else {
-		registrationCheckTracks(t.Tracks, &ve)
+		_Registration_check_Tracks(t.Tracks, &ve)
 	}
 	if len(t.Workshops) > 0 {
-		registrationCheckWorkshops(t.Workshops, &ve)
+		_Registration_check_Workshops(t.Workshops, &ve)
 	}
 	return ve.Err()
 }
 
-// registrationCheckName checks the rules of Name (JSON "name").
-func registrationCheckName(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Name checks the rules of Name (JSON "name").
+func _Registration_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 2 characters")
@@ -597,8 +595,8 @@ func registrationCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckEmail checks the rules of Email (JSON "email").
-func registrationCheckEmail(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Email checks the rules of Email (JSON "email").
+func _Registration_check_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 254) {
 		impl.AddFieldError(ve, "email", "maxLength", "must be at most 254 characters")
@@ -611,28 +609,30 @@ func registrationCheckEmail(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckWebsite checks the rules of Website (JSON "website").
-func registrationCheckWebsite(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Website checks the rules of Website (JSON "website").
+func _Registration_check_Website(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsURI(v) {
-		impl.AddFieldError(ve, "website", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+		impl.AddFieldError(ve, "website", "format",
+			"must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
 }
 
-// registrationCheckBirthday checks the rules of Birthday (JSON "birthday").
-func registrationCheckBirthday(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Birthday checks the rules of Birthday (JSON "birthday").
+func _Registration_check_Birthday(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "birthday", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "birthday", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// registrationCheckGuests checks the rules of Guests (JSON "guests").
-func registrationCheckGuests(v int64, ve **runtime.ValidationError) bool {
+// _Registration_check_Guests checks the rules of Guests (JSON "guests").
+func _Registration_check_Guests(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
 		impl.AddFieldError(ve, "guests", "minimum", "must be at least 0")
@@ -645,8 +645,8 @@ func registrationCheckGuests(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckBudget checks the rules of Budget (JSON "budget").
-func registrationCheckBudget(v float64, ve **runtime.ValidationError) bool {
+// _Registration_check_Budget checks the rules of Budget (JSON "budget").
+func _Registration_check_Budget(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.0 {
 		impl.AddFieldError(ve, "budget", "minimum", "must be at least 0")
@@ -659,11 +659,11 @@ func registrationCheckBudget(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckTicket checks the rules of Ticket (JSON "ticket").
-func registrationCheckTicket(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Ticket checks the rules of Ticket (JSON "ticket").
+func _Registration_check_Ticket(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "standard", "student", "speaker":
+	switch Ticket(v) {
+	case Standard, Student, Speaker:
 	default:
 		impl.AddFieldError(ve, "ticket", "enum", "must be one of: standard, student, speaker")
 		ok = false
@@ -671,8 +671,8 @@ func registrationCheckTicket(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckSeat checks the rules of Seat (JSON "seat").
-func registrationCheckSeat(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Seat checks the rules of Seat (JSON "seat").
+func _Registration_check_Seat(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "aisle", "window", "front":
@@ -683,20 +683,21 @@ func registrationCheckSeat(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckDiet checks the rules of Diet (JSON "diet").
-func registrationCheckDiet(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Diet checks the rules of Diet (JSON "diet").
+func _Registration_check_Diet(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "none", "vegetarian", "vegan", "halal", "kosher":
 	default:
-		impl.AddFieldError(ve, "diet", "enum", "must be one of: none, vegetarian, vegan, halal, kosher")
+		impl.AddFieldError(ve, "diet", "enum",
+			"must be one of: none, vegetarian, vegan, halal, kosher")
 		ok = false
 	}
 	return ok
 }
 
-// registrationCheckNote checks the rules of Note (JSON "note").
-func registrationCheckNote(v string, ve **runtime.ValidationError) bool {
+// _Registration_check_Note checks the rules of Note (JSON "note").
+func _Registration_check_Note(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 200) {
 		impl.AddFieldError(ve, "note", "maxLength", "must be at most 200 characters")
@@ -705,8 +706,8 @@ func registrationCheckNote(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// registrationCheckTracks checks the rules of Tracks (JSON "tracks").
-func registrationCheckTracks(v []string, ve **runtime.ValidationError) bool {
+// _Registration_check_Tracks checks the rules of Tracks (JSON "tracks").
+func _Registration_check_Tracks(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
 		impl.AddFieldError(ve, "tracks", "minItems", "must have at least 1 item")
@@ -720,15 +721,16 @@ func registrationCheckTracks(v []string, ve **runtime.ValidationError) bool {
 		switch item {
 		case "go", "rust", "web", "data", "security":
 		default:
-			impl.AddFieldError(ve, "tracks", "enum", "items must be among: go, rust, web, data, security")
+			impl.AddFieldError(ve, "tracks", "enum",
+				"items must be among: go, rust, web, data, security")
 			return false
 		}
 	}
 	return ok
 }
 
-// registrationCheckWorkshops checks the rules of Workshops (JSON "workshops").
-func registrationCheckWorkshops(v []string, ve **runtime.ValidationError) bool {
+// _Registration_check_Workshops checks the rules of Workshops (JSON "workshops").
+func _Registration_check_Workshops(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 2 {
 		impl.AddFieldError(ve, "workshops", "maxItems", "must have at most 2 items")
@@ -738,18 +740,19 @@ func registrationCheckWorkshops(v []string, ve **runtime.ValidationError) bool {
 		switch item {
 		case "testing", "profiling", "fuzzing":
 		default:
-			impl.AddFieldError(ve, "workshops", "enum", "items must be among: testing, profiling, fuzzing")
+			impl.AddFieldError(ve, "workshops", "enum",
+				"items must be among: testing, profiling, fuzzing")
 			return false
 		}
 	}
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Registration) decodeArguments(raw []byte) error {
+func (t *Registration) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -757,7 +760,7 @@ func (t *Registration) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				registrationCheckName(t.Name, &ve)
+				_Registration_check_Name(t.Name, &ve)
 			}
 		case "email":
 			impl.DecodeString(&ve, "email", v, impl.Ptr(&t.Email))
@@ -781,15 +784,15 @@ func (t *Registration) decodeArguments(raw []byte) error {
 			impl.DecodeString(&ve, "diet", v, impl.Ptr(&t.Diet))
 		case "note":
 			if impl.DecodeString(&ve, "note", v, &t.Note) && t.Note == "" {
-				registrationCheckNote(t.Note, &ve)
+				_Registration_check_Note(t.Note, &ve)
 			}
 		case "tracks":
 			if impl.DecodeJSON(&ve, "tracks", v, &t.Tracks, false) && len(t.Tracks) == 0 {
-				registrationCheckTracks(t.Tracks, &ve)
+				_Registration_check_Tracks(t.Tracks, &ve)
 			}
 		case "workshops":
 			if impl.DecodeJSON(&ve, "workshops", v, &t.Workshops, false) && len(t.Workshops) == 0 {
-				registrationCheckWorkshops(t.Workshops, &ve)
+				_Registration_check_Workshops(t.Workshops, &ve)
 			}
 		}
 	}
@@ -801,11 +804,12 @@ func (t *Registration) decodeArguments(raw []byte) error {
 
 // RegistrationHandler runs the branches of the register tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in registration_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in registration_handler.go; a handler that no longer fits this interface
+// fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
-// FormOptions(ctx context.Context, args *Registration) (*runtime.AskOptions, error), called on every
-// request of the call before anything is asked.
+// FormOptions(ctx context.Context, args *Registration) (*runtime.AskOptions, error), called on
+// every request of the call before anything is asked.
 type RegistrationHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *Registration) (*runtime.Result, error)
@@ -816,78 +820,112 @@ type RegistrationHandler interface {
 	Cancel(ctx context.Context, args *Registration) (*runtime.Result, error)
 }
 
-// NewRegistrationFlow returns the elicitation flow of the register tool, whose arguments are Registration, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewRegistrationFlow returns the elicitation flow of the register tool, whose arguments are
+// Registration, running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewRegistrationFlow(h RegistrationHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Registration]{
-		Decode:      (*Registration).decodeArguments,
-		Description: "Register an attendee for the conference; asks the attendee for what the call lacks.",
-		Dispatch: func(ctx context.Context, args *Registration, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"name", "email", "website", "birthday", "arrival", "guests", "budget", "newsletter", "ticket", "seat", "diet", "note", "tracks", "workshops"},
-		Form:    impl.FormOptions[Registration](h),
-		Key:     "register",
+		Name: "register",
+		Description: "Register an attendee for the conference; asks the attendee for what the call" +
+			" lacks.",
 		Message: "A few details to complete your registration.",
-		Name:    "register",
+		Key:     "register",
+		Fields: []string{"name", "email", "website", "birthday", "arrival", "guests", "budget",
+			"newsletter", "ticket", "seat", "diet", "note", "tracks", "workshops"},
+		Form:   impl.FormOptions[Registration](h),
+		Decode: (*Registration)._mcpgenDecode,
+		Value: func(t *Registration, name string) any {
+			switch name {
+			case "name":
+				return t.Name
+			case "email":
+				if t.Email == nil {
+					return nil
+				}
+				return *t.Email
+			case "website":
+				if t.Website == nil {
+					return nil
+				}
+				return *t.Website
+			case "birthday":
+				if t.Birthday == nil {
+					return nil
+				}
+				return *t.Birthday
+			case "ticket":
+				if t.Ticket == nil {
+					return nil
+				}
+				return string(*t.Ticket)
+			case "seat":
+				if t.Seat == nil {
+					return nil
+				}
+				return *t.Seat
+			case "diet":
+				if t.Diet == nil {
+					return nil
+				}
+				return *t.Diet
+			case "note":
+				return t.Note
+			case "tracks":
+				return impl.Strings(t.Tracks)
+			case "workshops":
+				return impl.Strings(t.Workshops)
+			}
+			return nil
+		},
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("name", &jsonschema.Schema{
+				Type:      "string",
 				MaxLength: impl.Uint64(60),
 				MinLength: impl.Uint64(2),
 				Title:     "Full name",
-				Type:      "string",
 			})
 			s.Properties.Set("email", &jsonschema.Schema{
-				Format:    "email",
-				MaxLength: impl.Uint64(254),
-				Title:     "Email",
 				Type:      "string",
+				MaxLength: impl.Uint64(254),
+				Format:    "email",
+				Title:     "Email",
 			})
 			s.Properties.Set("website", &jsonschema.Schema{
+				Type:   "string",
 				Format: "uri",
 				Title:  "Website",
-				Type:   "string",
 			})
 			s.Properties.Set("birthday", &jsonschema.Schema{
+				Type:   "string",
 				Format: "date",
 				Title:  "Date of birth",
-				Type:   "string",
 			})
 			s.Properties.Set("arrival", &jsonschema.Schema{
-				Description: "When you arrive at the venue",
+				Type:        "string",
 				Format:      "date-time",
 				Title:       "Arrival",
-				Type:        "string",
+				Description: "When you arrive at the venue",
 			})
 			s.Properties.Set("guests", &jsonschema.Schema{
+				Type:    "integer",
 				Maximum: json.Number("4"),
 				Minimum: json.Number("0"),
 				Title:   "Guests",
-				Type:    "integer",
 			})
 			s.Properties.Set("budget", &jsonschema.Schema{
+				Type:    "number",
 				Maximum: json.Number("10000"),
 				Minimum: json.Number("0"),
 				Title:   "Hotel budget per night (EUR)",
-				Type:    "number",
 			})
 			s.Properties.Set("newsletter", &jsonschema.Schema{
-				Title: "Subscribe to the newsletter",
 				Type:  "boolean",
+				Title: "Subscribe to the newsletter",
 			})
 			s.Properties.Set("ticket", &jsonschema.Schema{
+				Type:  "string",
 				Enum:  []any{"standard", "student", "speaker"},
 				Title: "Ticket",
-				Type:  "string",
 			})
 			s.Properties.Set("seat", &jsonschema.Schema{
 				OneOf: []*jsonschema.Schema{{
@@ -900,28 +938,28 @@ func NewRegistrationFlow(h RegistrationHandler) *runtime.Flow {
 					Const: "front",
 					Title: "Front row",
 				}},
-				Title: "Seat",
 				Type:  "string",
+				Title: "Seat",
 			})
 			s.Properties.Set("diet", &jsonschema.Schema{
+				Type:  "string",
 				Enum:  []any{"none", "vegetarian", "vegan", "halal", "kosher"},
 				Title: "Diet",
-				Type:  "string",
 			})
 			s.Properties.Set("note", &jsonschema.Schema{
+				Type:      "string",
 				MaxLength: impl.Uint64(200),
 				Title:     "Note to the organisers",
-				Type:      "string",
 			})
 			s.Properties.Set("tracks", &jsonschema.Schema{
 				Items: &jsonschema.Schema{
-					Enum: []any{"go", "rust", "web", "data", "security"},
 					Type: "string",
+					Enum: []any{"go", "rust", "web", "data", "security"},
 				},
+				Type:     "array",
 				MaxItems: impl.Uint64(3),
 				MinItems: impl.Uint64(1),
 				Title:    "Tracks",
-				Type:     "array",
 			})
 			s.Properties.Set("workshops", &jsonschema.Schema{
 				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
@@ -934,54 +972,24 @@ func NewRegistrationFlow(h RegistrationHandler) *runtime.Flow {
 					Const: "fuzzing",
 					Title: "Fuzzing",
 				}}},
+				Type:     "array",
 				MaxItems: impl.Uint64(2),
 				Title:    "Workshops",
-				Type:     "array",
 			})
 			return s
 		},
-		Value: func(t *Registration, name string) any {
-			switch name {
-			case "name":
-				return string(t.Name)
-			case "email":
-				if t.Email == nil {
-					return nil
-				}
-				return string(*t.Email)
-			case "website":
-				if t.Website == nil {
-					return nil
-				}
-				return string(*t.Website)
-			case "birthday":
-				if t.Birthday == nil {
-					return nil
-				}
-				return string(*t.Birthday)
-			case "ticket":
-				if t.Ticket == nil {
-					return nil
-				}
-				return string(*t.Ticket)
-			case "seat":
-				if t.Seat == nil {
-					return nil
-				}
-				return string(*t.Seat)
-			case "diet":
-				if t.Diet == nil {
-					return nil
-				}
-				return string(*t.Diet)
-			case "note":
-				return string(t.Note)
-			case "tracks":
-				return impl.Strings(t.Tracks)
-			case "workshops":
-				return impl.Strings(t.Workshops)
+		Dispatch: func(
+			ctx context.Context, args *Registration, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
 			}
-			return nil
 		},
 	})
 }

@@ -4,7 +4,6 @@ package legacyenums
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Legacy that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Legacy that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Legacy) MissingFields() []string {
 	var missing []string
 	if t.Window == "" {
@@ -37,8 +37,8 @@ func (t *Legacy) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Legacy, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Legacy, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Legacy) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -47,27 +47,27 @@ func (t *Legacy) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "window") {
 		s.Properties.Set("window", &jsonschema.Schema{
-			Enum:   []any{"morning", "evening"},
-			Extras: map[string]any{"enumNames": []string{"Morning", "Evening"}},
-			Title:  "Window",
 			Type:   "string",
+			Enum:   []any{"morning", "evening"},
+			Title:  "Window",
+			Extras: map[string]any{"enumNames": []string{"Morning", "Evening"}},
 		})
 		s.Required = append(s.Required, "window")
 	}
 	if slices.Contains(fields, "meal") {
 		s.Properties.Set("meal", &jsonschema.Schema{
-			Default: "meat",
-			Enum:    []any{"veg", "meat"},
-			Extras:  map[string]any{"enumNames": []string{"Vegetarian", "Meat"}},
-			Title:   "Meal",
 			Type:    "string",
+			Enum:    []any{"veg", "meat"},
+			Title:   "Meal",
+			Default: "meat",
+			Extras:  map[string]any{"enumNames": []string{"Vegetarian", "Meat"}},
 		})
 	}
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"s", "m"},
 			Title: "Size",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "multi") {
@@ -79,8 +79,8 @@ func (t *Legacy) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "evening",
 				Title: "Evening",
 			}}},
-			Title: "Multi",
 			Type:  "array",
+			Title: "Multi",
 		})
 	}
 	return s
@@ -92,17 +92,17 @@ func (t *Legacy) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Legacy) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Legacy) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Legacy) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Legacy) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var strs0 []Window // the backing array of the multi selects of this element type
 	var v0 Window
@@ -112,7 +112,7 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if legacyCheckWindow(x, &ve) {
+			} else if _Legacy_check_Window(x, &ve) {
 				v0, set0 = Window(x), true
 			}
 		} else {
@@ -126,7 +126,7 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if legacyCheckMeal(x, &ve) {
+			} else if _Legacy_check_Meal(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -140,7 +140,7 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if legacyCheckSize(x, &ve) {
+			} else if _Legacy_check_Size(x, &ve) {
 				v2, set2 = x, true
 			}
 		}
@@ -151,11 +151,10 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	if len(t.Multi) == 0 {
 		if raw, ok := content["multi"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
-				impl.AddFieldError(&ve, "multi", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if legacyCheckMulti(x, &ve) {
-					v3, set3 = x, true
-				}
+				impl.AddFieldError(&ve, "multi", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Legacy_check_Multi(x, &ve) {
+				v3, set3 = x, true
 			}
 		}
 	}
@@ -177,33 +176,33 @@ func (t *Legacy) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Legacy, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Legacy, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Legacy) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Window == "" {
 		impl.AddFieldError(&ve, "window", "required", "is required")
 	} else {
-		legacyCheckWindow(string(t.Window), &ve)
+		_Legacy_check_Window(string(t.Window), &ve)
 	}
 	if t.Meal != "" {
-		legacyCheckMeal(t.Meal, &ve)
+		_Legacy_check_Meal(t.Meal, &ve)
 	}
 	if t.Size != "" {
-		legacyCheckSize(t.Size, &ve)
+		_Legacy_check_Size(t.Size, &ve)
 	}
 	if len(t.Multi) > 0 {
-		legacyCheckMulti(t.Multi, &ve)
+		_Legacy_check_Multi(t.Multi, &ve)
 	}
 	return ve.Err()
 }
 
-// legacyCheckWindow checks the rules of Window (JSON "window").
-func legacyCheckWindow(v string, ve **runtime.ValidationError) bool {
+// _Legacy_check_Window checks the rules of Window (JSON "window").
+func _Legacy_check_Window(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "morning", "evening":
+	switch Window(v) {
+	case Morning, Evening:
 	default:
 		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, evening")
 		ok = false
@@ -211,8 +210,8 @@ func legacyCheckWindow(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// legacyCheckMeal checks the rules of Meal (JSON "meal").
-func legacyCheckMeal(v string, ve **runtime.ValidationError) bool {
+// _Legacy_check_Meal checks the rules of Meal (JSON "meal").
+func _Legacy_check_Meal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "veg", "meat":
@@ -223,8 +222,8 @@ func legacyCheckMeal(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// legacyCheckSize checks the rules of Size (JSON "size").
-func legacyCheckSize(v string, ve **runtime.ValidationError) bool {
+// _Legacy_check_Size checks the rules of Size (JSON "size").
+func _Legacy_check_Size(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "s", "m":
@@ -235,12 +234,12 @@ func legacyCheckSize(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// legacyCheckMulti checks the rules of Multi (JSON "multi").
-func legacyCheckMulti(v []Window, ve **runtime.ValidationError) bool {
+// _Legacy_check_Multi checks the rules of Multi (JSON "multi").
+func _Legacy_check_Multi(v []Window, ve **runtime.ValidationError) bool {
 	ok := true
 	for _, item := range v {
-		switch string(item) {
-		case "morning", "evening":
+		switch item {
+		case Morning, Evening:
 		default:
 			impl.AddFieldError(ve, "multi", "enum", "items must be among: morning, evening")
 			return false
@@ -249,11 +248,11 @@ func legacyCheckMulti(v []Window, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Legacy) decodeArguments(raw []byte) error {
+func (t *Legacy) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -261,19 +260,19 @@ func (t *Legacy) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "window":
 			if impl.DecodeString(&ve, "window", v, &t.Window) && t.Window == "" {
-				legacyCheckWindow(string(t.Window), &ve)
+				_Legacy_check_Window(string(t.Window), &ve)
 			}
 		case "meal":
 			if impl.DecodeString(&ve, "meal", v, &t.Meal) && t.Meal == "" {
-				legacyCheckMeal(t.Meal, &ve)
+				_Legacy_check_Meal(t.Meal, &ve)
 			}
 		case "size":
 			if impl.DecodeString(&ve, "size", v, &t.Size) && t.Size == "" {
-				legacyCheckSize(t.Size, &ve)
+				_Legacy_check_Size(t.Size, &ve)
 			}
 		case "multi":
 			if impl.DecodeJSON(&ve, "multi", v, &t.Multi, false) && len(t.Multi) == 0 {
-				legacyCheckMulti(t.Multi, &ve)
+				_Legacy_check_Multi(t.Multi, &ve)
 			}
 		}
 	}
@@ -285,7 +284,8 @@ func (t *Legacy) decodeArguments(raw []byte) error {
 
 // LegacyHandler runs the branches of the legacy tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in legacy_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in legacy_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Legacy) (*runtime.AskOptions, error), called on every
@@ -300,44 +300,46 @@ type LegacyHandler interface {
 	Cancel(ctx context.Context, args *Legacy) (*runtime.Result, error)
 }
 
-// NewLegacyFlow returns the elicitation flow of the legacy tool, whose arguments are Legacy, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewLegacyFlow returns the elicitation flow of the legacy tool, whose arguments are Legacy,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewLegacyFlow(h LegacyHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Legacy]{
-		Decode: (*Legacy).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Legacy, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
+		Name:   "legacy",
+		Key:    "legacy",
 		Fields: []string{"window", "meal", "size", "multi"},
 		Form:   impl.FormOptions[Legacy](h),
-		Key:    "legacy",
-		Name:   "legacy",
+		Decode: (*Legacy)._mcpgenDecode,
+		Value: func(t *Legacy, name string) any {
+			switch name {
+			case "window":
+				return string(t.Window)
+			case "meal":
+				return t.Meal
+			case "size":
+				return t.Size
+			case "multi":
+				return impl.Strings(t.Multi)
+			}
+			return nil
+		},
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("window", &jsonschema.Schema{
-				Enum:   []any{"morning", "evening"},
-				Extras: map[string]any{"enumNames": []string{"Morning", "Evening"}},
-				Title:  "Window",
 				Type:   "string",
+				Enum:   []any{"morning", "evening"},
+				Title:  "Window",
+				Extras: map[string]any{"enumNames": []string{"Morning", "Evening"}},
 			})
 			s.Properties.Set("meal", &jsonschema.Schema{
-				Enum:   []any{"veg", "meat"},
-				Extras: map[string]any{"enumNames": []string{"Vegetarian", "Meat"}},
-				Title:  "Meal",
 				Type:   "string",
+				Enum:   []any{"veg", "meat"},
+				Title:  "Meal",
+				Extras: map[string]any{"enumNames": []string{"Vegetarian", "Meat"}},
 			})
 			s.Properties.Set("size", &jsonschema.Schema{
+				Type:  "string",
 				Enum:  []any{"s", "m"},
 				Title: "Size",
-				Type:  "string",
 			})
 			s.Properties.Set("multi", &jsonschema.Schema{
 				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
@@ -347,23 +349,23 @@ func NewLegacyFlow(h LegacyHandler) *runtime.Flow {
 					Const: "evening",
 					Title: "Evening",
 				}}},
-				Title: "Multi",
 				Type:  "array",
+				Title: "Multi",
 			})
 			return s
 		},
-		Value: func(t *Legacy, name string) any {
-			switch name {
-			case "window":
-				return string(t.Window)
-			case "meal":
-				return string(t.Meal)
-			case "size":
-				return string(t.Size)
-			case "multi":
-				return impl.Strings(t.Multi)
+		Dispatch: func(
+			ctx context.Context, args *Legacy, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
 			}
-			return nil
 		},
 	})
 }

@@ -4,7 +4,6 @@ package nums
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Bools that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Bools that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Bools) MissingFields() []string {
 	var missing []string
 	if t.Agree == nil {
@@ -40,8 +40,8 @@ func (t *Bools) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Bools, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Bools, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Bools) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -50,35 +50,35 @@ func (t *Bools) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "agree") {
 		s.Properties.Set("agree", &jsonschema.Schema{
-			Title: "Agree",
 			Type:  "boolean",
+			Title: "Agree",
 		})
 		s.Required = append(s.Required, "agree")
 	}
 	if slices.Contains(fields, "opt") {
 		s.Properties.Set("opt", &jsonschema.Schema{
-			Default: false,
-			Title:   "Opt",
 			Type:    "boolean",
+			Title:   "Opt",
+			Default: false,
 		})
 	}
 	if slices.Contains(fields, "on") {
 		s.Properties.Set("on", &jsonschema.Schema{
-			Default: true,
-			Title:   "On",
 			Type:    "boolean",
+			Title:   "On",
+			Default: true,
 		})
 	}
 	if slices.Contains(fields, "off") {
 		s.Properties.Set("off", &jsonschema.Schema{
-			Title: "Off",
 			Type:  "boolean",
+			Title: "Off",
 		})
 	}
 	if slices.Contains(fields, "flagged") {
 		s.Properties.Set("flagged", &jsonschema.Schema{
-			Title: "Flagged",
 			Type:  "boolean",
+			Title: "Flagged",
 		})
 	}
 	return s
@@ -90,17 +90,17 @@ func (t *Bools) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Bools) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Bools) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Bools) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 bool
 	var set0 bool
@@ -197,23 +197,22 @@ func (t *Bools) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Bools, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Bools, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Bools) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Agree == nil {
 		impl.AddFieldError(&ve, "agree", "required", "is required")
-	} else {
 	}
 	return ve.Err()
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Bools) decodeArguments(raw []byte) error {
+func (t *Bools) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -239,7 +238,8 @@ func (t *Bools) decodeArguments(raw []byte) error {
 
 // BoolsHandler runs the branches of the bools tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in bools_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in bools_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Bools) (*runtime.AskOptions, error), called on every
@@ -254,49 +254,51 @@ type BoolsHandler interface {
 	Cancel(ctx context.Context, args *Bools) (*runtime.Result, error)
 }
 
-// NewBoolsFlow returns the elicitation flow of the bools tool, whose arguments are Bools, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewBoolsFlow returns the elicitation flow of the bools tool, whose arguments are Bools, running
+// h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewBoolsFlow(h BoolsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Bools]{
-		Decode: (*Bools).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Bools, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "bools",
+		Key:    "bools",
+		Fields: []string{"agree", "opt", "on", "off", "flagged"},
+		Form:   impl.FormOptions[Bools](h),
+		Decode: (*Bools)._mcpgenDecode,
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("agree", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "Agree",
+			})
+			s.Properties.Set("opt", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "Opt",
+			})
+			s.Properties.Set("on", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "On",
+			})
+			s.Properties.Set("off", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "Off",
+			})
+			s.Properties.Set("flagged", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "Flagged",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Bools, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"agree", "opt", "on", "off", "flagged"},
-		Form:   impl.FormOptions[Bools](h),
-		Key:    "bools",
-		Name:   "bools",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("agree", &jsonschema.Schema{
-				Title: "Agree",
-				Type:  "boolean",
-			})
-			s.Properties.Set("opt", &jsonschema.Schema{
-				Title: "Opt",
-				Type:  "boolean",
-			})
-			s.Properties.Set("on", &jsonschema.Schema{
-				Title: "On",
-				Type:  "boolean",
-			})
-			s.Properties.Set("off", &jsonschema.Schema{
-				Title: "Off",
-				Type:  "boolean",
-			})
-			s.Properties.Set("flagged", &jsonschema.Schema{
-				Title: "Flagged",
-				Type:  "boolean",
-			})
-			return s
 		},
 	})
 }

@@ -5,7 +5,6 @@ package nums
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -20,8 +19,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Floats that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Floats that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Floats) MissingFields() []string {
 	var missing []string
 	if t.F64 == nil {
@@ -51,8 +51,8 @@ func (t *Floats) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Floats, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Floats, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -61,65 +61,65 @@ func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "f64") {
 		s.Properties.Set("f64", &jsonschema.Schema{
-			Title: "F64",
 			Type:  "number",
+			Title: "F64",
 		})
 		s.Required = append(s.Required, "f64")
 	}
 	if slices.Contains(fields, "f32") {
 		s.Properties.Set("f32", &jsonschema.Schema{
-			Title: "F32",
 			Type:  "number",
+			Title: "F32",
 		})
 	}
 	if slices.Contains(fields, "ratio") {
 		s.Properties.Set("ratio", &jsonschema.Schema{
-			Default: json.Number("0.25"),
+			Type:    "number",
 			Maximum: json.Number("2.5"),
 			Minimum: json.Number("-0.5"),
 			Title:   "Ratio",
-			Type:    "number",
+			Default: json.Number("0.25"),
 		})
 	}
 	if slices.Contains(fields, "temp") {
 		s.Properties.Set("temp", &jsonschema.Schema{
-			Default: json.Number("21.5"),
+			Type:    "number",
 			Minimum: json.Number("-273.15"),
 			Title:   "Temp",
-			Type:    "number",
+			Default: json.Number("21.5"),
 		})
 	}
 	if slices.Contains(fields, "price") {
 		s.Properties.Set("price", &jsonschema.Schema{
+			Type:    "number",
 			Minimum: json.Number("0.01"),
 			Title:   "Price",
-			Type:    "number",
 		})
 		s.Required = append(s.Required, "price")
 	}
 	if slices.Contains(fields, "scale") {
 		s.Properties.Set("scale", &jsonschema.Schema{
+			Type:    "number",
 			Maximum: json.Number("1.3"),
 			Minimum: json.Number("0.7"),
 			Title:   "Scale",
-			Type:    "number",
 		})
 	}
 	if slices.Contains(fields, "edge") {
 		s.Properties.Set("edge", &jsonschema.Schema{
-			Default: json.Number("-1e+38"),
+			Type:    "number",
 			Maximum: json.Number("340282346638528860000000000000000000000"),
 			Minimum: json.Number("-340282346638528860000000000000000000000"),
 			Title:   "Edge",
-			Type:    "number",
+			Default: json.Number("-1e+38"),
 		})
 	}
 	if slices.Contains(fields, "tiny") {
 		s.Properties.Set("tiny", &jsonschema.Schema{
-			Default: json.Number("1e-40"),
+			Type:    "number",
 			Minimum: json.Number("0.00000000000000000000000000000000000000000000000001"),
 			Title:   "Tiny",
-			Type:    "number",
+			Default: json.Number("1e-40"),
 		})
 	}
 	return s
@@ -131,17 +131,17 @@ func (t *Floats) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Floats) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Floats) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Floats) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 float64
 	var set0 bool
@@ -190,7 +190,7 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "ratio", "range", "does not fit in float64")
 			default:
-				if floatsCheckRatio(x, &ve) {
+				if _Floats_check_Ratio(x, &ve) {
 					v2, set2 = x, true
 				}
 			}
@@ -211,10 +211,8 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
 					impl.AddFieldError(&ve, "temp", "range", "does not fit in float32")
-				} else {
-					if floatsCheckTemp(x, &ve) {
-						v3, set3 = float32(x), true
-					}
+				} else if _Floats_check_Temp(x, &ve) {
+					v3, set3 = float32(x), true
 				}
 			}
 		} else {
@@ -232,7 +230,7 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "price", "range", "does not fit in float64")
 			default:
-				if floatsCheckPrice(x, &ve) {
+				if _Floats_check_Price(x, &ve) {
 					v4, set4 = Price(x), true
 				}
 			}
@@ -253,10 +251,8 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
 					impl.AddFieldError(&ve, "scale", "range", "does not fit in float32")
-				} else {
-					if floatsCheckScale(x, &ve) {
-						v5, set5 = float32(x), true
-					}
+				} else if _Floats_check_Scale(x, &ve) {
+					v5, set5 = float32(x), true
 				}
 			}
 		}
@@ -274,10 +270,8 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
 					impl.AddFieldError(&ve, "edge", "range", "does not fit in float32")
-				} else {
-					if floatsCheckEdge(x, &ve) {
-						v6, set6 = float32(x), true
-					}
+				} else if _Floats_check_Edge(x, &ve) {
+					v6, set6 = float32(x), true
 				}
 			}
 		} else {
@@ -297,10 +291,8 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 			default:
 				if math.IsInf(float64(float32(x)), 0) {
 					impl.AddFieldError(&ve, "tiny", "range", "does not fit in float32")
-				} else {
-					if floatsCheckTiny(x, &ve) {
-						v7, set7 = float32(x), true
-					}
+				} else if _Floats_check_Tiny(x, &ve) {
+					v7, set7 = float32(x), true
 				}
 			}
 		} else {
@@ -349,40 +341,39 @@ func (t *Floats) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Floats, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Floats, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Floats) Validate() error {
 	var ve *runtime.ValidationError
 	if t.F64 == nil {
 		impl.AddFieldError(&ve, "f64", "required", "is required")
-	} else {
 	}
 	if t.Ratio != 0 {
-		floatsCheckRatio(float64(t.Ratio), &ve)
+		_Floats_check_Ratio(float64(t.Ratio), &ve)
 	}
 	if t.Temp != nil {
-		floatsCheckTempStored(float32(*t.Temp), &ve)
+		_Floats_checkStored_Temp(float32(*t.Temp), &ve)
 	}
 	if t.Price == 0 {
 		impl.AddFieldError(&ve, "price", "required", "is required")
 	} else {
-		floatsCheckPrice(float64(t.Price), &ve)
+		_Floats_check_Price(float64(t.Price), &ve)
 	}
 	if t.Scale != 0 {
-		floatsCheckScaleStored(float32(t.Scale), &ve)
+		_Floats_checkStored_Scale(float32(t.Scale), &ve)
 	}
 	if t.Edge != nil {
-		floatsCheckEdgeStored(float32(*t.Edge), &ve)
+		_Floats_checkStored_Edge(float32(*t.Edge), &ve)
 	}
 	if t.Tiny != nil {
-		floatsCheckTinyStored(float32(*t.Tiny), &ve)
+		_Floats_checkStored_Tiny(float32(*t.Tiny), &ve)
 	}
 	return ve.Err()
 }
 
-// floatsCheckRatio checks the rules of Ratio (JSON "ratio").
-func floatsCheckRatio(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Ratio checks the rules of Ratio (JSON "ratio").
+func _Floats_check_Ratio(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -0.5 {
 		impl.AddFieldError(ve, "ratio", "minimum", "must be at least -0.5")
@@ -395,8 +386,8 @@ func floatsCheckRatio(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckTemp checks the rules of Temp (JSON "temp").
-func floatsCheckTemp(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Temp checks the rules of Temp (JSON "temp").
+func _Floats_check_Temp(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -273.15 {
 		impl.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
@@ -405,8 +396,9 @@ func floatsCheckTemp(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckTempStored checks the bounds of Temp (JSON "temp") on the stored float32, against the bounds rounded to float32.
-func floatsCheckTempStored(v float32, ve **runtime.ValidationError) bool {
+// _Floats_checkStored_Temp checks the bounds of Temp (JSON "temp") on the stored float32, against
+// the bounds rounded to float32.
+func _Floats_checkStored_Temp(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(-273.15) {
 		impl.AddFieldError(ve, "temp", "minimum", "must be at least -273.15")
@@ -415,8 +407,8 @@ func floatsCheckTempStored(v float32, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckPrice checks the rules of Price (JSON "price").
-func floatsCheckPrice(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Price checks the rules of Price (JSON "price").
+func _Floats_check_Price(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.01 {
 		impl.AddFieldError(ve, "price", "minimum", "must be at least 0.01")
@@ -425,8 +417,8 @@ func floatsCheckPrice(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckScale checks the rules of Scale (JSON "scale").
-func floatsCheckScale(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Scale checks the rules of Scale (JSON "scale").
+func _Floats_check_Scale(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 0.7 {
 		impl.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
@@ -439,8 +431,9 @@ func floatsCheckScale(v float64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckScaleStored checks the bounds of Scale (JSON "scale") on the stored float32, against the bounds rounded to float32.
-func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
+// _Floats_checkStored_Scale checks the bounds of Scale (JSON "scale") on the stored float32,
+// against the bounds rounded to float32.
+func _Floats_checkStored_Scale(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(0.7) {
 		impl.AddFieldError(ve, "scale", "minimum", "must be at least 0.7")
@@ -453,59 +446,67 @@ func floatsCheckScaleStored(v float32, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// floatsCheckEdge checks the rules of Edge (JSON "edge").
-func floatsCheckEdge(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Edge checks the rules of Edge (JSON "edge").
+func _Floats_check_Edge(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < -3.4028234663852886e+38 {
-		impl.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "minimum",
+			"must be at least -340282346638528860000000000000000000000")
 		ok = false
 	}
 	if v > 3.4028234663852886e+38 {
-		impl.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "maximum",
+			"must be at most 340282346638528860000000000000000000000")
 		ok = false
 	}
 	return ok
 }
 
-// floatsCheckEdgeStored checks the bounds of Edge (JSON "edge") on the stored float32, against the bounds rounded to float32.
-func floatsCheckEdgeStored(v float32, ve **runtime.ValidationError) bool {
+// _Floats_checkStored_Edge checks the bounds of Edge (JSON "edge") on the stored float32, against
+// the bounds rounded to float32.
+func _Floats_checkStored_Edge(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(-3.4028235e+38) {
-		impl.AddFieldError(ve, "edge", "minimum", "must be at least -340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "minimum",
+			"must be at least -340282346638528860000000000000000000000")
 		ok = false
 	}
 	if v > float32(3.4028235e+38) {
-		impl.AddFieldError(ve, "edge", "maximum", "must be at most 340282346638528860000000000000000000000")
+		impl.AddFieldError(ve, "edge", "maximum",
+			"must be at most 340282346638528860000000000000000000000")
 		ok = false
 	}
 	return ok
 }
 
-// floatsCheckTiny checks the rules of Tiny (JSON "tiny").
-func floatsCheckTiny(v float64, ve **runtime.ValidationError) bool {
+// _Floats_check_Tiny checks the rules of Tiny (JSON "tiny").
+func _Floats_check_Tiny(v float64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < 1e-50 {
-		impl.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		impl.AddFieldError(ve, "tiny", "minimum",
+			"must be at least 0.00000000000000000000000000000000000000000000000001")
 		ok = false
 	}
 	return ok
 }
 
-// floatsCheckTinyStored checks the bounds of Tiny (JSON "tiny") on the stored float32, against the bounds rounded to float32.
-func floatsCheckTinyStored(v float32, ve **runtime.ValidationError) bool {
+// _Floats_checkStored_Tiny checks the bounds of Tiny (JSON "tiny") on the stored float32, against
+// the bounds rounded to float32.
+func _Floats_checkStored_Tiny(v float32, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < float32(0) {
-		impl.AddFieldError(ve, "tiny", "minimum", "must be at least 0.00000000000000000000000000000000000000000000000001")
+		impl.AddFieldError(ve, "tiny", "minimum",
+			"must be at least 0.00000000000000000000000000000000000000000000000001")
 		ok = false
 	}
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Floats) decodeArguments(raw []byte) error {
+func (t *Floats) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -517,17 +518,17 @@ func (t *Floats) decodeArguments(raw []byte) error {
 			impl.DecodeFloat(&ve, "f32", v, &t.F32)
 		case "ratio":
 			if impl.DecodeFloat(&ve, "ratio", v, &t.Ratio) && t.Ratio == 0 {
-				floatsCheckRatio(float64(t.Ratio), &ve)
+				_Floats_check_Ratio(float64(t.Ratio), &ve)
 			}
 		case "temp":
 			impl.DecodeFloat(&ve, "temp", v, impl.Ptr(&t.Temp))
 		case "price":
 			if impl.DecodeFloat(&ve, "price", v, &t.Price) && t.Price == 0 {
-				floatsCheckPrice(float64(t.Price), &ve)
+				_Floats_check_Price(float64(t.Price), &ve)
 			}
 		case "scale":
 			if impl.DecodeFloat(&ve, "scale", v, &t.Scale) && t.Scale == 0 {
-				floatsCheckScale(float64(t.Scale), &ve)
+				_Floats_check_Scale(float64(t.Scale), &ve)
 			}
 		case "edge":
 			impl.DecodeFloat(&ve, "edge", v, impl.Ptr(&t.Edge))
@@ -543,7 +544,8 @@ func (t *Floats) decodeArguments(raw []byte) error {
 
 // FloatsHandler runs the branches of the floats tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in floats_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in floats_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Floats) (*runtime.AskOptions, error), called on every
@@ -558,70 +560,72 @@ type FloatsHandler interface {
 	Cancel(ctx context.Context, args *Floats) (*runtime.Result, error)
 }
 
-// NewFloatsFlow returns the elicitation flow of the floats tool, whose arguments are Floats, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewFloatsFlow returns the elicitation flow of the floats tool, whose arguments are Floats,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewFloatsFlow(h FloatsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Floats]{
-		Decode: (*Floats).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Floats, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "floats",
+		Key:    "floats",
+		Fields: []string{"f64", "f32", "ratio", "temp", "price", "scale", "edge", "tiny"},
+		Form:   impl.FormOptions[Floats](h),
+		Decode: (*Floats)._mcpgenDecode,
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("f64", &jsonschema.Schema{
+				Type:  "number",
+				Title: "F64",
+			})
+			s.Properties.Set("f32", &jsonschema.Schema{
+				Type:  "number",
+				Title: "F32",
+			})
+			s.Properties.Set("ratio", &jsonschema.Schema{
+				Type:    "number",
+				Maximum: json.Number("2.5"),
+				Minimum: json.Number("-0.5"),
+				Title:   "Ratio",
+			})
+			s.Properties.Set("temp", &jsonschema.Schema{
+				Type:    "number",
+				Minimum: json.Number("-273.15"),
+				Title:   "Temp",
+			})
+			s.Properties.Set("price", &jsonschema.Schema{
+				Type:    "number",
+				Minimum: json.Number("0.01"),
+				Title:   "Price",
+			})
+			s.Properties.Set("scale", &jsonschema.Schema{
+				Type:    "number",
+				Maximum: json.Number("1.3"),
+				Minimum: json.Number("0.7"),
+				Title:   "Scale",
+			})
+			s.Properties.Set("edge", &jsonschema.Schema{
+				Type:    "number",
+				Maximum: json.Number("340282346638528860000000000000000000000"),
+				Minimum: json.Number("-340282346638528860000000000000000000000"),
+				Title:   "Edge",
+			})
+			s.Properties.Set("tiny", &jsonschema.Schema{
+				Type:    "number",
+				Minimum: json.Number("0.00000000000000000000000000000000000000000000000001"),
+				Title:   "Tiny",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Floats, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"f64", "f32", "ratio", "temp", "price", "scale", "edge", "tiny"},
-		Form:   impl.FormOptions[Floats](h),
-		Key:    "floats",
-		Name:   "floats",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("f64", &jsonschema.Schema{
-				Title: "F64",
-				Type:  "number",
-			})
-			s.Properties.Set("f32", &jsonschema.Schema{
-				Title: "F32",
-				Type:  "number",
-			})
-			s.Properties.Set("ratio", &jsonschema.Schema{
-				Maximum: json.Number("2.5"),
-				Minimum: json.Number("-0.5"),
-				Title:   "Ratio",
-				Type:    "number",
-			})
-			s.Properties.Set("temp", &jsonschema.Schema{
-				Minimum: json.Number("-273.15"),
-				Title:   "Temp",
-				Type:    "number",
-			})
-			s.Properties.Set("price", &jsonschema.Schema{
-				Minimum: json.Number("0.01"),
-				Title:   "Price",
-				Type:    "number",
-			})
-			s.Properties.Set("scale", &jsonschema.Schema{
-				Maximum: json.Number("1.3"),
-				Minimum: json.Number("0.7"),
-				Title:   "Scale",
-				Type:    "number",
-			})
-			s.Properties.Set("edge", &jsonschema.Schema{
-				Maximum: json.Number("340282346638528860000000000000000000000"),
-				Minimum: json.Number("-340282346638528860000000000000000000000"),
-				Title:   "Edge",
-				Type:    "number",
-			})
-			s.Properties.Set("tiny", &jsonschema.Schema{
-				Minimum: json.Number("0.00000000000000000000000000000000000000000000000001"),
-				Title:   "Tiny",
-				Type:    "number",
-			})
-			return s
 		},
 	})
 }

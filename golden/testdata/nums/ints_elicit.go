@@ -5,7 +5,6 @@ package nums
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -20,8 +19,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Ints) MissingFields() []string {
 	var missing []string
 	if t.I == nil {
@@ -84,8 +84,8 @@ func (t *Ints) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Ints, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Ints, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Ints) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -94,139 +94,139 @@ func (t *Ints) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "i") {
 		s.Properties.Set("i", &jsonschema.Schema{
-			Title: "I",
 			Type:  "integer",
+			Title: "I",
 		})
 		s.Required = append(s.Required, "i")
 	}
 	if slices.Contains(fields, "i8") {
 		s.Properties.Set("i8", &jsonschema.Schema{
-			Title: "I8",
 			Type:  "integer",
+			Title: "I8",
 		})
 	}
 	if slices.Contains(fields, "i16") {
 		s.Properties.Set("i16", &jsonschema.Schema{
-			Default: json.Number("-300"),
+			Type:    "integer",
 			Maximum: json.Number("300"),
 			Minimum: json.Number("-300"),
 			Title:   "I16",
-			Type:    "integer",
+			Default: json.Number("-300"),
 		})
 	}
 	if slices.Contains(fields, "i32") {
 		s.Properties.Set("i32", &jsonschema.Schema{
+			Type:    "integer",
 			Minimum: json.Number("1"),
 			Title:   "I32",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "i64") {
 		s.Properties.Set("i64", &jsonschema.Schema{
-			Default: json.Number("-9007199254740993"),
-			Title:   "I64",
 			Type:    "integer",
+			Title:   "I64",
+			Default: json.Number("-9007199254740993"),
 		})
 	}
 	if slices.Contains(fields, "u") {
 		s.Properties.Set("u", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("1000"),
 			Title:   "U",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "u8") {
 		s.Properties.Set("u8", &jsonschema.Schema{
-			Default: json.Number("255"),
-			Title:   "U8",
 			Type:    "integer",
+			Title:   "U8",
+			Default: json.Number("255"),
 		})
 	}
 	if slices.Contains(fields, "u16") {
 		s.Properties.Set("u16", &jsonschema.Schema{
-			Default: json.Number("15"),
+			Type:    "integer",
 			Maximum: json.Number("20"),
 			Minimum: json.Number("10"),
 			Title:   "U16",
-			Type:    "integer",
+			Default: json.Number("15"),
 		})
 	}
 	if slices.Contains(fields, "u32") {
 		s.Properties.Set("u32", &jsonschema.Schema{
+			Type:    "integer",
 			Minimum: json.Number("0"),
 			Title:   "U32",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "u64") {
 		s.Properties.Set("u64", &jsonschema.Schema{
-			Default: json.Number("18446744073709551615"),
-			Title:   "U64",
 			Type:    "integer",
+			Title:   "U64",
+			Default: json.Number("18446744073709551615"),
 		})
 	}
 	if slices.Contains(fields, "age") {
 		s.Properties.Set("age", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("130"),
 			Minimum: json.Number("1"),
 			Title:   "Age",
-			Type:    "integer",
 		})
 		s.Required = append(s.Required, "age")
 	}
 	if slices.Contains(fields, "rune") {
 		s.Properties.Set("rune", &jsonschema.Schema{
-			Title: "Rune",
 			Type:  "integer",
+			Title: "Rune",
 		})
 	}
 	if slices.Contains(fields, "low") {
 		s.Properties.Set("low", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("9223372036854775806"),
 			Minimum: json.Number("-9223372036854775808"),
 			Title:   "Low",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "high") {
 		s.Properties.Set("high", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("18446744073709551614"),
 			Minimum: json.Number("1000"),
 			Title:   "High",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "up") {
 		s.Properties.Set("up", &jsonschema.Schema{
-			Title: "UP",
 			Type:  "integer",
+			Title: "UP",
 		})
 	}
 	if slices.Contains(fields, "count") {
 		s.Properties.Set("count", &jsonschema.Schema{
-			Title: "Count",
 			Type:  "integer",
+			Title: "Count",
 		})
 	}
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
+			Type:    "integer",
 			Minimum: json.Number("1"),
 			Title:   "Size",
-			Type:    "integer",
 		})
 	}
 	if slices.Contains(fields, "edge") {
 		s.Properties.Set("edge", &jsonschema.Schema{
-			Default: json.Number("-2147483648"),
-			Title:   "Edge",
 			Type:    "integer",
+			Title:   "Edge",
+			Default: json.Number("-2147483648"),
 		})
 	}
 	if slices.Contains(fields, "uedge") {
 		s.Properties.Set("uedge", &jsonschema.Schema{
-			Default: json.Number("4294967295"),
-			Title:   "U edge",
 			Type:    "integer",
+			Title:   "U edge",
+			Default: json.Number("4294967295"),
 		})
 	}
 	return s
@@ -238,17 +238,17 @@ func (t *Ints) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Ints) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Ints) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Ints) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 int
 	var set0 bool
@@ -293,7 +293,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "i16", "range", "does not fit in int16")
 			default:
-				if intsCheckI16(x, &ve) {
+				if _Ints_check_I16(x, &ve) {
 					v2, set2 = int16(x), true
 				}
 			}
@@ -312,7 +312,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "i32", "range", "does not fit in int32")
 			default:
-				if intsCheckI32(x, &ve) {
+				if _Ints_check_I32(x, &ve) {
 					v3, set3 = int32(x), true
 				}
 			}
@@ -346,7 +346,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "u", "range", "does not fit in uint")
 			default:
-				if intsCheckU(x, &ve) {
+				if _Ints_check_U(x, &ve) {
 					v5, set5 = uint(x), true
 				}
 			}
@@ -380,7 +380,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "u16", "range", "does not fit in uint16")
 			default:
-				if intsCheckU16(x, &ve) {
+				if _Ints_check_U16(x, &ve) {
 					v7, set7 = uint16(x), true
 				}
 			}
@@ -431,7 +431,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "age", "range", "does not fit in Age")
 			default:
-				if intsCheckAge(x, &ve) {
+				if _Ints_check_Age(x, &ve) {
 					v10, set10 = Age(x), true
 				}
 			}
@@ -465,7 +465,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "low", "range", "does not fit in int64")
 			default:
-				if intsCheckLow(x, &ve) {
+				if _Ints_check_Low(x, &ve) {
 					v12, set12 = int64(x), true
 				}
 			}
@@ -482,7 +482,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "high", "range", "does not fit in uint64")
 			default:
-				if intsCheckHigh(x, &ve) {
+				if _Ints_check_High(x, &ve) {
 					v13, set13 = uint64(x), true
 				}
 			}
@@ -529,7 +529,7 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "size", "range", "does not fit in Size")
 			default:
-				if intsCheckSize(x, &ve) {
+				if _Ints_check_Size(x, &ve) {
 					v16, set16 = Size(x), true
 				}
 			}
@@ -658,46 +658,45 @@ func (t *Ints) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Ints, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Ints, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Ints) Validate() error {
 	var ve *runtime.ValidationError
 	if t.I == nil {
 		impl.AddFieldError(&ve, "i", "required", "is required")
-	} else {
 	}
 	if t.I16 != nil {
-		intsCheckI16(int64(*t.I16), &ve)
+		_Ints_check_I16(int64(*t.I16), &ve)
 	}
 	if t.I32 != 0 {
-		intsCheckI32(int64(t.I32), &ve)
+		_Ints_check_I32(int64(t.I32), &ve)
 	}
 	if t.U != 0 {
-		intsCheckU(uint64(t.U), &ve)
+		_Ints_check_U(uint64(t.U), &ve)
 	}
 	if t.U16 != 0 {
-		intsCheckU16(uint64(t.U16), &ve)
+		_Ints_check_U16(uint64(t.U16), &ve)
 	}
 	if t.Age == 0 {
 		impl.AddFieldError(&ve, "age", "required", "is required")
 	} else {
-		intsCheckAge(uint64(t.Age), &ve)
+		_Ints_check_Age(uint64(t.Age), &ve)
 	}
 	if t.Low != nil {
-		intsCheckLow(int64(*t.Low), &ve)
+		_Ints_check_Low(int64(*t.Low), &ve)
 	}
 	if t.High != nil {
-		intsCheckHigh(uint64(*t.High), &ve)
+		_Ints_check_High(uint64(*t.High), &ve)
 	}
 	if t.Size != 0 {
-		intsCheckSize(uint64(t.Size), &ve)
+		_Ints_check_Size(uint64(t.Size), &ve)
 	}
 	return ve.Err()
 }
 
-// intsCheckI16 checks the rules of I16 (JSON "i16").
-func intsCheckI16(v int64, ve **runtime.ValidationError) bool {
+// _Ints_check_I16 checks the rules of I16 (JSON "i16").
+func _Ints_check_I16(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-300) {
 		impl.AddFieldError(ve, "i16", "minimum", "must be at least -300")
@@ -710,8 +709,8 @@ func intsCheckI16(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckI32 checks the rules of I32 (JSON "i32").
-func intsCheckI32(v int64, ve **runtime.ValidationError) bool {
+// _Ints_check_I32 checks the rules of I32 (JSON "i32").
+func _Ints_check_I32(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(1) {
 		impl.AddFieldError(ve, "i32", "minimum", "must be at least 1")
@@ -720,8 +719,8 @@ func intsCheckI32(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckU checks the rules of U (JSON "u").
-func intsCheckU(v uint64, ve **runtime.ValidationError) bool {
+// _Ints_check_U checks the rules of U (JSON "u").
+func _Ints_check_U(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v > uint64(0x3e8) {
 		impl.AddFieldError(ve, "u", "maximum", "must be at most 1000")
@@ -730,8 +729,8 @@ func intsCheckU(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckU16 checks the rules of U16 (JSON "u16").
-func intsCheckU16(v uint64, ve **runtime.ValidationError) bool {
+// _Ints_check_U16 checks the rules of U16 (JSON "u16").
+func _Ints_check_U16(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0xa) {
 		impl.AddFieldError(ve, "u16", "minimum", "must be at least 10")
@@ -744,8 +743,8 @@ func intsCheckU16(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckAge checks the rules of Age (JSON "age").
-func intsCheckAge(v uint64, ve **runtime.ValidationError) bool {
+// _Ints_check_Age checks the rules of Age (JSON "age").
+func _Ints_check_Age(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0x1) {
 		impl.AddFieldError(ve, "age", "minimum", "must be at least 1")
@@ -758,8 +757,8 @@ func intsCheckAge(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckLow checks the rules of Low (JSON "low").
-func intsCheckLow(v int64, ve **runtime.ValidationError) bool {
+// _Ints_check_Low checks the rules of Low (JSON "low").
+func _Ints_check_Low(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(-9223372036854775808) {
 		impl.AddFieldError(ve, "low", "minimum", "must be at least -9223372036854775808")
@@ -772,8 +771,8 @@ func intsCheckLow(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckHigh checks the rules of High (JSON "high").
-func intsCheckHigh(v uint64, ve **runtime.ValidationError) bool {
+// _Ints_check_High checks the rules of High (JSON "high").
+func _Ints_check_High(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0x3e8) {
 		impl.AddFieldError(ve, "high", "minimum", "must be at least 1000")
@@ -786,8 +785,8 @@ func intsCheckHigh(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// intsCheckSize checks the rules of Size (JSON "size").
-func intsCheckSize(v uint64, ve **runtime.ValidationError) bool {
+// _Ints_check_Size checks the rules of Size (JSON "size").
+func _Ints_check_Size(v uint64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < uint64(0x1) {
 		impl.AddFieldError(ve, "size", "minimum", "must be at least 1")
@@ -796,11 +795,11 @@ func intsCheckSize(v uint64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Ints) decodeArguments(raw []byte) error {
+func (t *Ints) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -814,19 +813,19 @@ func (t *Ints) decodeArguments(raw []byte) error {
 			impl.DecodeInt(&ve, "i16", v, impl.Ptr(&t.I16))
 		case "i32":
 			if impl.DecodeInt(&ve, "i32", v, &t.I32) && t.I32 == 0 {
-				intsCheckI32(int64(t.I32), &ve)
+				_Ints_check_I32(int64(t.I32), &ve)
 			}
 		case "i64":
 			impl.DecodeInt(&ve, "i64", v, impl.Ptr(&t.I64))
 		case "u":
 			if impl.DecodeUint(&ve, "u", v, &t.U) && t.U == 0 {
-				intsCheckU(uint64(t.U), &ve)
+				_Ints_check_U(uint64(t.U), &ve)
 			}
 		case "u8":
 			impl.DecodeUint(&ve, "u8", v, impl.Ptr(&t.U8))
 		case "u16":
 			if impl.DecodeUint(&ve, "u16", v, &t.U16) && t.U16 == 0 {
-				intsCheckU16(uint64(t.U16), &ve)
+				_Ints_check_U16(uint64(t.U16), &ve)
 			}
 		case "u32":
 			impl.DecodeUint(&ve, "u32", v, impl.Ptr(&t.U32))
@@ -834,7 +833,7 @@ func (t *Ints) decodeArguments(raw []byte) error {
 			impl.DecodeUint(&ve, "u64", v, &t.U64)
 		case "age":
 			if impl.DecodeUint(&ve, "age", v, &t.Age) && t.Age == 0 {
-				intsCheckAge(uint64(t.Age), &ve)
+				_Ints_check_Age(uint64(t.Age), &ve)
 			}
 		case "rune":
 			impl.DecodeInt(&ve, "rune", v, impl.Ptr(&t.Rune))
@@ -848,7 +847,7 @@ func (t *Ints) decodeArguments(raw []byte) error {
 			impl.DecodeInt(&ve, "count", v, &t.Count)
 		case "size":
 			if impl.DecodeUint(&ve, "size", v, &t.Size) && t.Size == 0 {
-				intsCheckSize(uint64(t.Size), &ve)
+				_Ints_check_Size(uint64(t.Size), &ve)
 			}
 		case "edge":
 			impl.DecodeInt(&ve, "edge", v, impl.Ptr(&t.Edge))
@@ -864,7 +863,8 @@ func (t *Ints) decodeArguments(raw []byte) error {
 
 // IntsHandler runs the branches of the ints tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in ints_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in ints_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Ints) (*runtime.AskOptions, error), called on every
@@ -883,115 +883,118 @@ type IntsHandler interface {
 // branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewIntsFlow(h IntsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Ints]{
-		Decode: (*Ints).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Ints, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name: "ints",
+		Key:  "ints",
+		Fields: []string{"i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "age",
+			"rune", "low", "high", "up", "count", "size", "edge", "uedge"},
+		Form:   impl.FormOptions[Ints](h),
+		Decode: (*Ints)._mcpgenDecode,
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("i", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "I",
+			})
+			s.Properties.Set("i8", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "I8",
+			})
+			s.Properties.Set("i16", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("300"),
+				Minimum: json.Number("-300"),
+				Title:   "I16",
+			})
+			s.Properties.Set("i32", &jsonschema.Schema{
+				Type:    "integer",
+				Minimum: json.Number("1"),
+				Title:   "I32",
+			})
+			s.Properties.Set("i64", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "I64",
+			})
+			s.Properties.Set("u", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("1000"),
+				Title:   "U",
+			})
+			s.Properties.Set("u8", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "U8",
+			})
+			s.Properties.Set("u16", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("20"),
+				Minimum: json.Number("10"),
+				Title:   "U16",
+			})
+			s.Properties.Set("u32", &jsonschema.Schema{
+				Type:    "integer",
+				Minimum: json.Number("0"),
+				Title:   "U32",
+			})
+			s.Properties.Set("u64", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "U64",
+			})
+			s.Properties.Set("age", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("130"),
+				Minimum: json.Number("1"),
+				Title:   "Age",
+			})
+			s.Properties.Set("rune", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "Rune",
+			})
+			s.Properties.Set("low", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("9223372036854775806"),
+				Minimum: json.Number("-9223372036854775808"),
+				Title:   "Low",
+			})
+			s.Properties.Set("high", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("18446744073709551614"),
+				Minimum: json.Number("1000"),
+				Title:   "High",
+			})
+			s.Properties.Set("up", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "UP",
+			})
+			s.Properties.Set("count", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "Count",
+			})
+			s.Properties.Set("size", &jsonschema.Schema{
+				Type:    "integer",
+				Minimum: json.Number("1"),
+				Title:   "Size",
+			})
+			s.Properties.Set("edge", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "Edge",
+			})
+			s.Properties.Set("uedge", &jsonschema.Schema{
+				Type:  "integer",
+				Title: "U edge",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Ints, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "age", "rune", "low", "high", "up", "count", "size", "edge", "uedge"},
-		Form:   impl.FormOptions[Ints](h),
-		Key:    "ints",
-		Name:   "ints",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("i", &jsonschema.Schema{
-				Title: "I",
-				Type:  "integer",
-			})
-			s.Properties.Set("i8", &jsonschema.Schema{
-				Title: "I8",
-				Type:  "integer",
-			})
-			s.Properties.Set("i16", &jsonschema.Schema{
-				Maximum: json.Number("300"),
-				Minimum: json.Number("-300"),
-				Title:   "I16",
-				Type:    "integer",
-			})
-			s.Properties.Set("i32", &jsonschema.Schema{
-				Minimum: json.Number("1"),
-				Title:   "I32",
-				Type:    "integer",
-			})
-			s.Properties.Set("i64", &jsonschema.Schema{
-				Title: "I64",
-				Type:  "integer",
-			})
-			s.Properties.Set("u", &jsonschema.Schema{
-				Maximum: json.Number("1000"),
-				Title:   "U",
-				Type:    "integer",
-			})
-			s.Properties.Set("u8", &jsonschema.Schema{
-				Title: "U8",
-				Type:  "integer",
-			})
-			s.Properties.Set("u16", &jsonschema.Schema{
-				Maximum: json.Number("20"),
-				Minimum: json.Number("10"),
-				Title:   "U16",
-				Type:    "integer",
-			})
-			s.Properties.Set("u32", &jsonschema.Schema{
-				Minimum: json.Number("0"),
-				Title:   "U32",
-				Type:    "integer",
-			})
-			s.Properties.Set("u64", &jsonschema.Schema{
-				Title: "U64",
-				Type:  "integer",
-			})
-			s.Properties.Set("age", &jsonschema.Schema{
-				Maximum: json.Number("130"),
-				Minimum: json.Number("1"),
-				Title:   "Age",
-				Type:    "integer",
-			})
-			s.Properties.Set("rune", &jsonschema.Schema{
-				Title: "Rune",
-				Type:  "integer",
-			})
-			s.Properties.Set("low", &jsonschema.Schema{
-				Maximum: json.Number("9223372036854775806"),
-				Minimum: json.Number("-9223372036854775808"),
-				Title:   "Low",
-				Type:    "integer",
-			})
-			s.Properties.Set("high", &jsonschema.Schema{
-				Maximum: json.Number("18446744073709551614"),
-				Minimum: json.Number("1000"),
-				Title:   "High",
-				Type:    "integer",
-			})
-			s.Properties.Set("up", &jsonschema.Schema{
-				Title: "UP",
-				Type:  "integer",
-			})
-			s.Properties.Set("count", &jsonschema.Schema{
-				Title: "Count",
-				Type:  "integer",
-			})
-			s.Properties.Set("size", &jsonschema.Schema{
-				Minimum: json.Number("1"),
-				Title:   "Size",
-				Type:    "integer",
-			})
-			s.Properties.Set("edge", &jsonschema.Schema{
-				Title: "Edge",
-				Type:  "integer",
-			})
-			s.Properties.Set("uedge", &jsonschema.Schema{
-				Title: "U edge",
-				Type:  "integer",
-			})
-			return s
 		},
 	})
 }

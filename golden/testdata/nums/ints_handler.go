@@ -8,8 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// intsHandler runs the branches of the ints tool: register it with
-// NewIntsFlow(intsHandler{}).
+// intsHandler runs the branches of the ints tool: register it with NewIntsFlow(intsHandler{}).
 //
 // This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
 // If IntsHandler changes, the assertion below stops compiling until the methods match.
@@ -33,7 +32,8 @@ func (intsHandler) Accept(ctx context.Context, args *Ints) (*runtime.Result, err
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
 func (h intsHandler) Decline(ctx context.Context, args *Ints, declined []string) (*runtime.Result, error) {
-	return runtime.Textf("ints: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+	return runtime.Textf("ints: nothing done; the user declined to give %s",
+		strings.Join(declined, ", ")), nil
 }
 
 // Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,

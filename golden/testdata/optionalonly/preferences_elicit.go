@@ -4,7 +4,6 @@ package optionalonly
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Preferences that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Preferences that hold no answer,
+// in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
+// zero time.Time, or a zero number or false bool.
 func (t *Preferences) MissingFields() []string {
 	var missing []string
 	if t.Seat == "" {
@@ -34,9 +34,9 @@ func (t *Preferences) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Preferences, or for every missing field when none are named. Properties follow field
-// order; unknown names are ignored. Its JSON encoding is byte-stable.
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Preferences, or for every missing field when none are named. Properties follow
+// field order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
 		fields = t.MissingFields()
@@ -44,23 +44,23 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "seat") {
 		s.Properties.Set("seat", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"window", "aisle"},
 			Title: "Seat",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "meal") {
 		s.Properties.Set("meal", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(30),
 			Title:     "Meal preference",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "pillow") {
 		s.Properties.Set("pillow", &jsonschema.Schema{
-			Default: false,
-			Title:   "Pillow",
 			Type:    "boolean",
+			Title:   "Pillow",
+			Default: false,
 		})
 	}
 	return s
@@ -72,17 +72,17 @@ func (t *Preferences) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Preferences) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Preferences) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Preferences) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Preferences) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -91,7 +91,7 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["seat"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if preferencesCheckSeat(x, &ve) {
+			} else if _Preferences_check_Seat(x, &ve) {
 				v0, set0 = x, true
 			}
 		}
@@ -103,7 +103,7 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if preferencesCheckMeal(x, &ve) {
+			} else if _Preferences_check_Meal(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -143,22 +143,22 @@ func (t *Preferences) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Preferences, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
-// it allocates nothing when the struct is valid.
+// Validate checks every rule on every elicitable field of Preferences, and that required ones hold
+// an answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or
+// nil; it allocates nothing when the struct is valid.
 func (t *Preferences) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Seat != "" {
-		preferencesCheckSeat(t.Seat, &ve)
+		_Preferences_check_Seat(t.Seat, &ve)
 	}
 	if t.Meal != "" {
-		preferencesCheckMeal(t.Meal, &ve)
+		_Preferences_check_Meal(t.Meal, &ve)
 	}
 	return ve.Err()
 }
 
-// preferencesCheckSeat checks the rules of Seat (JSON "seat").
-func preferencesCheckSeat(v string, ve **runtime.ValidationError) bool {
+// _Preferences_check_Seat checks the rules of Seat (JSON "seat").
+func _Preferences_check_Seat(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "window", "aisle":
@@ -169,8 +169,8 @@ func preferencesCheckSeat(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// preferencesCheckMeal checks the rules of Meal (JSON "meal").
-func preferencesCheckMeal(v string, ve **runtime.ValidationError) bool {
+// _Preferences_check_Meal checks the rules of Meal (JSON "meal").
+func _Preferences_check_Meal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 30) {
 		impl.AddFieldError(ve, "meal", "maxLength", "must be at most 30 characters")
@@ -179,11 +179,11 @@ func preferencesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Preferences) decodeArguments(raw []byte) error {
+func (t *Preferences) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -191,11 +191,11 @@ func (t *Preferences) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "seat":
 			if impl.DecodeString(&ve, "seat", v, &t.Seat) && t.Seat == "" {
-				preferencesCheckSeat(t.Seat, &ve)
+				_Preferences_check_Seat(t.Seat, &ve)
 			}
 		case "meal":
 			if impl.DecodeString(&ve, "meal", v, &t.Meal) && t.Meal == "" {
-				preferencesCheckMeal(t.Meal, &ve)
+				_Preferences_check_Meal(t.Meal, &ve)
 			}
 		case "pillow":
 			impl.DecodeBool(&ve, "pillow", v, impl.Ptr(&t.Pillow))
@@ -207,9 +207,10 @@ func (t *Preferences) decodeArguments(raw []byte) error {
 	return ve.Err()
 }
 
-// PreferencesHandler runs the branches of the preferences tool after its elicitation (MCP 2026-07-28,
-// client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in preferences_handler.go; a handler that no longer fits this interface fails to compile.
+// PreferencesHandler runs the branches of the preferences tool after its elicitation (MCP
+// 2026-07-28, client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen
+// writes an implementation once, in preferences_handler.go; a handler that no longer fits this
+// interface fails to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Preferences) (*runtime.AskOptions, error), called on every
@@ -224,52 +225,54 @@ type PreferencesHandler interface {
 	Cancel(ctx context.Context, args *Preferences) (*runtime.Result, error)
 }
 
-// NewPreferencesFlow returns the elicitation flow of the preferences tool, whose arguments are Preferences, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewPreferencesFlow returns the elicitation flow of the preferences tool, whose arguments are
+// Preferences, running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewPreferencesFlow(h PreferencesHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Preferences]{
-		Decode: (*Preferences).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Preferences, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "preferences",
+		Key:    "preferences",
+		Fields: []string{"seat", "meal", "pillow"},
+		Form:   impl.FormOptions[Preferences](h),
+		Decode: (*Preferences)._mcpgenDecode,
+		Value: func(t *Preferences, name string) any {
+			switch name {
+			case "seat":
+				return t.Seat
+			case "meal":
+				return t.Meal
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("seat", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"window", "aisle"},
+				Title: "Seat",
+			})
+			s.Properties.Set("meal", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(30),
+				Title:     "Meal preference",
+			})
+			s.Properties.Set("pillow", &jsonschema.Schema{
+				Type:  "boolean",
+				Title: "Pillow",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Preferences, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"seat", "meal", "pillow"},
-		Form:   impl.FormOptions[Preferences](h),
-		Key:    "preferences",
-		Name:   "preferences",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("seat", &jsonschema.Schema{
-				Enum:  []any{"window", "aisle"},
-				Title: "Seat",
-				Type:  "string",
-			})
-			s.Properties.Set("meal", &jsonschema.Schema{
-				MaxLength: impl.Uint64(30),
-				Title:     "Meal preference",
-				Type:      "string",
-			})
-			s.Properties.Set("pillow", &jsonschema.Schema{
-				Title: "Pillow",
-				Type:  "boolean",
-			})
-			return s
-		},
-		Value: func(t *Preferences, name string) any {
-			switch name {
-			case "seat":
-				return string(t.Seat)
-			case "meal":
-				return string(t.Meal)
-			}
-			return nil
 		},
 	})
 }

@@ -5,7 +5,6 @@ package person
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -20,8 +19,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Person that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Person that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Person) MissingFields() []string {
 	var missing []string
 	if t.Name == "" {
@@ -33,8 +33,8 @@ func (t *Person) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Person, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Person, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Person) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -43,17 +43,17 @@ func (t *Person) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "name") {
 		s.Properties.Set("name", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "Name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "name")
 	}
 	if slices.Contains(fields, "age") {
 		s.Properties.Set("age", &jsonschema.Schema{
+			Type:    "integer",
 			Minimum: json.Number("0"),
 			Title:   "Age",
-			Type:    "integer",
 		})
 	}
 	return s
@@ -65,17 +65,17 @@ func (t *Person) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Person) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Person) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Person) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Person) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -84,7 +84,7 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if personCheckName(x, &ve) {
+			} else if _Person_check_Name(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -102,7 +102,7 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "age", "range", "does not fit in int")
 			default:
-				if personCheckAge(x, &ve) {
+				if _Person_check_Age(x, &ve) {
 					v1, set1 = int(x), true
 				}
 			}
@@ -126,24 +126,24 @@ func (t *Person) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Person, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Person, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Person) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Name == "" {
 		impl.AddFieldError(&ve, "name", "required", "is required")
 	} else {
-		personCheckName(t.Name, &ve)
+		_Person_check_Name(t.Name, &ve)
 	}
 	if t.Age != nil {
-		personCheckAge(int64(*t.Age), &ve)
+		_Person_check_Age(int64(*t.Age), &ve)
 	}
 	return ve.Err()
 }
 
-// personCheckName checks the rules of Name (JSON "name").
-func personCheckName(v string, ve **runtime.ValidationError) bool {
+// _Person_check_Name checks the rules of Name (JSON "name").
+func _Person_check_Name(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "name", "minLength", "must be at least 1 character")
@@ -152,8 +152,8 @@ func personCheckName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// personCheckAge checks the rules of Age (JSON "age").
-func personCheckAge(v int64, ve **runtime.ValidationError) bool {
+// _Person_check_Age checks the rules of Age (JSON "age").
+func _Person_check_Age(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
 		impl.AddFieldError(ve, "age", "minimum", "must be at least 0")
@@ -162,11 +162,11 @@ func personCheckAge(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Person) decodeArguments(raw []byte) error {
+func (t *Person) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -174,7 +174,7 @@ func (t *Person) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "name":
 			if impl.DecodeString(&ve, "name", v, &t.Name) && t.Name == "" {
-				personCheckName(t.Name, &ve)
+				_Person_check_Name(t.Name, &ve)
 			}
 		case "age":
 			impl.DecodeInt(&ve, "age", v, impl.Ptr(&t.Age))
@@ -188,7 +188,8 @@ func (t *Person) decodeArguments(raw []byte) error {
 
 // PersonHandler runs the branches of the person tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in person_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in person_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Person) (*runtime.AskOptions, error), called on every
@@ -203,46 +204,48 @@ type PersonHandler interface {
 	Cancel(ctx context.Context, args *Person) (*runtime.Result, error)
 }
 
-// NewPersonFlow returns the elicitation flow of the person tool, whose arguments are Person, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewPersonFlow returns the elicitation flow of the person tool, whose arguments are Person,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewPersonFlow(h PersonHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Person]{
-		Decode: (*Person).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Person, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "person",
+		Key:    "person",
+		Fields: []string{"name", "age"},
+		Form:   impl.FormOptions[Person](h),
+		Decode: (*Person)._mcpgenDecode,
+		Value: func(t *Person, name string) any {
+			switch name {
+			case "name":
+				return t.Name
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("name", &jsonschema.Schema{
+				Type:      "string",
+				MinLength: impl.Uint64(1),
+				Title:     "Name",
+			})
+			s.Properties.Set("age", &jsonschema.Schema{
+				Type:    "integer",
+				Minimum: json.Number("0"),
+				Title:   "Age",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Person, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"name", "age"},
-		Form:   impl.FormOptions[Person](h),
-		Key:    "person",
-		Name:   "person",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("name", &jsonschema.Schema{
-				MinLength: impl.Uint64(1),
-				Title:     "Name",
-				Type:      "string",
-			})
-			s.Properties.Set("age", &jsonschema.Schema{
-				Minimum: json.Number("0"),
-				Title:   "Age",
-				Type:    "integer",
-			})
-			return s
-		},
-		Value: func(t *Person, name string) any {
-			switch name {
-			case "name":
-				return string(t.Name)
-			}
-			return nil
 		},
 	})
 }

@@ -5,7 +5,6 @@ package person
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -20,8 +19,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Settings that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Settings that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Settings) MissingFields() []string {
 	var missing []string
 	if t.Theme == "" {
@@ -33,8 +33,8 @@ func (t *Settings) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Settings, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Settings, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Settings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -43,18 +43,18 @@ func (t *Settings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "theme") {
 		s.Properties.Set("theme", &jsonschema.Schema{
-			Default: "light",
+			Type:    "string",
 			Enum:    []any{"light", "dark"},
 			Title:   "Theme",
-			Type:    "string",
+			Default: "light",
 		})
 	}
 	if slices.Contains(fields, "volume") {
 		s.Properties.Set("volume", &jsonschema.Schema{
+			Type:    "integer",
 			Maximum: json.Number("10"),
 			Minimum: json.Number("0"),
 			Title:   "Volume",
-			Type:    "integer",
 		})
 	}
 	return s
@@ -66,17 +66,17 @@ func (t *Settings) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Settings) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Settings) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Settings) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Settings) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -85,7 +85,7 @@ func (t *Settings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["theme"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "theme", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if settingsCheckTheme(x, &ve) {
+			} else if _Settings_check_Theme(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -103,7 +103,7 @@ func (t *Settings) applyContent(content map[string]any, partial bool) error {
 			case impl.ConvOutOfRange:
 				impl.AddFieldError(&ve, "volume", "range", "does not fit in int")
 			default:
-				if settingsCheckVolume(x, &ve) {
+				if _Settings_check_Volume(x, &ve) {
 					v1, set1 = int(x), true
 				}
 			}
@@ -127,22 +127,22 @@ func (t *Settings) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Settings, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Settings, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Settings) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Theme != "" {
-		settingsCheckTheme(t.Theme, &ve)
+		_Settings_check_Theme(t.Theme, &ve)
 	}
 	if t.Volume != nil {
-		settingsCheckVolume(int64(*t.Volume), &ve)
+		_Settings_check_Volume(int64(*t.Volume), &ve)
 	}
 	return ve.Err()
 }
 
-// settingsCheckTheme checks the rules of Theme (JSON "theme").
-func settingsCheckTheme(v string, ve **runtime.ValidationError) bool {
+// _Settings_check_Theme checks the rules of Theme (JSON "theme").
+func _Settings_check_Theme(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "light", "dark":
@@ -153,8 +153,8 @@ func settingsCheckTheme(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// settingsCheckVolume checks the rules of Volume (JSON "volume").
-func settingsCheckVolume(v int64, ve **runtime.ValidationError) bool {
+// _Settings_check_Volume checks the rules of Volume (JSON "volume").
+func _Settings_check_Volume(v int64, ve **runtime.ValidationError) bool {
 	ok := true
 	if v < int64(0) {
 		impl.AddFieldError(ve, "volume", "minimum", "must be at least 0")
@@ -167,11 +167,11 @@ func settingsCheckVolume(v int64, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Settings) decodeArguments(raw []byte) error {
+func (t *Settings) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -179,7 +179,7 @@ func (t *Settings) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "theme":
 			if impl.DecodeString(&ve, "theme", v, &t.Theme) && t.Theme == "" {
-				settingsCheckTheme(t.Theme, &ve)
+				_Settings_check_Theme(t.Theme, &ve)
 			}
 		case "volume":
 			impl.DecodeInt(&ve, "volume", v, impl.Ptr(&t.Volume))
@@ -193,7 +193,8 @@ func (t *Settings) decodeArguments(raw []byte) error {
 
 // SettingsHandler runs the branches of the settings tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in settings_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in settings_handler.go; a handler that no longer fits this interface fails
+// to compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Settings) (*runtime.AskOptions, error), called on every
@@ -208,47 +209,49 @@ type SettingsHandler interface {
 	Cancel(ctx context.Context, args *Settings) (*runtime.Result, error)
 }
 
-// NewSettingsFlow returns the elicitation flow of the settings tool, whose arguments are Settings, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewSettingsFlow returns the elicitation flow of the settings tool, whose arguments are Settings,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewSettingsFlow(h SettingsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Settings]{
-		Decode: (*Settings).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Settings, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Name:   "settings",
+		Key:    "settings",
+		Fields: []string{"theme", "volume"},
+		Form:   impl.FormOptions[Settings](h),
+		Decode: (*Settings)._mcpgenDecode,
+		Value: func(t *Settings, name string) any {
+			switch name {
+			case "theme":
+				return t.Theme
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("theme", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"light", "dark"},
+				Title: "Theme",
+			})
+			s.Properties.Set("volume", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("10"),
+				Minimum: json.Number("0"),
+				Title:   "Volume",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Settings, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"theme", "volume"},
-		Form:   impl.FormOptions[Settings](h),
-		Key:    "settings",
-		Name:   "settings",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("theme", &jsonschema.Schema{
-				Enum:  []any{"light", "dark"},
-				Title: "Theme",
-				Type:  "string",
-			})
-			s.Properties.Set("volume", &jsonschema.Schema{
-				Maximum: json.Number("10"),
-				Minimum: json.Number("0"),
-				Title:   "Volume",
-				Type:    "integer",
-			})
-			return s
-		},
-		Value: func(t *Settings, name string) any {
-			switch name {
-			case "theme":
-				return string(t.Theme)
-			}
-			return nil
 		},
 	})
 }

@@ -4,7 +4,6 @@ package plainargs
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Counted that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Counted that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Counted) MissingFields() []string {
 	var missing []string
 	if t.Note == "" {
@@ -28,8 +28,8 @@ func (t *Counted) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Counted, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Counted, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Counted) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -38,10 +38,10 @@ func (t *Counted) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "note") {
 		s.Properties.Set("note", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(8),
 			MinLength: impl.Uint64(2),
 			Title:     "Note",
-			Type:      "string",
 		})
 	}
 	return s
@@ -53,17 +53,17 @@ func (t *Counted) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Counted) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Counted) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Counted) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Counted) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -72,7 +72,7 @@ func (t *Counted) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if countedCheckNote(x, &ve) {
+			} else if _Counted_check_Note(x, &ve) {
 				v0, set0 = x, true
 			}
 		}
@@ -86,19 +86,19 @@ func (t *Counted) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Counted, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Counted, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Counted) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Note != "" {
-		countedCheckNote(t.Note, &ve)
+		_Counted_check_Note(t.Note, &ve)
 	}
 	return ve.Err()
 }
 
-// countedCheckNote checks the rules of Note (JSON "note").
-func countedCheckNote(v string, ve **runtime.ValidationError) bool {
+// _Counted_check_Note checks the rules of Note (JSON "note").
+func _Counted_check_Note(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "note", "minLength", "must be at least 2 characters")
@@ -113,7 +113,8 @@ func countedCheckNote(v string, ve **runtime.ValidationError) bool {
 
 // CountedHandler runs the branches of the counted tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in counted_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in counted_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Counted) (*runtime.AskOptions, error), called on every
@@ -128,25 +129,27 @@ type CountedHandler interface {
 	Cancel(ctx context.Context, args *Counted) (*runtime.Result, error)
 }
 
-// NewCountedFlow returns the elicitation flow of the counted tool, whose arguments are Counted, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewCountedFlow returns the elicitation flow of the counted tool, whose arguments are Counted,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewCountedFlow(h CountedHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Counted]{
+		Name:        "counted",
 		Description: "Count things.",
-		Dispatch: func(ctx context.Context, args *Counted, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Key:         "counted",
+		Fields:      []string{"note"},
+		Form:        impl.FormOptions[Counted](h),
+		Dispatch: func(
+			ctx context.Context, args *Counted, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
 		},
-		Fields: []string{"note"},
-		Form:   impl.FormOptions[Counted](h),
-		Key:    "counted",
-		Name:   "counted",
 	})
 }

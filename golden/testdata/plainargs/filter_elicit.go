@@ -4,7 +4,6 @@ package plainargs
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Filter that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Filter that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Filter) MissingFields() []string {
 	var missing []string
 	if t.Mode == "" {
@@ -28,8 +28,8 @@ func (t *Filter) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Filter, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Filter, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Filter) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -38,9 +38,9 @@ func (t *Filter) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "mode") {
 		s.Properties.Set("mode", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"fast", "slow"},
 			Title: "Mode",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "mode")
 	}
@@ -53,17 +53,17 @@ func (t *Filter) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Filter) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Filter) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Filter) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Filter) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -72,7 +72,7 @@ func (t *Filter) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["mode"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "mode", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if filterCheckMode(x, &ve) {
+			} else if _Filter_check_Mode(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -88,21 +88,21 @@ func (t *Filter) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Filter, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Filter, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Filter) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Mode == "" {
 		impl.AddFieldError(&ve, "mode", "required", "is required")
 	} else {
-		filterCheckMode(t.Mode, &ve)
+		_Filter_check_Mode(t.Mode, &ve)
 	}
 	return ve.Err()
 }
 
-// filterCheckMode checks the rules of Mode (JSON "mode").
-func filterCheckMode(v string, ve **runtime.ValidationError) bool {
+// _Filter_check_Mode checks the rules of Mode (JSON "mode").
+func _Filter_check_Mode(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "fast", "slow":
@@ -113,11 +113,11 @@ func filterCheckMode(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Filter) decodeArguments(raw []byte) error {
+func (t *Filter) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -125,7 +125,7 @@ func (t *Filter) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "mode":
 			if impl.DecodeString(&ve, "mode", v, &t.Mode) && t.Mode == "" {
-				filterCheckMode(t.Mode, &ve)
+				_Filter_check_Mode(t.Mode, &ve)
 			}
 		case "code":
 			impl.DecodeJSON(&ve, "code", v, &t.Code, true)
@@ -143,7 +143,8 @@ func (t *Filter) decodeArguments(raw []byte) error {
 
 // FilterHandler runs the branches of the filter tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in filter_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in filter_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Filter) (*runtime.AskOptions, error), called on every
@@ -158,34 +159,36 @@ type FilterHandler interface {
 	Cancel(ctx context.Context, args *Filter) (*runtime.Result, error)
 }
 
-// NewFilterFlow returns the elicitation flow of the filter tool, whose arguments are Filter, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewFilterFlow returns the elicitation flow of the filter tool, whose arguments are Filter,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewFilterFlow(h FilterHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Filter]{
-		CheckInputSchema: true,
-		Decode:           (*Filter).decodeArguments,
+		Name:             "filter",
 		Description:      "Filter the catalogue.",
-		Dispatch: func(ctx context.Context, args *Filter, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Key:              "filter",
+		Fields:           []string{"mode"},
+		Form:             impl.FormOptions[Filter](h),
+		Decode:           (*Filter)._mcpgenDecode,
+		CheckInputSchema: true,
+		Value: func(t *Filter, name string) any {
+			switch name {
+			case "mode":
+				return t.Mode
+			}
+			return nil
+		},
+		Dispatch: func(
+			ctx context.Context, args *Filter, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"mode"},
-		Form:   impl.FormOptions[Filter](h),
-		Key:    "filter",
-		Name:   "filter",
-		Value: func(t *Filter, name string) any {
-			switch name {
-			case "mode":
-				return string(t.Mode)
-			}
-			return nil
 		},
 	})
 }

@@ -5,7 +5,6 @@ package plainargs
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -19,8 +18,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Search that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Search that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Search) MissingFields() []string {
 	var missing []string
 	if t.Page == "" {
@@ -32,8 +32,8 @@ func (t *Search) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Search, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Search, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Search) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -42,16 +42,16 @@ func (t *Search) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "page") {
 		s.Properties.Set("page", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"1", "2", "3"},
 			Title: "Page",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "sort") {
 		s.Properties.Set("sort", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"asc", "desc"},
 			Title: "Order",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "sort")
 	}
@@ -64,17 +64,17 @@ func (t *Search) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Search) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Search) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Search) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Search) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -83,7 +83,7 @@ func (t *Search) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["page"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "page", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if searchCheckPage(x, &ve) {
+			} else if _Search_check_Page(x, &ve) {
 				v0, set0 = x, true
 			}
 		}
@@ -95,7 +95,7 @@ func (t *Search) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["sort"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "sort", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if searchCheckSort(x, &ve) {
+			} else if _Search_check_Sort(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -114,24 +114,24 @@ func (t *Search) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Search, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Search, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Search) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Page != "" {
-		searchCheckPage(t.Page, &ve)
+		_Search_check_Page(t.Page, &ve)
 	}
 	if t.Sort == "" {
 		impl.AddFieldError(&ve, "sort", "required", "is required")
 	} else {
-		searchCheckSort(t.Sort, &ve)
+		_Search_check_Sort(t.Sort, &ve)
 	}
 	return ve.Err()
 }
 
-// searchCheckPage checks the rules of Page (JSON "page").
-func searchCheckPage(v string, ve **runtime.ValidationError) bool {
+// _Search_check_Page checks the rules of Page (JSON "page").
+func _Search_check_Page(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "1", "2", "3":
@@ -142,8 +142,8 @@ func searchCheckPage(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// searchCheckSort checks the rules of Sort (JSON "sort").
-func searchCheckSort(v string, ve **runtime.ValidationError) bool {
+// _Search_check_Sort checks the rules of Sort (JSON "sort").
+func _Search_check_Sort(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "asc", "desc":
@@ -154,11 +154,11 @@ func searchCheckSort(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Search) decodeArguments(raw []byte) error {
+func (t *Search) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got2, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok10, ok11, ok12, ok13, ok14, got15, got16 bool
 	a := impl.ReadArguments(raw)
@@ -167,11 +167,11 @@ func (t *Search) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "page":
 			if impl.DecodeString(&ve, "page", v, &t.Page) && t.Page == "" {
-				searchCheckPage(t.Page, &ve)
+				_Search_check_Page(t.Page, &ve)
 			}
 		case "sort":
 			if impl.DecodeString(&ve, "sort", v, &t.Sort) && t.Sort == "" {
-				searchCheckSort(t.Sort, &ve)
+				_Search_check_Sort(t.Sort, &ve)
 			}
 		case "query":
 			got2 = true
@@ -244,12 +244,14 @@ func (t *Search) decodeArguments(raw []byte) error {
 	}
 	if ok5 && t.Site != nil {
 		if !impl.IsURI(string(*t.Site)) {
-			impl.AddFieldError(&ve, "site", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+			impl.AddFieldError(&ve, "site", "format",
+				"must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		}
 	}
 	if ok6 {
 		if !impl.IsDate(string(t.Since)) {
-			impl.AddFieldError(&ve, "since", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+			impl.AddFieldError(&ve, "since", "format",
+				"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		}
 	}
 	if ok7 {
@@ -307,7 +309,8 @@ func (t *Search) decodeArguments(raw []byte) error {
 
 // SearchHandler runs the branches of the search tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in search_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in search_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Search) (*runtime.AskOptions, error), called on every
@@ -322,113 +325,115 @@ type SearchHandler interface {
 	Cancel(ctx context.Context, args *Search) (*runtime.Result, error)
 }
 
-// NewSearchFlow returns the elicitation flow of the search tool, whose arguments are Search, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewSearchFlow returns the elicitation flow of the search tool, whose arguments are Search,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewSearchFlow(h SearchHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Search]{
-		Decode:      (*Search).decodeArguments,
+		Name:        "search",
 		Description: "Search the catalogue.",
-		Dispatch: func(ctx context.Context, args *Search, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Key:         "search",
+		Fields:      []string{"page", "sort"},
+		Form:        impl.FormOptions[Search](h),
+		Decode:      (*Search)._mcpgenDecode,
+		Value: func(t *Search, name string) any {
+			switch name {
+			case "page":
+				return t.Page
+			case "sort":
+				return t.Sort
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("query", &jsonschema.Schema{
+				Type:        "string",
+				MaxLength:   impl.Uint64(40),
+				MinLength:   impl.Uint64(2),
+				Description: "What to look for",
+			})
+			s.Properties.Set("lang", &jsonschema.Schema{
+				Type: "string",
+				Enum: []any{"en", "fr", "de"},
+			})
+			s.Properties.Set("contact", &jsonschema.Schema{
+				Type:   "string",
+				Format: "email",
+			})
+			s.Properties.Set("site", &jsonschema.Schema{
+				Type:   "string",
+				Format: "uri",
+			})
+			s.Properties.Set("since", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+			})
+			s.Properties.Set("limit", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("100"),
+				Minimum: json.Number("1"),
+			})
+			s.Properties.Set("offset", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("1000"),
+			})
+			s.Properties.Set("tiny", &jsonschema.Schema{Type: "integer"})
+			s.Properties.Set("score", &jsonschema.Schema{
+				Type:             "number",
+				ExclusiveMaximum: json.Number("1"),
+				ExclusiveMinimum: json.Number("0"),
+			})
+			s.Properties.Set("weight", &jsonschema.Schema{
+				Type:    "number",
+				Minimum: json.Number("0.5"),
+			})
+			s.Properties.Set("ratio", &jsonschema.Schema{
+				Type:    "number",
+				Maximum: json.Number("0.1"),
+			})
+			s.Properties.Set("big", &jsonschema.Schema{
+				Type:    "integer",
+				Maximum: json.Number("9.007199254740992e15"),
+			})
+			s.Properties.Set("half", &jsonschema.Schema{
+				Type:             "integer",
+				ExclusiveMaximum: json.Number("1.05e1"),
+				Minimum:          json.Number("2.5"),
+			})
+			s.Properties.Set("exact", &jsonschema.Schema{Type: "boolean"})
+			s.Properties.Set("After", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date-time",
+			})
+			s.Properties.Set("due", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+			})
+			s.Properties.Set("page", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"1", "2", "3"},
+				Title: "Page",
+			})
+			s.Properties.Set("sort", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"asc", "desc"},
+				Title: "Order",
+			})
+			s.Required = []string{"query", "exact", "After"}
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Search, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"page", "sort"},
-		Form:   impl.FormOptions[Search](h),
-		Key:    "search",
-		Name:   "search",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("query", &jsonschema.Schema{
-				Description: "What to look for",
-				MaxLength:   impl.Uint64(40),
-				MinLength:   impl.Uint64(2),
-				Type:        "string",
-			})
-			s.Properties.Set("lang", &jsonschema.Schema{
-				Enum: []any{"en", "fr", "de"},
-				Type: "string",
-			})
-			s.Properties.Set("contact", &jsonschema.Schema{
-				Format: "email",
-				Type:   "string",
-			})
-			s.Properties.Set("site", &jsonschema.Schema{
-				Format: "uri",
-				Type:   "string",
-			})
-			s.Properties.Set("since", &jsonschema.Schema{
-				Format: "date",
-				Type:   "string",
-			})
-			s.Properties.Set("limit", &jsonschema.Schema{
-				Maximum: json.Number("100"),
-				Minimum: json.Number("1"),
-				Type:    "integer",
-			})
-			s.Properties.Set("offset", &jsonschema.Schema{
-				Maximum: json.Number("1000"),
-				Type:    "integer",
-			})
-			s.Properties.Set("tiny", &jsonschema.Schema{Type: "integer"})
-			s.Properties.Set("score", &jsonschema.Schema{
-				ExclusiveMaximum: json.Number("1"),
-				ExclusiveMinimum: json.Number("0"),
-				Type:             "number",
-			})
-			s.Properties.Set("weight", &jsonschema.Schema{
-				Minimum: json.Number("0.5"),
-				Type:    "number",
-			})
-			s.Properties.Set("ratio", &jsonschema.Schema{
-				Maximum: json.Number("0.1"),
-				Type:    "number",
-			})
-			s.Properties.Set("big", &jsonschema.Schema{
-				Maximum: json.Number("9.007199254740992e15"),
-				Type:    "integer",
-			})
-			s.Properties.Set("half", &jsonschema.Schema{
-				ExclusiveMaximum: json.Number("1.05e1"),
-				Minimum:          json.Number("2.5"),
-				Type:             "integer",
-			})
-			s.Properties.Set("exact", &jsonschema.Schema{Type: "boolean"})
-			s.Properties.Set("After", &jsonschema.Schema{
-				Format: "date-time",
-				Type:   "string",
-			})
-			s.Properties.Set("due", &jsonschema.Schema{
-				Format: "date",
-				Type:   "string",
-			})
-			s.Properties.Set("page", &jsonschema.Schema{
-				Enum:  []any{"1", "2", "3"},
-				Title: "Page",
-				Type:  "string",
-			})
-			s.Properties.Set("sort", &jsonschema.Schema{
-				Enum:  []any{"asc", "desc"},
-				Title: "Order",
-				Type:  "string",
-			})
-			s.Required = []string{"query", "exact", "After"}
-			return s
-		},
-		Value: func(t *Search, name string) any {
-			switch name {
-			case "page":
-				return string(t.Page)
-			case "sort":
-				return string(t.Sort)
-			}
-			return nil
 		},
 	})
 }

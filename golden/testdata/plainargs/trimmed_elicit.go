@@ -4,7 +4,6 @@ package plainargs
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Trimmed that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Trimmed that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Trimmed) MissingFields() []string {
 	var missing []string
 	if t.Note == "" {
@@ -31,8 +31,8 @@ func (t *Trimmed) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Trimmed, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Trimmed, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Trimmed) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -41,17 +41,17 @@ func (t *Trimmed) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "note") {
 		s.Properties.Set("note", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(8),
 			MinLength: impl.Uint64(2),
 			Title:     "Note",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"s", "m", "l"},
 			Title: "Size",
-			Type:  "string",
 		})
 	}
 	return s
@@ -63,17 +63,17 @@ func (t *Trimmed) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Trimmed) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Trimmed) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Trimmed) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Trimmed) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -82,7 +82,7 @@ func (t *Trimmed) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if trimmedCheckNote(x, &ve) {
+			} else if _Trimmed_check_Note(x, &ve) {
 				v0, set0 = x, true
 			}
 		}
@@ -94,7 +94,7 @@ func (t *Trimmed) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if trimmedCheckSize(x, &ve) {
+			} else if _Trimmed_check_Size(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -111,22 +111,22 @@ func (t *Trimmed) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Trimmed, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Trimmed, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Trimmed) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Note != "" {
-		trimmedCheckNote(t.Note, &ve)
+		_Trimmed_check_Note(t.Note, &ve)
 	}
 	if t.Size != "" {
-		trimmedCheckSize(t.Size, &ve)
+		_Trimmed_check_Size(t.Size, &ve)
 	}
 	return ve.Err()
 }
 
-// trimmedCheckNote checks the rules of Note (JSON "note").
-func trimmedCheckNote(v string, ve **runtime.ValidationError) bool {
+// _Trimmed_check_Note checks the rules of Note (JSON "note").
+func _Trimmed_check_Note(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "note", "minLength", "must be at least 2 characters")
@@ -139,8 +139,8 @@ func trimmedCheckNote(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// trimmedCheckSize checks the rules of Size (JSON "size").
-func trimmedCheckSize(v string, ve **runtime.ValidationError) bool {
+// _Trimmed_check_Size checks the rules of Size (JSON "size").
+func _Trimmed_check_Size(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "s", "m", "l":
@@ -153,7 +153,8 @@ func trimmedCheckSize(v string, ve **runtime.ValidationError) bool {
 
 // TrimmedHandler runs the branches of the trimmed tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in trimmed_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in trimmed_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Trimmed) (*runtime.AskOptions, error), called on every
@@ -168,25 +169,27 @@ type TrimmedHandler interface {
 	Cancel(ctx context.Context, args *Trimmed) (*runtime.Result, error)
 }
 
-// NewTrimmedFlow returns the elicitation flow of the trimmed tool, whose arguments are Trimmed, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewTrimmedFlow returns the elicitation flow of the trimmed tool, whose arguments are Trimmed,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewTrimmedFlow(h TrimmedHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Trimmed]{
+		Name:        "trimmed",
 		Description: "Trim a name.",
-		Dispatch: func(ctx context.Context, args *Trimmed, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Key:         "trimmed",
+		Fields:      []string{"note", "size"},
+		Form:        impl.FormOptions[Trimmed](h),
+		Dispatch: func(
+			ctx context.Context, args *Trimmed, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
 		},
-		Fields: []string{"note", "size"},
-		Form:   impl.FormOptions[Trimmed](h),
-		Key:    "trimmed",
-		Name:   "trimmed",
 	})
 }

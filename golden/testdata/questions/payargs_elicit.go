@@ -4,7 +4,6 @@ package questions
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of PayArgs that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of PayArgs that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *PayArgs) MissingFields() []string {
 	var missing []string
 	if t.Account == "" {
@@ -31,8 +31,8 @@ func (t *PayArgs) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of PayArgs, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of PayArgs, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *PayArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -41,17 +41,17 @@ func (t *PayArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "account") {
 		s.Properties.Set("account", &jsonschema.Schema{
-			Title: "Account",
 			Type:  "string",
+			Title: "Account",
 		})
 		s.Required = append(s.Required, "account")
 	}
 	if slices.Contains(fields, "notify") {
 		s.Properties.Set("notify", &jsonschema.Schema{
 			Items:    &jsonschema.Schema{Type: "string"},
+			Type:     "array",
 			MaxItems: impl.Uint64(3),
 			Title:    "Notify",
-			Type:     "array",
 		})
 	}
 	return s
@@ -63,17 +63,17 @@ func (t *PayArgs) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *PayArgs) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *PayArgs) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *PayArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var strs0 []string // the backing array of the multi selects of this element type
 	var v0 string
@@ -96,11 +96,10 @@ func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
 	if len(t.Notify) == 0 {
 		if raw, ok := content["notify"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
-				impl.AddFieldError(&ve, "notify", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if payArgsCheckNotify(x, &ve) {
-					v1, set1 = x, true
-				}
+				impl.AddFieldError(&ve, "notify", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _PayArgs_check_Notify(x, &ve) {
+				v1, set1 = x, true
 			}
 		}
 	}
@@ -116,23 +115,22 @@ func (t *PayArgs) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of PayArgs, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of PayArgs, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *PayArgs) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Account == "" {
 		impl.AddFieldError(&ve, "account", "required", "is required")
-	} else {
 	}
 	if len(t.Notify) > 0 {
-		payArgsCheckNotify(t.Notify, &ve)
+		_PayArgs_check_Notify(t.Notify, &ve)
 	}
 	return ve.Err()
 }
 
-// payArgsCheckNotify checks the rules of Notify (JSON "notify").
-func payArgsCheckNotify(v []string, ve **runtime.ValidationError) bool {
+// _PayArgs_check_Notify checks the rules of Notify (JSON "notify").
+func _PayArgs_check_Notify(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 3 {
 		impl.AddFieldError(ve, "notify", "maxItems", "must have at most 3 items")
@@ -141,11 +139,11 @@ func payArgsCheckNotify(v []string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *PayArgs) decodeArguments(raw []byte) error {
+func (t *PayArgs) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	var got2 bool
 	a := impl.ReadArguments(raw)
@@ -156,7 +154,7 @@ func (t *PayArgs) decodeArguments(raw []byte) error {
 			impl.DecodeString(&ve, "account", v, &t.Account)
 		case "notify":
 			if impl.DecodeJSON(&ve, "notify", v, &t.Notify, false) && len(t.Notify) == 0 {
-				payArgsCheckNotify(t.Notify, &ve)
+				_PayArgs_check_Notify(t.Notify, &ve)
 			}
 		case "invoice":
 			got2 = true
@@ -174,7 +172,8 @@ func (t *PayArgs) decodeArguments(raw []byte) error {
 
 // PayArgsHandler runs the branches of the pay tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in payargs_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in payargs_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *PayArgs) (*runtime.AskOptions, error), called on every
@@ -196,10 +195,14 @@ type PayArgsHandler interface {
 	NotifyChoices(ctx context.Context, args *PayArgs) ([]runtime.Choice, error)
 }
 
-// NewPayArgsFlow returns the elicitation flow of the pay tool, whose arguments are PayArgs, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewPayArgsFlow returns the elicitation flow of the pay tool, whose arguments are PayArgs, running
+// h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewPayArgsFlow(h PayArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[PayArgs]{
+		Name:        "pay",
+		Description: "Pay an invoice from one of the caller's accounts.",
+		Key:         "pay",
+		Fields:      []string{"account", "notify"},
 		Choices: map[string]func(context.Context, *PayArgs) ([]runtime.Choice, error){
 			"account": func(ctx context.Context, args *PayArgs) ([]runtime.Choice, error) {
 				return h.AccountChoices(ctx, args)
@@ -208,47 +211,45 @@ func NewPayArgsFlow(h PayArgsHandler) *runtime.Flow {
 				return h.NotifyChoices(ctx, args)
 			},
 		},
-		Decode:      (*PayArgs).decodeArguments,
-		Description: "Pay an invoice from one of the caller's accounts.",
-		Dispatch: func(ctx context.Context, args *PayArgs, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Form:   impl.FormOptions[PayArgs](h),
+		Decode: (*PayArgs)._mcpgenDecode,
+		Value: func(t *PayArgs, name string) any {
+			switch name {
+			case "account":
+				return t.Account
+			case "notify":
+				return impl.Strings(t.Notify)
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("invoice", &jsonschema.Schema{Type: "string"})
+			s.Properties.Set("account", &jsonschema.Schema{
+				Type:  "string",
+				Title: "Account",
+			})
+			s.Properties.Set("notify", &jsonschema.Schema{
+				Items:    &jsonschema.Schema{Type: "string"},
+				Type:     "array",
+				MaxItems: impl.Uint64(3),
+				Title:    "Notify",
+			})
+			s.Required = []string{"invoice"}
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *PayArgs, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"account", "notify"},
-		Form:   impl.FormOptions[PayArgs](h),
-		Key:    "pay",
-		Name:   "pay",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("invoice", &jsonschema.Schema{Type: "string"})
-			s.Properties.Set("account", &jsonschema.Schema{
-				Title: "Account",
-				Type:  "string",
-			})
-			s.Properties.Set("notify", &jsonschema.Schema{
-				Items:    &jsonschema.Schema{Type: "string"},
-				MaxItems: impl.Uint64(3),
-				Title:    "Notify",
-				Type:     "array",
-			})
-			s.Required = []string{"invoice"}
-			return s
-		},
-		Value: func(t *PayArgs, name string) any {
-			switch name {
-			case "account":
-				return string(t.Account)
-			case "notify":
-				return impl.Strings(t.Notify)
-			}
-			return nil
 		},
 	})
 }

@@ -32,7 +32,9 @@ func (payArgsHandler) Accept(ctx context.Context, args *PayArgs) (*runtime.Resul
 // Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
-func (h payArgsHandler) Decline(ctx context.Context, args *PayArgs, declined []string) (*runtime.Result, error) {
+func (h payArgsHandler) Decline(
+	ctx context.Context, args *PayArgs, declined []string,
+) (*runtime.Result, error) {
 	return runtime.Textf("pay: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
 }
 
@@ -42,26 +44,28 @@ func (payArgsHandler) Cancel(ctx context.Context, args *PayArgs) (*runtime.Resul
 	return runtime.Text("pay: cancelled by the user; nothing done"), nil
 }
 
-// AccountChoices lists the options of account for this caller (elicit:"choices"): for example the caller's own
-// accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on
-// every request of the call; an answer counts only if it is among the options of the request it arrives in.
-// With one option a required field takes it without asking; with none the call ends in a tool error.
+// AccountChoices lists the options of account for this caller (elicit:"choices"): for example the
+// caller's own accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a
+// titled select. It runs on every request of the call; an answer counts only if it is among the
+// options of the request it arrives in. With one option a required field takes it without asking;
+// with none the call ends in a tool error.
 func (payArgsHandler) AccountChoices(ctx context.Context, args *PayArgs) ([]runtime.Choice, error) {
 	// TODO: list the options.
 	return []runtime.Choice{{
-		Title: "Example",
 		Value: "example",
+		Title: "Example",
 	}}, nil
 }
 
-// NotifyChoices lists the options of notify for this caller (elicit:"choices"): for example the caller's own
-// accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on
-// every request of the call; an answer counts only if it is among the options of the request it arrives in.
-// With one option a required field takes it without asking; with none the call ends in a tool error.
+// NotifyChoices lists the options of notify for this caller (elicit:"choices"): for example the
+// caller's own accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a
+// titled select. It runs on every request of the call; an answer counts only if it is among the
+// options of the request it arrives in. With one option a required field takes it without asking;
+// with none the call ends in a tool error.
 func (payArgsHandler) NotifyChoices(ctx context.Context, args *PayArgs) ([]runtime.Choice, error) {
 	// TODO: list the options.
 	return []runtime.Choice{{
-		Title: "Example",
 		Value: "example",
+		Title: "Example",
 	}}, nil
 }

@@ -4,7 +4,6 @@ package selects
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Multis that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Multis that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Multis) MissingFields() []string {
 	var missing []string
 	if len(t.Tags) == 0 {
@@ -40,8 +40,8 @@ func (t *Multis) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Multis, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Multis, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -51,18 +51,17 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if slices.Contains(fields, "tags") {
 		s.Properties.Set("tags", &jsonschema.Schema{
 			Items: &jsonschema.Schema{
-				Enum: []any{"a", "b", "c"},
 				Type: "string",
+				Enum: []any{"a", "b", "c"},
 			},
+			Type:     "array",
 			MinItems: impl.Uint64(1),
 			Title:    "Tags",
-			Type:     "array",
 		})
 		s.Required = append(s.Required, "tags")
 	}
 	if slices.Contains(fields, "toppings") {
 		s.Properties.Set("toppings", &jsonschema.Schema{
-			Default: []string{"ch", "ham"},
 			Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
 				Const: "ch",
 				Title: "Cheese",
@@ -73,9 +72,10 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "pi",
 				Title: "Pineapple",
 			}}},
+			Type:     "array",
 			MaxItems: impl.Uint64(2),
 			Title:    "Toppings",
-			Type:     "array",
+			Default:  []string{"ch", "ham"},
 		})
 	}
 	if slices.Contains(fields, "windows") {
@@ -90,33 +90,33 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "evening",
 				Title: "Evening",
 			}}},
+			Type:     "array",
 			MaxItems: impl.Uint64(2),
 			MinItems: impl.Uint64(1),
 			Title:    "Windows",
-			Type:     "array",
 		})
 	}
 	if slices.Contains(fields, "levels") {
 		s.Properties.Set("levels", &jsonschema.Schema{
-			Default: []string{"low"},
 			Items: &jsonschema.Schema{
-				Enum: []any{"low", "medium", "high"},
 				Type: "string",
+				Enum: []any{"low", "medium", "high"},
 			},
-			Title: "Levels",
-			Type:  "array",
+			Type:    "array",
+			Title:   "Levels",
+			Default: []string{"low"},
 		})
 	}
 	if slices.Contains(fields, "empty") {
 		s.Properties.Set("empty", &jsonschema.Schema{
 			Items: &jsonschema.Schema{
-				Enum: []any{"x", "y"},
 				Type: "string",
+				Enum: []any{"x", "y"},
 			},
+			Type:     "array",
 			MaxItems: impl.Uint64(0),
 			MinItems: impl.Uint64(0),
 			Title:    "Empty",
-			Type:     "array",
 		})
 	}
 	return s
@@ -128,17 +128,17 @@ func (t *Multis) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Multis) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Multis) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Multis) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var strs0 []string // the backing array of the multi selects of this element type
 	var strs1 []Window // the backing array of the multi selects of this element type
@@ -149,11 +149,10 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	if len(t.Tags) == 0 {
 		if raw, ok := content["tags"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "toppings", "empty"); !ok {
-				impl.AddFieldError(&ve, "tags", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if multisCheckTags(x, &ve) {
-					v0, set0 = x, true
-				}
+				impl.AddFieldError(&ve, "tags", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Multis_check_Tags(x, &ve) {
+				v0, set0 = x, true
 			}
 		} else {
 			impl.AddFieldError(&ve, "tags", "required", "is required")
@@ -165,11 +164,10 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	if len(t.Toppings) == 0 {
 		if raw, ok := content["toppings"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "empty"); !ok {
-				impl.AddFieldError(&ve, "toppings", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if multisCheckToppings(x, &ve) {
-					v1, set1 = x, true
-				}
+				impl.AddFieldError(&ve, "toppings", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Multis_check_Toppings(x, &ve) {
+				v1, set1 = x, true
 			}
 		} else {
 			v1, set1 = []string{"ch", "ham"}, true
@@ -181,11 +179,10 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	if len(t.Windows) == 0 {
 		if raw, ok := content["windows"]; ok {
 			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
-				impl.AddFieldError(&ve, "windows", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if multisCheckWindows(x, &ve) {
-					v2, set2 = x, true
-				}
+				impl.AddFieldError(&ve, "windows", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Multis_check_Windows(x, &ve) {
+				v2, set2 = x, true
 			}
 		}
 	}
@@ -195,11 +192,10 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	if len(t.Levels) == 0 {
 		if raw, ok := content["levels"]; ok {
 			if x, ok := impl.AppendStrings(&strs2, raw, content); !ok {
-				impl.AddFieldError(&ve, "levels", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if multisCheckLevels(x, &ve) {
-					v3, set3 = x, true
-				}
+				impl.AddFieldError(&ve, "levels", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Multis_check_Levels(x, &ve) {
+				v3, set3 = x, true
 			}
 		} else {
 			v3, set3 = []Level{"low"}, true
@@ -211,11 +207,10 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	if len(t.Empty) == 0 {
 		if raw, ok := content["empty"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
-				impl.AddFieldError(&ve, "empty", "type", "must be an array of strings, got "+impl.TypeName(raw))
-			} else {
-				if multisCheckEmpty(x, &ve) {
-					v4, set4 = x, true
-				}
+				impl.AddFieldError(&ve, "empty", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Multis_check_Empty(x, &ve) {
+				v4, set4 = x, true
 			}
 		}
 	}
@@ -240,33 +235,33 @@ func (t *Multis) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Multis, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Multis, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Multis) Validate() error {
 	var ve *runtime.ValidationError
 	if len(t.Tags) == 0 {
 		impl.AddFieldError(&ve, "tags", "required", "is required")
 	} else {
-		multisCheckTags(t.Tags, &ve)
+		_Multis_check_Tags(t.Tags, &ve)
 	}
 	if len(t.Toppings) > 0 {
-		multisCheckToppings(t.Toppings, &ve)
+		_Multis_check_Toppings(t.Toppings, &ve)
 	}
 	if len(t.Windows) > 0 {
-		multisCheckWindows(t.Windows, &ve)
+		_Multis_check_Windows(t.Windows, &ve)
 	}
 	if len(t.Levels) > 0 {
-		multisCheckLevels(t.Levels, &ve)
+		_Multis_check_Levels(t.Levels, &ve)
 	}
 	if len(t.Empty) > 0 {
-		multisCheckEmpty(t.Empty, &ve)
+		_Multis_check_Empty(t.Empty, &ve)
 	}
 	return ve.Err()
 }
 
-// multisCheckTags checks the rules of Tags (JSON "tags").
-func multisCheckTags(v []string, ve **runtime.ValidationError) bool {
+// _Multis_check_Tags checks the rules of Tags (JSON "tags").
+func _Multis_check_Tags(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
 		impl.AddFieldError(ve, "tags", "minItems", "must have at least 1 item")
@@ -283,8 +278,8 @@ func multisCheckTags(v []string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// multisCheckToppings checks the rules of Toppings (JSON "toppings").
-func multisCheckToppings(v []string, ve **runtime.ValidationError) bool {
+// _Multis_check_Toppings checks the rules of Toppings (JSON "toppings").
+func _Multis_check_Toppings(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 2 {
 		impl.AddFieldError(ve, "toppings", "maxItems", "must have at most 2 items")
@@ -301,8 +296,8 @@ func multisCheckToppings(v []string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// multisCheckWindows checks the rules of Windows (JSON "windows").
-func multisCheckWindows(v []Window, ve **runtime.ValidationError) bool {
+// _Multis_check_Windows checks the rules of Windows (JSON "windows").
+func _Multis_check_Windows(v []Window, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) < 1 {
 		impl.AddFieldError(ve, "windows", "minItems", "must have at least 1 item")
@@ -313,22 +308,23 @@ func multisCheckWindows(v []Window, ve **runtime.ValidationError) bool {
 		ok = false
 	}
 	for _, item := range v {
-		switch string(item) {
-		case "morning", "afternoon", "evening":
+		switch item {
+		case Morning, Afternoon, Evening:
 		default:
-			impl.AddFieldError(ve, "windows", "enum", "items must be among: morning, afternoon, evening")
+			impl.AddFieldError(ve, "windows", "enum",
+				"items must be among: morning, afternoon, evening")
 			return false
 		}
 	}
 	return ok
 }
 
-// multisCheckLevels checks the rules of Levels (JSON "levels").
-func multisCheckLevels(v []Level, ve **runtime.ValidationError) bool {
+// _Multis_check_Levels checks the rules of Levels (JSON "levels").
+func _Multis_check_Levels(v []Level, ve **runtime.ValidationError) bool {
 	ok := true
 	for _, item := range v {
-		switch string(item) {
-		case "low", "medium", "high":
+		switch item {
+		case Low, Medium, High:
 		default:
 			impl.AddFieldError(ve, "levels", "enum", "items must be among: low, medium, high")
 			return false
@@ -337,8 +333,8 @@ func multisCheckLevels(v []Level, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// multisCheckEmpty checks the rules of Empty (JSON "empty").
-func multisCheckEmpty(v []string, ve **runtime.ValidationError) bool {
+// _Multis_check_Empty checks the rules of Empty (JSON "empty").
+func _Multis_check_Empty(v []string, ve **runtime.ValidationError) bool {
 	ok := true
 	if len(v) > 0 {
 		impl.AddFieldError(ve, "empty", "maxItems", "must have at most 0 items")
@@ -355,11 +351,11 @@ func multisCheckEmpty(v []string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Multis) decodeArguments(raw []byte) error {
+func (t *Multis) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -367,23 +363,23 @@ func (t *Multis) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "tags":
 			if impl.DecodeJSON(&ve, "tags", v, &t.Tags, false) && len(t.Tags) == 0 {
-				multisCheckTags(t.Tags, &ve)
+				_Multis_check_Tags(t.Tags, &ve)
 			}
 		case "toppings":
 			if impl.DecodeJSON(&ve, "toppings", v, &t.Toppings, false) && len(t.Toppings) == 0 {
-				multisCheckToppings(t.Toppings, &ve)
+				_Multis_check_Toppings(t.Toppings, &ve)
 			}
 		case "windows":
 			if impl.DecodeJSON(&ve, "windows", v, &t.Windows, false) && len(t.Windows) == 0 {
-				multisCheckWindows(t.Windows, &ve)
+				_Multis_check_Windows(t.Windows, &ve)
 			}
 		case "levels":
 			if impl.DecodeJSON(&ve, "levels", v, &t.Levels, false) && len(t.Levels) == 0 {
-				multisCheckLevels(t.Levels, &ve)
+				_Multis_check_Levels(t.Levels, &ve)
 			}
 		case "empty":
 			if impl.DecodeJSON(&ve, "empty", v, &t.Empty, false) && len(t.Empty) == 0 {
-				multisCheckEmpty(t.Empty, &ve)
+				_Multis_check_Empty(t.Empty, &ve)
 			}
 		}
 	}
@@ -395,7 +391,8 @@ func (t *Multis) decodeArguments(raw []byte) error {
 
 // MultisHandler runs the branches of the multis tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in multis_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in multis_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Multis) (*runtime.AskOptions, error), called on every
@@ -410,88 +407,15 @@ type MultisHandler interface {
 	Cancel(ctx context.Context, args *Multis) (*runtime.Result, error)
 }
 
-// NewMultisFlow returns the elicitation flow of the multis tool, whose arguments are Multis, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewMultisFlow returns the elicitation flow of the multis tool, whose arguments are Multis,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewMultisFlow(h MultisHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Multis]{
-		Decode: (*Multis).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Multis, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
+		Name:   "multis",
+		Key:    "multis",
 		Fields: []string{"tags", "toppings", "windows", "levels", "empty"},
 		Form:   impl.FormOptions[Multis](h),
-		Key:    "multis",
-		Name:   "multis",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("tags", &jsonschema.Schema{
-				Items: &jsonschema.Schema{
-					Enum: []any{"a", "b", "c"},
-					Type: "string",
-				},
-				MinItems: impl.Uint64(1),
-				Title:    "Tags",
-				Type:     "array",
-			})
-			s.Properties.Set("toppings", &jsonschema.Schema{
-				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
-					Const: "ch",
-					Title: "Cheese",
-				}, {
-					Const: "ham",
-					Title: "Ham",
-				}, {
-					Const: "pi",
-					Title: "Pineapple",
-				}}},
-				MaxItems: impl.Uint64(2),
-				Title:    "Toppings",
-				Type:     "array",
-			})
-			s.Properties.Set("windows", &jsonschema.Schema{
-				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
-					Const: "morning",
-					Title: "Morning",
-				}, {
-					Const: "afternoon",
-					Title: "Afternoon",
-				}, {
-					Const: "evening",
-					Title: "Evening",
-				}}},
-				MaxItems: impl.Uint64(2),
-				MinItems: impl.Uint64(1),
-				Title:    "Windows",
-				Type:     "array",
-			})
-			s.Properties.Set("levels", &jsonschema.Schema{
-				Items: &jsonschema.Schema{
-					Enum: []any{"low", "medium", "high"},
-					Type: "string",
-				},
-				Title: "Levels",
-				Type:  "array",
-			})
-			s.Properties.Set("empty", &jsonschema.Schema{
-				Items: &jsonschema.Schema{
-					Enum: []any{"x", "y"},
-					Type: "string",
-				},
-				MaxItems: impl.Uint64(0),
-				MinItems: impl.Uint64(0),
-				Title:    "Empty",
-				Type:     "array",
-			})
-			return s
-		},
+		Decode: (*Multis)._mcpgenDecode,
 		Value: func(t *Multis, name string) any {
 			switch name {
 			case "tags":
@@ -506,6 +430,81 @@ func NewMultisFlow(h MultisHandler) *runtime.Flow {
 				return impl.Strings(t.Empty)
 			}
 			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("tags", &jsonschema.Schema{
+				Items: &jsonschema.Schema{
+					Type: "string",
+					Enum: []any{"a", "b", "c"},
+				},
+				Type:     "array",
+				MinItems: impl.Uint64(1),
+				Title:    "Tags",
+			})
+			s.Properties.Set("toppings", &jsonschema.Schema{
+				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
+					Const: "ch",
+					Title: "Cheese",
+				}, {
+					Const: "ham",
+					Title: "Ham",
+				}, {
+					Const: "pi",
+					Title: "Pineapple",
+				}}},
+				Type:     "array",
+				MaxItems: impl.Uint64(2),
+				Title:    "Toppings",
+			})
+			s.Properties.Set("windows", &jsonschema.Schema{
+				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{
+					Const: "morning",
+					Title: "Morning",
+				}, {
+					Const: "afternoon",
+					Title: "Afternoon",
+				}, {
+					Const: "evening",
+					Title: "Evening",
+				}}},
+				Type:     "array",
+				MaxItems: impl.Uint64(2),
+				MinItems: impl.Uint64(1),
+				Title:    "Windows",
+			})
+			s.Properties.Set("levels", &jsonschema.Schema{
+				Items: &jsonschema.Schema{
+					Type: "string",
+					Enum: []any{"low", "medium", "high"},
+				},
+				Type:  "array",
+				Title: "Levels",
+			})
+			s.Properties.Set("empty", &jsonschema.Schema{
+				Items: &jsonschema.Schema{
+					Type: "string",
+					Enum: []any{"x", "y"},
+				},
+				Type:     "array",
+				MaxItems: impl.Uint64(0),
+				MinItems: impl.Uint64(0),
+				Title:    "Empty",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Multis, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
+			}
 		},
 	})
 }

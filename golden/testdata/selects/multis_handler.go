@@ -32,8 +32,11 @@ func (multisHandler) Accept(ctx context.Context, args *Multis) (*runtime.Result,
 // Decline runs when the user declined the form: declined holds the JSON names of the fields asked.
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
-func (h multisHandler) Decline(ctx context.Context, args *Multis, declined []string) (*runtime.Result, error) {
-	return runtime.Textf("multis: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+func (h multisHandler) Decline(
+	ctx context.Context, args *Multis, declined []string,
+) (*runtime.Result, error) {
+	return runtime.Textf("multis: nothing done; the user declined to give %s",
+		strings.Join(declined, ", ")), nil
 }
 
 // Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,

@@ -4,7 +4,6 @@ package selects
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Singles that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Singles that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Singles) MissingFields() []string {
 	var missing []string
 	if t.Size == "" {
@@ -40,8 +40,8 @@ func (t *Singles) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Singles, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Singles, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -50,15 +50,14 @@ func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "size") {
 		s.Properties.Set("size", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"s", "m", "l"},
 			Title: "Size",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "size")
 	}
 	if slices.Contains(fields, "meal") {
 		s.Properties.Set("meal", &jsonschema.Schema{
-			Default: "veg",
 			OneOf: []*jsonschema.Schema{{
 				Const: "veg",
 				Title: "Vegetarian",
@@ -69,13 +68,13 @@ func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "a",
 				Title: "b|c:Odd one",
 			}},
-			Title: "Meal",
-			Type:  "string",
+			Type:    "string",
+			Title:   "Meal",
+			Default: "veg",
 		})
 	}
 	if slices.Contains(fields, "window") {
 		s.Properties.Set("window", &jsonschema.Schema{
-			Default: "evening",
 			OneOf: []*jsonschema.Schema{{
 				Const: "morning",
 				Title: "Morning",
@@ -86,22 +85,23 @@ func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 				Const: "evening",
 				Title: "Evening",
 			}},
-			Title: "Window",
-			Type:  "string",
+			Type:    "string",
+			Title:   "Window",
+			Default: "evening",
 		})
 	}
 	if slices.Contains(fields, "level") {
 		s.Properties.Set("level", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"low", "medium", "high"},
 			Title: "Level",
-			Type:  "string",
 		})
 	}
 	if slices.Contains(fields, "window2") {
 		s.Properties.Set("window2", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"morning", "evening"},
 			Title: "Window2",
-			Type:  "string",
 		})
 	}
 	return s
@@ -113,17 +113,17 @@ func (t *Singles) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Singles) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Singles) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Singles) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -132,7 +132,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if singlesCheckSize(x, &ve) {
+			} else if _Singles_check_Size(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -146,7 +146,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if singlesCheckMeal(x, &ve) {
+			} else if _Singles_check_Meal(x, &ve) {
 				v1, set1 = x, true
 			}
 		} else {
@@ -160,7 +160,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if singlesCheckWindow(x, &ve) {
+			} else if _Singles_check_Window(x, &ve) {
 				v2, set2 = Window(x), true
 			}
 		} else {
@@ -174,7 +174,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["level"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if singlesCheckLevel(x, &ve) {
+			} else if _Singles_check_Level(x, &ve) {
 				v3, set3 = Level(x), true
 			}
 		}
@@ -186,7 +186,7 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["window2"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window2", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if singlesCheckWindow2(x, &ve) {
+			} else if _Singles_check_Window2(x, &ve) {
 				v4, set4 = Window(x), true
 			}
 		}
@@ -220,33 +220,33 @@ func (t *Singles) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Singles, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Singles, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Singles) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Size == "" {
 		impl.AddFieldError(&ve, "size", "required", "is required")
 	} else {
-		singlesCheckSize(t.Size, &ve)
+		_Singles_check_Size(t.Size, &ve)
 	}
 	if t.Meal != "" {
-		singlesCheckMeal(t.Meal, &ve)
+		_Singles_check_Meal(t.Meal, &ve)
 	}
 	if t.Window != "" {
-		singlesCheckWindow(string(t.Window), &ve)
+		_Singles_check_Window(string(t.Window), &ve)
 	}
 	if t.Level != nil {
-		singlesCheckLevel(string(*t.Level), &ve)
+		_Singles_check_Level(string(*t.Level), &ve)
 	}
 	if t.Window2 != nil {
-		singlesCheckWindow2(string(*t.Window2), &ve)
+		_Singles_check_Window2(string(*t.Window2), &ve)
 	}
 	return ve.Err()
 }
 
-// singlesCheckSize checks the rules of Size (JSON "size").
-func singlesCheckSize(v string, ve **runtime.ValidationError) bool {
+// _Singles_check_Size checks the rules of Size (JSON "size").
+func _Singles_check_Size(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "s", "m", "l":
@@ -257,8 +257,8 @@ func singlesCheckSize(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// singlesCheckMeal checks the rules of Meal (JSON "meal").
-func singlesCheckMeal(v string, ve **runtime.ValidationError) bool {
+// _Singles_check_Meal checks the rules of Meal (JSON "meal").
+func _Singles_check_Meal(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "veg", "fish, grilled", "a":
@@ -269,11 +269,11 @@ func singlesCheckMeal(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// singlesCheckWindow checks the rules of Window (JSON "window").
-func singlesCheckWindow(v string, ve **runtime.ValidationError) bool {
+// _Singles_check_Window checks the rules of Window (JSON "window").
+func _Singles_check_Window(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "morning", "afternoon", "evening":
+	switch Window(v) {
+	case Morning, Afternoon, Evening:
 	default:
 		impl.AddFieldError(ve, "window", "enum", "must be one of: morning, afternoon, evening")
 		ok = false
@@ -281,11 +281,11 @@ func singlesCheckWindow(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// singlesCheckLevel checks the rules of Level (JSON "level").
-func singlesCheckLevel(v string, ve **runtime.ValidationError) bool {
+// _Singles_check_Level checks the rules of Level (JSON "level").
+func _Singles_check_Level(v string, ve **runtime.ValidationError) bool {
 	ok := true
-	switch v {
-	case "low", "medium", "high":
+	switch Level(v) {
+	case Low, Medium, High:
 	default:
 		impl.AddFieldError(ve, "level", "enum", "must be one of: low, medium, high")
 		ok = false
@@ -293,8 +293,8 @@ func singlesCheckLevel(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// singlesCheckWindow2 checks the rules of Window2 (JSON "window2").
-func singlesCheckWindow2(v string, ve **runtime.ValidationError) bool {
+// _Singles_check_Window2 checks the rules of Window2 (JSON "window2").
+func _Singles_check_Window2(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "morning", "evening":
@@ -305,11 +305,11 @@ func singlesCheckWindow2(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Singles) decodeArguments(raw []byte) error {
+func (t *Singles) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -317,15 +317,15 @@ func (t *Singles) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "size":
 			if impl.DecodeString(&ve, "size", v, &t.Size) && t.Size == "" {
-				singlesCheckSize(t.Size, &ve)
+				_Singles_check_Size(t.Size, &ve)
 			}
 		case "meal":
 			if impl.DecodeString(&ve, "meal", v, &t.Meal) && t.Meal == "" {
-				singlesCheckMeal(t.Meal, &ve)
+				_Singles_check_Meal(t.Meal, &ve)
 			}
 		case "window":
 			if impl.DecodeString(&ve, "window", v, &t.Window) && t.Window == "" {
-				singlesCheckWindow(string(t.Window), &ve)
+				_Singles_check_Window(string(t.Window), &ve)
 			}
 		case "level":
 			impl.DecodeString(&ve, "level", v, impl.Ptr(&t.Level))
@@ -341,7 +341,8 @@ func (t *Singles) decodeArguments(raw []byte) error {
 
 // SinglesHandler runs the branches of the singles tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in singles_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in singles_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Singles) (*runtime.AskOptions, error), called on every
@@ -356,79 +357,21 @@ type SinglesHandler interface {
 	Cancel(ctx context.Context, args *Singles) (*runtime.Result, error)
 }
 
-// NewSinglesFlow returns the elicitation flow of the singles tool, whose arguments are Singles, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewSinglesFlow returns the elicitation flow of the singles tool, whose arguments are Singles,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewSinglesFlow(h SinglesHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Singles]{
-		Decode: (*Singles).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Singles, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
+		Name:   "singles",
+		Key:    "singles",
 		Fields: []string{"size", "meal", "window", "level", "window2"},
 		Form:   impl.FormOptions[Singles](h),
-		Key:    "singles",
-		Name:   "singles",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("size", &jsonschema.Schema{
-				Enum:  []any{"s", "m", "l"},
-				Title: "Size",
-				Type:  "string",
-			})
-			s.Properties.Set("meal", &jsonschema.Schema{
-				OneOf: []*jsonschema.Schema{{
-					Const: "veg",
-					Title: "Vegetarian",
-				}, {
-					Const: "fish, grilled",
-					Title: "Fish",
-				}, {
-					Const: "a",
-					Title: "b|c:Odd one",
-				}},
-				Title: "Meal",
-				Type:  "string",
-			})
-			s.Properties.Set("window", &jsonschema.Schema{
-				OneOf: []*jsonschema.Schema{{
-					Const: "morning",
-					Title: "Morning",
-				}, {
-					Const: "afternoon",
-					Title: "Afternoon",
-				}, {
-					Const: "evening",
-					Title: "Evening",
-				}},
-				Title: "Window",
-				Type:  "string",
-			})
-			s.Properties.Set("level", &jsonschema.Schema{
-				Enum:  []any{"low", "medium", "high"},
-				Title: "Level",
-				Type:  "string",
-			})
-			s.Properties.Set("window2", &jsonschema.Schema{
-				Enum:  []any{"morning", "evening"},
-				Title: "Window2",
-				Type:  "string",
-			})
-			return s
-		},
+		Decode: (*Singles)._mcpgenDecode,
 		Value: func(t *Singles, name string) any {
 			switch name {
 			case "size":
-				return string(t.Size)
+				return t.Size
 			case "meal":
-				return string(t.Meal)
+				return t.Meal
 			case "window":
 				return string(t.Window)
 			case "level":
@@ -443,6 +386,66 @@ func NewSinglesFlow(h SinglesHandler) *runtime.Flow {
 				return string(*t.Window2)
 			}
 			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("size", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"s", "m", "l"},
+				Title: "Size",
+			})
+			s.Properties.Set("meal", &jsonschema.Schema{
+				OneOf: []*jsonschema.Schema{{
+					Const: "veg",
+					Title: "Vegetarian",
+				}, {
+					Const: "fish, grilled",
+					Title: "Fish",
+				}, {
+					Const: "a",
+					Title: "b|c:Odd one",
+				}},
+				Type:  "string",
+				Title: "Meal",
+			})
+			s.Properties.Set("window", &jsonschema.Schema{
+				OneOf: []*jsonschema.Schema{{
+					Const: "morning",
+					Title: "Morning",
+				}, {
+					Const: "afternoon",
+					Title: "Afternoon",
+				}, {
+					Const: "evening",
+					Title: "Evening",
+				}},
+				Type:  "string",
+				Title: "Window",
+			})
+			s.Properties.Set("level", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"low", "medium", "high"},
+				Title: "Level",
+			})
+			s.Properties.Set("window2", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"morning", "evening"},
+				Title: "Window2",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Singles, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
+			}
 		},
 	})
 }

@@ -4,7 +4,6 @@ package strs
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Strings that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Strings that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Strings) MissingFields() []string {
 	var missing []string
 	if t.Plain == "" {
@@ -55,8 +55,8 @@ func (t *Strings) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Strings, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Strings, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -65,79 +65,79 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "plain") {
 		s.Properties.Set("plain", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "Plain",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "plain")
 	}
 	if slices.Contains(fields, "short") {
 		s.Properties.Set("short", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(3),
 			MinLength: impl.Uint64(1),
 			Title:     "Short",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "long") {
 		s.Properties.Set("long", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(5),
 			Title:     "Long",
-			Type:      "string",
 		})
 	}
 	if slices.Contains(fields, "email") {
 		s.Properties.Set("email", &jsonschema.Schema{
+			Type:   "string",
 			Format: "email",
 			Title:  "Email",
-			Type:   "string",
 		})
 		s.Required = append(s.Required, "email")
 	}
 	if slices.Contains(fields, "site") {
 		s.Properties.Set("site", &jsonschema.Schema{
-			Format:    "uri",
-			MaxLength: impl.Uint64(60),
-			Title:     "Site",
 			Type:      "string",
+			MaxLength: impl.Uint64(60),
+			Format:    "uri",
+			Title:     "Site",
 		})
 	}
 	if slices.Contains(fields, "day") {
 		s.Properties.Set("day", &jsonschema.Schema{
-			Default: "2026-07-28",
+			Type:    "string",
 			Format:  "date",
 			Title:   "Day",
-			Type:    "string",
+			Default: "2026-07-28",
 		})
 	}
 	if slices.Contains(fields, "when") {
 		s.Properties.Set("when", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date-time",
 			Title:  "When",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "nick") {
 		s.Properties.Set("nick", &jsonschema.Schema{
-			Default:   "bob",
+			Type:      "string",
 			MaxLength: impl.Uint64(8),
 			Title:     "Nick",
-			Type:      "string",
+			Default:   "bob",
 		})
 	}
 	if slices.Contains(fields, "greeting") {
 		s.Properties.Set("greeting", &jsonschema.Schema{
-			Default:   "Hello, world",
+			Type:      "string",
 			MinLength: impl.Uint64(2),
 			Title:     "Greeting",
-			Type:      "string",
+			Default:   "Hello, world",
 		})
 	}
 	if slices.Contains(fields, "label") {
 		s.Properties.Set("label", &jsonschema.Schema{
+			Type:      "string",
 			MaxLength: impl.Uint64(5),
 			Title:     "Label",
-			Type:      "string",
 		})
 	}
 	return s
@@ -149,17 +149,17 @@ func (t *Strings) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Strings) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Strings) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Strings) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -168,7 +168,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["plain"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "plain", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckPlain(x, &ve) {
+			} else if _Strings_check_Plain(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -182,7 +182,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["short"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "short", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckShort(x, &ve) {
+			} else if _Strings_check_Short(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -194,7 +194,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["long"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "long", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckLong(x, &ve) {
+			} else if _Strings_check_Long(x, &ve) {
 				v2, set2 = x, true
 			}
 		}
@@ -206,7 +206,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckEmail(x, &ve) {
+			} else if _Strings_check_Email(x, &ve) {
 				v3, set3 = x, true
 			}
 		} else {
@@ -220,7 +220,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["site"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "site", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckSite(x, &ve) {
+			} else if _Strings_check_Site(x, &ve) {
 				v4, set4 = x, true
 			}
 		}
@@ -232,7 +232,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["day"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "day", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckDay(x, &ve) {
+			} else if _Strings_check_Day(x, &ve) {
 				v5, set5 = x, true
 			}
 		} else {
@@ -246,7 +246,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["when"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "when", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckWhen(x, &ve) {
+			} else if _Strings_check_When(x, &ve) {
 				v6, set6 = x, true
 			}
 		}
@@ -258,7 +258,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["nick"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckNick(x, &ve) {
+			} else if _Strings_check_Nick(x, &ve) {
 				v7, set7 = Nick(x), true
 			}
 		} else {
@@ -272,7 +272,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["greeting"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "greeting", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckGreeting(x, &ve) {
+			} else if _Strings_check_Greeting(x, &ve) {
 				v8, set8 = x, true
 			}
 		} else {
@@ -286,7 +286,7 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["label"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "label", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if stringsCheckLabel(x, &ve) {
+			} else if _Strings_check_Label(x, &ve) {
 				v9, set9 = Label(x), true
 			}
 		}
@@ -339,50 +339,50 @@ func (t *Strings) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Strings, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Strings, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Strings) Validate() error {
 	var ve *runtime.ValidationError
 	if t.Plain == "" {
 		impl.AddFieldError(&ve, "plain", "required", "is required")
 	} else {
-		stringsCheckPlain(t.Plain, &ve)
+		_Strings_check_Plain(t.Plain, &ve)
 	}
 	if t.Short != "" {
-		stringsCheckShort(t.Short, &ve)
+		_Strings_check_Short(t.Short, &ve)
 	}
 	if t.Long != "" {
-		stringsCheckLong(t.Long, &ve)
+		_Strings_check_Long(t.Long, &ve)
 	}
 	if t.Email == "" {
 		impl.AddFieldError(&ve, "email", "required", "is required")
 	} else {
-		stringsCheckEmail(t.Email, &ve)
+		_Strings_check_Email(t.Email, &ve)
 	}
 	if t.Site != nil {
-		stringsCheckSite(*t.Site, &ve)
+		_Strings_check_Site(*t.Site, &ve)
 	}
 	if t.Day != "" {
-		stringsCheckDay(t.Day, &ve)
+		_Strings_check_Day(t.Day, &ve)
 	}
 	if t.When != nil {
-		stringsCheckWhen(*t.When, &ve)
+		_Strings_check_When(*t.When, &ve)
 	}
 	if t.Nick != "" {
-		stringsCheckNick(string(t.Nick), &ve)
+		_Strings_check_Nick(string(t.Nick), &ve)
 	}
 	if t.Greeting != nil {
-		stringsCheckGreeting(*t.Greeting, &ve)
+		_Strings_check_Greeting(*t.Greeting, &ve)
 	}
 	if t.Label != nil {
-		stringsCheckLabel(string(*t.Label), &ve)
+		_Strings_check_Label(string(*t.Label), &ve)
 	}
 	return ve.Err()
 }
 
-// stringsCheckPlain checks the rules of Plain (JSON "plain").
-func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Plain checks the rules of Plain (JSON "plain").
+func _Strings_check_Plain(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "plain", "minLength", "must be at least 1 character")
@@ -391,8 +391,8 @@ func stringsCheckPlain(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckShort checks the rules of Short (JSON "short").
-func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Short checks the rules of Short (JSON "short").
+func _Strings_check_Short(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "short", "minLength", "must be at least 1 character")
@@ -405,8 +405,8 @@ func stringsCheckShort(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckLong checks the rules of Long (JSON "long").
-func stringsCheckLong(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Long checks the rules of Long (JSON "long").
+func _Strings_check_Long(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 5) {
 		impl.AddFieldError(ve, "long", "minLength", "must be at least 5 characters")
@@ -415,8 +415,8 @@ func stringsCheckLong(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckEmail checks the rules of Email (JSON "email").
-func stringsCheckEmail(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Email checks the rules of Email (JSON "email").
+func _Strings_check_Email(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsEmail(v) {
 		impl.AddFieldError(ve, "email", "format", "must be an email address")
@@ -425,42 +425,45 @@ func stringsCheckEmail(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckSite checks the rules of Site (JSON "site").
-func stringsCheckSite(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Site checks the rules of Site (JSON "site").
+func _Strings_check_Site(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 60) {
 		impl.AddFieldError(ve, "site", "maxLength", "must be at most 60 characters")
 		ok = false
 	}
 	if !impl.IsURI(v) {
-		impl.AddFieldError(ve, "site", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+		impl.AddFieldError(ve, "site", "format",
+			"must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
 }
 
-// stringsCheckDay checks the rules of Day (JSON "day").
-func stringsCheckDay(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Day checks the rules of Day (JSON "day").
+func _Strings_check_Day(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "day", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "day", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// stringsCheckWhen checks the rules of When (JSON "when").
-func stringsCheckWhen(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_When checks the rules of When (JSON "when").
+func _Strings_check_When(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDateTime(v) {
-		impl.AddFieldError(ve, "when", "format", "must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z")
+		impl.AddFieldError(ve, "when", "format",
+			"must be a date-time as RFC 3339, e.g. 2026-07-28T09:30:00Z")
 		ok = false
 	}
 	return ok
 }
 
-// stringsCheckNick checks the rules of Nick (JSON "nick").
-func stringsCheckNick(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Nick checks the rules of Nick (JSON "nick").
+func _Strings_check_Nick(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 8) {
 		impl.AddFieldError(ve, "nick", "maxLength", "must be at most 8 characters")
@@ -469,8 +472,8 @@ func stringsCheckNick(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckGreeting checks the rules of Greeting (JSON "greeting").
-func stringsCheckGreeting(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Greeting checks the rules of Greeting (JSON "greeting").
+func _Strings_check_Greeting(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 2) {
 		impl.AddFieldError(ve, "greeting", "minLength", "must be at least 2 characters")
@@ -479,8 +482,8 @@ func stringsCheckGreeting(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// stringsCheckLabel checks the rules of Label (JSON "label").
-func stringsCheckLabel(v string, ve **runtime.ValidationError) bool {
+// _Strings_check_Label checks the rules of Label (JSON "label").
+func _Strings_check_Label(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.MoreRunesThan(v, 5) {
 		impl.AddFieldError(ve, "label", "maxLength", "must be at most 5 characters")
@@ -489,11 +492,11 @@ func stringsCheckLabel(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Strings) decodeArguments(raw []byte) error {
+func (t *Strings) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -501,31 +504,31 @@ func (t *Strings) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "plain":
 			if impl.DecodeString(&ve, "plain", v, &t.Plain) && t.Plain == "" {
-				stringsCheckPlain(t.Plain, &ve)
+				_Strings_check_Plain(t.Plain, &ve)
 			}
 		case "short":
 			if impl.DecodeString(&ve, "short", v, &t.Short) && t.Short == "" {
-				stringsCheckShort(t.Short, &ve)
+				_Strings_check_Short(t.Short, &ve)
 			}
 		case "long":
 			if impl.DecodeString(&ve, "long", v, &t.Long) && t.Long == "" {
-				stringsCheckLong(t.Long, &ve)
+				_Strings_check_Long(t.Long, &ve)
 			}
 		case "email":
 			if impl.DecodeString(&ve, "email", v, &t.Email) && t.Email == "" {
-				stringsCheckEmail(t.Email, &ve)
+				_Strings_check_Email(t.Email, &ve)
 			}
 		case "site":
 			impl.DecodeString(&ve, "site", v, impl.Ptr(&t.Site))
 		case "day":
 			if impl.DecodeString(&ve, "day", v, &t.Day) && t.Day == "" {
-				stringsCheckDay(t.Day, &ve)
+				_Strings_check_Day(t.Day, &ve)
 			}
 		case "when":
 			impl.DecodeString(&ve, "when", v, impl.Ptr(&t.When))
 		case "nick":
 			if impl.DecodeString(&ve, "nick", v, &t.Nick) && t.Nick == "" {
-				stringsCheckNick(string(t.Nick), &ve)
+				_Strings_check_Nick(string(t.Nick), &ve)
 			}
 		case "greeting":
 			impl.DecodeString(&ve, "greeting", v, impl.Ptr(&t.Greeting))
@@ -541,7 +544,8 @@ func (t *Strings) decodeArguments(raw []byte) error {
 
 // StringsHandler runs the branches of the strings tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in strings_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in strings_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Strings) (*runtime.AskOptions, error), called on every
@@ -556,111 +560,45 @@ type StringsHandler interface {
 	Cancel(ctx context.Context, args *Strings) (*runtime.Result, error)
 }
 
-// NewStringsFlow returns the elicitation flow of the strings tool, whose arguments are Strings, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewStringsFlow returns the elicitation flow of the strings tool, whose arguments are Strings,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewStringsFlow(h StringsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Strings]{
-		Decode: (*Strings).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Strings, action runtime.Action, declined []string) (*runtime.Result, error) {
-			switch action {
-			case runtime.Accept:
-				return h.Accept(ctx, args)
-			case runtime.Decline:
-				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
-				return h.Cancel(ctx, args)
-			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"plain", "short", "long", "email", "site", "day", "when", "nick", "greeting", "label"},
+		Name: "strings",
+		Key:  "strings",
+		Fields: []string{"plain", "short", "long", "email", "site", "day", "when", "nick",
+			"greeting", "label"},
 		Form:   impl.FormOptions[Strings](h),
-		Key:    "strings",
-		Name:   "strings",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("plain", &jsonschema.Schema{
-				MinLength: impl.Uint64(1),
-				Title:     "Plain",
-				Type:      "string",
-			})
-			s.Properties.Set("short", &jsonschema.Schema{
-				MaxLength: impl.Uint64(3),
-				MinLength: impl.Uint64(1),
-				Title:     "Short",
-				Type:      "string",
-			})
-			s.Properties.Set("long", &jsonschema.Schema{
-				MinLength: impl.Uint64(5),
-				Title:     "Long",
-				Type:      "string",
-			})
-			s.Properties.Set("email", &jsonschema.Schema{
-				Format: "email",
-				Title:  "Email",
-				Type:   "string",
-			})
-			s.Properties.Set("site", &jsonschema.Schema{
-				Format:    "uri",
-				MaxLength: impl.Uint64(60),
-				Title:     "Site",
-				Type:      "string",
-			})
-			s.Properties.Set("day", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Day",
-				Type:   "string",
-			})
-			s.Properties.Set("when", &jsonschema.Schema{
-				Format: "date-time",
-				Title:  "When",
-				Type:   "string",
-			})
-			s.Properties.Set("nick", &jsonschema.Schema{
-				MaxLength: impl.Uint64(8),
-				Title:     "Nick",
-				Type:      "string",
-			})
-			s.Properties.Set("greeting", &jsonschema.Schema{
-				MinLength: impl.Uint64(2),
-				Title:     "Greeting",
-				Type:      "string",
-			})
-			s.Properties.Set("label", &jsonschema.Schema{
-				MaxLength: impl.Uint64(5),
-				Title:     "Label",
-				Type:      "string",
-			})
-			return s
-		},
+		Decode: (*Strings)._mcpgenDecode,
 		Value: func(t *Strings, name string) any {
 			switch name {
 			case "plain":
-				return string(t.Plain)
+				return t.Plain
 			case "short":
-				return string(t.Short)
+				return t.Short
 			case "long":
-				return string(t.Long)
+				return t.Long
 			case "email":
-				return string(t.Email)
+				return t.Email
 			case "site":
 				if t.Site == nil {
 					return nil
 				}
-				return string(*t.Site)
+				return *t.Site
 			case "day":
-				return string(t.Day)
+				return t.Day
 			case "when":
 				if t.When == nil {
 					return nil
 				}
-				return string(*t.When)
+				return *t.When
 			case "nick":
 				return string(t.Nick)
 			case "greeting":
 				if t.Greeting == nil {
 					return nil
 				}
-				return string(*t.Greeting)
+				return *t.Greeting
 			case "label":
 				if t.Label == nil {
 					return nil
@@ -668,6 +606,75 @@ func NewStringsFlow(h StringsHandler) *runtime.Flow {
 				return string(*t.Label)
 			}
 			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("plain", &jsonschema.Schema{
+				Type:      "string",
+				MinLength: impl.Uint64(1),
+				Title:     "Plain",
+			})
+			s.Properties.Set("short", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(3),
+				MinLength: impl.Uint64(1),
+				Title:     "Short",
+			})
+			s.Properties.Set("long", &jsonschema.Schema{
+				Type:      "string",
+				MinLength: impl.Uint64(5),
+				Title:     "Long",
+			})
+			s.Properties.Set("email", &jsonschema.Schema{
+				Type:   "string",
+				Format: "email",
+				Title:  "Email",
+			})
+			s.Properties.Set("site", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(60),
+				Format:    "uri",
+				Title:     "Site",
+			})
+			s.Properties.Set("day", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Day",
+			})
+			s.Properties.Set("when", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date-time",
+				Title:  "When",
+			})
+			s.Properties.Set("nick", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(8),
+				Title:     "Nick",
+			})
+			s.Properties.Set("greeting", &jsonschema.Schema{
+				Type:      "string",
+				MinLength: impl.Uint64(2),
+				Title:     "Greeting",
+			})
+			s.Properties.Set("label", &jsonschema.Schema{
+				Type:      "string",
+				MaxLength: impl.Uint64(5),
+				Title:     "Label",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Strings, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
+			switch action {
+			case runtime.Accept:
+				return h.Accept(ctx, args)
+			case runtime.Decline:
+				return h.Decline(ctx, args, declined)
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
+				return h.Cancel(ctx, args)
+			}
 		},
 	})
 }

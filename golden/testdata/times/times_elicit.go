@@ -4,7 +4,6 @@ package times
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -19,8 +18,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Times that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Times that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Times) MissingFields() []string {
 	var missing []string
 	if t.At.IsZero() {
@@ -41,8 +41,8 @@ func (t *Times) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Times, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Times, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Times) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -51,40 +51,40 @@ func (t *Times) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "at") {
 		s.Properties.Set("at", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date-time",
 			Title:  "At",
-			Type:   "string",
 		})
 		s.Required = append(s.Required, "at")
 	}
 	if slices.Contains(fields, "day") {
 		s.Properties.Set("day", &jsonschema.Schema{
-			Default: "2026-07-28",
+			Type:    "string",
 			Format:  "date",
 			Title:   "Day",
-			Type:    "string",
+			Default: "2026-07-28",
 		})
 	}
 	if slices.Contains(fields, "maybe") {
 		s.Properties.Set("maybe", &jsonschema.Schema{
-			Default: "2026-07-28T09:30:00.5+02:00",
+			Type:    "string",
 			Format:  "date-time",
 			Title:   "Maybe",
-			Type:    "string",
+			Default: "2026-07-28T09:30:00.5+02:00",
 		})
 	}
 	if slices.Contains(fields, "dayptr") {
 		s.Properties.Set("dayptr", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Dayptr",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "explicit") {
 		s.Properties.Set("explicit", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date-time",
 			Title:  "Exact moment",
-			Type:   "string",
 		})
 	}
 	return s
@@ -96,17 +96,17 @@ func (t *Times) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Times) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Times) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Times) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 time.Time
 	var set0 bool
@@ -116,13 +116,13 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "at", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
-				impl.AddFieldError(&ve, "at", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+				impl.AddFieldError(&ve, "at", "format",
+					"must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+			} else if tm.IsZero() {
+				impl.AddFieldError(&ve, "at", "range",
+					"must be later than 0001-01-01T00:00:00Z, which reads as no answer")
 			} else {
-				if tm.IsZero() {
-					impl.AddFieldError(&ve, "at", "range", "must be later than 0001-01-01T00:00:00Z, which reads as no answer")
-				} else {
-					v0, set0 = tm, true
-				}
+				v0, set0 = tm, true
 			}
 		} else {
 			impl.AddFieldError(&ve, "at", "required", "is required")
@@ -152,7 +152,8 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "maybe", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
-				impl.AddFieldError(&ve, "maybe", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+				impl.AddFieldError(&ve, "maybe", "format",
+					"must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v2, set2 = tm, true
 			}
@@ -182,7 +183,8 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "explicit", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
-				impl.AddFieldError(&ve, "explicit", "format", "must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
+				impl.AddFieldError(&ve, "explicit", "format",
+					"must be a date-time string (RFC 3339, e.g. 2026-07-28T09:30:00Z)")
 			} else {
 				v4, set4 = tm, true
 			}
@@ -217,23 +219,22 @@ func (t *Times) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Times, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Times, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Times) Validate() error {
 	var ve *runtime.ValidationError
 	if t.At.IsZero() {
 		impl.AddFieldError(&ve, "at", "required", "is required")
-	} else {
 	}
 	return ve.Err()
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Times) decodeArguments(raw []byte) error {
+func (t *Times) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -259,7 +260,8 @@ func (t *Times) decodeArguments(raw []byte) error {
 
 // TimesHandler runs the branches of the times tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in times_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in times_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Times) (*runtime.AskOptions, error), called on every
@@ -274,55 +276,57 @@ type TimesHandler interface {
 	Cancel(ctx context.Context, args *Times) (*runtime.Result, error)
 }
 
-// NewTimesFlow returns the elicitation flow of the times tool, whose arguments are Times, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewTimesFlow returns the elicitation flow of the times tool, whose arguments are Times, running
+// h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewTimesFlow(h TimesHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Times]{
+		Name:       "times",
+		Key:        "times",
+		Fields:     []string{"at", "day", "maybe", "dayptr", "explicit"},
 		DateFields: []string{"day", "dayptr"},
-		Decode:     (*Times).decodeArguments,
-		Dispatch: func(ctx context.Context, args *Times, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Form:       impl.FormOptions[Times](h),
+		Decode:     (*Times)._mcpgenDecode,
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("at", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date-time",
+				Title:  "At",
+			})
+			s.Properties.Set("day", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Day",
+			})
+			s.Properties.Set("maybe", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date-time",
+				Title:  "Maybe",
+			})
+			s.Properties.Set("dayptr", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Dayptr",
+			})
+			s.Properties.Set("explicit", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date-time",
+				Title:  "Exact moment",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Times, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields: []string{"at", "day", "maybe", "dayptr", "explicit"},
-		Form:   impl.FormOptions[Times](h),
-		Key:    "times",
-		Name:   "times",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("at", &jsonschema.Schema{
-				Format: "date-time",
-				Title:  "At",
-				Type:   "string",
-			})
-			s.Properties.Set("day", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Day",
-				Type:   "string",
-			})
-			s.Properties.Set("maybe", &jsonschema.Schema{
-				Format: "date-time",
-				Title:  "Maybe",
-				Type:   "string",
-			})
-			s.Properties.Set("dayptr", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Dayptr",
-				Type:   "string",
-			})
-			s.Properties.Set("explicit", &jsonschema.Schema{
-				Format: "date-time",
-				Title:  "Exact moment",
-				Type:   "string",
-			})
-			return s
 		},
 	})
 }

@@ -8,8 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// timesHandler runs the branches of the times tool: register it with
-// NewTimesFlow(timesHandler{}).
+// timesHandler runs the branches of the times tool: register it with NewTimesFlow(timesHandler{}).
 //
 // This file is yours. mcpgen wrote it once and never overwrites it; edit the branches freely.
 // If TimesHandler changes, the assertion below stops compiling until the methods match.
@@ -33,7 +32,8 @@ func (timesHandler) Accept(ctx context.Context, args *Times) (*runtime.Result, e
 // Never ask again for them. Either fall back to defaults (fill the declined fields and return
 // h.Accept(ctx, args)), or return a clean partial result that says what was not done, as here.
 func (h timesHandler) Decline(ctx context.Context, args *Times, declined []string) (*runtime.Result, error) {
-	return runtime.Textf("times: nothing done; the user declined to give %s", strings.Join(declined, ", ")), nil
+	return runtime.Textf("times: nothing done; the user declined to give %s",
+		strings.Join(declined, ", ")), nil
 }
 
 // Cancel runs when the user dismissed the form without choosing. Stop cleanly: no side effects,

@@ -4,7 +4,6 @@ package titles
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/invopop/jsonschema"
@@ -18,8 +17,9 @@ import (
 const _ = impl.EnforceVersion(impl.MaxVersion - 4)
 const _ = impl.EnforceVersion(4 - impl.MinVersion)
 
-// MissingFields returns the JSON names of the elicitable fields of Titles that hold no answer, in field order.
-// A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.
+// MissingFields returns the JSON names of the elicitable fields of Titles that hold no answer, in
+// field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
+// time.Time, or a zero number or false bool.
 func (t *Titles) MissingFields() []string {
 	var missing []string
 	if t.FirstName == "" {
@@ -61,8 +61,8 @@ func (t *Titles) MissingFields() []string {
 	return missing
 }
 
-// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named
-// fields of Titles, or for every missing field when none are named. Properties follow field
+// RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the
+// named fields of Titles, or for every missing field when none are named. Properties follow field
 // order; unknown names are ignored. Its JSON encoding is byte-stable.
 func (t *Titles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	if len(fields) == 0 {
@@ -71,86 +71,86 @@ func (t *Titles) RequestedSchema(fields ...string) *jsonschema.Schema {
 	s := impl.NewObjectSchema()
 	if slices.Contains(fields, "first_name") {
 		s.Properties.Set("first_name", &jsonschema.Schema{
+			Type:      "string",
 			MinLength: impl.Uint64(1),
 			Title:     "First name",
-			Type:      "string",
 		})
 		s.Required = append(s.Required, "first_name")
 	}
 	if slices.Contains(fields, "departure_date") {
 		s.Properties.Set("departure_date", &jsonschema.Schema{
+			Type:   "string",
 			Format: "date",
 			Title:  "Departure date",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "user_id") {
 		s.Properties.Set("user_id", &jsonschema.Schema{
-			Title: "User ID",
 			Type:  "string",
+			Title: "User ID",
 		})
 	}
 	if slices.Contains(fields, "http_server_url") {
 		s.Properties.Set("http_server_url", &jsonschema.Schema{
+			Type:   "string",
 			Format: "uri",
 			Title:  "HTTP server URL",
-			Type:   "string",
 		})
 	}
 	if slices.Contains(fields, "nick") {
 		s.Properties.Set("nick", &jsonschema.Schema{
-			Description: "What friends call you",
-			Title:       "Nickname",
 			Type:        "string",
+			Title:       "Nickname",
+			Description: "What friends call you",
 		})
 	}
 	if slices.Contains(fields, "motto") {
 		s.Properties.Set("motto", &jsonschema.Schema{
-			Description: "A short motto",
-			Title:       "Motto",
 			Type:        "string",
+			Title:       "Motto",
+			Description: "A short motto",
 		})
 	}
 	if slices.Contains(fields, "city") {
 		s.Properties.Set("city", &jsonschema.Schema{
-			Description: "From jsonschema",
-			Title:       "Home city",
 			Type:        "string",
+			Title:       "Home city",
+			Description: "From jsonschema",
 		})
 	}
 	if slices.Contains(fields, "bio") {
 		s.Properties.Set("bio", &jsonschema.Schema{
-			Description: "Short, please",
-			Title:       "Biography",
 			Type:        "string",
+			Title:       "Biography",
+			Description: "Short, please",
 		})
 	}
 	if slices.Contains(fields, "NoJSON") {
 		s.Properties.Set("NoJSON", &jsonschema.Schema{
-			Title: "No JSON",
 			Type:  "string",
+			Title: "No JSON",
 		})
 	}
 	if slices.Contains(fields, "confirm") {
 		s.Properties.Set("confirm", &jsonschema.Schema{
+			Type:  "string",
 			Enum:  []any{"yes"},
 			Title: "Type yes to confirm",
-			Type:  "string",
 		})
 		s.Required = append(s.Required, "confirm")
 	}
 	if slices.Contains(fields, "sure") {
 		s.Properties.Set("sure", &jsonschema.Schema{
-			Default: true,
-			Title:   "Sure",
 			Type:    "boolean",
+			Title:   "Sure",
+			Default: true,
 		})
 	}
 	if slices.Contains(fields, "spaced") {
 		s.Properties.Set("spaced", &jsonschema.Schema{
-			Description: " kept ",
-			Title:       "Spaced out",
 			Type:        "string",
+			Title:       "Spaced out",
+			Description: " kept ",
 		})
 	}
 	return s
@@ -162,17 +162,17 @@ func (t *Titles) RequestedSchema(fields ...string) *jsonschema.Schema {
 // together as a *runtime.ValidationError, and then nothing is set. Keys of other fields are ignored.
 // An optional field left unanswered takes its default.
 func (t *Titles) ApplyContent(content map[string]any) error {
-	return t.applyContent(content, false)
+	return t._mcpgenApply(content, false)
 }
 
 // ApplyPartial is ApplyContent for partial results: it sets every field whose answer is valid,
 // leaves the others as they are, and returns a *runtime.ValidationError for those (or nil).
 func (t *Titles) ApplyPartial(content map[string]any) error {
-	return t.applyContent(content, true)
+	return t._mcpgenApply(content, true)
 }
 
-// applyContent is ApplyContent (partial false) and ApplyPartial (partial true).
-func (t *Titles) applyContent(content map[string]any, partial bool) error {
+// _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
+func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var v0 string
 	var set0 bool
@@ -181,7 +181,7 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["first_name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "first_name", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if titlesCheckFirstName(x, &ve) {
+			} else if _Titles_check_FirstName(x, &ve) {
 				v0, set0 = x, true
 			}
 		} else {
@@ -194,8 +194,9 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	if t.DepartureDate == "" {
 		if raw, ok := content["departure_date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
-				impl.AddFieldError(&ve, "departure_date", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if titlesCheckDepartureDate(x, &ve) {
+				impl.AddFieldError(&ve, "departure_date", "type",
+					"must be a string, got "+impl.TypeName(raw))
+			} else if _Titles_check_DepartureDate(x, &ve) {
 				v1, set1 = x, true
 			}
 		}
@@ -218,8 +219,9 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	if t.HTTPServerURL == "" {
 		if raw, ok := content["http_server_url"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
-				impl.AddFieldError(&ve, "http_server_url", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if titlesCheckHTTPServerURL(x, &ve) {
+				impl.AddFieldError(&ve, "http_server_url", "type",
+					"must be a string, got "+impl.TypeName(raw))
+			} else if _Titles_check_HTTPServerURL(x, &ve) {
 				v3, set3 = x, true
 			}
 		}
@@ -291,7 +293,7 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
-			} else if titlesCheckConfirm(x, &ve) {
+			} else if _Titles_check_Confirm(x, &ve) {
 				v9, set9 = x, true
 			}
 		} else {
@@ -372,32 +374,32 @@ func (t *Titles) applyContent(content map[string]any, partial bool) error {
 	return ve.Err()
 }
 
-// Validate checks every rule on every elicitable field of Titles, and that required ones hold an answer.
-// It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
+// Validate checks every rule on every elicitable field of Titles, and that required ones hold an
+// answer. It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil;
 // it allocates nothing when the struct is valid.
 func (t *Titles) Validate() error {
 	var ve *runtime.ValidationError
 	if t.FirstName == "" {
 		impl.AddFieldError(&ve, "first_name", "required", "is required")
 	} else {
-		titlesCheckFirstName(t.FirstName, &ve)
+		_Titles_check_FirstName(t.FirstName, &ve)
 	}
 	if t.DepartureDate != "" {
-		titlesCheckDepartureDate(t.DepartureDate, &ve)
+		_Titles_check_DepartureDate(t.DepartureDate, &ve)
 	}
 	if t.HTTPServerURL != "" {
-		titlesCheckHTTPServerURL(t.HTTPServerURL, &ve)
+		_Titles_check_HTTPServerURL(t.HTTPServerURL, &ve)
 	}
 	if t.Confirm == "" {
 		impl.AddFieldError(&ve, "confirm", "required", "is required")
 	} else {
-		titlesCheckConfirm(t.Confirm, &ve)
+		_Titles_check_Confirm(t.Confirm, &ve)
 	}
 	return ve.Err()
 }
 
-// titlesCheckFirstName checks the rules of FirstName (JSON "first_name").
-func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
+// _Titles_check_FirstName checks the rules of FirstName (JSON "first_name").
+func _Titles_check_FirstName(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if impl.FewerRunesThan(v, 1) {
 		impl.AddFieldError(ve, "first_name", "minLength", "must be at least 1 character")
@@ -406,28 +408,30 @@ func titlesCheckFirstName(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// titlesCheckDepartureDate checks the rules of DepartureDate (JSON "departure_date").
-func titlesCheckDepartureDate(v string, ve **runtime.ValidationError) bool {
+// _Titles_check_DepartureDate checks the rules of DepartureDate (JSON "departure_date").
+func _Titles_check_DepartureDate(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsDate(v) {
-		impl.AddFieldError(ve, "departure_date", "format", "must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+		impl.AddFieldError(ve, "departure_date", "format",
+			"must be a date as YYYY-MM-DD (RFC 3339 full-date)")
 		ok = false
 	}
 	return ok
 }
 
-// titlesCheckHTTPServerURL checks the rules of HTTPServerURL (JSON "http_server_url").
-func titlesCheckHTTPServerURL(v string, ve **runtime.ValidationError) bool {
+// _Titles_check_HTTPServerURL checks the rules of HTTPServerURL (JSON "http_server_url").
+func _Titles_check_HTTPServerURL(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	if !impl.IsURI(v) {
-		impl.AddFieldError(ve, "http_server_url", "format", "must be an absolute URI (RFC 3986), e.g. https://example.com/")
+		impl.AddFieldError(ve, "http_server_url", "format",
+			"must be an absolute URI (RFC 3986), e.g. https://example.com/")
 		ok = false
 	}
 	return ok
 }
 
-// titlesCheckConfirm checks the rules of Confirm (JSON "confirm").
-func titlesCheckConfirm(v string, ve **runtime.ValidationError) bool {
+// _Titles_check_Confirm checks the rules of Confirm (JSON "confirm").
+func _Titles_check_Confirm(v string, ve **runtime.ValidationError) bool {
 	ok := true
 	switch v {
 	case "yes":
@@ -438,11 +442,11 @@ func titlesCheckConfirm(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
-// decodeArguments decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
+// _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
 // in a *runtime.ValidationError; arguments that are not a JSON object are a plain error.
-func (t *Titles) decodeArguments(raw []byte) error {
+func (t *Titles) _mcpgenDecode(raw []byte) error {
 	var ve *runtime.ValidationError
 	a := impl.ReadArguments(raw)
 	for a.Next() {
@@ -450,17 +454,17 @@ func (t *Titles) decodeArguments(raw []byte) error {
 		switch string(a.Key()) {
 		case "first_name":
 			if impl.DecodeString(&ve, "first_name", v, &t.FirstName) && t.FirstName == "" {
-				titlesCheckFirstName(t.FirstName, &ve)
+				_Titles_check_FirstName(t.FirstName, &ve)
 			}
 		case "departure_date":
 			if impl.DecodeString(&ve, "departure_date", v, &t.DepartureDate) && t.DepartureDate == "" {
-				titlesCheckDepartureDate(t.DepartureDate, &ve)
+				_Titles_check_DepartureDate(t.DepartureDate, &ve)
 			}
 		case "user_id":
 			impl.DecodeString(&ve, "user_id", v, &t.UserID)
 		case "http_server_url":
 			if impl.DecodeString(&ve, "http_server_url", v, &t.HTTPServerURL) && t.HTTPServerURL == "" {
-				titlesCheckHTTPServerURL(t.HTTPServerURL, &ve)
+				_Titles_check_HTTPServerURL(t.HTTPServerURL, &ve)
 			}
 		case "nick":
 			impl.DecodeString(&ve, "nick", v, &t.Nick)
@@ -496,7 +500,8 @@ func (t *Titles) decodeArguments(raw []byte) error {
 
 // TitlesHandler runs the branches of the titled tool after its elicitation (MCP 2026-07-28,
 // client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an
-// implementation once, in titles_handler.go; a handler that no longer fits this interface fails to compile.
+// implementation once, in titles_handler.go; a handler that no longer fits this interface fails to
+// compile.
 //
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Titles) (*runtime.AskOptions, error), called on every
@@ -511,107 +516,110 @@ type TitlesHandler interface {
 	Cancel(ctx context.Context, args *Titles) (*runtime.Result, error)
 }
 
-// NewTitlesFlow returns the elicitation flow of the titled tool, whose arguments are Titles, running h's
-// branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
+// NewTitlesFlow returns the elicitation flow of the titled tool, whose arguments are Titles,
+// running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewTitlesFlow(h TitlesHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Titles]{
-		AskAlways:   []string{"confirm", "sure"},
-		Decode:      (*Titles).decodeArguments,
+		Name:        "titled",
 		Description: "Title fallbacks.",
-		Dispatch: func(ctx context.Context, args *Titles, action runtime.Action, declined []string) (*runtime.Result, error) {
+		Message:     "Tell us about yourself.",
+		Key:         "titled",
+		Fields: []string{"first_name", "departure_date", "user_id", "http_server_url", "nick",
+			"motto", "city", "bio", "NoJSON", "confirm", "sure", "spaced"},
+		AskAlways: []string{"confirm", "sure"},
+		Form:      impl.FormOptions[Titles](h),
+		Decode:    (*Titles)._mcpgenDecode,
+		Value: func(t *Titles, name string) any {
+			switch name {
+			case "first_name":
+				return t.FirstName
+			case "departure_date":
+				return t.DepartureDate
+			case "user_id":
+				return t.UserID
+			case "http_server_url":
+				return t.HTTPServerURL
+			case "nick":
+				return t.Nick
+			case "motto":
+				return t.Motto
+			case "city":
+				return t.City
+			case "bio":
+				return t.Bio
+			case "NoJSON":
+				return t.NoJSON
+			case "confirm":
+				return t.Confirm
+			case "spaced":
+				return t.Spaced
+			}
+			return nil
+		},
+		Schema: func() *jsonschema.Schema {
+			s := impl.NewObjectSchema()
+			s.Properties.Set("first_name", &jsonschema.Schema{
+				Type:      "string",
+				MinLength: impl.Uint64(1),
+				Title:     "First name",
+			})
+			s.Properties.Set("departure_date", &jsonschema.Schema{
+				Type:   "string",
+				Format: "date",
+				Title:  "Departure date",
+			})
+			s.Properties.Set("user_id", &jsonschema.Schema{
+				Type:  "string",
+				Title: "User ID",
+			})
+			s.Properties.Set("http_server_url", &jsonschema.Schema{
+				Type:   "string",
+				Format: "uri",
+				Title:  "HTTP server URL",
+			})
+			s.Properties.Set("nick", &jsonschema.Schema{
+				Type:        "string",
+				Title:       "Nickname",
+				Description: "What friends call you",
+			})
+			s.Properties.Set("motto", &jsonschema.Schema{
+				Type:        "string",
+				Title:       "Motto",
+				Description: "A short motto",
+			})
+			s.Properties.Set("city", &jsonschema.Schema{
+				Type:        "string",
+				Title:       "Home city",
+				Description: "From jsonschema",
+			})
+			s.Properties.Set("bio", &jsonschema.Schema{
+				Type:        "string",
+				Title:       "Biography",
+				Description: "Short, please",
+			})
+			s.Properties.Set("NoJSON", &jsonschema.Schema{
+				Type:  "string",
+				Title: "No JSON",
+			})
+			s.Properties.Set("spaced", &jsonschema.Schema{
+				Type:        "string",
+				Title:       "Spaced out",
+				Description: " kept ",
+			})
+			return s
+		},
+		Dispatch: func(
+			ctx context.Context, args *Titles, action runtime.Action, declined []string,
+		) (*runtime.Result, error) {
 			switch action {
 			case runtime.Accept:
 				return h.Accept(ctx, args)
 			case runtime.Decline:
 				return h.Decline(ctx, args, declined)
-			case runtime.Cancel:
+			default:
+				// runtime.Cancel: the runtime dispatches no other action
 				return h.Cancel(ctx, args)
 			}
-			return nil, fmt.Errorf("mcpgen: unknown action %q", action)
-		},
-		Fields:  []string{"first_name", "departure_date", "user_id", "http_server_url", "nick", "motto", "city", "bio", "NoJSON", "confirm", "sure", "spaced"},
-		Form:    impl.FormOptions[Titles](h),
-		Key:     "titled",
-		Message: "Tell us about yourself.",
-		Name:    "titled",
-		Schema: func() *jsonschema.Schema {
-			s := impl.NewObjectSchema()
-			s.Properties.Set("first_name", &jsonschema.Schema{
-				MinLength: impl.Uint64(1),
-				Title:     "First name",
-				Type:      "string",
-			})
-			s.Properties.Set("departure_date", &jsonschema.Schema{
-				Format: "date",
-				Title:  "Departure date",
-				Type:   "string",
-			})
-			s.Properties.Set("user_id", &jsonschema.Schema{
-				Title: "User ID",
-				Type:  "string",
-			})
-			s.Properties.Set("http_server_url", &jsonschema.Schema{
-				Format: "uri",
-				Title:  "HTTP server URL",
-				Type:   "string",
-			})
-			s.Properties.Set("nick", &jsonschema.Schema{
-				Description: "What friends call you",
-				Title:       "Nickname",
-				Type:        "string",
-			})
-			s.Properties.Set("motto", &jsonschema.Schema{
-				Description: "A short motto",
-				Title:       "Motto",
-				Type:        "string",
-			})
-			s.Properties.Set("city", &jsonschema.Schema{
-				Description: "From jsonschema",
-				Title:       "Home city",
-				Type:        "string",
-			})
-			s.Properties.Set("bio", &jsonschema.Schema{
-				Description: "Short, please",
-				Title:       "Biography",
-				Type:        "string",
-			})
-			s.Properties.Set("NoJSON", &jsonschema.Schema{
-				Title: "No JSON",
-				Type:  "string",
-			})
-			s.Properties.Set("spaced", &jsonschema.Schema{
-				Description: " kept ",
-				Title:       "Spaced out",
-				Type:        "string",
-			})
-			return s
-		},
-		Value: func(t *Titles, name string) any {
-			switch name {
-			case "first_name":
-				return string(t.FirstName)
-			case "departure_date":
-				return string(t.DepartureDate)
-			case "user_id":
-				return string(t.UserID)
-			case "http_server_url":
-				return string(t.HTTPServerURL)
-			case "nick":
-				return string(t.Nick)
-			case "motto":
-				return string(t.Motto)
-			case "city":
-				return string(t.City)
-			case "bio":
-				return string(t.Bio)
-			case "NoJSON":
-				return string(t.NoJSON)
-			case "confirm":
-				return string(t.Confirm)
-			case "spaced":
-				return string(t.Spaced)
-			}
-			return nil
 		},
 	})
 }
