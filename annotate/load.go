@@ -71,7 +71,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		diags = append(diags, renames...)
 		diags = append(diags, loadErrors(p)...)
 		if len(wanted) > 0 {
-			model.unrequested = unrequested(p, wanted)
+			model.unrequested, model.unrequestedDiags = unrequested(p, wanted)
 		}
 		model.load = &loaded{pkg: p, own: own, cfg: cfg}
 		if len(model.Structs) > 0 || len(model.Stale) > 0 {
@@ -272,14 +272,19 @@ func loadErrors(p *packages.Package) []Diagnostic {
 
 // unrequested returns the model of the package's annotated structs that
 // -type (wanted) leaves out, or nil when there are none or any has a
-// diagnostic: the package is type-checked with their output too (built in
-// memory, not written), so that code calling what another directive of
-// the package generates compiles before that directive has run.
-func unrequested(p *packages.Package, wanted map[string]bool) *Package {
+// diagnostic (returned then, sorted): the package is type-checked with
+// their output too (built in memory, not written), so that code calling
+// what another directive of the package generates compiles before that
+// directive has run.
+func unrequested(p *packages.Package, wanted map[string]bool) (*Package, []Diagnostic) {
 	b := &analyzer{fset: p.Fset, types: p.Types, files: p.Syntax, info: p.TypesInfo}
 	all := b.run(nil, map[string]bool{})
-	if len(b.diags) > 0 || len(b.unresolved) > 0 {
-		return nil
+	if len(b.diags) > 0 {
+		sortDiags(b.diags)
+		return nil, dedupDiags(b.diags)
+	}
+	if len(b.unresolved) > 0 {
+		return nil, nil
 	}
 	var structs []*Struct
 	for _, s := range all.Structs {
@@ -288,10 +293,10 @@ func unrequested(p *packages.Package, wanted map[string]bool) *Package {
 		}
 	}
 	if len(structs) == 0 {
-		return nil
+		return nil, nil
 	}
 	all.Structs = structs
-	return all
+	return all, nil
 }
 
 // emptiedStubs returns the stale files an earlier run emptied (see

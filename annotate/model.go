@@ -60,6 +60,10 @@ type Package struct {
 	// unrequested: the package's other annotated structs, when -type names
 	// some (see [Package.Unrequested]).
 	unrequested *Package
+	// unrequestedDiags: the problems of those structs, which keep their
+	// output from being type-checked with the requested structs' (see
+	// [Package.UnrequestedDiagnostics]).
+	unrequestedDiags []Diagnostic
 }
 
 // Unresolved returns a diagnostic for each field left out of the model
@@ -74,6 +78,13 @@ func (p *Package) Unresolved() []Diagnostic { return p.unresolved }
 // [Config.Types] left out (nil: none, or one of them has a diagnostic):
 // their output is type-checked with the requested structs' but not written.
 func (p *Package) Unrequested() *Package { return p.unrequested }
+
+// UnrequestedDiagnostics returns the problems of the package's annotated
+// structs that [Config.Types] left out (their own directive reports them):
+// while they have any, their output cannot be built for the type check, so
+// the package's calls into it do not compile; the driver reports these
+// beside such type errors, which they explain.
+func (p *Package) UnrequestedDiagnostics() []Diagnostic { return p.unrequestedDiags }
 
 // StaleFile is a generated file of mcpgen's whose types are gone.
 type StaleFile struct {

@@ -101,3 +101,21 @@ func TestOtherDirectivesStructsBeforeTheirRun(t *testing.T) {
 	}
 	goBuild(t)
 }
+
+// TestOtherDirectivesProblemsExplainItsErrors: with -type AArgs, a call
+// into what BArgs's own directive generates cannot compile while BArgs has
+// a tag problem (its output cannot be built for the type check); the run
+// reports that problem beside the type errors it causes, instead of
+// "undefined" alone, and writes nothing.
+func TestOtherDirectivesProblemsExplainItsErrors(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"a.go": "package m\n\n//mcpgen:tool a_tool Does a.\ntype AArgs struct {\n\tDate string `json:\"date,omitempty\" elicit:\"format=date\"`\n}\n",
+		"b.go": "package m\n\n//mcpgen:tool b_tool Does b.\ntype BArgs struct {\n\tDate string `json:\"date,omitempty\" elicit:\"requird,format=date\"`\n}\n\nvar _ = NewBArgsFlow(bArgsHandler{})\n",
+	})
+	before := snapshot(t, dir)
+	code, _, stderr := mcpgen(t, "-type", "AArgs")
+	if code != 1 || !strings.Contains(stderr, "b.go:8:9: undefined: NewBArgsFlow") || !strings.Contains(stderr, `b.go:5:`) || !strings.Contains(stderr, "requird") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, the undefined NewBArgsFlow and BArgs's tag problem (requird)", code, stderr)
+	}
+	requireSame(t, before, snapshot(t, dir))
+}

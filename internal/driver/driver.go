@@ -100,6 +100,10 @@ func Run(opts Options) (*Result, error) {
 		diags := annotate.TypeCheck(p, overlay)
 		if len(diags) == 0 {
 			diags = p.Unresolved()
+		} else {
+			// Calls into the output of a struct -type left out fail while
+			// that struct has problems of its own: those are the cause.
+			diags = append(diags, p.UnrequestedDiagnostics()...)
 		}
 		res.Diagnostics = append(res.Diagnostics, diags...)
 		res.Files = append(res.Files, files...)
