@@ -134,9 +134,10 @@ func packagesConfig(cfg Config, own *ownFiles) *packages.Config {
 	return pcfg
 }
 
-// ownFile is what one of mcpgen's own generated files declares methods on.
+// ownFile is what one of mcpgen's own generated files declares.
 type ownFile struct {
 	recvs map[string]bool // receiver type names
+	types map[string]bool // type names the file declares itself
 }
 
 // ownFiles records the declarations of mcpgen's own output as the loader
@@ -163,19 +164,28 @@ func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast
 	return parser.ParseFile(fset, filename, src, parser.ParseComments)
 }
 
-// ownDecls lists the receivers of a generated file's methods (of a file set
-// of its own: the positions are not needed). A file that no longer parses
-// yields what was parsed.
+// ownDecls lists the receivers of a generated file's methods and the types
+// it declares (of a file set of its own: the positions are not needed). A
+// file that no longer parses yields what was parsed.
 func ownDecls(src []byte) *ownFile {
-	of := &ownFile{recvs: map[string]bool{}}
+	of := &ownFile{recvs: map[string]bool{}, types: map[string]bool{}}
 	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if f == nil {
 		return of
 	}
 	for _, decl := range f.Decls {
-		if d, ok := decl.(*ast.FuncDecl); ok && d.Recv != nil && len(d.Recv.List) > 0 {
-			if r := recvTypeName(d.Recv.List[0].Type); r != "" {
-				of.recvs[r] = true
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				if r := recvTypeName(d.Recv.List[0].Type); r != "" {
+					of.recvs[r] = true
+				}
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				if ts, ok := spec.(*ast.TypeSpec); ok {
+					of.types[ts.Name.Name] = true
+				}
 			}
 		}
 	}
@@ -201,7 +211,8 @@ func recvTypeName(e ast.Expr) string {
 
 // judge returns the generated files of package p whose methods are all on
 // types the package no longer declares: they are stale, to be removed.
-// Handler files are the user's and never stale.
+// Handler files are the user's and never stale. A type the file declares
+// itself is not in p (the file was read as empty) and never makes it stale.
 func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 	var stale []StaleFile
 	o.mu.Lock()
@@ -213,7 +224,7 @@ func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 		}
 		var gone []string
 		for r := range of.recvs {
-			if p.Types.Scope().Lookup(r) == nil {
+			if p.Types.Scope().Lookup(r) == nil && !of.types[r] {
 				gone = append(gone, r)
 			}
 		}
