@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -213,13 +214,17 @@ func recvTypeName(e ast.Expr) string {
 // types the package no longer declares: they are stale, to be removed.
 // Handler files are the user's and never stale. A type the file declares
 // itself is not in p (the file was read as empty) and never makes it stale.
+// Nor is a file named as a struct's generated file (ElicitFileName) of
+// any struct type p declares: that struct's run writes it (after a rename
+// by letter case only, BArgs to Bargs, the path is the same).
 func (o *ownFiles) judge(p *packages.Package) []StaleFile {
+	outputs := structOutputs(p.Types)
 	var stale []StaleFile
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, name := range p.GoFiles {
 		of := o.files[name]
-		if of == nil || len(of.recvs) == 0 || strings.HasSuffix(name, "_handler.go") {
+		if of == nil || len(of.recvs) == 0 || strings.HasSuffix(name, "_handler.go") || outputs[filepath.Base(name)] {
 			continue
 		}
 		var gone []string
@@ -235,6 +240,21 @@ func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
 	return stale
+}
+
+// structOutputs returns the generated file name of every struct type
+// declared at the package level of pkg, annotated or not (-type may name
+// any struct).
+func structOutputs(pkg *types.Package) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range pkg.Scope().Names() {
+		if tn, ok := pkg.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+			if _, ok := tn.Type().Underlying().(*types.Struct); ok {
+				out[ElicitFileName(n)] = true
+			}
+		}
+	}
+	return out
 }
 
 var posPrefix = regexp.MustCompile(`^(.*?):(\d+):(\d+)$`)

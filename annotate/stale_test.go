@@ -49,3 +49,15 @@ func TestGeneratedFileDeclaringItsReceivers(t *testing.T) {
 		t.Errorf("stale: %v, want none", stale)
 	}
 }
+
+// TestCaseOnlyRenameIsNotStale: BArgs renamed Bargs writes the same file
+// name; the old file is that struct's to rewrite, not a stale file.
+func TestCaseOnlyRenameIsNotStale(t *testing.T) {
+	stale := loadStale(t, map[string]string{
+		"b.go":            "package s\n\n// Bargs is a question.\n//\n//mcpgen:question\ntype Bargs struct {\n\tX string `json:\"x\" elicit:\"required\"`\n}\n",
+		"bargs_elicit.go": genHeader + "package s\n\nfunc (t *BArgs) MissingFields() []string { return nil }\n",
+	})
+	if len(stale) > 0 {
+		t.Errorf("stale: %v, want none", stale)
+	}
+}

@@ -34,3 +34,41 @@ func TestOtherGeneratorsFileIsNotMcpgens(t *testing.T) {
 	}
 	goBuild(t)
 }
+
+// TestRenameByLetterCase: BArgs renamed Bargs (and its handler followed)
+// writes the same file names: the new content replaces the old, nothing is
+// removed, and a question struct's file likewise. The handler file keeps
+// its name and is the user's to follow the rename, as mcpgen says.
+func TestRenameByLetterCase(t *testing.T) {
+	question := "package m\n\n// ConfirmQ is a question.\n//\n//mcpgen:question\ntype ConfirmQ struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
+	dir := newModule(t, map[string]string{"b.go": tagged("BArgs"), "q.go": question})
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	replaceIn(t, dir, "b.go", "BArgs", "Bargs")
+	replaceIn(t, dir, "q.go", "ConfirmQ", "Confirmq")
+	// The handler file, written once under the same name, is the user's:
+	// mcpgen says what to rename in it and changes nothing.
+	before := snapshot(t, dir)
+	if code, _, stderr := mcpgen(t); code != 1 || !strings.HasPrefix(stderr, "bargs_handler.go:15:6: rename bArgsHandler to bargsHandler in bargs_handler.go") {
+		t.Errorf("before the handler's rename: exit %d, want 1 naming the rename\n%s", code, stderr)
+	}
+	requireSame(t, before, snapshot(t, dir))
+	replaceIn(t, dir, "bargs_handler.go", "bArgsHandler", "bargsHandler", "BArgs", "Bargs")
+	code, _, stderr := mcpgen(t, "-v")
+	if code != 0 {
+		t.Fatalf("after the rename: exit %d\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "removed") {
+		t.Errorf("a file was removed:\n%s", stderr)
+	}
+	for file, want := range map[string]string{"bargs_elicit.go": "func (t *Bargs) MissingFields", "confirmq_elicit.go": "func (t *Confirmq) MissingFields"} {
+		if b, err := os.ReadFile(filepath.Join(dir, file)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %q (%v)", file, want, err)
+		}
+	}
+	goBuild(t)
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
+	}
+}
