@@ -216,7 +216,9 @@ func recvTypeName(e ast.Expr) string {
 // itself is not in p (the file was read as empty) and never makes it stale.
 // Nor is a file named as a struct's generated file (ElicitFileName) of
 // any struct type p declares: that struct's run writes it (after a rename
-// by letter case only, BArgs to Bargs, the path is the same).
+// by letter case only, BArgs to Bargs, the path is the same). A
+// generated t_elicit.go named for no struct type of p is stale whatever
+// its receivers (a rename that edited it too).
 func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 	outputs := structOutputs(p.Types)
 	var stale []StaleFile
@@ -224,7 +226,7 @@ func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 	defer o.mu.Unlock()
 	for _, name := range p.GoFiles {
 		of := o.files[name]
-		if of == nil || len(of.recvs) == 0 || strings.HasSuffix(name, "_handler.go") || outputs[filepath.Base(name)] {
+		if of == nil || strings.HasSuffix(name, "_handler.go") || outputs[filepath.Base(name)] {
 			continue
 		}
 		var gone []string
@@ -233,9 +235,12 @@ func (o *ownFiles) judge(p *packages.Package) []StaleFile {
 				gone = append(gone, r)
 			}
 		}
-		if len(gone) == len(of.recvs) {
-			sort.Strings(gone)
+		sort.Strings(gone)
+		switch {
+		case len(of.recvs) > 0 && len(gone) == len(of.recvs):
 			stale = append(stale, StaleFile{Path: name, Types: gone})
+		case strings.HasSuffix(name, "_elicit.go"):
+			stale = append(stale, StaleFile{Path: name, Unnamed: true})
 		}
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })

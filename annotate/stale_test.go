@@ -61,3 +61,25 @@ func TestCaseOnlyRenameIsNotStale(t *testing.T) {
 		t.Errorf("stale: %v, want none", stale)
 	}
 }
+
+// TestElicitFileNamedForNoStruct: a rename that also edited the generated
+// file (gopls, gofmt -r) leaves cargs_elicit.go with methods on DArgs,
+// which exists: the file is named for no struct of the package, so it is
+// stale. A file named for a struct of the package is not, even when -type
+// names another struct and that struct has no annotation (its own
+// directive writes it).
+func TestElicitFileNamedForNoStruct(t *testing.T) {
+	files := func() map[string]string {
+		return map[string]string{
+			"d.go":            "package s\n\n// DArgs is a question.\n//\n//mcpgen:question\ntype DArgs struct {\n\tX string `json:\"x\" elicit:\"required\"`\n}\n\n// E is not annotated.\ntype E struct{ Y string }\n",
+			"cargs_elicit.go": genHeader + "package s\n\nfunc (t *DArgs) MissingFields() []string { return nil }\n",
+			"e_elicit.go":     genHeader + "package s\n\nfunc (t *E) MissingFields() []string { return nil }\n",
+		}
+	}
+	for _, types := range [][]string{nil, {"DArgs"}} {
+		stale := loadStale(t, files(), types...)
+		if len(stale) != 1 || stale[0] != "cargs_elicit.go" {
+			t.Errorf("-type %v: stale %v, want [cargs_elicit.go]", types, stale)
+		}
+	}
+}

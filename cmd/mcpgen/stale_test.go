@@ -72,3 +72,35 @@ func TestRenameByLetterCase(t *testing.T) {
 		t.Errorf("-check: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestRenameThatEditedTheGeneratedFile: an IDE rename (here gofmt -r) of
+// CArgs to DArgs also edits cargs_elicit.go, whose methods are then on
+// DArgs: one run removes it and writes dargs_elicit.go; another directive's
+// struct's file stays.
+func TestRenameThatEditedTheGeneratedFile(t *testing.T) {
+	dir := newModule(t, map[string]string{"c.go": tagged("CArgs"), "e.go": tagged("EArgs")})
+	for _, typ := range []string{"CArgs", "EArgs"} {
+		if code, _, stderr := mcpgen(t, "-type", typ); code != 0 {
+			t.Fatalf("-type %s: exit %d\n%s", typ, code, stderr)
+		}
+	}
+	for _, f := range []string{"c.go", "cargs_elicit.go", "cargs_handler.go"} {
+		replaceIn(t, dir, f, "CArgs", "DArgs", "cArgs", "dArgs")
+	}
+	code, _, stderr := mcpgen(t, "-v", "-type", "DArgs")
+	if code != 0 {
+		t.Fatalf("after the rename: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "mcpgen: removed stale cargs_elicit.go (named for no struct of the package)\n") {
+		t.Errorf("stderr lacks the removal:\n%s", stderr)
+	}
+	for file, want := range map[string]bool{"cargs_elicit.go": false, "dargs_elicit.go": true, "eargs_elicit.go": true, "cargs_handler.go": true} {
+		if _, err := os.Stat(filepath.Join(dir, file)); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", file, err == nil, want)
+		}
+	}
+	goBuild(t)
+	if code, _, stderr := mcpgen(t, "-check"); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
+	}
+}

@@ -44,13 +44,13 @@ func (r *Result) Write() (gen.WriteResult, error) {
 	return gen.Write(files)
 }
 
-// Gone maps each stale file of the result to the types it was generated
-// for (none for a stub an earlier run emptied).
-func (r *Result) Gone() map[string][]string {
-	out := map[string][]string{}
+// StaleReasons maps each stale file of the result to why it is stale
+// (annotate.StaleFile.Reason).
+func (r *Result) StaleReasons() map[string]string {
+	out := map[string]string{}
 	for _, p := range r.Packages {
 		for _, st := range p.Stale {
-			out[st.Path] = st.Types
+			out[st.Path] = st.Reason()
 		}
 	}
 	return out
