@@ -34,3 +34,11 @@ var headerLine = regexp.MustCompile(`^` + regexp.QuoteMeta(GeneratedHeader) +
 // that removes it when go generate reaches it; mcpgen's next run removes one
 // that go generate did not reach.
 const StaleStubNote = "Stale: the types this file was generated for no longer exist"
+
+// IsStaleStub reports whether src is such a stub: mcpgen's header and the
+// comment [StaleStubNote]. The build ignores it, so it is harmless: -check
+// does not count it, and it waits for its own //go:generate line or
+// mcpgen's next run outside go generate (see internal/driver's Write).
+func IsStaleStub(src []byte) bool {
+	return IsGenerated(src) && bytes.Contains(src, []byte("\n// "+StaleStubNote))
+}

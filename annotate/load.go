@@ -1,7 +1,6 @@
 package annotate
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -337,7 +336,7 @@ func emptiedStubs(p *packages.Package) []StaleFile {
 	var out []StaleFile
 	for _, name := range p.IgnoredFiles {
 		b, err := os.ReadFile(name)
-		if err == nil && IsGenerated(b) && bytes.Contains(b, []byte("// "+StaleStubNote)) {
+		if err == nil && IsStaleStub(b) {
 			out = append(out, StaleFile{Path: name})
 		}
 	}
