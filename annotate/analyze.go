@@ -161,9 +161,10 @@ func invalidType(t types.Type) bool {
 	return false
 }
 
-// isOwnOutput reports whether a parsed file starts with [GeneratedHeader].
+// isOwnOutput reports whether a parsed file starts with a header of
+// mcpgen's (see [IsGenerated]).
 func isOwnOutput(f *ast.File) bool {
-	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && isHeaderLine(f.Comments[0].List[0].Text)
+	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && headerLine.MatchString(f.Comments[0].List[0].Text)
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {

@@ -1,13 +1,13 @@
 package annotate
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -134,9 +134,10 @@ func packagesConfig(cfg Config, own *ownFiles) *packages.Config {
 	return pcfg
 }
 
-// ownFile is what one of mcpgen's own generated files declares methods on.
+// ownFile is what one of mcpgen's own generated files declares.
 type ownFile struct {
 	recvs map[string]bool // receiver type names
+	types map[string]bool // type names the file declares itself
 }
 
 // ownFiles records the declarations of mcpgen's own output as the loader
@@ -163,19 +164,28 @@ func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast
 	return parser.ParseFile(fset, filename, src, parser.ParseComments)
 }
 
-// ownDecls lists the receivers of a generated file's methods (of a file set
-// of its own: the positions are not needed). A file that no longer parses
-// yields what was parsed.
+// ownDecls lists the receivers of a generated file's methods and the types
+// it declares (of a file set of its own: the positions are not needed). A
+// file that no longer parses yields what was parsed.
 func ownDecls(src []byte) *ownFile {
-	of := &ownFile{recvs: map[string]bool{}}
+	of := &ownFile{recvs: map[string]bool{}, types: map[string]bool{}}
 	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if f == nil {
 		return of
 	}
 	for _, decl := range f.Decls {
-		if d, ok := decl.(*ast.FuncDecl); ok && d.Recv != nil && len(d.Recv.List) > 0 {
-			if r := recvTypeName(d.Recv.List[0].Type); r != "" {
-				of.recvs[r] = true
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				if r := recvTypeName(d.Recv.List[0].Type); r != "" {
+					of.recvs[r] = true
+				}
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				if ts, ok := spec.(*ast.TypeSpec); ok {
+					of.types[ts.Name.Name] = true
+				}
 			}
 		}
 	}
@@ -201,29 +211,54 @@ func recvTypeName(e ast.Expr) string {
 
 // judge returns the generated files of package p whose methods are all on
 // types the package no longer declares: they are stale, to be removed.
-// Handler files are the user's and never stale.
+// Handler files are the user's and never stale. A type the file declares
+// itself is not in p (the file was read as empty) and never makes it stale.
+// Nor is a file named as a struct's generated file (ElicitFileName) of
+// any struct type p declares: that struct's run writes it (after a rename
+// by letter case only, BArgs to Bargs, the path is the same). A
+// generated t_elicit.go named for no struct type of p is stale whatever
+// its receivers (a rename that edited it too).
 func (o *ownFiles) judge(p *packages.Package) []StaleFile {
+	outputs := structOutputs(p.Types)
 	var stale []StaleFile
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, name := range p.GoFiles {
 		of := o.files[name]
-		if of == nil || len(of.recvs) == 0 || strings.HasSuffix(name, "_handler.go") {
+		if of == nil || strings.HasSuffix(name, "_handler.go") || outputs[filepath.Base(name)] {
 			continue
 		}
 		var gone []string
 		for r := range of.recvs {
-			if p.Types.Scope().Lookup(r) == nil {
+			if p.Types.Scope().Lookup(r) == nil && !of.types[r] {
 				gone = append(gone, r)
 			}
 		}
-		if len(gone) == len(of.recvs) {
-			sort.Strings(gone)
+		sort.Strings(gone)
+		switch {
+		case len(of.recvs) > 0 && len(gone) == len(of.recvs):
 			stale = append(stale, StaleFile{Path: name, Types: gone})
+		case strings.HasSuffix(name, "_elicit.go"):
+			stale = append(stale, StaleFile{Path: name, Unnamed: true})
 		}
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
 	return stale
+}
+
+// structOutputs returns the generated file name of every struct type
+// declared at the package level of pkg, annotated or not (-type may name
+// any struct).
+func structOutputs(pkg *types.Package) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range pkg.Scope().Names() {
+		if tn, ok := pkg.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+			if _, ok := tn.Type().Underlying().(*types.Struct); ok {
+				out[ElicitFileName(n)] = true
+			}
+		}
+	}
+	return out
 }
 
 var posPrefix = regexp.MustCompile(`^(.*?):(\d+):(\d+)$`)
@@ -306,7 +341,7 @@ func emptiedStubs(p *packages.Package) []StaleFile {
 	var out []StaleFile
 	for _, name := range p.IgnoredFiles {
 		b, err := os.ReadFile(name)
-		if err == nil && IsGenerated(b) && bytes.Contains(b, []byte("// "+StaleStubNote)) {
+		if err == nil && IsStaleStub(b) {
 			out = append(out, StaleFile{Path: name})
 		}
 	}

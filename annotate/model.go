@@ -8,6 +8,7 @@ package annotate
 
 import (
 	"go/token"
+	"strings"
 )
 
 // Kind is the JSON Schema shape of an elicitable field (MCP 2026-07-28,
@@ -86,10 +87,31 @@ func (p *Package) Unrequested() *Package { return p.unrequested }
 // beside such type errors, which they explain.
 func (p *Package) UnrequestedDiagnostics() []Diagnostic { return p.unrequestedDiags }
 
-// StaleFile is a generated file of mcpgen's whose types are gone.
+// StaleFile is a generated file of mcpgen's whose types are gone, or a
+// generated t_elicit.go named for no struct type of the package.
 type StaleFile struct {
 	Path  string   // the file
 	Types []string // the receiver types of its methods, none of which exists any more
+	// Unnamed: the file is a t_elicit.go and the package declares no struct
+	// t (a rename that also edited the generated file, as gopls does, left
+	// its methods on the new type, which has a file of its own).
+	Unnamed bool
+}
+
+// Reason says why the file is stale, as mcpgen -v prints it: "type A no
+// longer exists", "types A, B no longer exist", "named for no struct of the
+// package", or, for a stub an earlier run emptied, "emptied by an earlier
+// run".
+func (s StaleFile) Reason() string {
+	switch {
+	case s.Unnamed:
+		return "named for no struct of the package"
+	case len(s.Types) == 0:
+		return "emptied by an earlier run"
+	case len(s.Types) == 1:
+		return "type " + s.Types[0] + " no longer exists"
+	}
+	return "types " + strings.Join(s.Types, ", ") + " no longer exist"
 }
 
 // Struct is one annotated struct: a tool's arguments, or a question.

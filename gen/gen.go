@@ -45,7 +45,8 @@ type File struct {
 // Generate returns the files for every struct of pkg, in order: for each, the
 // generated file and then the handler file (none when the package already
 // declares the handler type: Struct.HandlerDeclared), and last the stale
-// files to remove (pkg.Stale). Files go into the directory of the file that
+// files to remove (pkg.Stale), but for one whose path a struct now writes,
+// which its new content replaces. Files go into the directory of the file that
 // declares the struct. Structs are rendered concurrently.
 func Generate(pkg *annotate.Package) ([]File, error) {
 	out := make([]File, 2*len(pkg.Structs))
@@ -84,12 +85,17 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 		return nil, err
 	}
 	files := out[:0]
+	written := map[string]bool{}
 	for _, f := range out {
 		if f.Path != "" {
 			files = append(files, f)
+			written[filepath.Clean(f.Path)] = true
 		}
 	}
 	for _, st := range pkg.Stale {
+		if written[filepath.Clean(st.Path)] {
+			continue // the new content replaces it (a rename by letter case only)
+		}
 		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(st.Path, st.Types)})
 	}
 	return files, nil

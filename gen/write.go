@@ -124,12 +124,13 @@ func Write(files []File) (WriteResult, error) {
 // is the stub itself, run with `go run` (a file named on the command line
 // builds whatever its build constraint): it exists wherever go generate
 // runs, whichever way mcpgen was run. A stub go generate does not reach
-// (its package came earlier) is removed by mcpgen's next run.
+// (its package came earlier, or was not listed) is removed by mcpgen's next
+// run outside go generate.
 func emptiedStub(path string, gone []string) []byte {
 	name := filepath.Base(path)
 	return []byte(Header() + "\n\n//go:build ignore\n\n" +
 		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "): go generate removes\n" +
-		"// this file when it reaches the line below, and mcpgen's next run otherwise.\n\n" +
+		"// this file when it reaches the line below, and mcpgen run outside go generate otherwise.\n\n" +
 		"//go:generate go run " + name + "\n\n" +
 		"package main\n\nimport \"os\"\n\nfunc main() { os.Remove(" + strconv.Quote(name) + ") }\n")
 }

@@ -158,12 +158,12 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		for _, f := range written.Written {
 			fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, f))
 		}
-		gone := res.Gone()
+		why := res.StaleReasons()
 		for _, f := range written.Removed {
-			fmt.Fprintf(stderr, "mcpgen: removed stale %s (%s)\n", rel(wd, f), goneTypes(gone[f]))
+			fmt.Fprintf(stderr, "mcpgen: removed stale %s (%s)\n", rel(wd, f), why[f])
 		}
 		for _, f := range written.Emptied {
-			fmt.Fprintf(stderr, "mcpgen: emptied stale %s (%s); go generate removes it when it reaches it\n", rel(wd, f), goneTypes(gone[f]))
+			fmt.Fprintf(stderr, "mcpgen: emptied stale %s (%s); go generate removes it when it reaches it\n", rel(wd, f), why[f])
 		}
 	}
 	return 0, res
@@ -175,17 +175,6 @@ func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {
 		fmt.Fprintln(stderr, d.Format(wd))
 	}
 	return 1
-}
-
-// goneTypes is "type A no longer exists" or "types A, B no longer exist".
-func goneTypes(names []string) string {
-	if len(names) == 0 {
-		return "emptied by an earlier run"
-	}
-	if len(names) == 1 {
-		return "type " + names[0] + " no longer exists"
-	}
-	return "types " + strings.Join(names, ", ") + " no longer exist"
 }
 
 func rel(wd, path string) string {

@@ -110,3 +110,46 @@ func TestRenameWithTwoDirectivesInOneGoGenerate(t *testing.T) {
 		t.Errorf("-check: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestStubGoGenerateDoesNotReach: a root directive over ./... empties a
+// stale file of another package to a stub (go generate listed only the
+// root package, so the stub's own line never runs). The stub is harmless
+// (the build ignores it): a second go generate leaves it, -check finds
+// nothing to do, and a plain mcpgen run removes it.
+func TestStubGoGenerateDoesNotReach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go generate")
+	}
+	args := func(name string) string {
+		return "package a\n\n// " + name + " are the arguments of a tool.\ntype " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
+	}
+	dir := newModule(t, map[string]string{
+		"doc.go": "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen ./...\n",
+		"a/a.go": args("AArgs"),
+	})
+	generate := func() {
+		t.Helper()
+		if out, err := exec.Command("go", "generate", ".").CombinedOutput(); err != nil {
+			t.Fatalf("go generate .: %v\n%s", err, out)
+		}
+	}
+	generate()
+	replaceIn(t, dir, "a/a.go", "AArgs", "BArgs")
+	replaceIn(t, dir, "a/aargs_handler.go", "aArgsHandler", "bArgsHandler", "AArgs", "BArgs")
+	generate()
+	stub := filepath.Join(dir, "a", "aargs_elicit.go")
+	if b, err := os.ReadFile(stub); err != nil || !strings.Contains(string(b), "//go:build ignore") {
+		t.Fatalf("aargs_elicit.go is not a stub (%v):\n%s", err, b)
+	}
+	generate()
+	goBuild(t)
+	if code, stdout, stderr := mcpgen(t, "-check", "./..."); code != 0 {
+		t.Errorf("-check with the stub left: exit %d\n%s%s", code, stderr, stdout)
+	}
+	if code, _, stderr := mcpgen(t, "./..."); code != 0 {
+		t.Fatalf("mcpgen: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(stub); err == nil {
+		t.Error("mcpgen left the stub")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 )
 
@@ -61,5 +62,26 @@ func TestChanges(t *testing.T) {
 	}
 	if !(Change{Kind: Stale, Old: []byte("// v1\nx\n"), New: []byte("// v2\nx\n")}).BodyOnly() {
 		t.Error("a change of the header alone not seen as such")
+	}
+}
+
+// TestChangesLeaveEmptiedStubs: a stale file already emptied to a stub the
+// build ignores is harmless, so it is no change (-check passes; a plain
+// mcpgen run removes it); a stale file that is not a stub yet is one.
+func TestChangesLeaveEmptiedStubs(t *testing.T) {
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "old_elicit.go")
+	src := gen.Header() + "\n\n//go:build ignore\n\n// " + annotate.StaleStubNote + " (Old): go generate removes\n\npackage main\n"
+	if err := os.WriteFile(stub, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := Changes([]gen.File{{Path: stub, Remove: true}}); len(c) != 0 {
+		t.Errorf("a stub is a change: %+v", c)
+	}
+	if err := os.WriteFile(stub, []byte(gen.Header()+"\n\npackage m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := Changes([]gen.File{{Path: stub, Remove: true}}); len(c) != 1 || c[0].Kind != Orphaned {
+		t.Errorf("a stale file: %+v, want it orphaned", c)
 	}
 }

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 
@@ -20,9 +19,13 @@ import (
 // ignores whose own //go:generate line removes it when go generate reaches
 // it (gen's File.Defer), so a rename needs one go generate. A stub found
 // there is left to its own line (go generate listed it if an earlier
-// directive of the same go generate made it); one go generate did not
-// reach is removed by a run outside go generate, or by a directive of a
-// file that sorts after it.
+// directive of the same go generate made it, and nothing portable tells
+// such a stub from one an earlier go generate made and never listed: the
+// environment go generate gives a directive names no run, and the
+// directive's process may be go run's child); one go generate did not
+// reach is harmless (the build ignores it, and [Changes] does not count
+// it) and is removed by a run outside go generate, or by a directive of a
+// file that sorts after it in its directory.
 func (r *Result) Write() (gen.WriteResult, error) {
 	files := r.Files
 	if goFile := os.Getenv("GOFILE"); goFile != "" {
@@ -30,7 +33,7 @@ func (r *Result) Write() (gen.WriteResult, error) {
 		files = nil
 		for _, f := range r.Files {
 			if f.Remove && (filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile) {
-				if b, err := os.ReadFile(f.Path); err == nil && bytes.Contains(b, []byte(annotate.StaleStubNote)) {
+				if b, err := os.ReadFile(f.Path); err == nil && annotate.IsStaleStub(b) {
 					// A stub already: an earlier directive of this go
 					// generate may have made it, and then go generate
 					// listed the file and will run the stub's own line.
@@ -44,13 +47,13 @@ func (r *Result) Write() (gen.WriteResult, error) {
 	return gen.Write(files)
 }
 
-// Gone maps each stale file of the result to the types it was generated
-// for (none for a stub an earlier run emptied).
-func (r *Result) Gone() map[string][]string {
-	out := map[string][]string{}
+// StaleReasons maps each stale file of the result to why it is stale
+// (annotate.StaleFile.Reason).
+func (r *Result) StaleReasons() map[string]string {
+	out := map[string]string{}
 	for _, p := range r.Packages {
 		for _, st := range p.Stale {
-			out[st.Path] = st.Types
+			out[st.Path] = st.Reason()
 		}
 	}
 	return out
