@@ -21,9 +21,8 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 const ImplVersion = 4
 
 // elicitFile builds <t>_elicit.go.
-func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
-	f := newFile(pkg)
-	f.ImportName(implPkg, "impl")
+func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
+	f := newFile(pkg, aliases)
 	f.HeaderComment(Header())
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
