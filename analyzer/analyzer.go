@@ -9,7 +9,8 @@
 //
 // Besides every struct with an elicit tag or a //mcpgen:tool or
 // //mcpgen:question directive, it checks the -type names of each
-// `//go:generate … mcpgen … -type T1,T2` directive in the package: a name
+// `//go:generate mcpgen -type T1,T2` directive in the package (its program
+// mcpgen, run as `go run …/cmd/mcpgen` or `go tool mcpgen` too): a name
 // that is not declared, or not a struct type, is reported at the directive.
 // And it renders each struct's generated file with mcpgen's driver
 // (internal/driver, which the mcpgen command runs too; this package sits
@@ -20,11 +21,9 @@ package analyzer
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -144,66 +143,4 @@ func toPos(pass *analysis.Pass, p token.Position) token.Pos {
 		}
 	}
 	return token.NoPos
-}
-
-type typeName struct {
-	name string
-	pos  token.Pos
-}
-
-// generateTypes returns the -type names of every //go:generate directive
-// that runs mcpgen, positioned at the name within the comment.
-func generateTypes(files []*ast.File) []typeName {
-	var out []typeName
-	for _, f := range files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				text, ok := strings.CutPrefix(c.Text, "//go:generate ")
-				if !ok || !strings.Contains(text, "mcpgen") {
-					continue
-				}
-				// Each field with its byte offset in the comment.
-				type field struct {
-					s   string
-					off int
-				}
-				var fields []field
-				prefix := len(c.Text) - len(text)
-				for i := 0; i < len(text); {
-					if text[i] == ' ' || text[i] == '\t' {
-						i++
-						continue
-					}
-					j := i
-					for j < len(text) && text[j] != ' ' && text[j] != '\t' {
-						j++
-					}
-					fields = append(fields, field{text[i:j], prefix + i})
-					i = j
-				}
-				for i, fl := range fields {
-					var val field
-					switch {
-					case fl.s == "-type" || fl.s == "--type":
-						if i+1 < len(fields) {
-							val = fields[i+1]
-						}
-					case strings.HasPrefix(fl.s, "-type="), strings.HasPrefix(fl.s, "--type="):
-						eq := strings.IndexByte(fl.s, '=') + 1
-						val = field{fl.s[eq:], fl.off + eq}
-					default:
-						continue
-					}
-					off := val.off
-					for _, name := range strings.Split(val.s, ",") {
-						if name != "" {
-							out = append(out, typeName{name, c.Pos() + token.Pos(off)})
-						}
-						off += len(name) + 1
-					}
-				}
-			}
-		}
-	}
-	return out
 }

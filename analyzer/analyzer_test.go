@@ -60,7 +60,8 @@ func TestCorpus(t *testing.T) {
 	}
 	want = append(want,
 		"structs.go:39:70: -type NotStruct: NotStruct is not a struct type (its type is string); mcpgen generates for structs only",
-		"structs.go:39:80: -type Missing: no type Missing in package corpus; name a struct type declared in this package")
+		"structs.go:39:80: -type Missing: no type Missing in package corpus; name a struct type declared in this package",
+		"structs.go:51:34: -type Absent: no type Absent in package corpus; name a struct type declared in this package")
 	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("analyzer diagnostics differ from the command's:\n--- got\n%s\n--- want\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -50,7 +50,7 @@ func (a *analyzer) relatedf(pos token.Position, n int, rel Related, format strin
 }
 
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
-	model := &Package{Name: a.types.Name(), Path: a.types.Path()}
+	model := &Package{Name: a.types.Name(), Path: a.types.Path(), TakenNames: takenNames(a.types.Scope())}
 	for _, f := range a.files {
 		if name := a.fset.Position(f.Package).Filename; name != "" {
 			model.Dir = filepath.Dir(name)
@@ -718,4 +718,16 @@ func validJSONName(name string) bool {
 		}
 	}
 	return true
+}
+
+// takenNames returns the names of scope that could be an import's name (see
+// Package.TakenNames), sorted.
+func takenNames(scope *types.Scope) []string {
+	var out []string
+	for _, n := range scope.Names() {
+		if strings.IndexFunc(n, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) < 0 {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -48,6 +48,13 @@ type Package struct {
 	Path    string    // import path
 	Dir     string    // directory of the package's files
 	Structs []*Struct // annotated structs, in source order
+	// TakenNames are the package-level names the package declares (outside
+	// mcpgen's output) that could be an import's name: lower-case letters
+	// and digits only, as package names and jennifer's import names are;
+	// sorted. A generated file imports a package whose name is one of them
+	// under another name, so that the user's json (the jsoniter idiom),
+	// time or context blocks nothing.
+	TakenNames []string
 	// Stale lists mcpgen's own generated files in the package whose methods
 	// are all on receiver types the package no longer declares (the struct
 	// was renamed or deleted): they no longer compile and are to be removed.

@@ -24,6 +24,21 @@ var knownOptions = []string{
 
 var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true, "choices": true}
 
+// fixableOptions are the options an unknown one may be a misspelling of
+// that a suggested fix may write in its place: key=value options for an
+// option with a value, flags for one without (a fix must not make an option
+// that needs a value, or a flag given one), and never "-", which would
+// silently stop asking the field.
+func fixableOptions(hasVal bool) []string {
+	var ks []string
+	for _, k := range knownOptions {
+		if flagOptions[k] != hasVal && k != "-" {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
 // formats are the string formats of the form grammar (MCP 2026-07-28,
 // client/elicitation, requested schema: a string property's format).
 var formats = []string{"email", "uri", "date", "date-time"}
@@ -47,9 +62,11 @@ func (a *analyzer) optionsByKey(c *fieldCand, opts []Option) (byKey map[string]O
 			msg := fmt.Sprintf("elicit tag on %s: unknown option %q", name, o.Key)
 			ks, ke := c.keySpan(o)
 			var fixes []SuggestedFix
-			if s := nearest(o.Key, knownOptions); s != "" {
+			if s := nearest(o.Key, fixableOptions(o.HasVal)); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 				fixes = c.fix(fmt.Sprintf("Replace %q with %q", o.Key, s), ks, ke, s)
+			} else if strings.Trim(o.Key, "-_–—") == "" {
+				msg += `; did you mean "-" (never elicit)?` // no fix: it would stop asking the field
 			} else {
 				msg += "; known options: " + strings.Join(knownOptions, ", ")
 			}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,9 +21,8 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 const ImplVersion = 4
 
 // elicitFile builds <t>_elicit.go.
-func elicitFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
-	f := newFile(pkg)
-	f.ImportName(implPkg, "impl")
+func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
+	f := newFile(pkg, aliases)
 	f.HeaderComment(Header())
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
@@ -468,6 +468,10 @@ func enumList(fd *annotate.Field) string {
 	return strings.Join(vals, ", ")
 }
 
+// checkLocals are the names checkFuncDecl declares in a check function: a
+// user's constant or type of the same name cannot be named inside it.
+var checkLocals = []string{"v", "ve", "ok", "item"}
+
 // checkFuncDecl declares the rule checks of one field, shared by Validate and
 // ApplyContent. It reports into *ve and returns whether the value passed.
 func checkFuncDecl(f *jen.File, s *annotate.Struct, fd *annotate.Field) {
@@ -528,14 +532,17 @@ type enumRule struct {
 // typed constants of the field's type (annotate.EnumItem.Const), the cases
 // name them, with v converted to that type: the check follows a constant's
 // changed value, and a renamed or removed constant fails to compile.
-// Otherwise the cases are the values.
+// Otherwise the cases are the values, and so too when a constant or the
+// type is named like a local of the check function (checkLocals), which
+// would hide it.
 func fieldEnum(fd *annotate.Field, v *jen.Statement) enumRule {
 	if len(fd.Enum) == 0 {
 		return enumRule{}
 	}
 	r := enumRule{subject: v, list: enumList(fd)}
+	shadowed := slices.Contains(checkLocals, fd.Type.Name)
 	for _, e := range fd.Enum {
-		if e.Const.Name == "" {
+		if e.Const.Name == "" || shadowed || slices.Contains(checkLocals, e.Const.Name) {
 			if fd.Slice && !(fd.Type.Path == "" && fd.Type.Name == "string") {
 				r.subject = jen.String().Parens(v)
 			}

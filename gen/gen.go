@@ -63,7 +63,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				errs[i] = err
 				return
 			}
-			src, err := render(elicitFile(pkg, s))
+			src, err := renderFor(pkg, func(aliases map[string]string) *jen.File { return elicitFile(pkg, s, aliases) })
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, s.Names.ElicitFile, err)
 				return
@@ -72,7 +72,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 			if s.HandlerDeclared || s.Question {
 				return
 			}
-			hsrc, err := render(handlerFile(pkg, s))
+			hsrc, err := renderFor(pkg, func(aliases map[string]string) *jen.File { return handlerFile(pkg, s, aliases) })
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, s.Names.HandlerFile, err)
 				return
@@ -190,11 +190,4 @@ func groupImports(src []byte) []byte {
 	out = append(out, bytes.Join(other, []byte("\n"))...)
 	out = append(out, src[body+end:]...)
 	return out
-}
-
-func newFile(pkg *annotate.Package) *jen.File {
-	f := jen.NewFilePathName(pkg.Path, pkg.Name)
-	f.ImportName(runtimePkg, "runtime")
-	f.ImportName(schemaPkg, "jsonschema")
-	return f
 }

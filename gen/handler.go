@@ -11,8 +11,8 @@ import (
 // handlerFile builds <t>_handler.go: the user's file, written once, with
 // skeletons of the three branches and their documented fallbacks (of Accept
 // alone for a tool without an elicitable field).
-func handlerFile(pkg *annotate.Package, s *annotate.Struct) *jen.File {
-	f := newFile(pkg)
+func handlerFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
+	f := newFile(pkg, aliases)
 	typ := s.Names.HandlerType
 	iface := s.Names.Interface
 	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }

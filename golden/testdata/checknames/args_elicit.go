@@ -28,6 +28,12 @@ func (t *Args) MissingFields() []string {
 	if t.InnerDate == "" {
 		missing = append(missing, "inner_date")
 	}
+	if t.Mode == "" {
+		missing = append(missing, "mode")
+	}
+	if len(t.Modes) == 0 {
+		missing = append(missing, "modes")
+	}
 	return missing
 }
 
@@ -53,6 +59,23 @@ func (t *Args) RequestedSchema(fields ...string) *jsonschema.Schema {
 			Title:  "Inner date",
 		})
 	}
+	if slices.Contains(fields, "mode") {
+		s.Properties.Set("mode", &jsonschema.Schema{
+			Type:  "string",
+			Enum:  []any{"v", "ve", "ok", "item"},
+			Title: "Mode",
+		})
+	}
+	if slices.Contains(fields, "modes") {
+		s.Properties.Set("modes", &jsonschema.Schema{
+			Items: &jsonschema.Schema{
+				Type: "string",
+				Enum: []any{"v", "ve", "ok", "item"},
+			},
+			Type:  "array",
+			Title: "Modes",
+		})
+	}
 	return s
 }
 
@@ -74,6 +97,7 @@ func (t *Args) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var strs0 []Mode // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Date (JSON "date")
@@ -98,6 +122,31 @@ func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 			}
 		}
 	}
+	var v2 Mode
+	var set2 bool
+	// Mode (JSON "mode")
+	if t.Mode == "" {
+		if raw, ok := content["mode"]; ok {
+			if x, ok := impl.AsString(raw); !ok {
+				impl.AddFieldError(&ve, "mode", "type", "must be a string, got "+impl.TypeName(raw))
+			} else if _Args_check_Mode(x, &ve) {
+				v2, set2 = Mode(x), true
+			}
+		}
+	}
+	var v3 []Mode
+	var set3 bool
+	// Modes (JSON "modes")
+	if len(t.Modes) == 0 {
+		if raw, ok := content["modes"]; ok {
+			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
+				impl.AddFieldError(&ve, "modes", "type",
+					"must be an array of strings, got "+impl.TypeName(raw))
+			} else if _Args_check_Modes(x, &ve) {
+				v3, set3 = x, true
+			}
+		}
+	}
 	if ve != nil && !partial {
 		return ve
 	}
@@ -106,6 +155,12 @@ func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	}
 	if set1 {
 		t.InnerDate = v1
+	}
+	if set2 {
+		t.Mode = v2
+	}
+	if set3 {
+		t.Modes = v3
 	}
 	return ve.Err()
 }
@@ -120,6 +175,12 @@ func (t *Args) Validate() error {
 	}
 	if t.InnerDate != "" {
 		_Args_check_InnerDate(t.InnerDate, &ve)
+	}
+	if t.Mode != "" {
+		_Args_check_Mode(string(t.Mode), &ve)
+	}
+	if len(t.Modes) > 0 {
+		_Args_check_Modes(t.Modes, &ve)
 	}
 	return ve.Err()
 }
@@ -146,6 +207,32 @@ func _Args_check_InnerDate(v string, ve **runtime.ValidationError) bool {
 	return ok
 }
 
+// _Args_check_Mode checks the rules of Mode (JSON "mode").
+func _Args_check_Mode(v string, ve **runtime.ValidationError) bool {
+	ok := true
+	switch v {
+	case "v", "ve", "ok", "item":
+	default:
+		impl.AddFieldError(ve, "mode", "enum", "must be one of: v, ve, ok, item")
+		ok = false
+	}
+	return ok
+}
+
+// _Args_check_Modes checks the rules of Modes (JSON "modes").
+func _Args_check_Modes(v []Mode, ve **runtime.ValidationError) bool {
+	ok := true
+	for _, item := range v {
+		switch string(item) {
+		case "v", "ve", "ok", "item":
+		default:
+			impl.AddFieldError(ve, "modes", "enum", "items must be among: v, ve, ok, item")
+			return false
+		}
+	}
+	return ok
+}
+
 // _mcpgenDecode decodes a tools/call's arguments (MCP 2026-07-28, server/tools: a JSON object) into t,
 // once and by exact JSON name: a key that is not a field's exact name fills nothing. It then checks
 // the rules the tool's input schema gives the plain arguments. Errors name every failing argument
@@ -163,6 +250,14 @@ func (t *Args) _mcpgenDecode(raw []byte) error {
 		case "inner_date":
 			if impl.DecodeString(&ve, "inner_date", v, &t.InnerDate) && t.InnerDate == "" {
 				_Args_check_InnerDate(t.InnerDate, &ve)
+			}
+		case "mode":
+			if impl.DecodeString(&ve, "mode", v, &t.Mode) && t.Mode == "" {
+				_Args_check_Mode(string(t.Mode), &ve)
+			}
+		case "modes":
+			if impl.DecodeJSON(&ve, "modes", v, &t.Modes, false) && len(t.Modes) == 0 {
+				_Args_check_Modes(t.Modes, &ve)
 			}
 		}
 	}
@@ -196,7 +291,7 @@ func NewArgsFlow(h ArgsHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Args]{
 		Name:   "args",
 		Key:    "args",
-		Fields: []string{"date", "inner_date"},
+		Fields: []string{"date", "inner_date", "mode", "modes"},
 		Form:   impl.FormOptions[Args](h),
 		Decode: (*Args)._mcpgenDecode,
 		Value: func(t *Args, name string) any {
@@ -205,6 +300,10 @@ func NewArgsFlow(h ArgsHandler) *runtime.Flow {
 				return t.Inner.Date
 			case "inner_date":
 				return t.InnerDate
+			case "mode":
+				return string(t.Mode)
+			case "modes":
+				return impl.Strings(t.Modes)
 			}
 			return nil
 		},
@@ -219,6 +318,19 @@ func NewArgsFlow(h ArgsHandler) *runtime.Flow {
 				Type:   "string",
 				Format: "date",
 				Title:  "Inner date",
+			})
+			s.Properties.Set("mode", &jsonschema.Schema{
+				Type:  "string",
+				Enum:  []any{"v", "ve", "ok", "item"},
+				Title: "Mode",
+			})
+			s.Properties.Set("modes", &jsonschema.Schema{
+				Items: &jsonschema.Schema{
+					Type: "string",
+					Enum: []any{"v", "ve", "ok", "item"},
+				},
+				Type:  "array",
+				Title: "Modes",
 			})
 			return s
 		},

@@ -43,3 +43,9 @@ type Loop struct {
 	*Loop        // want `^embedded pointer \*corpus\.Loop holds elicit fields; embed corpus\.Loop by value so its fields can be set$`
 	Name  string `json:"name" elicit:"optional,minLength=x"` // want `^elicit tag on Name: minLength=x is not a whole number ≥ 0; write a length in characters, e\.g\. minLength=100$`
 }
+
+// Only directives that run mcpgen are checked, their words split as go
+// generate splits them.
+//
+//go:generate stringer -type=NotStruct -output=notstruct_mcpgen_string.go
+//go:generate mcpgen -type "Loop,Absent" // want `^-type Absent: no type Absent in package corpus; name a struct type declared in this package$`

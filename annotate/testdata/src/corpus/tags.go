@@ -21,6 +21,21 @@ type Keys struct {
 	QuotedKey string `json:"quotedKey" elicit:"'title'=x"`               // want `^elicit tag on QuotedKey: quote in an option name; quotes go around values: key='a,b'$`
 }
 
+// Unlikely are unknown options too short or too far from every known one to
+// be a credible misspelling, or whose nearest option would change what the
+// tag means or be an error itself: no "did you mean", so no fix.
+type Unlikely struct {
+	X      string `json:"x" elicit:"x"`                     // want `^elicit tag on X: unknown option "x"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	No     string `json:"no" elicit:"no"`                   // want `^elicit tag on No: unknown option "no"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	Zeros  string `json:"zeros" elicit:"00"`                // want `^elicit tag on Zeros: unknown option "00"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	Under  string `json:"under" elicit:"_"`                 // want `^elicit tag on Under: unknown option "_"; did you mean "-" \(never elicit\)\?$`
+	Dashes string `json:"dashes" elicit:"--"`               // want `^elicit tag on Dashes: unknown option "--"; did you mean "-" \(never elicit\)\?$`
+	OK     string `json:"ok" elicit:"optional,ok"`          // want `^elicit tag on OK: unknown option "ok"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	As     string `json:"as" elicit:"optional,as"`          // want `^elicit tag on As: unknown option "as"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	Valued string `json:"valued" elicit:"requird=1"`        // want `^elicit tag on Valued: unknown option "requird"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	Aks    string `json:"aks" elicit:"optional,aks=always"` // want `^elicit tag on Aks: unknown option "aks"; did you mean "ask"\?$`
+}
+
 // Values are options whose values are wrong.
 type Values struct {
 	Age       *int     `json:"age" elicit:"minimum=abc"`                        // want `^elicit tag on Age: minimum=abc is not a number; write a finite decimal number, e\.g\. minimum=1 or minimum=0\.5$`
