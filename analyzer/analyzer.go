@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/internal/driver"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // Analyzer reports every diagnostic mcpgen would report for a package's
@@ -90,7 +91,7 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	}
 	for _, c := range driver.Changes(files) {
 		s := byPath[c.Path]
-		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !annotate.IsGenerated(c.Old) {
+		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
 			continue
 		}
 		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 type analyzer struct {
@@ -162,9 +164,9 @@ func invalidType(t types.Type) bool {
 }
 
 // isOwnOutput reports whether a parsed file starts with a header of
-// mcpgen's (see [IsGenerated]).
+// mcpgen's (see header.IsGenerated).
 func isOwnOutput(f *ast.File) bool {
-	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && headerLine.MatchString(f.Comments[0].List[0].Text)
+	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && header.IsLine(f.Comments[0].List[0].Text)
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {

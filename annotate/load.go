@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // Config says what to load.
@@ -151,7 +153,7 @@ type ownFiles struct {
 // of the same package, and recording the types that output has methods on
 // (to tell a stale file, see judge).
 func (o *ownFiles) parse(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-	if IsGenerated(src) {
+	if header.IsGenerated(src) {
 		f, err := parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
 		if err == nil {
 			decls := ownDecls(src)
@@ -335,13 +337,13 @@ func unrequested(p *packages.Package, wanted map[string]bool) (*Package, []Diagn
 }
 
 // emptiedStubs returns the stale files an earlier run emptied (see
-// [StaleStubNote]): the build ignores them, so removing them never disturbs
+// [header.StaleStubNote]): the build ignores them, so removing them never disturbs
 // a running go generate.
 func emptiedStubs(p *packages.Package) []StaleFile {
 	var out []StaleFile
 	for _, name := range p.IgnoredFiles {
 		b, err := os.ReadFile(name)
-		if err == nil && IsStaleStub(b) {
+		if err == nil && header.IsStaleStub(b) {
 			out = append(out, StaleFile{Path: name})
 		}
 	}

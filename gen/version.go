@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 const modulePath = "github.com/mcpgen/mcpgen"
@@ -53,8 +53,8 @@ func Version() string {
 // VERSION being [Version]. It names mcpgen's version only, never the
 // command that ran it: a file's bytes depend on its struct and on the
 // version, so every directive that reaches a struct (the package's own or a
-// root ./...) writes the same file. annotate.IsGenerated recognises it by
-// annotate.GeneratedHeader.
+// root ./...) writes the same file. header.IsGenerated recognises it by
+// header.Prefix.
 func Header() string {
-	return annotate.GeneratedHeader + " " + Version() + "; DO NOT EDIT."
+	return header.Prefix + " " + Version() + "; DO NOT EDIT."
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // WriteResult says what Write did with each file.
@@ -27,7 +27,7 @@ type WriteResult struct {
 // (its modification time stays), and a file marked Once is never
 // overwritten. Files marked Remove are removed (or, with Defer, emptied to
 // their Content) only after every write has
-// succeeded, and only when they still start with mcpgen's header (annotate.IsGenerated)
+// succeeded, and only when they still start with mcpgen's header (header.IsGenerated)
 // (mcpgen's own output; anything else is left alone).
 func Write(files []File) (WriteResult, error) {
 	var res WriteResult
@@ -52,11 +52,11 @@ func Write(files []File) (WriteResult, error) {
 		case err == nil && bytes.Equal(old, f.Content):
 			res.Unchanged = append(res.Unchanged, f.Path)
 			continue
-		case err == nil && !annotate.IsGenerated(old):
+		case err == nil && !header.IsGenerated(old):
 			// A file of the user's (no mcpgen header) where mcpgen would
 			// write: never overwritten, and nothing else is written either.
 			cleanup()
-			return WriteResult{}, fmt.Errorf("%s exists and was not written by mcpgen (its first line is not mcpgen's %q … \"DO NOT EDIT.\" header), so mcpgen will not overwrite it: rename or move your file, or delete it if it is an old copy", f.Path, annotate.GeneratedHeader)
+			return WriteResult{}, fmt.Errorf("%s exists and was not written by mcpgen (its first line is not mcpgen's %q … \"DO NOT EDIT.\" header), so mcpgen will not overwrite it: rename or move your file, or delete it if it is an old copy", f.Path, header.Prefix)
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			cleanup()
 			return WriteResult{}, fmt.Errorf("reading %s: %w", f.Path, err)
@@ -89,7 +89,7 @@ func Write(files []File) (WriteResult, error) {
 	}
 	for _, f := range remove {
 		b, err := os.ReadFile(f.Path)
-		if errors.Is(err, os.ErrNotExist) || err == nil && !annotate.IsGenerated(b) {
+		if errors.Is(err, os.ErrNotExist) || err == nil && !header.IsGenerated(b) {
 			continue
 		}
 		if err == nil && f.Defer {
@@ -129,7 +129,7 @@ func Write(files []File) (WriteResult, error) {
 func emptiedStub(path string, gone []string) []byte {
 	name := filepath.Base(path)
 	return []byte(Header() + "\n\n//go:build ignore\n\n" +
-		"// " + annotate.StaleStubNote + " (" + strings.Join(gone, ", ") + "): go generate removes\n" +
+		"// " + header.StaleStubNote + " (" + strings.Join(gone, ", ") + "): go generate removes\n" +
 		"// this file when it reaches the line below, and mcpgen run outside go generate otherwise.\n\n" +
 		"//go:generate go run " + name + "\n\n" +
 		"package main\n\nimport \"os\"\n\nfunc main() { os.Remove(" + strconv.Quote(name) + ") }\n")

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // repoRoot is the module root of mcpgen, for the replace directive of the
@@ -335,7 +335,7 @@ func TestVersionIsTheHeaders(t *testing.T) {
 	if want := "mcpgen " + gen.Version() + "\n"; code != 0 || stdout != want {
 		t.Errorf("-version: exit %d, %q; want %q", code, stdout, want)
 	}
-	if !strings.HasPrefix(gen.Header(), annotate.GeneratedHeader+" "+gen.Version()+";") {
+	if !strings.HasPrefix(gen.Header(), header.Prefix+" "+gen.Version()+";") {
 		t.Errorf("the header %q does not name %s", gen.Header(), gen.Version())
 	}
 }

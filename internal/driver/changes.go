@@ -8,8 +8,8 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // ChangeKind says how a file on disk differs from what go generate writes.
@@ -71,7 +71,7 @@ func (c Change) BodyOnly() bool {
 // Changes compares files with the disk: each generated file that differs
 // or is missing, each handler file that is missing, and each stale file of
 // mcpgen's still present, in the order of files. A stale file already
-// emptied to a stub (annotate.IsStaleStub) is no change: the build ignores
+// emptied to a stub (header.IsStaleStub) is no change: the build ignores
 // it, and go generate may never reach it (its package was not listed) nor
 // remove it (which of its stubs an earlier directive of the same go
 // generate made cannot be told portably); mcpgen's next run outside go
@@ -82,7 +82,7 @@ func Changes(files []gen.File) []Change {
 		b, err := os.ReadFile(f.Path)
 		switch {
 		case f.Remove:
-			if err == nil && annotate.IsGenerated(b) && !annotate.IsStaleStub(b) {
+			if err == nil && header.IsGenerated(b) && !header.IsStaleStub(b) {
 				out = append(out, Change{Path: f.Path, Kind: Orphaned, Old: b})
 			}
 		case err != nil:

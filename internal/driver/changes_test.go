@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // TestChanges: each kind of change, and its unified diff (git's a/ and b/
@@ -71,7 +71,7 @@ func TestChanges(t *testing.T) {
 func TestChangesLeaveEmptiedStubs(t *testing.T) {
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "old_elicit.go")
-	src := gen.Header() + "\n\n//go:build ignore\n\n// " + annotate.StaleStubNote + " (Old): go generate removes\n\npackage main\n"
+	src := gen.Header() + "\n\n//go:build ignore\n\n// " + header.StaleStubNote + " (Old): go generate removes\n\npackage main\n"
 	if err := os.WriteFile(stub, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

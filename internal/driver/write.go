@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // Write writes the result's files (gen.Write: all or nothing, unchanged
@@ -33,7 +33,7 @@ func (r *Result) Write() (gen.WriteResult, error) {
 		files = nil
 		for _, f := range r.Files {
 			if f.Remove && (filepath.Dir(f.Path) != wd || filepath.Base(f.Path) > goFile) {
-				if b, err := os.ReadFile(f.Path); err == nil && annotate.IsStaleStub(b) {
+				if b, err := os.ReadFile(f.Path); err == nil && header.IsStaleStub(b) {
 					// A stub already: an earlier directive of this go
 					// generate may have made it, and then go generate
 					// listed the file and will run the stub's own line.
