@@ -120,7 +120,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		}
 		g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
 		var anySet *jen.Statement
-		var blkSets []jen.Code
+		var blkSets, lastSet []jen.Code
 		for i, fd := range s.Fields {
 			if !fd.Pointer {
 				g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Id(stageVar(i)))
@@ -135,6 +135,14 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
 				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
 			))
+			lastSet = []jen.Code{
+				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
+				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
+			}
+		}
+		if len(blkSets) == 1 {
+			// One pointer field: its own if is the one around the block.
+			blkSets = lastSet
 		}
 		switch {
 		case merged:

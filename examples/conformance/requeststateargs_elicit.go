@@ -86,10 +86,8 @@ func (t *RequestStateArgs) _mcpgenApply(content map[string]any, partial bool) er
 		blk := new(struct {
 			v0 bool
 		})
-		if set0 {
-			blk.v0 = v0
-			t.OK = &blk.v0
-		}
+		blk.v0 = v0
+		t.OK = &blk.v0
 	}
 	return ve.Err()
 }

@@ -158,10 +158,8 @@ func (t *BookFlightArgs) _mcpgenApply(content map[string]any, partial bool) erro
 		blk := new(struct {
 			v1 Window
 		})
-		if set1 {
-			blk.v1 = v1
-			t.Window = &blk.v1
-		}
+		blk.v1 = v1
+		t.Window = &blk.v1
 	}
 	return ve.Err()
 }

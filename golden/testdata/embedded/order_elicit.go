@@ -219,10 +219,8 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v3 bool
 		})
-		if set3 {
-			blk.v3 = v3
-			t.Shipping.Express = &blk.v3
-		}
+		blk.v3 = v3
+		t.Shipping.Express = &blk.v3
 	}
 	return ve.Err()
 }

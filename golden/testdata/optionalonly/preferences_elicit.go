@@ -135,10 +135,8 @@ func (t *Preferences) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v2 bool
 		})
-		if set2 {
-			blk.v2 = v2
-			t.Pillow = &blk.v2
-		}
+		blk.v2 = v2
+		t.Pillow = &blk.v2
 	}
 	return ve.Err()
 }

@@ -118,10 +118,8 @@ func (t *Person) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v1 int
 		})
-		if set1 {
-			blk.v1 = v1
-			t.Age = &blk.v1
-		}
+		blk.v1 = v1
+		t.Age = &blk.v1
 	}
 	return ve.Err()
 }

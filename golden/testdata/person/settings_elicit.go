@@ -119,10 +119,8 @@ func (t *Settings) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v1 int
 		})
-		if set1 {
-			blk.v1 = v1
-			t.Volume = &blk.v1
-		}
+		blk.v1 = v1
+		t.Volume = &blk.v1
 	}
 	return ve.Err()
 }

@@ -109,10 +109,8 @@ func (t *Confirm) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v1 Slot
 		})
-		if set1 {
-			blk.v1 = v1
-			t.Window = &blk.v1
-		}
+		blk.v1 = v1
+		t.Window = &blk.v1
 	}
 	return ve.Err()
 }

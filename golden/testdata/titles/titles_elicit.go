@@ -366,10 +366,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 		blk := new(struct {
 			v10 bool
 		})
-		if set10 {
-			blk.v10 = v10
-			t.Sure = &blk.v10
-		}
+		blk.v10 = v10
+		t.Sure = &blk.v10
 	}
 	return ve.Err()
 }
