@@ -65,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case obj == nil:
 			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
 		case !ok:
-			report("-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, objKind(obj))
+			report("-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, annotate.ObjectKind(obj))
 		default:
 			if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
 				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
@@ -96,18 +96,6 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 		}
 		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
 	}
-}
-
-func objKind(obj types.Object) string {
-	switch obj.(type) {
-	case *types.Func:
-		return "func"
-	case *types.Var:
-		return "var"
-	case *types.Const:
-		return "const"
-	}
-	return "name"
 }
 
 // toDiagnostic turns a diagnostic of annotate into the pass's, with its

@@ -43,7 +43,7 @@ func (a *analyzer) collide(model *Package) {
 				continue
 			}
 			if obj := a.types.Scope().Lookup(id.Name); obj != nil && a.inUserFile(obj.Pos()) {
-				a.relatedf(a.fset.Position(obj.Pos()), len(obj.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "%s %s collides with %s in %s; rename yours", objKind(obj), obj.Name(), id.Describe(), id.File)
+				a.relatedf(a.fset.Position(obj.Pos()), len(obj.Name()), Related{Pos: id.Pos, Message: "the other declaration: " + id.Describe()}, "%s %s collides with %s in %s; rename yours", ObjectKind(obj), obj.Name(), id.Describe(), id.File)
 			}
 		}
 	}
@@ -84,8 +84,9 @@ func (a *analyzer) inUserFile(pos token.Pos) bool {
 	return false
 }
 
-// objKind names the kind of a package-level object in a diagnostic.
-func objKind(obj types.Object) string {
+// ObjectKind names the kind of a package-level object in a diagnostic:
+// "func", "var", "const", "type", or "name" for any other.
+func ObjectKind(obj types.Object) string {
 	switch obj.(type) {
 	case *types.Func:
 		return "func"
