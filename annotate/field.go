@@ -30,7 +30,10 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 	ok = ok && len(errs) == 0
 	if o, skip := byKey["-"]; skip {
 		if len(opts) > 1 {
-			a.optionError(c, o, c.fix(`Write elicit:"-" alone`, 0, len(c.elicit), "-"), "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone", v.Name())
+			// No fix: dropping the other options (required, …) for "-"
+			// would silently stop asking the field; which one the author
+			// meant is theirs to say.
+			a.optionError(c, o, nil, "elicit tag on %s: \"-\" (never elicit) cannot be combined with other options; write elicit:\"-\" alone, or remove the \"-\"", v.Name())
 		}
 		return nil
 	}

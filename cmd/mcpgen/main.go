@@ -36,7 +36,8 @@
 // mcpgen prints nothing on success; -v lists the files written or removed
 // (-q is accepted and does nothing). -check writes nothing, lists each
 // generated file that is stale, missing or orphaned on stderr, and prints
-// the unified diff of what go generate would change on stdout.
+// the unified diff of what go generate would change on stdout (with nothing
+// to generate and nothing stale, -check has nothing to say and exits 0).
 //
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
 // file:line:col: message, all of them; no file is written) or, with -check,
@@ -44,6 +45,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -133,6 +135,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	}
 	wd, _ := os.Getwd()
 	res, err := driver.Run(opts)
+	if errors.Is(err, driver.ErrNothingToGenerate) && *check {
+		return 0, res // nothing generated, nothing stale: nothing to regenerate
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen:", err)
 		return 1, res

@@ -104,3 +104,30 @@ func TestRenameThatEditedTheGeneratedFile(t *testing.T) {
 		t.Errorf("-check: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestLastStructDeleted: when a package's last annotated struct and its
+// handler are deleted, the run has stale files to remove, not "nothing to
+// generate": one run removes args_elicit.go, -check agrees, and the package
+// builds (found by review: the run refused and the build stayed broken).
+func TestLastStructDeleted(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": tagged("Args")})
+	if code, _, stderr := mcpgen(t); code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "args.go"), []byte("package m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "args_handler.go")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mcpgen(t, "./..."); code != 0 {
+		t.Fatalf("after deleting the struct: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "args_elicit.go")); !os.IsNotExist(err) {
+		t.Errorf("args_elicit.go is still there (%v)", err)
+	}
+	if code, _, stderr := mcpgen(t, "-check", "./..."); code != 0 {
+		t.Errorf("-check: exit %d\n%s", code, stderr)
+	}
+	goBuild(t)
+}

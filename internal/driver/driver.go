@@ -78,7 +78,9 @@ func Run(opts Options) (*Result, error) {
 	}
 	generating := false
 	for _, p := range pkgs {
-		generating = generating || len(p.Structs) > 0
+		// A package whose last annotated struct is gone has only stale
+		// files to remove: that is work too.
+		generating = generating || len(p.Structs) > 0 || len(p.Stale) > 0
 	}
 	if !generating {
 		return res, ErrNothingToGenerate

@@ -14,7 +14,7 @@ type Keys struct {
 	Twice     string `json:"twice" elicit:"optional,title=A,title=B"`    // want `^elicit tag on Twice: option "title" is given twice; keep one$`
 	Both      string `json:"both" elicit:"required,optional"`            // want `^elicit tag on Both: both required and optional; keep one \(required is the default\)$`
 	Ask       string `json:"ask" elicit:"ask=sometimes"`                 // want `^elicit tag on Ask: ask=sometimes: want ask=missing \(the default\) or ask=always$`
-	Dash      string `json:"dash" elicit:"-,optional"`                   // want `^elicit tag on Dash: "-" \(never elicit\) cannot be combined with other options; write elicit:"-" alone$`
+	Dash      string `json:"dash" elicit:"-,optional"`                   // want `^elicit tag on Dash: "-" \(never elicit\) cannot be combined with other options; write elicit:"-" alone, or remove the "-"$`
 	Empty     string `json:"empty" elicit:"optional,,title=X"`           // want `^elicit tag on Empty: empty option \(two commas in a row, or a trailing comma\); remove the extra comma$`
 	NoName    string `json:"noName" elicit:"=x"`                         // want `^elicit tag on NoName: option with a value but no name \(=x\); write key=x with a key such as title or default$`
 	Unclosed  string `json:"unclosed" elicit:"title='Your name, please"` // want `^elicit tag on Unclosed: quote opened here is never closed; end the value with ' \(and write '' for a quote inside it\)$`
