@@ -115,6 +115,8 @@ const (
 	DefaultClaimWait = 2 * time.Second
 	// DefaultClaimLease is the default of [Options.ClaimLease].
 	DefaultClaimLease = 10 * time.Second
+	// DefaultPageWait is the default of [Options.PageWait].
+	DefaultPageWait = 15 * time.Second
 	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request
 	// (bytes of UTF-8).
 	DefaultMaxArgumentsBytes = 64 << 10
@@ -220,6 +222,32 @@ type Options struct {
 	// recorded only if its claim still holds. It must exceed the store's
 	// worst round trip by a wide margin.
 	ClaimLease time.Duration
+	// PageURL is where a user's browser reaches the page handler of
+	// URL-mode questions (package runtime/page), e.g.
+	// "https://mcp.example.com/elicit/": a question asked in URL mode (MCP
+	// 2026-07-28, client/elicitation, "URL Mode Elicitation Requests") is
+	// sent as PageURL followed by the page's opaque random id, and nothing
+	// else. Required to ask a URL-mode question; every instance serves every
+	// page, its store shared (see Store).
+	PageURL string
+	// PageWait is how long a retry that finds its URL-mode page not yet
+	// completed waits for it before asking again with the same URL
+	// (default [DefaultPageWait], 15 s). Such re-asks do not count towards
+	// MaxRounds; the page's expiry (the flow's) bounds them. A 2025-11-25
+	// session's single bridged round waits until the page expires or the
+	// request ends.
+	PageWait time.Duration
+}
+
+// FlowStore returns the store flows run with these options use: o.Store,
+// or, when it is nil, the process's in-memory store ([MemoryStore]) that
+// every Options without a Store shares. Handlers that must see what flows
+// store (package runtime/page) read it through FlowStore.
+func (o *Options) FlowStore() Store {
+	if o.Store != nil {
+		return o.Store
+	}
+	return defaultStore
 }
 
 func (o *Options) withDefaults() *Options {
@@ -259,6 +287,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.ClaimLease <= 0 {
 		c.ClaimLease = DefaultClaimLease
+	}
+	if c.PageWait <= 0 {
+		c.PageWait = DefaultPageWait
 	}
 	return &c
 }

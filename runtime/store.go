@@ -46,6 +46,15 @@ var (
 	// (context.Cause) of a branch's context that the engine cancels because
 	// [Options.ClaimLease] passed without a renewal the store confirmed.
 	ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
+	// ErrNoPage is what [Store.Page] and [Store.CompletePage] return for
+	// an id the store does not hold: never put, expired, or deleted once
+	// its flow ended.
+	ErrNoPage = errors.New("mcpgen: no such URL-mode page")
+	// ErrPageCompleted is what [Store.CompletePage] returns when the page
+	// already has an answer: a page is completed once.
+	ErrPageCompleted = errors.New("mcpgen: URL-mode page already completed")
+	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
+	ErrPageExists = errors.New("mcpgen: URL-mode page id already taken")
 	// ErrEpoch is what [Store.Claim] returns (wrapped) when the store's
 	// epoch is not the one the flow's requestState carries: the store has
 	// lost its memory since the flow began (a Redis restart without
@@ -119,6 +128,27 @@ type Store interface {
 	// Release drops token's claim on flow; it does nothing when token does
 	// not hold the claim (a record is never dropped).
 	Release(ctx context.Context, flow, token string) error
+
+	// The pages of URL-mode questions (MCP 2026-07-28, client/elicitation,
+	// "URL Mode Elicitation Requests"; package runtime/page): a page's
+	// record and, once the user completed it, its answer, both sealed by
+	// the engine (the store sees ciphertext only), under an opaque random
+	// id, shared by every instance.
+
+	// PutPage keeps record under id until expires. It returns
+	// [ErrPageExists], changing nothing, when id is taken.
+	PutPage(ctx context.Context, id string, record []byte, expires time.Time) error
+	// Page returns id's record and its answer (nil while the page is not
+	// completed). It returns [ErrNoPage] when id was never put, has
+	// expired or was deleted.
+	Page(ctx context.Context, id string) (record, answer []byte, err error)
+	// CompletePage sets id's answer, once: it returns [ErrPageCompleted],
+	// changing nothing, when id already has one, and [ErrNoPage] when id
+	// is not there.
+	CompletePage(ctx context.Context, id string, answer []byte) error
+	// DeletePage drops id, record and answer; it does nothing when id is
+	// not there.
+	DeletePage(ctx context.Context, id string) error
 }
 
 // defaultStore is the store of every Options without one: one process.
@@ -171,14 +201,15 @@ type MemoryStore struct {
 type memEntry struct {
 	token   string // the claim's token; "" once recorded
 	record  []byte
-	expires time.Time // a claim's lease end; a record's flow expiry
+	answer  []byte    // a URL-mode page's answer, once completed
+	expires time.Time // a claim's lease end; a record's flow expiry; a page's end
 }
 
 // size is what an entry under flow counts against MaxBytes. A claim counts
 // at least the size of tooLargeRecord, so that replacing it by that record
 // never grows the store.
 func (e *memEntry) size(flow string) int64 {
-	n := len(e.record)
+	n := len(e.record) + len(e.answer)
 	if e.token != "" {
 		n = max(len(e.token), len(tooLargeRecord))
 	}
@@ -325,6 +356,78 @@ func (m *MemoryStore) Release(_ context.Context, flow, token string) error {
 	defer m.mu.Unlock()
 	if e, ok := m.entries[flow]; ok && e.token == token && token != "" {
 		m.drop(flow, &e)
+	}
+	return nil
+}
+
+// pageKey is the entry key of page id: flow ids never start with NUL.
+func pageKey(id string) string { return "\x00page\x00" + id }
+
+// PutPage implements [Store.PutPage]. It fails with [ErrPageExists], or with
+// an error wrapping [ErrStore] when the page does not fit under
+// [MemoryStore.MaxBytes] once expired entries are dropped.
+func (m *MemoryStore) PutPage(_ context.Context, id string, record []byte, expires time.Time) error {
+	now := time.Now()
+	key := pageKey(id)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.entries[key]; ok {
+		if now.Before(e.expires) {
+			return ErrPageExists
+		}
+		m.drop(key, &e)
+	}
+	e := memEntry{record: bytes.Clone(record), expires: expires}
+	if m.bytes+e.size(key) > m.limit() {
+		m.sweep(now)
+		if m.bytes+e.size(key) > m.limit() {
+			return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, m.limit())
+		}
+	}
+	m.add(key, e)
+	return nil
+}
+
+// Page implements [Store.Page]; the slices returned are the caller's.
+func (m *MemoryStore) Page(_ context.Context, id string) (record, answer []byte, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[pageKey(id)]
+	if !ok || !time.Now().Before(e.expires) {
+		return nil, nil, ErrNoPage
+	}
+	return bytes.Clone(e.record), bytes.Clone(e.answer), nil
+}
+
+// CompletePage implements [Store.CompletePage]. It fails with [ErrNoPage],
+// [ErrPageCompleted], or with an error wrapping [ErrStore] when the answer
+// does not fit under [MemoryStore.MaxBytes].
+func (m *MemoryStore) CompletePage(_ context.Context, id string, answer []byte) error {
+	key := pageKey(id)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[key]
+	switch {
+	case !ok || !time.Now().Before(e.expires):
+		return ErrNoPage
+	case e.answer != nil:
+		return ErrPageCompleted
+	case m.bytes+int64(len(answer)) > m.limit():
+		return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes)", ErrStore, m.limit())
+	}
+	m.drop(key, &e)
+	e.answer = append([]byte{}, answer...)
+	m.add(key, e)
+	return nil
+}
+
+// DeletePage implements [Store.DeletePage].
+func (m *MemoryStore) DeletePage(_ context.Context, id string) error {
+	key := pageKey(id)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.entries[key]; ok {
+		m.drop(key, &e)
 	}
 	return nil
 }

@@ -87,6 +87,10 @@ func (failingStore) Claim(context.Context, string, string, string, time.Duration
 	return nil, errDown
 }
 func (failingStore) Renew(context.Context, string, string, time.Duration) error { return errDown }
+func (failingStore) PutPage(context.Context, string, []byte, time.Time) error   { return errDown }
+func (failingStore) Page(context.Context, string) ([]byte, []byte, error)       { return nil, nil, errDown }
+func (failingStore) CompletePage(context.Context, string, []byte) error         { return errDown }
+func (failingStore) DeletePage(context.Context, string) error                   { return errDown }
 func (failingStore) Record(context.Context, string, string, []byte, time.Time) error {
 	return errDown
 }

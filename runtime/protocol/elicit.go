@@ -38,6 +38,11 @@ type ElicitRequest struct {
 	Message         string             // shown to the user; required
 	RequestedSchema *jsonschema.Schema // form mode: {"type":"object","properties":{…},"required":[…]}
 	URL             string             // URL mode: the page to open (client/elicitation, URL Mode Elicitation Requests)
+	// ElicitationID identifies a URL-mode request (MCP 2025-11-25,
+	// client/elicitation: the id notifications/elicitation/complete names).
+	// 2026-07-28 has no such field; it is sent anyway, harmless, as some
+	// clients require it.
+	ElicitationID string
 }
 
 // Method returns "elicitation/create".

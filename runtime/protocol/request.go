@@ -1,6 +1,9 @@
 package protocol
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Request is one tools/call or prompts/get (or, for a runtime.Exchange,
 // resources/read) as the flow sees it, filled in by an adapter from the
@@ -47,6 +50,12 @@ type Request struct {
 	// that an adapter whose SDK decodes them on each access pays nothing on
 	// calls that ask nothing.
 	LoadCapabilities func() Capabilities
+	// NotifyElicitationComplete, when set, sends
+	// notifications/elicitation/complete with elicitationId id to the
+	// client (MCP 2025-11-25, client/elicitation, URL mode): an adapter sets
+	// it for a client on a stateful session of a protocol before
+	// 2026-07-28, which learns that a URL-mode step finished only that way.
+	NotifyElicitationComplete func(ctx context.Context, id string) error
 }
 
 // Capabilities returns the client capabilities the request declared (from

@@ -654,3 +654,23 @@ func timedOut(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
+
+// PutPage implements runtime.Store.PutPage (not yet on Redis).
+func (s *Store) PutPage(context.Context, string, []byte, time.Time) error {
+	return errors.New("redisstore: URL-mode pages are not implemented yet")
+}
+
+// Page implements runtime.Store.Page (not yet on Redis).
+func (s *Store) Page(context.Context, string) ([]byte, []byte, error) {
+	return nil, nil, errors.New("redisstore: URL-mode pages are not implemented yet")
+}
+
+// CompletePage implements runtime.Store.CompletePage (not yet on Redis).
+func (s *Store) CompletePage(context.Context, string, []byte) error {
+	return errors.New("redisstore: URL-mode pages are not implemented yet")
+}
+
+// DeletePage implements runtime.Store.DeletePage (not yet on Redis).
+func (s *Store) DeletePage(context.Context, string) error {
+	return errors.New("redisstore: URL-mode pages are not implemented yet")
+}

@@ -1,0 +1,216 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
+)
+
+// csrfField is the name of the form's hidden CSRF token input.
+const csrfField = "csrf_token"
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		h.refuse(ctx, w, http.StatusMethodNotAllowed, "Method not allowed", "This page is opened with GET and sent with POST.", "method")
+		return
+	}
+	id := pageID(r.URL.Path)
+	if id == "" {
+		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
+		return
+	}
+	store := h.o.FlowStore()
+	sealed, answer, err := store.Page(ctx, id)
+	switch {
+	case errors.Is(err, runtime.ErrNoPage):
+		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "unknown id")
+		return
+	case err != nil:
+		h.storeFailed(ctx, w, id, err)
+		return
+	}
+	rec, err := urlmode.OpenRecord(h.o.Keys, sealed)
+	if err != nil {
+		// Not sealed by these keys: a store shared with another
+		// deployment, or written by someone else.
+		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
+		return
+	}
+	if rec.Expired(h.now()) {
+		h.refuse(ctx, w, http.StatusGone, "Link expired",
+			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
+		return
+	}
+	if answer != nil {
+		h.refuse(ctx, w, http.StatusConflict, "Already completed",
+			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
+		return
+	}
+	principal, ok := h.p.Identify(w, r)
+	if !ok {
+		return // the hook answered (a sign-in page)
+	}
+	if principal == "" || principal != rec.Principal {
+		h.refuse(ctx, w, http.StatusForbidden, "Not your request",
+			"This link belongs to a request started by another account than the one you are signed in with. Nothing was stored. "+
+				"Sign in with the account that started the request, or ask your assistant to start it again.", "other user")
+		return
+	}
+	q := urlmode.ByName(rec.Question)
+	if q == nil {
+		h.refuse(ctx, w, http.StatusServiceUnavailable, "Form unavailable",
+			"This server cannot show this form: it does not know the question "+rec.Question+
+				" (an instance running another version of the server?). Nothing was stored.", ErrNoQuestion.Error())
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.form(w, http.StatusOK, id, principal, rec, q, nil)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.refuse(ctx, w, http.StatusRequestEntityTooLarge, "Form too large",
+				"The form sent was larger than "+strconv.Itoa(MaxFormBytes)+" bytes. Nothing was stored.", "too large")
+			return
+		}
+		h.refuse(ctx, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
+		return
+	}
+	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
+		h.refuse(ctx, w, http.StatusForbidden, "Form not verified",
+			"This form could not be verified (its security token is missing or wrong), so it was not accepted. Nothing was stored. "+
+				"Open the link from your assistant again.", "csrf")
+		return
+	}
+	fresh, _ := q.New().(runtime.Args)
+	if fresh == nil {
+		h.refuse(ctx, w, http.StatusServiceUnavailable, "Form unavailable", "This server cannot check this form. Nothing was stored.", "not a question")
+		return
+	}
+	content := contentOf(fresh.RequestedSchema(), r.PostForm)
+	if err := fresh.ApplyContent(content); err != nil {
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			ve = &runtime.ValidationError{}
+			ve.Add("", "invalid", err.Error())
+		}
+		h.log(ctx, "invalid", id)
+		h.form(w, http.StatusUnprocessableEntity, id, principal, rec, q, ve)
+		return
+	}
+	b, err := json.Marshal(content)
+	if err != nil {
+		h.refuse(ctx, w, http.StatusBadRequest, "Form not readable", "The form sent could not be stored. Nothing was stored.", "encode")
+		return
+	}
+	switch err := store.CompletePage(ctx, id, urlmode.SealAnswer(h.o.Keys, id, b)); {
+	case errors.Is(err, runtime.ErrPageCompleted):
+		h.refuse(ctx, w, http.StatusConflict, "Already completed",
+			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
+		return
+	case errors.Is(err, runtime.ErrNoPage):
+		h.refuse(ctx, w, http.StatusGone, "Link expired",
+			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
+		return
+	case err != nil:
+		h.storeFailed(ctx, w, id, err)
+		return
+	}
+	h.log(ctx, "completed", id)
+	writePage(w, http.StatusOK, pageData{Title: h.p.Title, Heading: "Received",
+		Text: "Thank you: your answer was received and is kept on the server. You can close this page and go back to your assistant."})
+}
+
+const notFound = "This link is not valid: it may be mistyped, or it expired and was removed. " +
+	"Nothing was stored. Ask your assistant to start the request again."
+
+func (h *handler) now() time.Time {
+	if h.o.Now != nil {
+		return h.o.Now()
+	}
+	return time.Now()
+}
+
+// refuse writes the page of a refusal: status, a heading and what happened
+// in words; reason goes to the log.
+func (h *handler) refuse(ctx context.Context, w http.ResponseWriter, status int, heading, text, reason string) {
+	h.log(ctx, "refused: "+reason, "")
+	writePage(w, status, pageData{Title: h.p.Title, Heading: heading, Text: text})
+}
+
+func (h *handler) storeFailed(ctx context.Context, w http.ResponseWriter, id string, err error) {
+	if h.p.Logger != nil {
+		h.p.Logger.ErrorContext(ctx, "mcpgen page", "outcome", "store failed", "page", short(id), "err", err)
+	}
+	writePage(w, http.StatusServiceUnavailable, pageData{Title: h.p.Title, Heading: "Try again",
+		Text: "The server could not reach its storage. Nothing was stored. Try again in a moment."})
+}
+
+// form writes the question's form: its message, the fields mcpgen wrote,
+// the CSRF token; with ve, the reasons an answer was refused (the user's
+// values are not written back: a secret is never sent to the browser).
+func (h *handler) form(w http.ResponseWriter, status int, id, principal string, rec *urlmode.Record, q *urlmode.Question, ve *runtime.ValidationError) {
+	d := pageData{Title: h.p.Title, Heading: h.p.Title, Text: rec.Message,
+		Form: template.HTML(q.Form), CSRF: urlmode.CSRFToken(h.o.Keys, id, principal), Action: id, Signed: principal}
+	if ve != nil {
+		for _, fe := range ve.Errors {
+			d.Problems = append(d.Problems, fe.Error())
+		}
+	}
+	writePage(w, status, d)
+}
+
+// contentOf converts a form post to a form's content (MCP 2026-07-28,
+// client/elicitation: ElicitResult.content) by the types of schema's
+// properties: a number or an integer as a JSON number (or the text as it
+// came, which the generated ApplyContent refuses by its type), a boolean
+// true when its checkbox was sent checked and false otherwise, an array as
+// every value sent, a string as it came. An empty text is left out, so that
+// it counts as not answered.
+func contentOf(schema *jsonschema.Schema, form url.Values) map[string]any {
+	content := map[string]any{}
+	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		name, prop := pair.Key, pair.Value
+		vals := form[name]
+		switch prop.Type {
+		case "boolean":
+			content[name] = len(vals) > 0 && (vals[0] == "true" || vals[0] == "on")
+		case "array":
+			if len(vals) > 0 {
+				items := make([]any, len(vals))
+				for i, v := range vals {
+					items[i] = v
+				}
+				content[name] = items
+			}
+		case "integer", "number":
+			if len(vals) == 0 || vals[0] == "" {
+				continue
+			}
+			if _, err := strconv.ParseFloat(vals[0], 64); err == nil && json.Valid([]byte(vals[0])) {
+				content[name] = json.Number(vals[0])
+			} else {
+				content[name] = vals[0]
+			}
+		default:
+			if len(vals) > 0 && vals[0] != "" {
+				content[name] = vals[0]
+			}
+		}
+	}
+	return content
+}
