@@ -185,6 +185,13 @@ func TestURLModeLegacySessionHearsCompletion(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "import", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.Equal(t, "imported with a key of 12 characters", text(res))
+	// The client handles notifications apart from results: the
+	// notification may be handled just after the result arrives.
+	assert.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(completed) == 1
+	}, 5*time.Second, 10*time.Millisecond, "notifications/elicitation/complete")
 	mu.Lock()
 	defer mu.Unlock()
 	require.Len(t, asked, 1)
