@@ -283,6 +283,10 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 		a.optionError(c, o, nil, "elicit tag on %s: secret applies to a field of a URL-mode question (a struct with //mcpgen:question url; "+
 			"README, \"Secrets: URL mode\"): a form may not ask for a secret at all", v.Name())
 		return false
+	case a.urlQuestion && f.JSONName == csrfField:
+		a.nameErrorf(v, "%s has the JSON name %q, which the page of a URL-mode question gives its CSRF token (package runtime/page); "+
+			"name it otherwise in its json tag", v.Name(), csrfField)
+		return false
 	case a.urlQuestion && f.Choices:
 		a.optionError(c, byKey["choices"], nil, "elicit tag on %s: a URL-mode question cannot have choices: its page is written when mcpgen runs, "+
 			"before any run-time option is known; give the options with enum=a|b|c or a named string type's constants", v.Name())
@@ -315,6 +319,11 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 	f.Secret = true
 	return true
 }
+
+// csrfField is the name of the hidden input that carries the CSRF token in
+// the page of a URL-mode question (package runtime/page, its csrfField): no
+// field of such a question may have it as its JSON name.
+const csrfField = "csrf_token"
 
 // kindNoun names what a field is on a form, for messages.
 func kindNoun(f *Field) string {

@@ -24,6 +24,7 @@ type Login struct {
 	Account  string   `json:"account" elicit:"optional,choices"`   // want `^elicit tag on Account: a URL-mode question cannot have choices: its page is written when mcpgen runs, before any run-time option is known; give the options with enum=a\|b\|c or a named string type's constants$`
 	Remember *bool    `json:"remember" elicit:"optional,secret"`   // want `^elicit tag on Remember: secret applies to a string or a number typed in, not to a bool$`
 	Scopes   []string `json:"tokenScopes" elicit:"optional,enum=read|write"`
+	CSRF     string   `json:"csrf_token" elicit:"optional"` // want `^CSRF has the JSON name "csrf_token", which the page of a URL-mode question gives its CSRF token \(package runtime/page\); name it otherwise in its json tag$`
 }
 
 // Tagged is a tool whose field says secret: a form may not ask for one.
