@@ -313,7 +313,11 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 	case !text:
 		return true // a select or a checkbox: nothing is typed, so nothing to hide
 	case f.Default != nil:
-		a.optionError(c, byKey["default"], nil, "elicit tag on %s: a secret has no default: the page never shows a secret; remove default=", v.Name())
+		hint := ""
+		if !tagged {
+			hint = fmt.Sprintf(" (it looks like a secret: %q; add notsecret if it is not one)", word)
+		}
+		a.optionError(c, byKey["default"], nil, "elicit tag on %s: a secret has no default: the page never shows a secret; remove default=%s", v.Name(), hint)
 		return false
 	}
 	f.Secret = true

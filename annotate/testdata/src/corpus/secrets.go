@@ -20,7 +20,7 @@ type Login struct {
 	Password string   `json:"password" elicit:"title=Password"`
 	PIN      string   `json:"pin" elicit:"secret,title=PIN"`
 	Key      string   `json:"key" elicit:"secret,notsecret"`       // want `^elicit tag on Key: both secret and notsecret; keep one$`
-	Token    string   `json:"token" elicit:"optional,default=abc"` // want `^elicit tag on Token: a secret has no default: the page never shows a secret; remove default=$`
+	Token    string   `json:"token" elicit:"optional,default=abc"` // want `^elicit tag on Token: a secret has no default: the page never shows a secret; remove default= \(it looks like a secret: "token"; add notsecret if it is not one\)$`
 	Account  string   `json:"account" elicit:"optional,choices"`   // want `^elicit tag on Account: a URL-mode question cannot have choices: its page is written when mcpgen runs, before any run-time option is known; give the options with enum=a\|b\|c or a named string type's constants$`
 	Remember *bool    `json:"remember" elicit:"optional,secret"`   // want `^elicit tag on Remember: secret applies to a string or a number typed in, not to a bool$`
 	Scopes   []string `json:"tokenScopes" elicit:"optional,enum=read|write"`
