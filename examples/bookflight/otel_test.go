@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -30,14 +32,17 @@ type telemetry struct {
 	metrics *sdkmetric.ManualReader
 	cfg     *otelmcp.Config
 
+	tp *sdktrace.TracerProvider
+
 	mu      sync.Mutex
 	flowIDs []string // every Event.FlowID, heard by an OnEnd set before Instrument
 }
 
 func newTelemetry() *telemetry {
 	tel := &telemetry{spans: tracetest.NewSpanRecorder(), metrics: sdkmetric.NewManualReader()}
+	tel.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tel.spans))
 	tel.cfg = &otelmcp.Config{
-		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tel.spans)),
+		TracerProvider: tel.tp,
 		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.metrics)),
 		Propagator:     propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
 	}
@@ -47,6 +52,13 @@ func newTelemetry() *telemetry {
 // tracedInstances starts n instrumented bookflight instances sharing one
 // key ring and one store, as instances behind a load balancer do.
 func tracedInstances(t *testing.T, tel *telemetry, n int) []*instance {
+	t.Helper()
+	return tracedInstancesWrapped(t, tel, n, nil)
+}
+
+// tracedInstancesWrapped is tracedInstances with each endpoint served
+// through wrap (nil: as it is).
+func tracedInstancesWrapped(t *testing.T, tel *telemetry, n int, wrap func(http.Handler) http.Handler) []*instance {
 	t.Helper()
 	keys := runtime.EphemeralKeyRing()
 	store := runtime.NewMemoryStore()
@@ -62,7 +74,11 @@ func tracedInstances(t *testing.T, tel *telemetry, n int) []*instance {
 			}}}
 		otelmcp.Instrument(s, &mo.Flow, tel.cfg)
 		mcpsdk.AddTool(s, NewBookFlightArgsFlow(in.h), mo)
-		srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+		var h http.Handler = mcpsdk.HTTPHandler(s)
+		if wrap != nil {
+			h = wrap(h)
+		}
+		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
 		in.url = srv.URL
 		out = append(out, in)
@@ -177,6 +193,33 @@ func TestClientTraceContextIsTheParent(t *testing.T) {
 		require.Len(t, s.Links(), 1, "round %d links the previous round", i+1)
 		assert.Equal(t, spans[i-1].SpanContext().SpanID(), s.Links()[0].SpanContext.SpanID())
 		assert.Equal(t, []attribute.KeyValue{otelmcp.AttrLink.String("previous_round")}, s.Links()[0].Attributes)
+	}
+}
+
+// Behind otelhttp, round 1's span is the child of its HTTP span; a later
+// round's parent is the previous round, its own HTTP span a link.
+func TestHTTPSpanIsLinked(t *testing.T) {
+	tel := newTelemetry()
+	ins := tracedInstancesWrapped(t, tel, 2, func(h http.Handler) http.Handler {
+		return otelhttp.NewHandler(h, "mcp", otelhttp.WithTracerProvider(tel.tp))
+	})
+	threeRounds(t, []*mcp.ClientSession{connect(t, ins[0].url, true), connect(t, ins[1].url, true)}, nil)
+	spans := tel.calls()
+	require.Len(t, spans, 3)
+	httpSpans := map[trace.SpanID]bool{}
+	for _, s := range tel.spans.Ended() {
+		if s.SpanKind() == trace.SpanKindServer && s.Name() != "tools/call book_flight" && s.InstrumentationScope().Name != "github.com/mcpgen/mcpgen/runtime/otelmcp" {
+			httpSpans[s.SpanContext().SpanID()] = true
+		}
+	}
+	require.NotEmpty(t, httpSpans)
+	assert.True(t, httpSpans[spans[0].Parent().SpanID()], "round 1 is the child of its HTTP span")
+	for i := 1; i < 3; i++ {
+		s := spans[i]
+		assert.Equal(t, spans[i-1].SpanContext().SpanID(), s.Parent().SpanID(), "round %d is the child of round %d", i+1, i)
+		require.Len(t, s.Links(), 1)
+		assert.True(t, httpSpans[s.Links()[0].SpanContext.SpanID()], "round %d links its HTTP span", i+1)
+		assert.Equal(t, []attribute.KeyValue{otelmcp.AttrLink.String("transport")}, s.Links()[0].Attributes)
 	}
 }
 
