@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -44,7 +43,7 @@ func newTelemetry() *telemetry {
 	tel.cfg = &otelmcp.Config{
 		TracerProvider: tel.tp,
 		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.metrics)),
-		Propagator:     propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
+		// Propagator nil: W3C Trace Context and Baggage, the _meta keys' format.
 	}
 	return tel
 }
@@ -366,4 +365,31 @@ func histogramCount(rm *metricdata.ResourceMetrics, name, key, value string) uin
 		}
 	}
 	return n
+}
+
+// A 2025-11-25 client on a session: the call (one tools/call, its round
+// bridged by go-sdk through elicitation/create) has its span with the
+// session id and the protocol version.
+func TestLegacySessionSpan(t *testing.T) {
+	tel := newTelemetry()
+	ins := tracedInstances(t, tel, 1)
+	c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"date": "2026-12-31"}}, nil
+		},
+	})
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: ins[0].url},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "book_flight", Arguments: route})
+	require.NoError(t, err)
+	assert.Contains(t, text(t, res), "2026-12-31")
+
+	spans := tel.calls()
+	require.Len(t, spans, 1)
+	a := attrs(spans[0])
+	assert.Equal(t, "2025-11-25", a["mcp.protocol.version"].AsString())
+	assert.Equal(t, cs.ID(), a["mcp.session.id"].AsString())
+	assert.Equal(t, "completed", a["mcpgen.outcome"].AsString(), "the bridged round ends the call")
 }

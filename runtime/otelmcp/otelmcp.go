@@ -79,16 +79,17 @@ const (
 )
 
 // Config chooses the providers; a nil Config, or a nil member, means the
-// global one (otel.GetTracerProvider, otel.GetMeterProvider,
-// otel.GetTextMapPropagator), read once by [New]. Global providers set
-// later still apply: the global ones delegate.
+// global tracer and meter providers (otel.GetTracerProvider,
+// otel.GetMeterProvider), read once by [New]; providers set globally later
+// still apply (the global ones delegate).
 type Config struct {
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
-	// Propagator reads the trace context of params._meta. The global one
-	// is a no-op until set: set it, e.g. to
-	// propagation.NewCompositeTextMapPropagator(propagation.TraceContext{},
-	// propagation.Baggage{}), to honour a client's traceparent.
+	// Propagator reads a client's trace context from params._meta. nil
+	// means W3C Trace Context and Baggage (traceparent, tracestate,
+	// baggage), the format of those _meta keys (MCP 2026-07-28,
+	// basic/index, _meta; the MCP semantic conventions, "Context
+	// propagation"), whatever propagator the process uses for HTTP.
 	Propagator propagation.TextMapPropagator
 }
 
@@ -123,7 +124,7 @@ func New(cfg *Config) *Telemetry {
 		c.MeterProvider = otel.GetMeterProvider()
 	}
 	if c.Propagator == nil {
-		c.Propagator = otel.GetTextMapPropagator()
+		c.Propagator = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
 	m := c.MeterProvider.Meter(scope)
 	t := &Telemetry{tracer: c.TracerProvider.Tracer(scope), prop: c.Propagator}
@@ -163,8 +164,9 @@ func New(cfg *Config) *Telemetry {
 }
 
 // Hooks sets o's tracing and metrics hooks: OnEnd (the mcpgen attributes
-// on the request's span, and the counters), TraceContext (the request's
-// span context sealed into the next round's state), and Store, timed by
+// on the request's span, and the counters), TraceContext (replaced: the
+// request's span context sealed into the next round's state), and Store,
+// timed by
 // [Telemetry.Store] (o.FlowStore(): the process's in-memory store when o
 // has none). An OnEnd o already had is still called, first. Call it once,
 // before o serves.
