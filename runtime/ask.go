@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 )
 
 // ErrInputRequired is what [Ask], [AskURL] return while the user has not
@@ -44,6 +46,13 @@ type AskOptions struct {
 	// 2026-07-28, client/elicitation: default) and an optional field left
 	// unanswered takes.
 	Defaults map[string]any
+	// Check, when set, judges an accepted answer once it passed every rule
+	// and q holds it (a key the service it unlocks refuses, an account that
+	// is closed): a non-nil error refuses the answer, and the question is
+	// asked again with the error's text as the reason (shown to the user:
+	// never put a secret in it), within the round limit. It runs once per
+	// answer, on the retry that brings it, not on later rounds.
+	Check func(ctx context.Context) error
 }
 
 // ctxAsker is the context key of the asker of the request a branch runs in.
@@ -130,7 +139,10 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	}
 	typ := reflect.TypeOf(q)
 	f := &form{name: name, key: name, target: q, message: opts.Message, memo: typ,
-		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}}
+		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}, page: urlmode.ByType(q)}
+	if opts.Check != nil {
+		f.check = func() error { return opts.Check(ctx) }
+	}
 	if !f.rules.empty() && typ.Kind() == reflect.Pointer {
 		// The run-time rules are checked against a zero question.
 		f.fresh = func() Args {

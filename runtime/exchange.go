@@ -244,7 +244,7 @@ func (x *Exchange) base() *state {
 	if x.r.st == nil {
 		return &state{FlowID: x.r.flowID()}
 	}
-	return &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round}
+	return &state{binding: x.r.st.binding, FlowID: x.r.st.FlowID, Round: x.r.st.Round, Waits: x.r.st.Waits}
 }
 
 // Run runs h, the exchange's handler, in a context where it can ask typed

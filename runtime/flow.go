@@ -693,7 +693,7 @@ func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, e
 		// The state of the next round carries the id the branch saw.
 		next := &state{FlowID: id}
 		if st != nil {
-			next.binding, next.Round = st.binding, st.Round
+			next.binding, next.Round, next.Waits = st.binding, st.Round, st.Waits
 		}
 		if resp, ok, err := a.next(next); ok || err != nil {
 			return resp, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -46,6 +47,13 @@ type form struct {
 	// asked, its optional fields take their defaults (the tool's own form:
 	// a call never stops for what the tool can do without).
 	optionalNotAsked bool
+	// page, for a URL-mode question (//mcpgen:question url), is its
+	// registration: the form is asked on the server's page (see pageForm).
+	page *urlmode.Question
+	// check, when set, judges an accepted, valid answer already applied to
+	// target (AskOptions.Check): an error refuses it, and the form is asked
+	// again with the error's text as the reason.
+	check func() error
 	// memo, with no run-time rules, is the identity under which the form's
 	// digest is memoised: the generated RequestedSchema depends only on the
 	// names it is given, so the digest of one form, message and field list
@@ -62,6 +70,9 @@ type reply struct {
 	Action   Action         `json:"a"`           // the user's action
 	Content  map[string]any `json:"c,omitempty"` // Accept: the valid answer; else the valid answers kept
 	Fields   []string       `json:"s,omitempty"` // Decline: the fields asked in the round declined
+	// Page is, for an accepted URL-mode question, the id of the page whose
+	// answer the store keeps (the answer itself is never sealed here).
+	Page string `json:"u,omitempty"`
 }
 
 // pendingQuestion is a form (or a URL-mode step) to send in the next
@@ -71,6 +82,8 @@ type pendingQuestion struct {
 	key     string             // the inputRequests key of this round
 	message string             // the message given, before any reason ("" for a form: the titles)
 	url     string             // URL mode: the URL to open; "" for a form
+	page    string             // URL mode: the page's id (also the elicitationId)
+	wait    bool               // URL mode: the same page asked again while the user completes it
 	schema  *jsonschema.Schema // form mode: the fields asked in this round
 	digest  []byte             // of the whole question (see formDigest)
 	content map[string]any     // valid answers kept from earlier rounds
@@ -175,6 +188,9 @@ func (st *state) askedFor(name string) *asked {
 // the data changed, the new form is asked. A malformed answer is a -32602
 // *protocol.Error.
 func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
+	if f.page != nil {
+		return r.pageForm(f, st)
+	}
 	if f.fresh != nil {
 		if probs := f.rules.problems(f.fresh); len(probs) > 0 {
 			what := "the tool's form"
@@ -296,6 +312,14 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			if err != nil {
 				return reply{}, nil, nil, err
 			}
+			if ve == nil && f.check != nil {
+				if cerr := f.check(); cerr != nil {
+					// Refused by the application: the whole form again,
+					// with its reason, nothing kept.
+					p.schema, p.content, p.problem = schema(), f.rules.withFixed(nil), cerr.Error()
+					break
+				}
+			}
 			if ve == nil {
 				return reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
 			}
@@ -352,6 +376,9 @@ func (r *round) answer(last *asked) (*protocol.ElicitResult, bool, error) {
 // cannot be asked, in the tool error (or -32021, per
 // [Options.MissingCapability]) that says so.
 func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
+	if p.wait {
+		base.Waits++ // waiting for a page is not a round of asking again
+	}
 	if resp := r.refuse(base, p.problem); resp != nil {
 		return resp, nil
 	}
@@ -365,10 +392,14 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	}
 	var ir *protocol.ElicitRequest
 	if p.url != "" {
-		if !caps.URLElicitation {
+		if p.page != "" {
+			if final, err := r.noURLElicitation("question " + strconv.Quote(p.name)); final != nil || err != nil {
+				return complete(final), err
+			}
+		} else if !caps.URLElicitation {
 			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, undeclared(r.req, "URL-mode elicitation"))), nil
 		}
-		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url}
+		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url, ElicitationID: p.page}
 	} else {
 		if !caps.FormElicitation {
 			// Capabilities are declared on every request (MCP 2026-07-28):
@@ -391,7 +422,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		}
 	}
 	return r.issue(base,
-		[]asked{{Key: p.key, Name: p.name, Question: p.digest, Fields: fields, Content: p.content}},
+		[]asked{{Key: p.key, Name: p.name, Question: p.digest, Fields: fields, Content: p.content, Page: p.page}},
 		map[string]protocol.InputRequest{p.key: ir}, p.problem)
 }
 

@@ -22,11 +22,12 @@ type round struct {
 	kind   string          // state.Kind of the mechanism: "" (Flow) or "exchange"
 	o      *Options        // with defaults filled in
 	req    *protocol.Request
-	digest []byte // SHA-256 of the canonical arguments
-	max    int    // the round limit (Options.MaxRounds or a per-flow override)
-	st     *state // the opened, bound state of a retry; nil on a first call
-	ran    bool   // a branch (or an exchange's handler) ran in this request
-	id     []byte // a first call's flow id, made by flowID when first needed
+	digest []byte   // SHA-256 of the canonical arguments
+	max    int      // the round limit (Options.MaxRounds or a per-flow override)
+	st     *state   // the opened, bound state of a retry; nil on a first call
+	ran    bool     // a branch (or an exchange's handler) ran in this request
+	id     []byte   // a first call's flow id, made by flowID when first needed
+	pages  []string // URL-mode pages whose answers the branch received (see dropPages)
 
 	// For the request's one log record and hooks (see end).
 	action   Action // the branch dispatched (a flow's); "" for an exchange
@@ -202,7 +203,7 @@ func (r *round) legacy() bool {
 func (r *round) refuse(st *state, problem string) *Response {
 	n := 0
 	if st != nil {
-		n = st.Round
+		n = st.Round - st.Waits
 	}
 	var msg string
 	switch {

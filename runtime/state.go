@@ -83,6 +83,9 @@ type state struct {
 	// round.
 	Replies map[string]reply           `json:"y,omitempty"`
 	Kept    map[string]json.RawMessage `json:"v,omitempty"` // values computed once (Keep), by name
+	// Waits counts the rounds that asked a URL-mode page again while the
+	// user completed it: they do not count towards the round limit.
+	Waits int `json:"w,omitempty"`
 }
 
 // asked is one input request of the last round, as the state remembers it:
@@ -100,6 +103,9 @@ type asked struct {
 	// Content holds the valid answers to the question's other fields, kept
 	// while its failing fields are asked again.
 	Content map[string]any `json:"p,omitempty"`
+	// Page is, for a URL-mode question, the id of the page asked: its
+	// answer is in the store, never here.
+	Page string `json:"u,omitempty"`
 }
 
 // method returns the JSON-RPC method asked under a.Key.

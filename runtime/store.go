@@ -600,6 +600,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		// the claim must not lapse, or a replay after its lease would run
 		// the branch again: holdUnrecorded keeps it for the flow's lifetime
 		// and goes on trying to record.
+		r.dropPages(bg)
 		rec := encodeRecord(resp, err)
 		if rerr := store.Record(bg, flow, token, rec, expires); rerr != nil && !errors.Is(rerr, ErrClaimLost) {
 			if r.o.Logger != nil {

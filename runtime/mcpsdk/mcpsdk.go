@@ -129,6 +129,13 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 			"set UserID in the token verifier, or set mcpsdk.Options.Principal"}
 	}
 	if v := r.ProtocolVersion; v != "" && v < protocol.VersionMRTR && req.Session != nil {
+		ss := req.Session
+		// A URL-mode step completes out of band: a session's client learns
+		// it from notifications/elicitation/complete (MCP 2025-11-25,
+		// client/elicitation).
+		r.NotifyElicitationComplete = func(ctx context.Context, id string) error {
+			return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
+		}
 		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
 			// go-sdk's stateless transport stands in an initialize without
 			// capabilities: this client's own initialize was not kept.
@@ -286,7 +293,7 @@ func ServeStdio(ctx context.Context, s *mcp.Server) error {
 // client/elicitation).
 func elicitParams(x *protocol.ElicitRequest) *mcp.ElicitParams {
 	if x.Mode == "url" {
-		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL}
+		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL, ElicitationID: x.ElicitationID}
 	}
 	return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
 }

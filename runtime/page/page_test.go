@@ -1,0 +1,383 @@
+package page_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/page"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+)
+
+func init() {
+	impl.RegisterURLQuestion((*fixture.Key)(nil),
+		`<div class="field"><label for="f-key">Key</label><input id="f-key" name="key" type="password" required></div>`+
+			`<div class="field"><label for="f-label">Label</label><input id="f-label" name="label" type="text"></div>`)
+}
+
+// env is one server: flows with a store and a key ring, and the page
+// handler mounted under /elicit/, identifying the browser's user by the
+// X-Test-User header (a test's stand-in for a session cookie).
+type env struct {
+	t     *testing.T
+	o     *runtime.Options
+	srv   *httptest.Server
+	store *runtime.MemoryStore
+	// checks counts AskOptions.Check calls; refuse, when set, is its error.
+	checks   atomic.Int32
+	refuse   error
+	notified []string
+	log      syncBuffer // every record of the flows' and the page's loggers
+}
+
+// syncBuffer is a bytes.Buffer safe for the handlers' goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newEnv(t *testing.T) *env {
+	e := &env{t: t, store: runtime.NewMemoryStore()}
+	mux := http.NewServeMux()
+	e.srv = httptest.NewServer(mux)
+	t.Cleanup(e.srv.Close)
+	logger := slog.New(slog.NewJSONHandler(&e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.store, PageURL: e.srv.URL + "/elicit/",
+		PageWait: 50 * time.Millisecond, Logger: logger}
+	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Logger: logger, Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
+		u := r.Header.Get("X-Test-User")
+		if u == "" {
+			http.Error(w, "sign in first", http.StatusUnauthorized)
+			return "", false
+		}
+		return u, true
+	}}))
+	return e
+}
+
+// call runs one request of an exchange named "import" for principal that
+// asks fixture.Key on the page and answers with the key's length.
+func (e *env) call(principal, version, state string, responses map[string]protocol.InputResponse) (*runtime.Response, error) {
+	req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), RequestState: state,
+		InputResponses: responses, FormElicitation: true, URLElicitation: true, Principal: principal, ProtocolVersion: version}
+	req.NotifyElicitationComplete = func(_ context.Context, id string) error {
+		e.notified = append(e.notified, id)
+		return nil
+	}
+	x, err := runtime.NewExchange("import", e.o, req)
+	if err != nil {
+		return nil, err
+	}
+	return x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+		var q fixture.Key
+		action, err := runtime.Ask(ctx, "key", &q, &runtime.AskOptions{Check: func(context.Context) error {
+			e.checks.Add(1)
+			if e.refuse != nil && q.Key == "wrong-key" {
+				return e.refuse
+			}
+			return nil
+		}})
+		if err != nil {
+			return nil, err
+		}
+		if action != runtime.Accept {
+			return &runtime.Response{Result: runtime.Textf("no key: %s", action)}, nil
+		}
+		return &runtime.Response{Result: runtime.Textf("imported with a key of %d characters", len(q.Key))}, nil
+	})
+}
+
+// urlRequest returns the one URL-mode request of an input-required response.
+func urlRequest(t *testing.T, resp *runtime.Response) (key string, ir *protocol.ElicitRequest) {
+	t.Helper()
+	require.Nil(t, resp.Result, "want an input-required result")
+	require.Len(t, resp.InputRequests, 1)
+	for k, v := range resp.InputRequests {
+		ir, ok := v.(*protocol.ElicitRequest)
+		require.True(t, ok)
+		require.Equal(t, "url", ir.Mode)
+		return k, ir
+	}
+	return "", nil
+}
+
+// browse sends one browser request to the page as user ("" for none).
+func (e *env) browse(method, pageURL, user string, form url.Values) (int, string) {
+	e.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, pageURL, body)
+	require.NoError(e.t, err)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if user != "" {
+		req.Header.Set("X-Test-User", user)
+	}
+	jar, _ := cookiejar.New(nil)
+	resp, err := (&http.Client{Jar: jar}).Do(req)
+	require.NoError(e.t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
+
+// complete opens pageURL as user and posts key with the form's CSRF token.
+func (e *env) complete(pageURL, user, key string) (int, string) {
+	e.t.Helper()
+	code, body := e.browse(http.MethodGet, pageURL, user, nil)
+	require.Equal(e.t, http.StatusOK, code, body)
+	m := csrfRE.FindStringSubmatch(body)
+	require.NotNil(e.t, m, "the form carries a CSRF token")
+	return e.browse(http.MethodPost, pageURL, user, url.Values{"csrf_token": {m[1]}, "key": {key}})
+}
+
+func TestPageFullFlow(t *testing.T) {
+	e := newEnv(t)
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	assert.Equal(t, "key", key)
+	id := strings.TrimPrefix(ir.URL, e.o.PageURL)
+	assert.Regexp(t, `^[A-Za-z0-9_-]{22}$`, id, "the URL is the page URL and an opaque id, nothing else")
+	assert.Equal(t, id, ir.ElicitationID)
+	assert.Equal(t, "Enter the key of your contacts service.", ir.Message)
+
+	// The page's response headers forbid framing, referrers, caching and
+	// anything but its own style.
+	req, _ := http.NewRequest(http.MethodGet, ir.URL, nil)
+	req.Header.Set("X-Test-User", "alice")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'none'")
+	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
+	assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+	assert.Equal(t, "no-referrer", resp.Header.Get("Referrer-Policy"))
+	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"))
+
+	const secret = "ck-alice-123"
+	code, body := e.complete(ir.URL, "alice", secret)
+	require.Equal(t, http.StatusOK, code, body)
+	assert.NotContains(t, body, secret)
+
+	r2, err := e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	require.NotNil(t, r2.Result)
+	assert.Equal(t, "imported with a key of 12 characters", r2.Result.Text)
+	assert.EqualValues(t, 1, e.checks.Load())
+	for _, s := range []string{r1.RequestState, ir.URL, ir.Message} {
+		assert.NotContains(t, s, secret)
+	}
+	_, _, err = e.store.Page(context.Background(), id)
+	assert.ErrorIs(t, err, runtime.ErrNoPage, "the answer is dropped once the call completed")
+	logs := e.log.String()
+	assert.Contains(t, logs, `"outcome":"completed"`, "the page and the flow log what happened")
+	assert.NotContains(t, logs, secret, "and never the key")
+
+	// The completed link, opened again: refused, nothing changed.
+	code, _ = e.browse(http.MethodGet, ir.URL, "alice", nil)
+	assert.Contains(t, []int{http.StatusNotFound, http.StatusConflict}, code)
+}
+
+func TestPageRefusals(t *testing.T) {
+	e := newEnv(t)
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	id := strings.TrimPrefix(ir.URL, e.o.PageURL)
+
+	code, body := e.browse(http.MethodGet, ir.URL, "bob", nil)
+	assert.Equal(t, http.StatusForbidden, code)
+	assert.Contains(t, body, "another account")
+	assert.NotContains(t, body, "csrf_token", "bob is not shown the form")
+	code, _ = e.browse(http.MethodPost, ir.URL, "bob", url.Values{"key": {"ck-bob-456"}})
+	assert.Equal(t, http.StatusForbidden, code)
+
+	code, body = e.browse(http.MethodPost, ir.URL, "alice", url.Values{"key": {"ck-alice-123"}})
+	assert.Equal(t, http.StatusForbidden, code, "a post without the CSRF token")
+	assert.Contains(t, body, "security token")
+
+	// Bob's CSRF token (from a page of his own) does not complete alice's.
+	rb, err := e.call("bob", "", "", nil)
+	require.NoError(t, err)
+	_, irb := urlRequest(t, rb)
+	_, bobPage := e.browse(http.MethodGet, irb.URL, "bob", nil)
+	code, _ = e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {csrfRE.FindStringSubmatch(bobPage)[1]}, "key": {"ck-alice-123"}})
+	assert.Equal(t, http.StatusForbidden, code)
+
+	// A cross-site post is refused before anything is read.
+	req, _ := http.NewRequest(http.MethodPost, ir.URL, strings.NewReader("key=x"))
+	req.Header.Set("X-Test-User", "alice")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	// An answer that breaks the question's rules: the form again, with the
+	// reason, and nothing stored.
+	code, body = e.complete(ir.URL, "alice", "short")
+	assert.Equal(t, http.StatusUnprocessableEntity, code)
+	assert.Contains(t, body, "Please check")
+	assert.NotContains(t, body, `value="short"`)
+
+	code, _ = e.browse(http.MethodGet, e.o.PageURL+"not-an-id", "alice", nil)
+	assert.Equal(t, http.StatusNotFound, code)
+	code, _ = e.browse(http.MethodGet, e.o.PageURL+strings.Repeat("A", 22), "alice", nil)
+	assert.Equal(t, http.StatusNotFound, code)
+	code, _ = e.browse(http.MethodGet, ir.URL, "", nil)
+	assert.Equal(t, http.StatusUnauthorized, code, "the Identify hook answers for an unknown user")
+
+	_, answer, err := e.store.Page(context.Background(), id)
+	require.NoError(t, err)
+	assert.Nil(t, answer, "no refused request stored anything")
+
+	// Completed once; a second completion is refused.
+	code, _ = e.complete(ir.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code)
+	code, body = e.browse(http.MethodGet, ir.URL, "alice", nil)
+	assert.Equal(t, http.StatusConflict, code)
+	assert.Contains(t, body, "already completed")
+}
+
+func TestPageExpired(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	e.o.Now = func() time.Time { return now }
+	e.o.TTL = time.Minute
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	now = now.Add(2 * time.Minute)
+	code, body := e.browse(http.MethodGet, ir.URL, "alice", nil)
+	assert.Equal(t, http.StatusGone, code)
+	assert.Contains(t, body, "expired")
+}
+
+func TestPageWaitsAreNotRounds(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, first := urlRequest(t, r)
+	// Far more retries than MaxRounds (3) while the user has not completed
+	// the page: each asks the same URL again.
+	for range 6 {
+		r, err = e.call("alice", "", r.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+		require.NoError(t, err)
+		var ir *protocol.ElicitRequest
+		key, ir = urlRequest(t, r)
+		assert.Equal(t, first.URL, ir.URL)
+	}
+	code, _ := e.complete(first.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code)
+	r, err = e.call("alice", "", r.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	require.NotNil(t, r.Result)
+	assert.Equal(t, "imported with a key of 12 characters", r.Result.Text)
+}
+
+func TestPageDeclineAndCancel(t *testing.T) {
+	for _, action := range []runtime.Action{runtime.Decline, runtime.Cancel} {
+		e := newEnv(t)
+		r1, err := e.call("alice", "", "", nil)
+		require.NoError(t, err)
+		key, ir := urlRequest(t, r1)
+		r2, err := e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: action}})
+		require.NoError(t, err)
+		require.NotNil(t, r2.Result)
+		assert.Equal(t, "no key: "+string(action), r2.Result.Text)
+		code, _ := e.browse(http.MethodGet, ir.URL, "alice", nil)
+		assert.Equal(t, http.StatusNotFound, code, "a refused page is dropped")
+	}
+}
+
+func TestPageCheckAsksAgainWithReason(t *testing.T) {
+	e := newEnv(t)
+	e.refuse = errors.New("the contacts service refused this key (unknown key)")
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	code, _ := e.complete(ir.URL, "alice", "wrong-key")
+	require.Equal(t, http.StatusOK, code)
+	r2, err := e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	key2, ir2 := urlRequest(t, r2)
+	assert.NotEqual(t, ir.URL, ir2.URL, "a refused answer is asked on a new page")
+	assert.Contains(t, ir2.Message, "the contacts service refused this key (unknown key)")
+	code, _ = e.complete(ir2.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code)
+	r3, err := e.call("alice", "", r2.RequestState, map[string]protocol.InputResponse{key2: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	require.NotNil(t, r3.Result)
+	assert.Equal(t, "imported with a key of 12 characters", r3.Result.Text)
+}
+
+func TestPageNeedsURLCapability(t *testing.T) {
+	e := newEnv(t)
+	req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), FormElicitation: true, Principal: "alice"}
+	x, err := runtime.NewExchange("import", e.o, req)
+	require.NoError(t, err)
+	_, err = x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+		var q fixture.Key
+		_, err := runtime.Ask(ctx, "key", &q, nil)
+		return nil, err
+	})
+	var pe *protocol.Error
+	require.ErrorAs(t, err, &pe)
+	assert.EqualValues(t, protocol.CodeMissingCapability, pe.Code)
+	assert.Equal(t, map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}, pe.Data)
+	assert.Equal(t, 0, e.store.Len(), "no page is made for a client that cannot open it")
+}
+
+func TestPageLegacySessionHearsCompletion(t *testing.T) {
+	e := newEnv(t)
+	r1, err := e.call("alice", protocol.Version20251125, "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		e.complete(ir.URL, "alice", "ck-alice-123")
+	}()
+	// The bridged retry waits (well past PageWait) for the page.
+	r2, err := e.call("alice", protocol.Version20251125, r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	require.NotNil(t, r2.Result)
+	assert.Equal(t, "imported with a key of 12 characters", r2.Result.Text)
+	assert.Equal(t, []string{ir.ElicitationID}, e.notified)
+}

@@ -1,0 +1,253 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+)
+
+// URL-mode questions (MCP 2026-07-28, client/elicitation, "URL Mode
+// Elicitation Requests"): a question struct with //mcpgen:question url is
+// asked on the server's own page (package runtime/page), through the same
+// form engine as every form: [Ask] calls [round.form], which hands such a
+// form to pageForm. The page's record and, once the user completed it, the
+// answer live in the store, sealed; the state carries only the page's id, so
+// the answer (a secret) is never sealed into a requestState, sent to the
+// client or logged. The branch receives it on every round from the store,
+// until the flow ends ([round.dropPages]).
+
+// pageGrace is how long the store keeps a page's record after the page
+// expired, so that its link says "expired" rather than "not valid".
+const pageGrace = time.Hour
+
+// pollPage is the first pause between two looks at a page not yet completed;
+// it doubles up to pollPageMax.
+const (
+	pollPage    = 100 * time.Millisecond
+	pollPageMax = time.Second
+)
+
+// newPageID returns a page's opaque id: 16 random bytes, base64url (22
+// characters), as package page expects.
+func newPageID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// pageForm decides URL-mode form f in this request, resuming from st, and
+// returns what [round.form] returns:
+//   - rep Accept with rep.Page: the page was completed (now, or in an
+//     earlier round of this call) and its answer, read from the store, is
+//     applied to f.target (and passed f.check);
+//   - rep Decline or Cancel: the user refused to open the page;
+//   - p: the page to ask for: a new one, or, while the user has not
+//     completed it, the same one again (p.wait: not counted towards the
+//     round limit) after waiting up to Options.PageWait for it; a 2025-11-25
+//     session, answered in one bridged round, waits until the page expires
+//     and then hears notifications/elicitation/complete;
+//   - final: the call cannot ask in URL mode (no authenticated caller, no
+//     Options.PageURL) or the page expired while a legacy client waited.
+//
+// Store failures are a -32603 *protocol.Error; nothing runs unguarded.
+func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
+	what := "question " + strconv.Quote(f.name)
+	if r.req.Principal == "" {
+		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), which must check that the user who opens it "+
+			"is the one who called the tool, but this call has no authenticated user", r.name, what), nil
+	}
+	if r.o.PageURL == "" {
+		return reply{}, nil, nil, fmt.Errorf("mcpgen: %s is a URL-mode question (//mcpgen:question url), but Options.PageURL is not set", what)
+	}
+	digest := formDigest(f.key, f.message, f.target.RequestedSchema(), f.rules)
+	prev, hasPrev := st.replies()[f.name]
+	if hasPrev && equalDigest(prev.Question, digest) {
+		if prev.Action != Accept {
+			return prev, nil, nil, nil
+		}
+		content, done, err := r.pageAnswer(prev.Page)
+		if err != nil {
+			return reply{}, nil, nil, err
+		}
+		if done && f.target.ApplyContent(content) == nil {
+			r.pages = append(r.pages, prev.Page)
+			return prev, nil, nil, nil
+		}
+		// The answer is gone (the store forgot it): ask again.
+	}
+	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, digest: digest}
+	if st.askedFor(f.name) != nil || hasPrev {
+		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
+	}
+	if last := st.askedFor(f.name); last != nil && last.Page != "" && equalDigest(last.Question, digest) {
+		er, answered, err := r.answer(last)
+		if err != nil {
+			return reply{}, nil, nil, err
+		}
+		if answered && er.Action != Accept {
+			r.dropPage(last.Page)
+			return reply{Question: digest, Action: er.Action}, nil, nil, nil
+		}
+		content, done, gone, err := r.waitPage(last.Page, answered)
+		switch {
+		case err != nil:
+			return reply{}, nil, nil, err
+		case done:
+			problem := ""
+			if verr := f.target.ApplyContent(content); verr != nil {
+				problem = verr.Error() // the page checked it: another version of the question
+			} else if f.check != nil {
+				if cerr := f.check(); cerr != nil {
+					problem = cerr.Error()
+				}
+			}
+			if problem == "" {
+				r.pages = append(r.pages, last.Page)
+				return reply{Question: digest, Action: Accept, Page: last.Page}, nil, nil, nil
+			}
+			r.dropPage(last.Page)
+			p.problem = problem
+		case !gone && r.legacy():
+			return reply{}, nil, ToolError("%s: the page of %s was not completed before it expired; nothing was done", r.name, what), nil
+		case !gone:
+			p.page, p.url, p.wait = last.Page, r.o.PageURL+last.Page, true
+			return reply{}, p, nil, nil
+		}
+	}
+	if final, err := r.noURLElicitation(what); final != nil || err != nil {
+		return reply{}, nil, final, err
+	}
+	// A new page, bound to this flow and this user, ending with the flow.
+	expires := r.o.Now().Add(r.o.TTL)
+	if st != nil && st.Expires != 0 {
+		expires = time.Unix(st.Expires, 0)
+	}
+	msg := f.message
+	if msg == "" {
+		msg = "Please provide: " + joinTitles(f.target)
+	}
+	rec, err := urlmode.SealRecord(r.o.Keys, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
+		FlowID: r.flowID(), Message: msg, Expires: expires.Unix()})
+	if err != nil {
+		return reply{}, nil, nil, err
+	}
+	id := newPageID()
+	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
+		return reply{}, nil, nil, r.pageStoreFailed(err)
+	}
+	p.page, p.url = id, r.o.PageURL+id
+	return reply{}, p, nil, nil
+}
+
+// noURLElicitation is the answer to a call that must ask in URL mode but
+// whose client did not declare it (MCP 2026-07-28, client/elicitation:
+// {"elicitation":{"url":{}}}): JSON-RPC -32021 with
+// data.requiredCapabilities for a 2026-07-28 client (MCP 2026-07-28,
+// basic/index, per-request capabilities), which its adapter sends as HTTP
+// 400; a tool error for an older one, which has no such code.
+// It returns nil, nil when the client declared URL mode.
+func (r *round) noURLElicitation(what string) (*Result, error) {
+	if r.req.Capabilities().URLElicitation {
+		return nil, nil
+	}
+	msg := r.name + " needs the user to complete " + what + " on the server's page (URL-mode elicitation), but " +
+		undeclared(r.req, "URL-mode elicitation")
+	if r.legacy() {
+		return &Result{Text: msg, IsError: true}, nil
+	}
+	return nil, &protocol.Error{Code: protocol.CodeMissingCapability, Message: msg,
+		Data: map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}}
+}
+
+// pageAnswer returns the answer of page id when the user completed it;
+// done is false while the page has none, or when the store no longer holds
+// the page.
+func (r *round) pageAnswer(id string) (content map[string]any, done bool, err error) {
+	content, done, _, err = r.lookPage(r.ctx, id)
+	return content, done, err
+}
+
+// lookPage looks at page id once: done with its answer, or gone when the
+// store no longer holds it.
+func (r *round) lookPage(ctx context.Context, id string) (content map[string]any, done, gone bool, err error) {
+	_, sealed, err := r.o.Store.Page(ctx, id)
+	switch {
+	case errors.Is(err, ErrNoPage):
+		return nil, false, true, nil
+	case err != nil:
+		return nil, false, false, r.pageStoreFailed(err)
+	case sealed == nil:
+		return nil, false, false, nil
+	}
+	content, err = urlmode.OpenAnswer(r.o.Keys, id, sealed)
+	if err != nil {
+		return nil, false, true, nil // not ours: as good as gone
+	}
+	return content, true, false, nil
+}
+
+// waitPage looks at page id until the user completed it: once when the
+// client sent no answer to the URL request; up to Options.PageWait when it
+// accepted (the user is on the page); for a legacy session until the page
+// expires or the request ends, then telling the client through
+// notifications/elicitation/complete (MCP 2025-11-25, client/elicitation).
+func (r *round) waitPage(id string, accepted bool) (content map[string]any, done, gone bool, err error) {
+	ctx := r.ctx
+	content, done, gone, err = r.lookPage(ctx, id)
+	if done || gone || err != nil || !accepted {
+		return content, done, gone, err
+	}
+	deadline := r.o.Now().Add(r.o.PageWait)
+	if r.legacy() && r.st != nil {
+		deadline = time.Unix(r.st.Expires, 0)
+	}
+	pause := pollPage
+	for r.o.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil, false, false, context.Cause(ctx)
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, pollPageMax)
+		if content, done, gone, err = r.lookPage(ctx, id); done || gone || err != nil {
+			break
+		}
+	}
+	if done && r.legacy() && r.req.NotifyElicitationComplete != nil {
+		// The client waits for this before it goes on; its failure only
+		// means the client learns it from the result.
+		_ = r.req.NotifyElicitationComplete(ctx, id)
+	}
+	return content, done, gone, err
+}
+
+// pageStoreFailed reports a store failure on a page as [round.storeFailed]
+// does for claims: -32603, nothing runs.
+func (r *round) pageStoreFailed(err error) error {
+	return r.storeFailed(r.ctx, fmt.Errorf("%w: URL-mode page: %w", ErrStore, err))
+}
+
+// dropPage deletes page id from the store (best effort: it expires anyway).
+func (r *round) dropPage(id string) {
+	_ = r.o.Store.DeletePage(context.WithoutCancel(r.ctx), id)
+}
+
+// dropPages deletes the pages whose answers this request's branch received:
+// called once the flow has its final result, so that no answer outlives the
+// call that needed it.
+func (r *round) dropPages(ctx context.Context) {
+	for _, id := range r.pages {
+		_ = r.o.Store.DeletePage(ctx, id)
+	}
+	r.pages = nil
+}
+
+func joinTitles(q Args) string { return strings.Join(titles(q.RequestedSchema()), ", ") }
