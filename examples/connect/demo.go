@@ -45,7 +45,7 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 	var user func(er *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	handler := func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		er := req.Params
-		fmt.Fprintf(w, "    asked (%s mode): %s\n", er.Mode, er.Message)
+		fmt.Fprintf(w, "    asked (%s mode): %s\n", er.Mode, strings.Join(strings.Fields(er.Message), " "))
 		fmt.Fprintf(w, "    link: %s\n", er.URL)
 		return user(er)
 	}

@@ -62,11 +62,10 @@ func (h importContactsArgsHandler) Accept(ctx context.Context, args *ImportConta
 		Message: askKeyMessage,
 		// Check runs on the key the page received: a key the service
 		// refuses is asked again, with the service's reason.
-		// TEMPORARY: uncomment once main has AskOptions.Check.
-		// Check: func(ctx context.Context) error {
-		// 	_, err := h.contacts.Contacts(ctx, q.Key)
-		// 	return err
-		// },
+		Check: func(ctx context.Context) error {
+			_, err := h.contacts.Contacts(ctx, q.Key)
+			return err
+		},
 	})
 	if err != nil {
 		return nil, err // not answered yet: the flow asks, and runs Accept again on the retry

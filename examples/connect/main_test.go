@@ -58,22 +58,22 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// needsURLEngine skips a test that needs the URL-mode engine: runtime.Ask of
-// a URL question and AskOptions.Check. TEMPORARY: delete it, and its
-// calls, once the branch has merged main with the engine.
-func needsURLEngine(t *testing.T) {
+// startConnect starts an instance with fresh keys and its own in-memory
+// store.
+func startConnect(t *testing.T) *connectServer {
 	t.Helper()
-	t.Skip("needs the URL-mode engine (runtime.Ask of a //mcpgen:question url, AskOptions.Check), not in main yet")
+	return startConnectWith(t, runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()})
 }
 
-func startConnect(t *testing.T) *connectServer {
+// startConnectWith starts an instance on opts (keys, store), its vault in
+// the store's Redis when it is the Redis store.
+func startConnectWith(t *testing.T, opts runtime.Options) *connectServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	opts := runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
 	opts.PageURL, err = pageURLFor(ln.Addr(), "")
 	require.NoError(t, err)
-	s := &connectServer{opts: opts, endpoint: "http://" + ln.Addr().String() + "/mcp", vault: vaultFor(opts, nil), logs: &syncBuffer{}}
+	s := &connectServer{opts: opts, endpoint: "http://" + ln.Addr().String() + "/mcp", vault: vaultFor(opts, redisClient(opts)), logs: &syncBuffer{}}
 	a := newApp(opts, newFakeContacts(), s.vault, slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -231,6 +231,7 @@ var (
 // server's key ring) or in s's log; that c saw at least one requestState.
 func noKeyAnywhere(t *testing.T, s *connectServer, c *client, keys ...string) {
 	t.Helper()
+	assert.Contains(t, s.logs.String(), "outcome=completed", "the log is captured")
 	onWire := c.wire.String()
 	states := stateRE.FindAllStringSubmatch(onWire, -1)
 	assert.NotEmpty(t, states, "no requestState on the wire")
@@ -254,7 +255,6 @@ func kept(t *testing.T, s *connectServer, user string) string {
 }
 
 func TestAliceImportsWithHerKeyOnce(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	b := newBrowser("alice", "alice-password")
 	alice := connect(t, s, "alice-token", gives(b, alicesKey))
@@ -275,7 +275,6 @@ func TestAliceImportsWithHerKeyOnce(t *testing.T) {
 }
 
 func TestThePageNeedsSignInFirst(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	var signIn *visit
 	u := &user{answer: func(er *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -306,7 +305,6 @@ func TestThePageNeedsSignInFirst(t *testing.T) {
 }
 
 func TestBobImportsHisOneContact(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	bob := connect(t, s, "bob-token", gives(newBrowser("bob", "bob-password"), bobsKey))
 	assert.Equal(t, "Imported 1 contact for bob.", importContacts(t, bob))
@@ -330,7 +328,6 @@ func TestDeclineAndCancelImportNothing(t *testing.T) {
 }
 
 func TestRefusedKeyIsAskedAgainWithTheReason(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	alice := connect(t, s, "alice-token", gives(newBrowser("alice", "alice-password"), "ck-alice-999", alicesKey))
 	assert.Equal(t, "Imported 3 contacts for alice.", importContacts(t, alice))
@@ -343,7 +340,6 @@ func TestRefusedKeyIsAskedAgainWithTheReason(t *testing.T) {
 }
 
 func TestBobOpeningAlicesLinkIs403AndStoresNothing(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	aliceBrowser, bobBrowser := newBrowser("alice", "alice-password"), newBrowser("bob", "bob-password")
 	u := &user{answer: func(er *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -373,7 +369,6 @@ func TestBobOpeningAlicesLinkIs403AndStoresNothing(t *testing.T) {
 }
 
 func TestPostWithoutCSRFTokenIs403(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	b := newBrowser("alice", "alice-password")
 	u := &user{answer: func(er *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -399,7 +394,6 @@ func TestPostWithoutCSRFTokenIs403(t *testing.T) {
 }
 
 func TestCompletedLinkReopenedIs409(t *testing.T) {
-	needsURLEngine(t)
 	s := startConnect(t)
 	b := newBrowser("alice", "alice-password")
 	u := &user{answer: func(er *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -431,7 +425,6 @@ func TestCompletedLinkReopenedIs409(t *testing.T) {
 }
 
 func TestDemoNarratesTheFlow(t *testing.T) {
-	needsURLEngine(t)
 	var out bytes.Buffer
 	require.NoError(t, demo(&out, runtime.EphemeralKeyRing()))
 	got := out.String()
