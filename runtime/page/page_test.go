@@ -381,3 +381,35 @@ func TestPageLegacySessionHearsCompletion(t *testing.T) {
 	assert.Equal(t, "imported with a key of 12 characters", r2.Result.Text)
 	assert.Equal(t, []string{ir.ElicitationID}, e.notified)
 }
+
+// A 2025-11-25 client without URL mode has no -32021 in its era: it gets the
+// tool error that says what it lacks, and no page is made.
+func TestPageLegacyClientWithoutURLGetsToolError(t *testing.T) {
+	e := newEnv(t)
+	req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), FormElicitation: true, Principal: "alice",
+		ProtocolVersion: protocol.Version20251125}
+	x, err := runtime.NewExchange("import", e.o, req)
+	require.NoError(t, err)
+	resp, err := x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+		var q fixture.Key
+		_, err := runtime.Ask(ctx, "key", &q, nil)
+		return nil, err
+	})
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result)
+	assert.True(t, resp.Result.IsError)
+	assert.Contains(t, resp.Result.Text, "URL-mode elicitation")
+	assert.Equal(t, 0, e.store.Len())
+}
+
+// A call without an authenticated user cannot be asked on a page: the page
+// could not tell whether whoever opens it started the call.
+func TestPageNeedsAPrincipal(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.call("", "", "", nil)
+	require.NoError(t, err)
+	require.NotNil(t, r.Result)
+	assert.True(t, r.Result.IsError)
+	assert.Contains(t, r.Result.Text, "no authenticated user")
+	assert.Equal(t, 0, e.store.Len())
+}
