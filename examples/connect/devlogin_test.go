@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -152,5 +153,25 @@ func TestPageURL(t *testing.T) {
 	for _, bad := range []string{"mcp.example.com/keys/", "https://mcp.example.com/keys", "ftp://x/y/", "https://x/y/?a=1"} {
 		_, err := pageURLFor(a, bad)
 		assert.Error(t, err, bad)
+	}
+}
+
+// Behind a proxy (MCPGEN_PAGE_URL), the sign-in's posts come from the page
+// URL's origin with another Host: accepted; from any other site: refused.
+func TestSignInTrustsOnlyThePageOrigin(t *testing.T) {
+	opts := runtime.Options{Keys: runtime.EphemeralKeyRing(), PageURL: "https://mcp.example.com/keys/"}
+	a := newApp(opts, newFakeContacts(), vaultFor(opts, nil), slog.New(slog.DiscardHandler))
+	for origin, want := range map[string]int{
+		"https://mcp.example.com":  http.StatusSeeOther,
+		"https://evil.example.com": http.StatusForbidden,
+	} {
+		form := url.Values{"username": {"alice"}, "password": {"alice-password"}, "next": {"/keys/abcdefghijklmnopqrstuv"}}
+		r := httptest.NewRequest(http.MethodPost, "http://10.0.0.7:8080"+devLoginPath, strings.NewReader(form.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Header.Set("Origin", origin)
+		r.Header.Set("Sec-Fetch-Site", "cross-site")
+		w := httptest.NewRecorder()
+		a.ServeHTTP(w, r)
+		assert.Equal(t, want, w.Code, origin)
 	}
 }

@@ -21,7 +21,8 @@
 //
 // The page's URL is http://ADDR/connect/ on the -http address (localhost
 // for an unspecified address); -page-url or MCPGEN_PAGE_URL sets it when
-// browsers reach the server elsewhere (a proxy, TLS). Like the other
+// browsers reach the server elsewhere (a proxy, TLS); its origin is then
+// trusted for the page's and the sign-in's form posts. Like the other
 // examples, instances share MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL; with
 // MCPGEN_REDIS_URL the users' sealed API keys live in that Redis too, in
 // memory otherwise.
@@ -164,10 +165,19 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 		&mcpsdk.Options{Flow: opts})
 	endpoint := mcpsdk.HTTPHandler(s)
 	login := newDevLogin(opts.Keys, u.Path)
+	// Browsers post the page's and the sign-in's forms from PageURL's
+	// origin, which a proxy in front (MCPGEN_PAGE_URL) may not pass on as
+	// Host: trust it, and only it.
+	origin := u.Scheme + "://" + u.Host
+	loginCOP := http.NewCrossOriginProtection()
+	if err := loginCOP.AddTrustedOrigin(origin); err != nil {
+		panic(fmt.Sprintf("connect: page URL %q: %v", opts.PageURL, err))
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", devauth.Middleware()(endpoint))
-	mux.Handle(u.Path, page.Handler(&opts, page.Options{Identify: login.Identify, Title: "Contacts import", Logger: log}))
-	mux.Handle(devLoginPath, http.NewCrossOriginProtection().Handler(login))
+	mux.Handle(u.Path, page.Handler(&opts, page.Options{Identify: login.Identify, Title: "Contacts import",
+		TrustedOrigins: []string{origin}, Logger: log}))
+	mux.Handle(devLoginPath, loginCOP.Handler(login))
 	return &app{Handler: mux, mcp: endpoint}
 }
 
