@@ -46,11 +46,14 @@ type devLogin struct {
 	// pagePrefix is the path of the page handler (ends with "/"): the only
 	// place the sign-in page sends a user back to.
 	pagePrefix string
-	now        func() time.Time
+	// secure marks the cookie Secure: the page URL is https (also behind
+	// a proxy that ends TLS, where the request itself is plain HTTP).
+	secure bool
+	now    func() time.Time
 }
 
-func newDevLogin(keys *runtime.KeyRing, pagePrefix string) *devLogin {
-	return &devLogin{keys: keys, pagePrefix: pagePrefix, now: time.Now}
+func newDevLogin(keys *runtime.KeyRing, pagePrefix string, secure bool) *devLogin {
+	return &devLogin{keys: keys, pagePrefix: pagePrefix, secure: secure, now: time.Now}
 }
 
 // Identify is the page's page.Identify hook: the user of a valid session
@@ -111,7 +114,7 @@ func (d *devLogin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Path:     "/",
 			MaxAge:   int(devSessionTTL / time.Second),
 			HttpOnly: true,
-			Secure:   r.TLS != nil,
+			Secure:   d.secure || r.TLS != nil,
 			SameSite: http.SameSiteLaxMode,
 		})
 		if next == "" {

@@ -18,7 +18,7 @@ import (
 )
 
 func TestSignInReturnsOnlyUnderThePagePrefix(t *testing.T) {
-	d := newDevLogin(runtime.EphemeralKeyRing(), "/connect/")
+	d := newDevLogin(runtime.EphemeralKeyRing(), "/connect/", false)
 	for next, want := range map[string]string{
 		"/connect/abcdefghijklmnopqrstuv": "/connect/abcdefghijklmnopqrstuv",
 		"/connect/":                       "/connect/",
@@ -38,7 +38,7 @@ func TestSignInReturnsOnlyUnderThePagePrefix(t *testing.T) {
 
 func TestSignInSetsASealedSessionCookie(t *testing.T) {
 	keys := runtime.EphemeralKeyRing()
-	d := newDevLogin(keys, "/connect/")
+	d := newDevLogin(keys, "/connect/", false)
 	post := func(user, password, next string) *httptest.ResponseRecorder {
 		form := url.Values{"username": {user}, "password": {password}, "next": {next}}
 		r := httptest.NewRequest(http.MethodPost, devLoginPath, strings.NewReader(form.Encode()))
@@ -59,6 +59,7 @@ func TestSignInSetsASealedSessionCookie(t *testing.T) {
 	require.Len(t, cookies, 1)
 	c := cookies[0]
 	assert.True(t, c.HttpOnly)
+	assert.False(t, c.Secure, "an http page URL over plain HTTP")
 	assert.Equal(t, http.SameSiteLaxMode, c.SameSite)
 	assert.Equal(t, "/", c.Path)
 	assert.NotContains(t, c.Value, "alice")
@@ -78,7 +79,7 @@ func TestSignInSetsASealedSessionCookie(t *testing.T) {
 
 	// No cookie, a forged one, one sealed by other keys, an expired one:
 	// redirected to the sign-in page, back to the page.
-	other := newDevLogin(runtime.EphemeralKeyRing(), "/connect/")
+	other := newDevLogin(runtime.EphemeralKeyRing(), "/connect/", false)
 	forged := other.keys.Seal([]byte(devSessionPrefix + "alice\x00" + "9999999999"))
 	expired := keys.Seal([]byte(devSessionPrefix + "alice\x00" + "1"))
 	for _, bad := range []*http.Cookie{nil, {Name: devCookie, Value: "alice"}, {Name: devCookie, Value: forged}, {Name: devCookie, Value: expired}} {
@@ -173,5 +174,9 @@ func TestSignInTrustsOnlyThePageOrigin(t *testing.T) {
 		w := httptest.NewRecorder()
 		a.ServeHTTP(w, r)
 		assert.Equal(t, want, w.Code, origin)
+		if want == http.StatusSeeOther {
+			require.Len(t, w.Result().Cookies(), 1)
+			assert.True(t, w.Result().Cookies()[0].Secure, "an https page URL makes the cookie Secure")
+		}
 	}
 }

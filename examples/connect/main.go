@@ -164,7 +164,7 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 	mcpsdk.AddTool(s, NewImportContactsArgsFlow(importContactsArgsHandler{contacts: contacts, vault: vault}),
 		&mcpsdk.Options{Flow: opts})
 	endpoint := mcpsdk.HTTPHandler(s)
-	login := newDevLogin(opts.Keys, u.Path)
+	login := newDevLogin(opts.Keys, u.Path, u.Scheme == "https")
 	// Browsers post the page's and the sign-in's forms from PageURL's
 	// origin, which a proxy in front (MCPGEN_PAGE_URL) may not pass on as
 	// Host: trust it, and only it.
