@@ -10,11 +10,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 4. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 5. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 4)
-const _ = impl.EnforceVersion(4 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 5)
+const _ = impl.EnforceVersion(5 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of APIKey that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -115,4 +115,16 @@ func _APIKey_check_Key(v string, ve **runtime.ValidationError) bool {
 // shows when the ask gives none.
 func (*APIKey) ElicitMessage() string {
 	return "Enter your contacts service API key."
+}
+
+// init registers APIKey as a URL-mode question (MCP 2026-07-28, client/elicitation, "URL Mode
+// Elicitation Requests"): runtime.Ask asks it on the server's own page (package runtime/page),
+// which shows these fields, so that what the user enters there never passes through the client.
+func init() {
+	impl.RegisterURLQuestion((*APIKey)(nil),
+		"<div class=\"field\"><label for=\"f-api_key\">API key</label>"+
+			"<p class=\"desc\" id=\"d-api_key\">The key from your contacts service settings (it starts with"+
+			" ck-)</p>"+
+			"<input id=\"f-api_key\" name=\"api_key\" type=\"password\" autocomplete=\"off\""+
+			" minlength=\"1\" aria-describedby=\"d-api_key\" required></div>\n")
 }

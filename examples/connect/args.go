@@ -14,16 +14,14 @@ type ImportContactsArgs struct {
 // for the caller. It is a URL-mode question: the user types the key on the
 // server's page (runtime/page), never in the MCP client, and the branch gets
 // it from the server on the client's retry (MCP 2026-07-28,
-// client/elicitation: API keys must not be asked in form mode).
+// client/elicitation: API keys must not be asked in form mode). mcpgen
+// writes the page's field from the tag (a password input, never prefilled)
+// and registers the question as URL mode.
 //
-// TEMPORARY: notsecret lets the mcpgen of this branch, which knows no
-// //mcpgen:question url yet, generate the question's methods; it goes, and
-// "url" comes onto the directive, once mcpgen generates URL questions.
-//
-//mcpgen:question
+//mcpgen:question url
 //mcpgen:message Enter your contacts service API key.
 type APIKey struct {
-	Key string `json:"api_key" elicit:"title=API key,description=The key from your contacts service settings (it starts with ck-),notsecret"`
+	Key string `json:"api_key" elicit:"title=API key,description=The key from your contacts service settings (it starts with ck-)"`
 }
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -type ImportContactsArgs,APIKey
