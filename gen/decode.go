@@ -68,14 +68,21 @@ func decodeArgumentsDecl(f *jen.File, s *annotate.Struct) {
 			g.Var().List(flags...).Bool()
 		}
 		g.Id("a").Op(":=").Qual(implPkg, "ReadArguments").Call(jen.Id("raw"))
-		g.For(jen.Id("a").Dot("Next").Call()).Block(
-			jen.Id("v").Op(":=").Id("a").Dot("Value").Call(),
-			jen.Switch(jen.String().Parens(jen.Id("a").Dot("Key").Call())).BlockFunc(func(sw *jen.Group) {
-				for i, m := range ms {
-					sw.Case(jen.Lit(m.json)).BlockFunc(func(c *jen.Group) { decodeMember(c, name, m, i) })
-				}
-			}),
-		)
+		if len(ms) == 0 {
+			// No field: the members are read only to refuse arguments
+			// that are not a JSON object.
+			g.For(jen.Id("a").Dot("Next").Call()).Block(
+				jen.Commentf("%s has no field: no member fills anything.", name))
+		} else {
+			g.For(jen.Id("a").Dot("Next").Call()).Block(
+				jen.Id("v").Op(":=").Id("a").Dot("Value").Call(),
+				jen.Switch(jen.String().Parens(jen.Id("a").Dot("Key").Call())).BlockFunc(func(sw *jen.Group) {
+					for i, m := range ms {
+						sw.Case(jen.Lit(m.json)).BlockFunc(func(c *jen.Group) { decodeMember(c, name, m, i) })
+					}
+				}),
+			)
+		}
 		g.If(jen.Err().Op(":=").Id("a").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		for i, m := range ms {
 			if needGot(m) || needOK(m) {

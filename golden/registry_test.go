@@ -97,6 +97,7 @@ var runTimeSelects = map[string]string{
 // TestAcceptOnlyTool tests them.
 var acceptOnly = map[string]string{
 	"acceptonly.QuoteArgs": "no field has an elicit tag",
+	"noargs.Empty":         "no field at all",
 }
 
 var flowCtor = regexp.MustCompile(`(?m)^func New(\w+)Flow\(`)

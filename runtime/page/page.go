@@ -100,7 +100,7 @@ func Handler(o *runtime.Options, p Options) http.Handler {
 		}
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.refuse(r.Context(), w, http.StatusForbidden, "Request refused",
+		h.refuse(r, w, http.StatusForbidden, "Request refused",
 			"This form was sent from another site, so it was not accepted. Open the link from your assistant again.", "cross-origin")
 	}))
 	return cop.Handler(h)

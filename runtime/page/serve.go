@@ -23,19 +23,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		h.refuse(ctx, w, http.StatusMethodNotAllowed, "Method not allowed", "This page is opened with GET and sent with POST.", "method")
+		h.refuse(r, w, http.StatusMethodNotAllowed, "Method not allowed", "This page is opened with GET and sent with POST.", "method")
 		return
 	}
 	id := pageID(r.URL.Path)
 	if id == "" {
-		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
 		return
 	}
 	store := h.o.FlowStore()
 	sealed, answer, err := store.Page(ctx, id)
 	switch {
 	case errors.Is(err, runtime.ErrNoPage):
-		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "unknown id")
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "unknown id")
 		return
 	case err != nil:
 		h.storeFailed(ctx, w, id, err)
@@ -45,7 +45,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// Not sealed by these keys: a store shared with another
 		// deployment, or written by someone else.
-		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
 		return
 	}
 	principal, ok := h.p.Identify(w, r)
@@ -53,24 +53,24 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the hook answered (a sign-in page)
 	}
 	if principal == "" || principal != rec.Principal {
-		h.refuse(ctx, w, http.StatusForbidden, "Not your request",
+		h.refuse(r, w, http.StatusForbidden, "Not your request",
 			"This link belongs to a request started by another account than the one you are signed in with. Nothing was stored. "+
 				"Sign in with the account that started the request, or ask your assistant to start it again.", "other user")
 		return
 	}
 	if rec.Expired(h.now()) {
-		h.refuse(ctx, w, http.StatusGone, "Link expired",
+		h.refuse(r, w, http.StatusGone, "Link expired",
 			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
 		return
 	}
 	if answer != nil {
-		h.refuse(ctx, w, http.StatusConflict, "Already completed",
+		h.refuse(r, w, http.StatusConflict, "Already completed",
 			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
 		return
 	}
 	q := urlmode.ByName(rec.Question)
 	if q == nil {
-		h.refuse(ctx, w, http.StatusServiceUnavailable, "Form unavailable",
+		h.refuse(r, w, http.StatusServiceUnavailable, "Form unavailable",
 			"This server cannot show this form: it does not know the question "+rec.Question+
 				" (an instance running another version of the server?). Nothing was stored.", ErrNoQuestion.Error())
 		return
@@ -83,22 +83,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			h.refuse(ctx, w, http.StatusRequestEntityTooLarge, "Form too large",
+			h.refuse(r, w, http.StatusRequestEntityTooLarge, "Form too large",
 				"The form sent was larger than "+strconv.Itoa(MaxFormBytes)+" bytes. Nothing was stored.", "too large")
 			return
 		}
-		h.refuse(ctx, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
+		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
 		return
 	}
 	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
-		h.refuse(ctx, w, http.StatusForbidden, "Form not verified",
+		h.refuse(r, w, http.StatusForbidden, "Form not verified",
 			"This form could not be verified (its security token is missing or wrong), so it was not accepted. Nothing was stored. "+
 				"Open the link from your assistant again.", "csrf")
 		return
 	}
 	fresh, _ := q.New().(runtime.Args)
 	if fresh == nil {
-		h.refuse(ctx, w, http.StatusServiceUnavailable, "Form unavailable", "This server cannot check this form. Nothing was stored.", "not a question")
+		h.refuse(r, w, http.StatusServiceUnavailable, "Form unavailable", "This server cannot check this form. Nothing was stored.", "not a question")
 		return
 	}
 	content := contentOf(fresh.RequestedSchema(), r.PostForm)
@@ -114,16 +114,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
-		h.refuse(ctx, w, http.StatusBadRequest, "Form not readable", "The form sent could not be stored. Nothing was stored.", "encode")
+		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be stored. Nothing was stored.", "encode")
 		return
 	}
 	switch err := store.CompletePage(ctx, id, urlmode.SealAnswer(h.o.Keys, id, b)); {
 	case errors.Is(err, runtime.ErrPageCompleted):
-		h.refuse(ctx, w, http.StatusConflict, "Already completed",
+		h.refuse(r, w, http.StatusConflict, "Already completed",
 			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
 		return
 	case errors.Is(err, runtime.ErrNoPage):
-		h.refuse(ctx, w, http.StatusGone, "Link expired",
+		h.refuse(r, w, http.StatusGone, "Link expired",
 			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
 		return
 	case err != nil:
@@ -147,8 +147,8 @@ func (h *handler) now() time.Time {
 
 // refuse writes the page of a refusal: status, a heading and what happened
 // in words; reason goes to the log.
-func (h *handler) refuse(ctx context.Context, w http.ResponseWriter, status int, heading, text, reason string) {
-	h.log(ctx, "refused: "+reason, "")
+func (h *handler) refuse(r *http.Request, w http.ResponseWriter, status int, heading, text, reason string) {
+	h.log(r.Context(), "refused: "+reason, pageID(r.URL.Path))
 	writePage(w, status, pageData{Title: h.p.Title, Heading: heading, Text: text})
 }
 

@@ -1,0 +1,6 @@
+package noargs
+
+// Empty is a tool with no arguments.
+//
+//mcpgen:tool ping Ping.
+type Empty struct{}
