@@ -226,8 +226,8 @@ type Options struct {
 	// URL-mode questions (package runtime/page), e.g.
 	// "https://mcp.example.com/elicit/": a question asked in URL mode (MCP
 	// 2026-07-28, client/elicitation, "URL Mode Elicitation Requests") is
-	// sent as PageURL followed by the page's opaque random id, and nothing
-	// else. Required to ask a URL-mode question; every instance serves every
+	// sent as PageURL followed by the page's opaque random id (after a
+	// slash, added when PageURL lacks one), and nothing else. Required to ask a URL-mode question; every instance serves every
 	// page, its store shared (see Store).
 	PageURL string
 	// PageWait is how long a retry that finds its URL-mode page not yet

@@ -118,7 +118,7 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		case !gone && r.legacy():
 			return reply{}, nil, ToolError("%s: the page of %s was not completed before it expired; nothing was done", r.name, what), nil
 		case !gone:
-			p.page, p.url, p.wait = last.Page, r.o.PageURL+last.Page, true
+			p.page, p.url, p.wait = last.Page, r.pageURL(last.Page), true
 			return reply{}, p, nil, nil
 		}
 	}
@@ -143,8 +143,16 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
 		return reply{}, nil, nil, r.pageStoreFailed(err)
 	}
-	p.page, p.url = id, r.o.PageURL+id
+	p.page, p.url = id, r.pageURL(id)
 	return reply{}, p, nil, nil
+}
+
+// pageURL returns the URL of page id: Options.PageURL, a slash, the id.
+func (r *round) pageURL(id string) string {
+	if strings.HasSuffix(r.o.PageURL, "/") {
+		return r.o.PageURL + id
+	}
+	return r.o.PageURL + "/" + id
 }
 
 // noURLElicitation is the answer to a call that must ask in URL mode but

@@ -82,8 +82,9 @@ type Question struct {
 	Message string
 	// Schema is the requestedSchema exactly as sent (nil in URL mode).
 	Schema *jsonschema.Schema
-	// URL, in URL mode (runtime.AskURL), is the page the user is asked to
-	// open; "" for a form.
+	// URL, in URL mode (a //mcpgen:question url question, or
+	// runtime.AskURL), is the page the user is asked to open; "" for a
+	// form. [Step.CompletePage] completes a question's page.
 	URL string
 	// Fields are the JSON names of the properties asked, in schema order;
 	// Required the ones the schema requires.
@@ -202,6 +203,9 @@ func (t *Tester) call(ctx context.Context, req *protocol.Request) (*runtime.Resp
 func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, responses map[string]protocol.InputResponse, round int) (*Step, error) {
 	if t.Options.Keys == nil {
 		t.Options.Keys = runtime.EphemeralKeyRing()
+	}
+	if t.Options.PageURL == "" {
+		t.Options.PageURL = DefaultPageURL
 	}
 	version := t.ProtocolVersion
 	if version == "" {

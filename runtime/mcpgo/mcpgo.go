@@ -85,7 +85,8 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			b := server.NewInputRequestBuilder(resp.RequestState)
 			for key, ir := range resp.InputRequests {
 				if er, ok := ir.(*protocol.ElicitRequest); ok {
-					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: er.RequestedSchema, URL: er.URL})
+					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message,
+						RequestedSchema: er.RequestedSchema, URL: er.URL, ElicitationID: er.ElicitationID})
 				}
 			}
 			return b.ToolResult(), nil
@@ -111,6 +112,16 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*prot
 	}
 	if opts.Principal != nil {
 		r.Principal = opts.Principal(ctx, req)
+	}
+	if v := r.ProtocolVersion; v != "" && v < protocol.VersionMRTR {
+		if srv, session := server.ServerFromContext(ctx), server.ClientSessionFromContext(ctx); srv != nil && session != nil {
+			// A URL-mode step completes out of band: a session's client
+			// learns it from notifications/elicitation/complete (MCP
+			// 2025-11-25, client/elicitation).
+			r.NotifyElicitationComplete = func(ctx context.Context, id string) error {
+				return srv.SendElicitationComplete(ctx, session, id)
+			}
+		}
 	}
 	if caps := clientCapabilities(ctx); caps != nil && caps.Elicitation != nil {
 		// {"elicitation":{}} means form; {"elicitation":{"url":{}}} alone does not.

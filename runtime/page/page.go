@@ -55,6 +55,13 @@ type Options struct {
 	Identify Identify
 	// Title heads every page, e.g. the server's name (default "Secure form").
 	Title string
+	// TrustedOrigins are origins ("https://login.example.com") whose
+	// cross-site posts the page accepts; by default only a post from the
+	// page's own origin is (net/http's CrossOriginProtection, judged from
+	// Sec-Fetch-Site, or Origin against Host: behind a proxy that rewrites
+	// Host, list the public origin here). A malformed origin panics, as in
+	// CrossOriginProtection.AddTrustedOrigin.
+	TrustedOrigins []string
 	// Logger, when set, receives one record per page request that changed
 	// something or was refused: the outcome and the page id's first
 	// characters, never a value the user entered.
@@ -87,6 +94,11 @@ func Handler(o *runtime.Options, p Options) http.Handler {
 		h.p.Title = "Secure form"
 	}
 	cop := http.NewCrossOriginProtection()
+	for _, origin := range p.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(origin); err != nil {
+			panic("mcpgen: page.Options.TrustedOrigins: " + err.Error())
+		}
+	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.refuse(r.Context(), w, http.StatusForbidden, "Request refused",
 			"This form was sent from another site, so it was not accepted. Open the link from your assistant again.", "cross-origin")

@@ -1,16 +1,19 @@
 package page_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,6 +46,25 @@ type env struct {
 	checks   atomic.Int32
 	refuse   error
 	notified []string
+	log      syncBuffer // every record of the flows' and the page's loggers
+}
+
+// syncBuffer is a bytes.Buffer safe for the handlers' goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func newEnv(t *testing.T) *env {
@@ -50,8 +72,10 @@ func newEnv(t *testing.T) *env {
 	mux := http.NewServeMux()
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
-	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.store, PageURL: e.srv.URL + "/elicit/", PageWait: 50 * time.Millisecond}
-	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
+	logger := slog.New(slog.NewJSONHandler(&e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.store, PageURL: e.srv.URL + "/elicit/",
+		PageWait: 50 * time.Millisecond, Logger: logger}
+	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Logger: logger, Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
 		u := r.Header.Get("X-Test-User")
 		if u == "" {
 			http.Error(w, "sign in first", http.StatusUnauthorized)
@@ -182,6 +206,9 @@ func TestPageFullFlow(t *testing.T) {
 	}
 	_, _, err = e.store.Page(context.Background(), id)
 	assert.ErrorIs(t, err, runtime.ErrNoPage, "the answer is dropped once the call completed")
+	logs := e.log.String()
+	assert.Contains(t, logs, `"outcome":"completed"`, "the page and the flow log what happened")
+	assert.NotContains(t, logs, secret, "and never the key")
 
 	// The completed link, opened again: refused, nothing changed.
 	code, _ = e.browse(http.MethodGet, ir.URL, "alice", nil)
@@ -353,4 +380,36 @@ func TestPageLegacySessionHearsCompletion(t *testing.T) {
 	require.NotNil(t, r2.Result)
 	assert.Equal(t, "imported with a key of 12 characters", r2.Result.Text)
 	assert.Equal(t, []string{ir.ElicitationID}, e.notified)
+}
+
+// A 2025-11-25 client without URL mode has no -32021 in its era: it gets the
+// tool error that says what it lacks, and no page is made.
+func TestPageLegacyClientWithoutURLGetsToolError(t *testing.T) {
+	e := newEnv(t)
+	req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), FormElicitation: true, Principal: "alice",
+		ProtocolVersion: protocol.Version20251125}
+	x, err := runtime.NewExchange("import", e.o, req)
+	require.NoError(t, err)
+	resp, err := x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+		var q fixture.Key
+		_, err := runtime.Ask(ctx, "key", &q, nil)
+		return nil, err
+	})
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result)
+	assert.True(t, resp.Result.IsError)
+	assert.Contains(t, resp.Result.Text, "URL-mode elicitation")
+	assert.Equal(t, 0, e.store.Len())
+}
+
+// A call without an authenticated user cannot be asked on a page: the page
+// could not tell whether whoever opens it started the call.
+func TestPageNeedsAPrincipal(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.call("", "", "", nil)
+	require.NoError(t, err)
+	require.NotNil(t, r.Result)
+	assert.True(t, r.Result.IsError)
+	assert.Contains(t, r.Result.Text, "no authenticated user")
+	assert.Equal(t, 0, e.store.Len())
 }

@@ -48,16 +48,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(ctx, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
 		return
 	}
-	if rec.Expired(h.now()) {
-		h.refuse(ctx, w, http.StatusGone, "Link expired",
-			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
-		return
-	}
-	if answer != nil {
-		h.refuse(ctx, w, http.StatusConflict, "Already completed",
-			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
-		return
-	}
 	principal, ok := h.p.Identify(w, r)
 	if !ok {
 		return // the hook answered (a sign-in page)
@@ -66,6 +56,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(ctx, w, http.StatusForbidden, "Not your request",
 			"This link belongs to a request started by another account than the one you are signed in with. Nothing was stored. "+
 				"Sign in with the account that started the request, or ask your assistant to start it again.", "other user")
+		return
+	}
+	if rec.Expired(h.now()) {
+		h.refuse(ctx, w, http.StatusGone, "Link expired",
+			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
+		return
+	}
+	if answer != nil {
+		h.refuse(ctx, w, http.StatusConflict, "Already completed",
+			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
 		return
 	}
 	q := urlmode.ByName(rec.Question)

@@ -251,6 +251,15 @@ func TestClusterPrefixNeedsAHashTag(t *testing.T) {
 	rec, err := s.Claim(ctx, "f", "b", ep, time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, "done", string(rec))
+
+	// A page's scripts declare its one key: they run on a cluster.
+	require.NoError(t, s.PutPage(ctx, "p", []byte("r"), time.Now().Add(time.Minute)))
+	require.NoError(t, s.CompletePage(ctx, "p", []byte("a")))
+	assert.ErrorIs(t, s.CompletePage(ctx, "p", []byte("b")), runtime.ErrPageCompleted)
+	rec, ans, err := s.Page(ctx, "p")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"r", "a"}, []string{string(rec), string(ans)})
+	require.NoError(t, s.DeletePage(ctx, "p"))
 }
 
 func TestPrefix(t *testing.T) {
