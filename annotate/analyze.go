@@ -26,6 +26,7 @@ type analyzer struct {
 	astFields   map[token.Pos]*ast.Field // field name (or embedded type) position → AST field
 	constDocs   map[token.Pos]string     // constant name position → its line comment
 	top         token.Position           // collect: the root struct's field being walked
+	urlQuestion bool                     // resolve: the struct is a URL-mode question (Struct.URLMode)
 }
 
 func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
@@ -246,7 +247,9 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 	st := obj.Type().Underlying().(*types.Struct)
 	var cands []*fieldCand
 	a.collect(st, nil, 0, false, map[types.Type]bool{}, &cands)
+	a.urlQuestion = s.URLMode
 	s.Fields, s.Args = a.resolve(cands)
+	a.urlQuestion = false
 	if s.Question {
 		s.Args = nil // a question's struct is filled from a form, never from arguments
 	}
@@ -344,8 +347,15 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 		}
 		switch verb {
 		case "question":
-			if rest != "" {
-				a.directiveError(c, a.dropValue(c, verb), "//mcpgen:question takes no value (got %q); its message is //mcpgen:message or runtime.AskOptions.Message", rest)
+			switch {
+			case rest == "url":
+				s.URLMode = true
+			case rest != "" && nearest(rest, []string{"url"}) != "":
+				a.directiveError(c, a.commentFix(c, "Replace with //mcpgen:question url", valueAt(c.Text, rest), valueAt(c.Text, rest)+len(rest), "url"),
+					"//mcpgen:question takes no value, or url for a URL-mode question (got %q); did you mean //mcpgen:question url?", rest)
+			case rest != "":
+				a.directiveError(c, a.dropValue(c, verb), "//mcpgen:question takes no value, or url for a URL-mode question (got %q); "+
+					"its message is //mcpgen:message or runtime.AskOptions.Message", rest)
 			}
 			s.Question = true
 		case "message":
@@ -390,6 +400,13 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 
 // directiveVerbs are the //mcpgen: directives [analyzer.directives] reads.
 var directiveVerbs = []string{"message", "tool", "key", "unsealed", "rounds", "enumnames", "question"}
+
+// valueAt is the byte offset of a directive's value, rest, in its comment's
+// text (after the verb and its spaces).
+func valueAt(text, rest string) int {
+	verbEnd := strings.IndexByte(text, ' ')
+	return verbEnd + strings.Index(text[verbEnd:], rest)
+}
 
 // directiveError reports a problem with directive c, the whole comment.
 func (a *analyzer) directiveError(c *ast.Comment, fixes []SuggestedFix, format string, args ...any) {

@@ -64,11 +64,8 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 		return nil
 	}
 	a.titles(f, c)
-	if _, ns := byKey["notsecret"]; !ns {
-		if word := secretWord(f.GoName, f.JSONName); word != "" {
-			a.nameErrorf(v, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; use URL mode elicitation for it, or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
-			return nil
-		}
+	if !a.secrets(f, c, byKey) {
+		return nil
 	}
 	if f.Required && !f.Pointer && !f.Slice && f.Kind == Boolean {
 		a.nameErrorf(v, "%s is a required bool, but false is a real answer and would read as missing: declare it as *bool (nil means missing), or mark it optional", v.Name())
@@ -263,4 +260,86 @@ func emptyOption(tag string, off int) (s, e int, ok bool) {
 		return off - 1, j, true
 	}
 	return 0, 0, false
+}
+
+// secrets decides whether f is a secret (Field.Secret) and checks the
+// options that say so. A form (MCP 2026-07-28, client/elicitation, "Form
+// mode": servers MUST NOT request passwords, API keys, access tokens or
+// payment credentials through it) asks no secret: a field whose name looks
+// like one is reported unless its tag says notsecret. A URL-mode question
+// (//mcpgen:question url) is answered on the server's own page, so it may
+// ask one: such a field, or one tagged secret, is Secret and its page input
+// a password input. A URL question cannot have choices either: its page is
+// written at generation time, before any run-time option is known.
+func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool {
+	v := c.v
+	ns, notSecret := byKey["notsecret"]
+	o, tagged := byKey["secret"]
+	switch {
+	case tagged && notSecret:
+		a.optionError(c, ns, nil, "elicit tag on %s: both secret and notsecret; keep one", v.Name())
+		return false
+	case tagged && !a.urlQuestion:
+		a.optionError(c, o, nil, "elicit tag on %s: secret applies to a field of a URL-mode question (a struct with //mcpgen:question url; "+
+			"README, \"Secrets: URL mode\"): a form may not ask for a secret at all", v.Name())
+		return false
+	case a.urlQuestion && f.JSONName == csrfField:
+		a.nameErrorf(v, "%s has the JSON name %q, which the page of a URL-mode question gives its CSRF token (package runtime/page); "+
+			"name it otherwise in its json tag", v.Name(), csrfField)
+		return false
+	case a.urlQuestion && f.Choices:
+		a.optionError(c, byKey["choices"], nil, "elicit tag on %s: a URL-mode question cannot have choices: its page is written when mcpgen runs, "+
+			"before any run-time option is known; give the options with enum=a|b|c or a named string type's constants", v.Name())
+		return false
+	}
+	word := ""
+	if !notSecret {
+		word = secretWord(f.GoName, f.JSONName)
+	}
+	if word == "" && !tagged {
+		return true
+	}
+	if !a.urlQuestion {
+		a.nameErrorf(v, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; "+
+			"ask it in a URL-mode question (a struct with //mcpgen:question url; README, \"Secrets: URL mode\"), "+
+			"or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
+		return false
+	}
+	text := (f.Kind == String || f.Kind == Integer || f.Kind == Number) && len(f.Enum) == 0
+	switch {
+	case !text && tagged:
+		a.optionError(c, o, nil, "elicit tag on %s: secret applies to a string or a number typed in, not to a %s", v.Name(), kindNoun(f))
+		return false
+	case !text:
+		return true // a select or a checkbox: nothing is typed, so nothing to hide
+	case f.Default != nil:
+		hint := ""
+		if !tagged {
+			hint = fmt.Sprintf(" (it looks like a secret: %q; add notsecret if it is not one)", word)
+		}
+		a.optionError(c, byKey["default"], nil, "elicit tag on %s: a secret has no default: the page never shows a secret; remove default=%s", v.Name(), hint)
+		return false
+	}
+	f.Secret = true
+	return true
+}
+
+// csrfField is the name of the hidden input that carries the CSRF token in
+// the page of a URL-mode question (package runtime/page, its csrfField): no
+// field of such a question may have it as its JSON name.
+const csrfField = "csrf_token"
+
+// kindNoun names what a field is on a form, for messages.
+func kindNoun(f *Field) string {
+	switch {
+	case f.Kind == MultiSelect:
+		return "multi select"
+	case len(f.Enum) > 0:
+		return "select"
+	case f.Kind == Boolean:
+		return "bool"
+	case f.Kind == DateTime:
+		return "date"
+	}
+	return f.Kind.String()
 }

@@ -131,6 +131,13 @@ type Struct struct {
 	// runtime.Ask, not a tool's arguments: the same methods, and no handler
 	// interface, flow constructor or handler file. Tool and Key are empty.
 	Question bool
+	// URLMode (//mcpgen:question url): a question asked in URL mode (MCP
+	// 2026-07-28, client/elicitation, "URL Mode Elicitation Requests"): the
+	// user answers it on the server's own page (package runtime/page), never
+	// through the client, so it may hold secret fields (Field.Secret). Its
+	// generated file also registers it, with the page's HTML form
+	// (impl.RegisterURLQuestion). Only with Question.
+	URLMode bool
 
 	Tool            string // tool name (//mcpgen:tool NAME …; default snake_case of Name without an Args/Input/Params suffix)
 	ToolDescription string // tool description (//mcpgen:tool NAME DESCRIPTION…)
@@ -245,6 +252,12 @@ type Field struct {
 	// method for tool arguments or from runtime.AskOptions for a question;
 	// Enum is then empty and the runtime writes the options into the schema.
 	Choices bool
+	// Secret: a field of a URL-mode question (Struct.URLMode) that holds a
+	// secret, by its name (a password, an API key, a token: the names that
+	// MCP forbids to ask in form mode) or by the elicit option secret, and
+	// not marked notsecret. Its page input is a password input, never
+	// prefilled. Only string, integer and number fields without choices.
+	Secret bool
 
 	Default *Default // pre-filled value, nil when none
 

@@ -12,17 +12,18 @@ import (
 )
 
 // knownOptions lists every elicit tag option: the flags required, optional,
-// "-" (never elicit), notsecret and choices (a select whose options come at
-// run time), and the key=value options, whose keys are
+// "-" (never elicit), notsecret, secret (a secret field of a URL-mode
+// question that its name does not reveal) and choices (a select whose
+// options come at run time), and the key=value options, whose keys are
 // the JSON Schema keywords they set (title, format, minLength, enum, default,
 // …) or, for ask, how the flow asks.
 var knownOptions = []string{
 	"required", "optional", "title", "description", "format",
 	"minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
-	"enum", "default", "ask", "-", "notsecret", "choices",
+	"enum", "default", "ask", "-", "notsecret", "secret", "choices",
 }
 
-var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true, "choices": true}
+var flagOptions = map[string]bool{"required": true, "optional": true, "-": true, "notsecret": true, "secret": true, "choices": true}
 
 // fixableOptions are the options an unknown one may be a misspelling of
 // that a suggested fix may write in its place: key=value options for an

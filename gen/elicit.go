@@ -18,7 +18,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 4
+const ImplVersion = 5
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
@@ -199,6 +199,9 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 			doc(f, "%s returns the message of the %s question (//mcpgen:message), which runtime.Ask "+
 				"shows when the ask gives none.", annotate.MethodElicitMessage, s.Name)
 			f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
+		}
+		if s.URLMode {
+			urlQuestionInit(f, s)
 		}
 		return f // a question has no handler interface and no flow
 	}

@@ -9,13 +9,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/elicittest"
-	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 )
-
-func init() {
-	impl.RegisterURLQuestion((*fixture.Key)(nil), `<input name="key" type="password">`)
-}
 
 // A handler that asks a URL-mode question is tested without a browser:
 // CompletePage submits the page in-process (its rules checked there) and

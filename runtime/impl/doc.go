@@ -26,8 +26,9 @@ const (
 	// fields since; versions 3 and on make the flow with [NewFlow].
 	MinVersion = 3
 	// MaxVersion is the newest generated code version this package serves; it
-	// is the version the mcpgen of this module writes.
-	MaxVersion = 4
+	// is the version the mcpgen of this module writes. Version 5 added
+	// [RegisterURLQuestion] (URL-mode questions).
+	MaxVersion = 5
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a

@@ -18,16 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/page"
 )
-
-func init() {
-	impl.RegisterURLQuestion((*fixture.Key)(nil),
-		`<div class="field"><label for="f-key">Key</label><input id="f-key" name="key" type="password" required></div>`)
-}
 
 const urlSecret = "ck-alice-123"
 

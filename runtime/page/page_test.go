@@ -22,17 +22,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
-
-func init() {
-	impl.RegisterURLQuestion((*fixture.Key)(nil),
-		`<div class="field"><label for="f-key">Key</label><input id="f-key" name="key" type="password" required></div>`+
-			`<div class="field"><label for="f-label">Label</label><input id="f-label" name="label" type="text"></div>`)
-}
 
 // env is one server: flows with a store and a key ring, and the page
 // handler mounted under /elicit/, identifying the browser's user by the

@@ -60,6 +60,9 @@ body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0
 h1{font-size:1.4rem}
 .field{margin:1rem 0}
 label{display:block;font-weight:600;margin-bottom:.25rem}
+fieldset.field{border:0;padding:0}
+legend{font-weight:600;margin-bottom:.25rem;padding:0}
+label.option{font-weight:400;margin:.15rem 0}
 .desc{margin:.1rem 0 .35rem;color:#555;font-size:.9rem}
 input[type=text],input[type=password],input[type=email],input[type=url],input[type=number],input[type=date],select{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
 button{padding:.55rem 1.2rem;font-size:1rem;margin-top:.5rem}

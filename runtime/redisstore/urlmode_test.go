@@ -17,15 +17,10 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/impl"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
-
-func init() {
-	impl.RegisterURLQuestion((*fixture.Key)(nil), `<input name="key" type="password">`)
-}
 
 // Two instances share the key ring and one Redis, nothing else: the page
 // is served by one, every retry lands on the other, and the branch gets the

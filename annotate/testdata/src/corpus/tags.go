@@ -5,7 +5,7 @@ package corpus
 
 // Keys are elicit tag options that mcpgen does not know.
 type Keys struct {
-	Unknown   string `json:"unknown" elicit:"colour=red"`                // want `^elicit tag on Unknown: unknown option "colour"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	Unknown   string `json:"unknown" elicit:"colour=red"`                // want `^elicit tag on Unknown: unknown option "colour"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
 	MinLen    string `json:"minLen" elicit:"minLenght=3"`                // want `^elicit tag on MinLen: unknown option "minLenght"; did you mean "minLength"\?$`
 	Required  string `json:"required2" elicit:"requird"`                 // want `^elicit tag on Required: unknown option "requird"; did you mean "required"\?$`
 	MaxLen    string `json:"maxLen" elicit:"maxlength=3"`                // want `^elicit tag on MaxLen: unknown option "maxlength"; did you mean "maxLength"\?$`
@@ -25,14 +25,14 @@ type Keys struct {
 // be a credible misspelling, or whose nearest option would change what the
 // tag means or be an error itself: no "did you mean", so no fix.
 type Unlikely struct {
-	X      string `json:"x" elicit:"x"`                     // want `^elicit tag on X: unknown option "x"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
-	No     string `json:"no" elicit:"no"`                   // want `^elicit tag on No: unknown option "no"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
-	Zeros  string `json:"zeros" elicit:"00"`                // want `^elicit tag on Zeros: unknown option "00"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	X      string `json:"x" elicit:"x"`                     // want `^elicit tag on X: unknown option "x"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
+	No     string `json:"no" elicit:"no"`                   // want `^elicit tag on No: unknown option "no"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
+	Zeros  string `json:"zeros" elicit:"00"`                // want `^elicit tag on Zeros: unknown option "00"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
 	Under  string `json:"under" elicit:"_"`                 // want `^elicit tag on Under: unknown option "_"; did you mean "-" \(never elicit\)\?$`
 	Dashes string `json:"dashes" elicit:"--"`               // want `^elicit tag on Dashes: unknown option "--"; did you mean "-" \(never elicit\)\?$`
-	OK     string `json:"ok" elicit:"optional,ok"`          // want `^elicit tag on OK: unknown option "ok"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
-	As     string `json:"as" elicit:"optional,as"`          // want `^elicit tag on As: unknown option "as"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
-	Valued string `json:"valued" elicit:"requird=1"`        // want `^elicit tag on Valued: unknown option "requird"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, choices$`
+	OK     string `json:"ok" elicit:"optional,ok"`          // want `^elicit tag on OK: unknown option "ok"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
+	As     string `json:"as" elicit:"optional,as"`          // want `^elicit tag on As: unknown option "as"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
+	Valued string `json:"valued" elicit:"requird=1"`        // want `^elicit tag on Valued: unknown option "requird"; known options: required, optional, title, description, format, minLength, maxLength, minimum, maximum, minItems, maxItems, enum, default, ask, -, notsecret, secret, choices$`
 	Aks    string `json:"aks" elicit:"optional,aks=always"` // want `^elicit tag on Aks: unknown option "aks"; did you mean "ask"\?$`
 }
 

@@ -39,3 +39,25 @@ type Quote struct {
 type Nothing struct {
 	Note string `json:"note"`
 }
+
+// Keyed is a URL-mode question with a value the directive does not take.
+//
+//mcpgen:question ulr
+type Keyed struct {
+	Name string `json:"name" elicit:"required"`
+}
+
+// Worded is a question whose message was written as the directive's value.
+//
+//mcpgen:question Enter your key
+type Worded struct {
+	Name string `json:"name" elicit:"required"`
+}
+
+// Connect is a tool marked as a URL-mode question too.
+//
+//mcpgen:tool connect Connect an account.
+//mcpgen:question url
+type Connect struct {
+	Name string `json:"name" elicit:"required"`
+}
