@@ -185,6 +185,21 @@ type Options struct {
 	// [Event] carries names, keys and counts, never answers or the state.
 	OnAsk      func(ctx context.Context, e Event)
 	OnComplete func(ctx context.Context, e Event)
+	// OnEnd, when set, receives every request of a flow or exchange once,
+	// whatever its outcome ([Event].Outcome: asked, completed, declined,
+	// cancelled, replayed, rejected with its [Event].Reason, failed), with
+	// the request's context: for tracing and metrics (package
+	// runtime/otelmcp sets it). It runs after OnAsk, OnComplete and
+	// OnReject, and before the Logger's record.
+	OnEnd func(ctx context.Context, e Event)
+	// TraceContext, when set, returns the W3C traceparent of the request's
+	// span (ctx is the request's): the engine seals it into the state of
+	// the input-required result it issues, and [Options.CarriedTrace] reads
+	// it back from the retry, so that every round of a call shares one
+	// trace whichever instance serves it. It must return a traceparent
+	// (55 characters) or "": the value travels, sealed, in every round.
+	// Package runtime/otelmcp sets it.
+	TraceContext func(ctx context.Context) string
 	// Logger, when set, receives one record per request of a flow or
 	// exchange, "mcpgen round", with tool, flow_id, round and outcome:
 	// asked (with the inputRequests keys), completed, declined or cancelled
@@ -452,7 +467,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 			// flowdef.Def.Dispatch): this one came from another flow of the same
 			// name, and Decline or Cancel, which its handler does not have,
 			// must not run.
-			return nil, r.reject(ctx, errors.New("requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"))
+			return nil, r.reject(ctx, &bindError{"malformed", "requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"})
 		}
 	}
 	args := f.def.New()
@@ -469,7 +484,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 		st := r.st
 		_, settled := st.replies()[""]
 		if st != nil && !settled && (len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "") {
-			return nil, r.reject(ctx, errors.New("requestState was not issued by a flow"))
+			return nil, r.reject(ctx, &bindError{"other_tool", "requestState was not issued by a flow"})
 		}
 		fm := c.form()
 		if st == nil && f.def.AcceptUnsealed {
@@ -510,7 +525,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 		switch rep.Action {
 		case Accept, Decline, Cancel:
 		default:
-			return nil, r.reject(ctx, fmt.Errorf("requestState has unknown branch %q", rep.Action))
+			return nil, r.reject(ctx, &bindError{"malformed", fmt.Sprintf("requestState has unknown branch %q", rep.Action)})
 		}
 		return c.dispatch(ctx, st, rep)
 	})

@@ -324,6 +324,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 				return reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
 			}
 			failing := ve.Fields()
+			r.reasked = append(r.reasked, failing...)
 			p.content = maps.Clone(merged)
 			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
 			p.schema, p.problem = f.rules.schema(f.target, failing...), ve.Error()

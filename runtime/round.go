@@ -28,6 +28,9 @@ type round struct {
 	ran    bool     // a branch (or an exchange's handler) ran in this request
 	id     []byte   // a first call's flow id, made by flowID when first needed
 	pages  []string // URL-mode pages whose answers the branch received (see dropPages)
+	// reasked are the fields asked again because their answers broke
+	// rules (see Event.Reasked).
+	reasked []string
 
 	// For the request's one log record and hooks (see end).
 	action   Action // the branch dispatched (a flow's); "" for an exchange
@@ -70,7 +73,7 @@ func (r *round) open(ctx context.Context) error {
 	}
 	st, err := r.o.open(r.req.RequestState, r.name, r.req.Method, r.digest, r.req.Principal, r.o.Now())
 	if err == nil && st.Kind != r.kind {
-		err = fmt.Errorf("requestState was issued by %s, not %s", kindName(st.Kind), kindName(r.kind))
+		err = &bindError{"other_tool", fmt.Sprintf("requestState was issued by %s, not %s", kindName(st.Kind), kindName(r.kind))}
 	}
 	if err != nil {
 		return r.reject(ctx, err)
@@ -95,14 +98,15 @@ func (r *round) rejected(ctx context.Context, err error) {
 	r.end(ctx, nil, err)
 }
 
-// end writes the request's one record to Options.Logger and calls OnAsk or
-// OnComplete, once per request (later calls do nothing). What happened is
-// one of: asked (an input-required result; its inputRequests keys), completed,
-// declined or cancelled (the branch that ran; is_error for a tool error),
-// replayed (a completed flow's recorded response), rejected (err, the
-// reason: a refused state, a broken limit, malformed arguments or answers, a
-// store failure), failed (the branch returned an error, not logged: it may
-// quote the user's answers). Neither answers nor the state are logged.
+// end writes the request's one record to Options.Logger and calls OnAsk,
+// OnComplete and OnEnd, once per request (later calls do nothing). What
+// happened ([Event].Outcome) is one of: asked (an input-required result; its
+// inputRequests keys), completed, declined or cancelled (the branch that
+// ran; is_error for a tool error), replayed (a completed flow's recorded
+// response), rejected (err, the reason: a refused state, a broken limit,
+// malformed arguments or answers, a store failure), failed (the branch
+// returned an error, not logged: it may quote the user's answers). Neither
+// answers nor the state are logged.
 func (r *round) end(ctx context.Context, resp *Response, err error) {
 	if r.logged {
 		return
@@ -114,38 +118,38 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 	} else if r.id != nil {
 		ev.FlowID = base64.RawURLEncoding.EncodeToString(r.id)
 	}
-	var what string
 	attrs := make([]slog.Attr, 0, 6)
 	switch {
 	case r.replayed:
-		what = "replayed"
+		ev.Outcome = "replayed"
 	case err != nil && (r.ran && !isProtocolError(err)):
-		what = "failed"
+		ev.Outcome = "failed"
 	case err != nil:
-		what = "rejected"
+		ev.Outcome, ev.Reason = "rejected", refusalReason(err)
 		attrs = append(attrs, slog.String("reason", err.Error()))
 	case resp == nil:
 		return
 	case resp.Result == nil:
-		what = "asked"
+		ev.Outcome = "asked"
 		for k := range resp.InputRequests {
 			ev.Keys = append(ev.Keys, k)
 		}
 		slices.Sort(ev.Keys)
+		ev.Reasked = r.reasked
 		attrs = append(attrs, slog.Any("keys", ev.Keys))
 	default:
 		ev.Action, ev.IsError = r.action, resp.Result.IsError
 		switch r.action {
 		case Decline:
-			what = "declined"
+			ev.Outcome = "declined"
 		case Cancel:
-			what = "cancelled"
+			ev.Outcome = "cancelled"
 		default:
-			what = "completed"
+			ev.Outcome = "completed"
 		}
 		attrs = append(attrs, slog.Bool("is_error", ev.IsError))
 	}
-	switch what {
+	switch ev.Outcome {
 	case "asked":
 		if r.o.OnAsk != nil {
 			r.o.OnAsk(ctx, ev)
@@ -155,16 +159,52 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 			r.o.OnComplete(ctx, ev)
 		}
 	}
+	if r.o.OnEnd != nil {
+		r.o.OnEnd(ctx, ev)
+	}
 	if r.o.Logger == nil {
 		return
 	}
 	attrs = append([]slog.Attr{slog.String("tool", ev.Flow), slog.String("flow_id", ev.FlowID),
-		slog.Int("round", ev.Round), slog.String("outcome", what)}, attrs...)
+		slog.Int("round", ev.Round), slog.String("outcome", ev.Outcome)}, attrs...)
 	level := slog.LevelInfo
-	if what == "rejected" || what == "failed" {
+	if ev.Outcome == "rejected" || ev.Outcome == "failed" {
 		level = slog.LevelWarn
 	}
 	r.o.Logger.LogAttrs(ctx, level, "mcpgen round", attrs...)
+}
+
+// maxTraceContext bounds what [Options].TraceContext may seal into a
+// state: a W3C traceparent is 55 characters; anything longer is dropped.
+const maxTraceContext = 64
+
+// refusalReason is the short word for why a request was rejected
+// ([Event].Reason), from the error that rejected it: the engine's
+// sentinels, a binding that failed (see bindError), or the JSON-RPC code.
+func refusalReason(err error) string {
+	var be *bindError
+	var le *limitError
+	switch {
+	case errors.As(err, &be):
+		return be.reason
+	case errors.Is(err, ErrStateAuth), errors.Is(err, ErrStateEncoding), errors.Is(err, ErrStateFormat):
+		return "tampered"
+	case errors.Is(err, ErrStateKey):
+		return "unknown_key"
+	case errors.Is(err, ErrStateTooLarge), errors.Is(err, ErrContentTooLarge), errors.Is(err, ErrArgumentsTooLarge), errors.As(err, &le):
+		return "too_large"
+	case errors.Is(err, ErrEpoch):
+		return "store_forgot"
+	case errors.Is(err, ErrClaimed):
+		return "busy"
+	case errors.Is(err, ErrStore):
+		return "store_unavailable"
+	}
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams {
+		return "invalid_params"
+	}
+	return "other"
 }
 
 func isProtocolError(err error) bool {
@@ -251,6 +291,12 @@ func (r *round) issue(st *state, asked []asked, requests map[string]protocol.Inp
 	}
 	st.Round++
 	st.Kind = r.kind
+	st.Trace = ""
+	if r.o.TraceContext != nil {
+		if t := r.o.TraceContext(r.ctx); len(t) <= maxTraceContext {
+			st.Trace = t
+		}
+	}
 	st.Asked = asked
 	sealed, err := r.o.seal(st)
 	if err != nil {
@@ -269,8 +315,9 @@ func kindName(kind string) string {
 
 func complete(r *Result) *Response { return &Response{Result: r} }
 
-// Event is one request of a multi-round call as [Options].OnAsk and
-// OnComplete see it, for metrics: never an answer's value or the state.
+// Event is one request of a multi-round call as [Options].OnAsk,
+// OnComplete and OnEnd see it, for metrics and tracing: never an answer's
+// value or the state.
 type Event struct {
 	Flow   string   // tool or prompt name
 	FlowID string   // the flow id ([FlowID]); "" only for a first call that ran no branch and asked nothing
@@ -281,4 +328,24 @@ type Event struct {
 	// (invalid arguments, a missing capability, the round limit).
 	Action  Action
 	IsError bool // OnComplete: the result is a tool error
+	// Outcome is what the request ended in: "asked" (an input-required
+	// result), "completed", "declined" or "cancelled" (the branch that ran,
+	// or a final tool error), "replayed" (a completed flow's recorded
+	// response, nothing run), "rejected" (refused, see Reason), or "failed"
+	// (the branch returned an error).
+	Outcome string
+	// Reason is, for a rejected request, why, in one word: "tampered" (the
+	// state failed authentication or is not one), "unknown_key" (sealed
+	// under a key the ring no longer holds), "expired", "future" (issued
+	// ahead of this clock), "other_principal", "other_arguments",
+	// "other_tool" (another tool, method or mechanism), "malformed" (opened
+	// but cannot be resumed), "too_large" (a size limit), "store_forgot"
+	// ([ErrEpoch]), "store_unavailable" ([ErrStore]), "busy"
+	// ([ErrClaimed]), "invalid_params" (malformed arguments or answers), or
+	// "other".
+	Reason string
+	// Reasked are, for an asked request, the JSON names of the fields asked
+	// again because the answers to them broke the form's rules; nil when
+	// the question is asked for the first time or as it stood.
+	Reasked []string
 }

@@ -46,24 +46,32 @@ func (o *Options) bind(name string, req *protocol.Request, digest []byte) bindin
 
 // check says why b does not bind a state to a request of tool and method
 // with the arguments' digest args by principal at now: any of them differs,
-// the state has expired, or it was issued more than skew in the future.
+// the state has expired, or it was issued more than skew in the future. The
+// error is a *bindError, whose reason [Event].Reason reports.
 func (b *binding) check(tool, method string, args []byte, principal string, now time.Time, skew time.Duration) error {
 	switch {
 	case b.Tool != tool:
-		return fmt.Errorf("requestState belongs to %q, not %q", b.Tool, tool)
+		return &bindError{"other_tool", fmt.Sprintf("requestState belongs to %q, not %q", b.Tool, tool)}
 	case b.Method != method:
-		return fmt.Errorf("requestState belongs to a %s request, not %s", b.Method, method)
+		return &bindError{"other_tool", fmt.Sprintf("requestState belongs to a %s request, not %s", b.Method, method)}
 	case string(b.Args) != string(args):
-		return errors.New("requestState was issued for other arguments")
+		return &bindError{"other_arguments", "requestState was issued for other arguments"}
 	case b.Principal != principal:
-		return errors.New("requestState was issued to another principal")
+		return &bindError{"other_principal", "requestState was issued to another principal"}
 	case now.Unix() > b.Expires:
-		return fmt.Errorf("requestState expired at %s", time.Unix(b.Expires, 0).UTC().Format(time.RFC3339))
+		return &bindError{"expired", fmt.Sprintf("requestState expired at %s", time.Unix(b.Expires, 0).UTC().Format(time.RFC3339))}
 	case time.Unix(b.IssuedAt, 0).After(now.Add(skew)):
-		return errors.New("requestState was issued in the future")
+		return &bindError{"future", "requestState was issued in the future"}
 	}
 	return nil
 }
+
+// bindError is a requestState that opened but is not bound to the request
+// (see [binding.check]), or that opened but cannot be resumed (reason
+// "malformed"): reason is the short word [Event].Reason reports.
+type bindError struct{ reason, msg string }
+
+func (e *bindError) Error() string { return e.msg }
 
 // state is the plaintext inside a sealed requestState, one shape for every
 // multi-round call the engine runs (a generated [Flow] and a hand-written
@@ -86,6 +94,11 @@ type state struct {
 	// Waits counts the rounds that asked a URL-mode page again while the
 	// user completed it: they do not count towards the round limit.
 	Waits int `json:"w,omitempty"`
+	// Trace is the W3C traceparent of the span of the request that issued
+	// this state ([Options].TraceContext), so that the next round's span
+	// can be its child on any instance ([Options.CarriedTrace]); "" when
+	// tracing is off.
+	Trace string `json:"s,omitempty"`
 }
 
 // asked is one input request of the last round, as the state remembers it:
@@ -154,20 +167,50 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 	}
 	var st state
 	if err := segjson.Unmarshal(pt, &st); err != nil {
-		return nil, fmt.Errorf("requestState payload does not decode: %w", err)
+		return nil, &bindError{"malformed", "requestState payload does not decode: " + err.Error()}
 	}
 	if err := st.check(tool, method, args, principal, now, o.ClockSkew); err != nil {
 		return nil, err
 	}
 	if st.Round < 1 || len(st.Asked) == 0 || len(st.FlowID) == 0 {
-		return nil, errors.New("requestState is incomplete")
+		return nil, &bindError{"malformed", "requestState is incomplete"}
 	}
 	for _, a := range st.Asked {
 		if a.Key == "" {
-			return nil, errors.New("requestState is incomplete")
+			return nil, &bindError{"malformed", "requestState is incomplete"}
 		}
 	}
 	return &st, nil
+}
+
+// CarriedTrace returns the W3C traceparent that the round which issued
+// requestState sealed into it (see [Options].TraceContext), or "" when the
+// state carries none or does not open under o.Keys (over MaxStateSize,
+// tampered, sealed by another key ring). It authenticates the state and
+// reads that one value, nothing else: not the binding, which the engine
+// checks when the request reaches it. A tracing middleware calls it before
+// the engine runs, to make the request's span the child of the previous
+// round's on whichever instance served that one; a value never comes from
+// a state this key ring did not seal.
+func (o *Options) CarriedTrace(requestState string) string {
+	if requestState == "" || o.Keys == nil {
+		return ""
+	}
+	limit := o.MaxStateSize
+	if limit <= 0 {
+		limit = DefaultMaxStateSize
+	}
+	pt, err := o.Keys.Open(requestState, limit)
+	if err != nil {
+		return ""
+	}
+	var carried struct {
+		Trace string `json:"s"`
+	}
+	if segjson.Unmarshal(pt, &carried) != nil {
+		return ""
+	}
+	return carried.Trace
 }
 
 // canonicalArgs returns SHA-256 of the arguments in a canonical JSON form

@@ -66,3 +66,23 @@ func BenchmarkState(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCarriedTrace times what a tracing middleware pays on a retry to
+// read the previous round's traceparent from a state with 3 answers
+// gathered (Options.CarriedTrace: opening the state and decoding one
+// field), beside BenchmarkState's full open.
+func BenchmarkCarriedTrace(b *testing.B) {
+	o := (&Options{Keys: EphemeralKeyRing()}).withDefaults()
+	st := benchState(3)
+	st.Trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	sealed, err := o.seal(st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if o.CarriedTrace(sealed) == "" {
+			b.Fatal("no trace")
+		}
+	}
+}
