@@ -1,8 +1,9 @@
 // Package devauth is the development authentication of the examples
-// (examples/billing, examples/deploy): fixed bearer tokens checked by
-// go-sdk's auth.RequireBearerToken, whose TokenInfo.UserID becomes the
-// principal bound into every requestState (mcpsdk.DefaultPrincipal) and what
-// runtime.Principal(ctx) returns in a branch.
+// (examples/billing, examples/deploy, examples/connect): fixed bearer
+// tokens checked by go-sdk's auth.RequireBearerToken, whose
+// TokenInfo.UserID becomes the principal bound into every requestState
+// (mcpsdk.DefaultPrincipal) and what runtime.Principal(ctx) returns in a
+// branch.
 //
 // The tokens are fixed and public: never use them outside development.
 package devauth
