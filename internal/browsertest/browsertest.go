@@ -68,7 +68,9 @@ func isExec(p string) bool {
 // binary (on first use), else one started for t alone and stopped when t
 // ends. Chromium runs headless, with --no-sandbox when the tests run as root
 // (where Chromium's sandbox refuses to start). Without Chromium, t is
-// skipped, or fails when MCPGEN_REQUIRE_BROWSER is set.
+// skipped, or fails when MCPGEN_REQUIRE_BROWSER is set. Call it in the
+// test or subtest that uses its pages: their helpers fail that test, from
+// its own goroutine.
 func Start(t testing.TB) *Browser {
 	t.Helper()
 	bin := Chromium()
