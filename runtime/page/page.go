@@ -79,7 +79,7 @@ const MaxFormBytes = 64 << 10
 // p.Identify is missing, as http.Handle does on a nil handler.
 //
 // Responses: 200 the form, or the page saying the answer was received; 400
-// a malformed post; 403 another user than the flow's, or a post without a
+// a malformed post, or one not in UTF-8; 403 another user than the flow's, or a post without a
 // valid CSRF token or from another site (net/http's
 // CrossOriginProtection); 404 an unknown id; 405 another method; 409 a page
 // already completed; 410 an expired page; 413 a post over [MaxFormBytes];

@@ -406,3 +406,30 @@ func TestPageNeedsAPrincipal(t *testing.T) {
 	assert.Contains(t, r.Result.Text, "no authenticated user")
 	assert.Equal(t, 0, e.store.Len())
 }
+
+// A post that is not UTF-8 (no browser sends one) is refused and nothing is
+// stored: encoding/json would have stored U+FFFD for each invalid byte,
+// another value than the one checked.
+func TestPageRefusesInvalidUTF8(t *testing.T) {
+	e := newEnv(t)
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	id := strings.TrimPrefix(ir.URL, e.o.PageURL)
+	_, page := e.browse(http.MethodGet, ir.URL, "alice", nil)
+	csrf := csrfRE.FindStringSubmatch(page)[1]
+
+	for _, form := range []url.Values{
+		{"csrf_token": {csrf}, "key": {"ck-alice-\xff\xfe123"}},
+		{"csrf_token": {csrf}, "key": {"ck-alice-123"}, "\xff": {"x"}},
+	} {
+		code, body := e.browse(http.MethodPost, ir.URL, "alice", form)
+		assert.Equal(t, http.StatusBadRequest, code)
+		assert.Contains(t, body, "not UTF-8")
+		_, answer, err := e.store.Page(context.Background(), id)
+		require.NoError(t, err)
+		assert.Nil(t, answer, "nothing stored")
+	}
+	code, _ := e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {csrf}, "key": {"ck-alice-123 ✓"}})
+	assert.Equal(t, http.StatusOK, code, "UTF-8 beyond ASCII is fine")
+}

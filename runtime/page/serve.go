@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 
@@ -88,6 +89,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
+		return
+	}
+	if !validUTF8(r.PostForm) {
+		// A browser sends the page's form in UTF-8; anything else would
+		// be checked as sent and then stored otherwise (encoding/json
+		// turns each invalid byte into U+FFFD).
+		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent was not UTF-8 text. Nothing was stored.", "not utf-8")
 		return
 	}
 	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
@@ -213,4 +221,19 @@ func contentOf(schema *jsonschema.Schema, form url.Values) map[string]any {
 		}
 	}
 	return content
+}
+
+// validUTF8 reports whether every name and value of form is UTF-8.
+func validUTF8(form url.Values) bool {
+	for name, vals := range form {
+		if !utf8.ValidString(name) {
+			return false
+		}
+		for _, v := range vals {
+			if !utf8.ValidString(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
