@@ -134,12 +134,12 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	if msg == "" {
 		msg = "Please provide: " + joinTitles(f.target)
 	}
-	rec, err := urlmode.SealRecord(r.o.Keys, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
+	id := newPageID()
+	rec, err := urlmode.SealRecord(r.o.Keys, id, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
 		FlowID: r.flowID(), Message: msg, Expires: expires.Unix()})
 	if err != nil {
 		return reply{}, nil, nil, err
 	}
-	id := newPageID()
 	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
 		return reply{}, nil, nil, r.pageStoreFailed(err)
 	}

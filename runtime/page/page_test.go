@@ -433,3 +433,34 @@ func TestPageRefusesInvalidUTF8(t *testing.T) {
 	code, _ := e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {csrf}, "key": {"ck-alice-123 ✓"}})
 	assert.Equal(t, http.StatusOK, code, "UTF-8 beyond ASCII is fine")
 }
+
+// A record moved to another page's id by someone who can write to the store
+// (but has not the keys) does not open there: alice's record put under the
+// id of bob's page would show alice her own request's form, and bob's flow,
+// which reads the answer of that id, would get what she enters.
+func TestPageRecordIsBoundToItsID(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	ra, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ira := urlRequest(t, ra)
+	aliceRecord, _, err := e.store.Page(ctx, strings.TrimPrefix(ira.URL, e.o.PageURL))
+	require.NoError(t, err)
+	rb, err := e.call("bob", "", "", nil)
+	require.NoError(t, err)
+	keyB, irb := urlRequest(t, rb)
+	bobID := strings.TrimPrefix(irb.URL, e.o.PageURL)
+	require.NoError(t, e.store.DeletePage(ctx, bobID))
+	require.NoError(t, e.store.PutPage(ctx, bobID, aliceRecord, time.Now().Add(time.Hour)))
+
+	code, body := e.browse(http.MethodGet, irb.URL, "alice", nil)
+	assert.Equal(t, http.StatusNotFound, code, "alice is not shown a form on bob's page")
+	assert.NotContains(t, body, "csrf_token")
+	_, answer, err := e.store.Page(ctx, bobID)
+	require.NoError(t, err)
+	assert.Nil(t, answer)
+
+	r2, err := e.call("bob", "", rb.RequestState, map[string]protocol.InputResponse{keyB: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	assert.Nil(t, r2.Result, "bob's flow has no answer: it asks again")
+}

@@ -42,10 +42,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(ctx, w, id, err)
 		return
 	}
-	rec, err := urlmode.OpenRecord(h.o.Keys, sealed)
+	rec, err := urlmode.OpenRecord(h.o.Keys, id, sealed)
 	if err != nil {
-		// Not sealed by these keys: a store shared with another
-		// deployment, or written by someone else.
+		// Not sealed by these keys for this id: a store shared with
+		// another deployment, or written by someone else.
 		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
 		return
 	}
