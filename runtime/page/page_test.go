@@ -464,3 +464,52 @@ func TestPageRecordIsBoundToItsID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, r2.Result, "bob's flow has no answer: it asks again")
 }
+
+// Duplicates of a retry that waits for the page (a client that sent it
+// again) wait the same way, holding nothing, instead of being refused as
+// busy: once the user completes the page, one runs the branch and the
+// others get its recorded result.
+func TestPageWaitingDuplicates(t *testing.T) {
+	e := newEnv(t)
+	e.o.PageWait = 5 * time.Second
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	results := make(chan *runtime.Response, 3)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			r, err := e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+			results <- r
+			errs <- err
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	code, _ := e.complete(ir.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code)
+	for range 3 {
+		require.NoError(t, <-errs)
+		r := <-results
+		require.NotNil(t, r.Result)
+		assert.Equal(t, "imported with a key of 12 characters", r.Result.Text)
+	}
+	assert.EqualValues(t, 1, e.checks.Load(), "the branch ran once")
+}
+
+// A page's post is held to the limits of a client's answers: a value over
+// Options.MaxStringBytes is refused with 413 and nothing is stored.
+func TestPageLimits(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxStringBytes = 64
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	code, body := e.complete(ir.URL, "alice", strings.Repeat("k", 65))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+	assert.Contains(t, body, "65 bytes")
+	_, answer, err := e.store.Page(context.Background(), strings.TrimPrefix(ir.URL, e.o.PageURL))
+	require.NoError(t, err)
+	assert.Nil(t, answer)
+	code, _ = e.complete(ir.URL, "alice", strings.Repeat("k", 64))
+	assert.Equal(t, http.StatusOK, code)
+}

@@ -98,6 +98,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent was not UTF-8 text. Nothing was stored.", "not utf-8")
 		return
 	}
+	if field, what := h.overLimit(r.PostForm); field != "" {
+		h.refuse(r, w, http.StatusRequestEntityTooLarge, "Form too large",
+			"The field "+strconv.Quote(field)+" sent "+what+". Nothing was stored.", "too large")
+		return
+	}
 	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
 		h.refuse(r, w, http.StatusForbidden, "Form not verified",
 			"This form could not be verified (its security token is missing or wrong), so it was not accepted. Nothing was stored. "+
@@ -236,4 +241,32 @@ func validUTF8(form url.Values) bool {
 		}
 	}
 	return true
+}
+
+// overLimit returns the first field of form over the limits the flow puts
+// on a client's answers (runtime.Options.MaxStringBytes for each value,
+// MaxSelectItems for the values of one field; 0 means their defaults, a
+// negative value no limit), and what it sent; "" when none is.
+func (h *handler) overLimit(form url.Values) (field, what string) {
+	maxString, maxItems := h.o.MaxStringBytes, h.o.MaxSelectItems
+	if maxString == 0 {
+		maxString = runtime.DefaultMaxStringBytes
+	}
+	if maxItems == 0 {
+		maxItems = runtime.DefaultMaxSelectItems
+	}
+	for name, vals := range form {
+		if name == csrfField {
+			continue // the page's own, bounded where it is checked
+		}
+		if maxItems > 0 && len(vals) > maxItems {
+			return name, strconv.Itoa(len(vals)) + " values, more than the " + strconv.Itoa(maxItems) + " allowed"
+		}
+		for _, v := range vals {
+			if maxString > 0 && len(v) > maxString {
+				return name, "a value of " + strconv.Itoa(len(v)) + " bytes, more than the " + strconv.Itoa(maxString) + " allowed"
+			}
+		}
+	}
+	return "", ""
 }
