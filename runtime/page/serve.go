@@ -148,8 +148,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Text: "Thank you: your answer was received and is kept on the server. You can close this page and go back to your assistant."})
 }
 
-const notFound = "This link is not valid: it may be mistyped, or it expired and was removed. " +
-	"Nothing was stored. Ask your assistant to start the request again."
+const notFound = "This link is not valid (anymore): it may be mistyped, or the request it belonged to " +
+	"has ended or expired. Nothing was stored. If you still need to, ask your assistant to start the request again."
 
 func (h *handler) now() time.Time {
 	if h.o.Now != nil {
