@@ -28,6 +28,7 @@ type round struct {
 	ran    bool     // a branch (or an exchange's handler) ran in this request
 	id     []byte   // a first call's flow id, made by flowID when first needed
 	pages  []string // URL-mode pages whose answers the branch received (see dropPages)
+	waited bool     // awaitPages already waited for this request's page
 	// reasked are the fields asked again because their answers broke
 	// rules (see Event.Reasked).
 	reasked []string

@@ -527,6 +527,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	if r.st == nil {
 		return run(ctx)
 	}
+	r.awaitPages(ctx)
 	store := r.o.Store
 	flow := base64.RawURLEncoding.EncodeToString(r.st.FlowID)
 	// The state stops opening at its expiry by Options.Now; the store judges

@@ -134,12 +134,12 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	if msg == "" {
 		msg = "Please provide: " + joinTitles(f.target)
 	}
-	rec, err := urlmode.SealRecord(r.o.Keys, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
+	id := newPageID()
+	rec, err := urlmode.SealRecord(r.o.Keys, id, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
 		FlowID: r.flowID(), Message: msg, Expires: expires.Unix()})
 	if err != nil {
 		return reply{}, nil, nil, err
 	}
-	id := newPageID()
 	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
 		return reply{}, nil, nil, r.pageStoreFailed(err)
 	}
@@ -203,31 +203,15 @@ func (r *round) lookPage(ctx context.Context, id string) (content map[string]any
 }
 
 // waitPage looks at page id until the user completed it: once when the
-// client sent no answer to the URL request; up to Options.PageWait when it
-// accepted (the user is on the page); for a legacy session until the page
-// expires or the request ends, then telling the client through
+// client sent no answer to the URL request, or when [round.awaitPages]
+// already waited in this request; else as awaitPages does. A legacy
+// session whose page is completed is then told through
 // notifications/elicitation/complete (MCP 2025-11-25, client/elicitation).
 func (r *round) waitPage(id string, accepted bool) (content map[string]any, done, gone bool, err error) {
 	ctx := r.ctx
 	content, done, gone, err = r.lookPage(ctx, id)
-	if done || gone || err != nil || !accepted {
-		return content, done, gone, err
-	}
-	deadline := r.o.Now().Add(r.o.PageWait)
-	if r.legacy() && r.st != nil {
-		deadline = time.Unix(r.st.Expires, 0)
-	}
-	pause := pollPage
-	for r.o.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return nil, false, false, context.Cause(ctx)
-		case <-time.After(pause):
-		}
-		pause = min(2*pause, pollPageMax)
-		if content, done, gone, err = r.lookPage(ctx, id); done || gone || err != nil {
-			break
-		}
+	if !done && !gone && err == nil && accepted && !r.waited {
+		content, done, gone, err = r.pollPage(ctx, id)
 	}
 	if done && r.legacy() && r.req.NotifyElicitationComplete != nil {
 		// The client waits for this before it goes on; its failure only
@@ -235,6 +219,51 @@ func (r *round) waitPage(id string, accepted bool) (content map[string]any, done
 		_ = r.req.NotifyElicitationComplete(ctx, id)
 	}
 	return content, done, gone, err
+}
+
+// awaitPages runs before a retry claims its flow (see [round.once]): when
+// the last round asked a URL-mode page and the retry accepts it (the user
+// went to the page), it waits for the page to be completed, up to
+// Options.PageWait (a legacy session: until the flow expires), holding
+// nothing, so that duplicates of the retry wait the same way instead of
+// being refused as busy. Store failures are left for the branch's own look
+// to report.
+func (r *round) awaitPages(ctx context.Context) {
+	for i := range r.st.Asked {
+		a := &r.st.Asked[i]
+		if a.Page == "" {
+			continue
+		}
+		if er, answered, err := r.answer(a); err == nil && answered && er.Action == Accept {
+			_, _, _, _ = r.pollPage(ctx, a.Page)
+			r.waited = true
+		}
+	}
+}
+
+// pollPage looks at page id, backing off from pollPage to pollPageMax,
+// until it is completed or gone, the store fails, ctx ends (its cause is
+// returned), or the wait is over: Options.PageWait of wall-clock time, or
+// for a legacy session the flow's expiry.
+func (r *round) pollPage(ctx context.Context, id string) (content map[string]any, done, gone bool, err error) {
+	wait := r.o.PageWait
+	if r.legacy() && r.st != nil {
+		wait = time.Unix(r.st.Expires, 0).Sub(r.o.Now())
+	}
+	deadline := time.Now().Add(wait)
+	pause := pollPage
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil, false, false, context.Cause(ctx)
+		case <-time.After(min(pause, time.Until(deadline))):
+		}
+		pause = min(2*pause, pollPageMax)
+		if content, done, gone, err = r.lookPage(ctx, id); done || gone || err != nil {
+			return content, done, gone, err
+		}
+	}
+	return nil, false, false, nil
 }
 
 // pageStoreFailed reports a store failure on a page as [round.storeFailed]

@@ -79,12 +79,14 @@ const MaxFormBytes = 64 << 10
 // p.Identify is missing, as http.Handle does on a nil handler.
 //
 // Responses: 200 the form, or the page saying the answer was received; 400
-// a malformed post; 403 another user than the flow's, or a post without a
-// valid CSRF token or from another site (net/http's
+// a malformed post, or one not in UTF-8; 403 another user than the flow's,
+// or a post without a valid CSRF token or from another site (net/http's
 // CrossOriginProtection); 404 an unknown id; 405 another method; 409 a page
-// already completed; 410 an expired page; 413 a post over [MaxFormBytes];
-// 422 an answer that breaks the question's rules (the form again, with the
-// reasons, secret fields empty); 503 the store failed.
+// already completed; 410 an expired page; 413 a post over [MaxFormBytes],
+// or a value over the limits of a client's answers
+// (runtime.Options.MaxStringBytes, MaxSelectItems); 422 an answer that
+// breaks the question's rules (the form again, with the reasons, secret
+// fields empty); 503 the store failed.
 func Handler(o *runtime.Options, p Options) http.Handler {
 	if o == nil || o.Keys == nil || p.Identify == nil {
 		panic("mcpgen: page.Handler needs runtime.Options with Keys, and page.Options.Identify")

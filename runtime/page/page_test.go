@@ -406,3 +406,110 @@ func TestPageNeedsAPrincipal(t *testing.T) {
 	assert.Contains(t, r.Result.Text, "no authenticated user")
 	assert.Equal(t, 0, e.store.Len())
 }
+
+// A post that is not UTF-8 (no browser sends one) is refused and nothing is
+// stored: encoding/json would have stored U+FFFD for each invalid byte,
+// another value than the one checked.
+func TestPageRefusesInvalidUTF8(t *testing.T) {
+	e := newEnv(t)
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	id := strings.TrimPrefix(ir.URL, e.o.PageURL)
+	_, page := e.browse(http.MethodGet, ir.URL, "alice", nil)
+	csrf := csrfRE.FindStringSubmatch(page)[1]
+
+	for _, form := range []url.Values{
+		{"csrf_token": {csrf}, "key": {"ck-alice-\xff\xfe123"}},
+		{"csrf_token": {csrf}, "key": {"ck-alice-123"}, "\xff": {"x"}},
+	} {
+		code, body := e.browse(http.MethodPost, ir.URL, "alice", form)
+		assert.Equal(t, http.StatusBadRequest, code)
+		assert.Contains(t, body, "not UTF-8")
+		_, answer, err := e.store.Page(context.Background(), id)
+		require.NoError(t, err)
+		assert.Nil(t, answer, "nothing stored")
+	}
+	code, _ := e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {csrf}, "key": {"ck-alice-123 ✓"}})
+	assert.Equal(t, http.StatusOK, code, "UTF-8 beyond ASCII is fine")
+}
+
+// A record moved to another page's id by someone who can write to the store
+// (but has not the keys) does not open there: alice's record put under the
+// id of bob's page would show alice her own request's form, and bob's flow,
+// which reads the answer of that id, would get what she enters.
+func TestPageRecordIsBoundToItsID(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	ra, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ira := urlRequest(t, ra)
+	aliceRecord, _, err := e.store.Page(ctx, strings.TrimPrefix(ira.URL, e.o.PageURL))
+	require.NoError(t, err)
+	rb, err := e.call("bob", "", "", nil)
+	require.NoError(t, err)
+	keyB, irb := urlRequest(t, rb)
+	bobID := strings.TrimPrefix(irb.URL, e.o.PageURL)
+	require.NoError(t, e.store.DeletePage(ctx, bobID))
+	require.NoError(t, e.store.PutPage(ctx, bobID, aliceRecord, time.Now().Add(time.Hour)))
+
+	code, body := e.browse(http.MethodGet, irb.URL, "alice", nil)
+	assert.Equal(t, http.StatusNotFound, code, "alice is not shown a form on bob's page")
+	assert.NotContains(t, body, "csrf_token")
+	_, answer, err := e.store.Page(ctx, bobID)
+	require.NoError(t, err)
+	assert.Nil(t, answer)
+
+	r2, err := e.call("bob", "", rb.RequestState, map[string]protocol.InputResponse{keyB: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	assert.Nil(t, r2.Result, "bob's flow has no answer: it asks again")
+}
+
+// Duplicates of a retry that waits for the page (a client that sent it
+// again) wait the same way, holding nothing, instead of being refused as
+// busy: once the user completes the page, one runs the branch and the
+// others get its recorded result.
+func TestPageWaitingDuplicates(t *testing.T) {
+	e := newEnv(t)
+	e.o.PageWait = 5 * time.Second
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	results := make(chan *runtime.Response, 3)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			r, err := e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+			results <- r
+			errs <- err
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	code, _ := e.complete(ir.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code)
+	for range 3 {
+		require.NoError(t, <-errs)
+		r := <-results
+		require.NotNil(t, r.Result)
+		assert.Equal(t, "imported with a key of 12 characters", r.Result.Text)
+	}
+	assert.EqualValues(t, 1, e.checks.Load(), "the branch ran once")
+}
+
+// A page's post is held to the limits of a client's answers: a value over
+// Options.MaxStringBytes is refused with 413 and nothing is stored.
+func TestPageLimits(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxStringBytes = 64
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	_, ir := urlRequest(t, r1)
+	code, body := e.complete(ir.URL, "alice", strings.Repeat("k", 65))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+	assert.Contains(t, body, "65 bytes")
+	_, answer, err := e.store.Page(context.Background(), strings.TrimPrefix(ir.URL, e.o.PageURL))
+	require.NoError(t, err)
+	assert.Nil(t, answer)
+	code, _ = e.complete(ir.URL, "alice", strings.Repeat("k", 64))
+	assert.Equal(t, http.StatusOK, code)
+}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 
@@ -41,10 +42,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(ctx, w, id, err)
 		return
 	}
-	rec, err := urlmode.OpenRecord(h.o.Keys, sealed)
+	rec, err := urlmode.OpenRecord(h.o.Keys, id, sealed)
 	if err != nil {
-		// Not sealed by these keys: a store shared with another
-		// deployment, or written by someone else.
+		// Not sealed by these keys for this id: a store shared with
+		// another deployment, or written by someone else.
 		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
 		return
 	}
@@ -88,6 +89,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
+		return
+	}
+	if !validUTF8(r.PostForm) {
+		// A browser sends the page's form in UTF-8; anything else would
+		// be checked as sent and then stored otherwise (encoding/json
+		// turns each invalid byte into U+FFFD).
+		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent was not UTF-8 text. Nothing was stored.", "not utf-8")
+		return
+	}
+	if field, what := h.overLimit(r.PostForm); field != "" {
+		h.refuse(r, w, http.StatusRequestEntityTooLarge, "Form too large",
+			"The field "+strconv.Quote(field)+" sent "+what+". Nothing was stored.", "too large")
 		return
 	}
 	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
@@ -213,4 +226,47 @@ func contentOf(schema *jsonschema.Schema, form url.Values) map[string]any {
 		}
 	}
 	return content
+}
+
+// validUTF8 reports whether every name and value of form is UTF-8.
+func validUTF8(form url.Values) bool {
+	for name, vals := range form {
+		if !utf8.ValidString(name) {
+			return false
+		}
+		for _, v := range vals {
+			if !utf8.ValidString(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// overLimit returns the first field of form over the limits the flow puts
+// on a client's answers (runtime.Options.MaxStringBytes for each value,
+// MaxSelectItems for the values of one field; 0 means their defaults, a
+// negative value no limit), and what it sent; "" when none is.
+func (h *handler) overLimit(form url.Values) (field, what string) {
+	maxString, maxItems := h.o.MaxStringBytes, h.o.MaxSelectItems
+	if maxString == 0 {
+		maxString = runtime.DefaultMaxStringBytes
+	}
+	if maxItems == 0 {
+		maxItems = runtime.DefaultMaxSelectItems
+	}
+	for name, vals := range form {
+		if name == csrfField {
+			continue // the page's own, bounded where it is checked
+		}
+		if maxItems > 0 && len(vals) > maxItems {
+			return name, strconv.Itoa(len(vals)) + " values, more than the " + strconv.Itoa(maxItems) + " allowed"
+		}
+		for _, v := range vals {
+			if maxString > 0 && len(v) > maxString {
+				return name, "a value of " + strconv.Itoa(len(v)) + " bytes, more than the " + strconv.Itoa(maxString) + " allowed"
+			}
+		}
+	}
+	return "", ""
 }

@@ -97,18 +97,21 @@ type Sealer interface {
 	Open(sealed string, maxLen int) ([]byte, error)
 }
 
-// SealRecord returns r sealed for the store.
-func SealRecord(k Sealer, r *Record) ([]byte, error) {
+// SealRecord returns r sealed for the store under page id: bound to id, so
+// that whoever can write to the store cannot move a record to another page
+// (alice's record onto the id of bob's flow would have her complete, on a
+// page that looks like hers, the page whose answer bob's flow reads).
+func SealRecord(k Sealer, id string, r *Record) ([]byte, error) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
-	return []byte(k.Seal(append([]byte(recordPrefix), b...))), nil
+	return []byte(k.Seal(append([]byte(recordPrefix+id+"\x00"), b...))), nil
 }
 
-// OpenRecord opens a record that SealRecord sealed.
-func OpenRecord(k Sealer, sealed []byte) (*Record, error) {
-	pt, err := open(k, sealed, recordPrefix)
+// OpenRecord opens a record that SealRecord sealed for id.
+func OpenRecord(k Sealer, id string, sealed []byte) (*Record, error) {
+	pt, err := open(k, sealed, recordPrefix+id+"\x00")
 	if err != nil {
 		return nil, err
 	}
