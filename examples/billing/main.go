@@ -34,6 +34,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
+	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
@@ -77,12 +78,19 @@ func run(args []string) int {
 		return 0
 	}
 	ledger := ledgerFor(opts)
+	// OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER: off unless set.
+	shutdown, err := otelenv.Start(context.Background(), "billing", *stdio)
+	if err != nil {
+		log.Error("bad environment", "err", err)
+		return 2
+	}
+	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *stdio {
 		err = mcpsdk.ServeStdio(ctx, newServer(opts, ledger, devauth.StdioPrincipal, log))
 	} else {
-		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newServer(opts, ledger, nil, log), devauth.Middleware(), func(a net.Addr) {
+		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newServer(opts, ledger, nil, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP, bearer tokens alice-token and bob-token)", "url", "http://"+a.String()+"/mcp")
 		})
 	}
@@ -114,6 +122,7 @@ func newServer(opts runtime.Options, ledger Ledger, principal func(context.Conte
 	opts.OnReject = func(_ context.Context, r runtime.Rejection) {
 		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
 	}
+	otelenv.Instrument(s, &opts)
 	mcpsdk.AddTool(s, NewPayInvoiceArgsFlow(payInvoiceArgsHandler{ledger: ledger}), &mcpsdk.Options{Flow: opts, Principal: principal})
 	mcp.AddTool(s, &mcp.Tool{Name: "charges", Description: "List the caller's charges."},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, chargesOut, error) {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
@@ -78,6 +79,13 @@ func run(args []string) int {
 	if opts.Store != nil {
 		log.Info("at most once across instances: Redis store", "url_env", redisstore.EnvURL)
 	}
+	// OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER: off unless set.
+	shutdown, err := otelenv.Start(context.Background(), "bookflight", *stdio)
+	if err != nil {
+		log.Error("bad environment", "err", err)
+		return 2
+	}
+	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
 	server := newServer(opts, bookFlightArgsHandler{}, log)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -85,7 +93,7 @@ func run(args []string) int {
 	if *stdio {
 		err = mcpsdk.ServeStdio(ctx, server)
 	} else {
-		err = mcpsdk.ServeHTTP(ctx, *httpAddr, server, func(a net.Addr) {
+		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, server, otelenv.HTTP(nil), func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP: stateless for 2026-07-28, sessions for older clients)", "url", "http://"+a.String()+"/mcp")
 		})
 	}
@@ -102,6 +110,7 @@ func run(args []string) int {
 func newServer(opts runtime.Options, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
 	opts.Logger = log
+	otelenv.Instrument(s, &opts)
 	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -206,13 +207,22 @@ func TestHTTPSpanIsLinked(t *testing.T) {
 	spans := tel.calls()
 	require.Len(t, spans, 3)
 	httpSpans := map[trace.SpanID]bool{}
-	for _, s := range tel.spans.Ended() {
-		if s.SpanKind() == trace.SpanKindServer && s.Name() != "tools/call book_flight" && s.InstrumentationScope().Name != "github.com/mcpgen/mcpgen/runtime/otelmcp" {
-			httpSpans[s.SpanContext().SpanID()] = true
+	// otelhttp ends its span after the response is written, so the client
+	// may read the last response before its HTTP span has ended: wait for it.
+	require.Eventually(t, func() bool {
+		clear(httpSpans)
+		for _, s := range tel.spans.Ended() {
+			if s.SpanKind() == trace.SpanKindServer && s.Name() != "tools/call book_flight" && s.InstrumentationScope().Name != "github.com/mcpgen/mcpgen/runtime/otelmcp" {
+				httpSpans[s.SpanContext().SpanID()] = true
+			}
 		}
-	}
-	require.NotEmpty(t, httpSpans)
-	assert.True(t, httpSpans[spans[0].Parent().SpanID()], "round 1 is the child of its HTTP span")
+		for _, s := range spans[1:] {
+			if len(s.Links()) == 1 && !httpSpans[s.Links()[0].SpanContext.SpanID()] {
+				return false
+			}
+		}
+		return httpSpans[spans[0].Parent().SpanID()]
+	}, 5*time.Second, 5*time.Millisecond, "round 1 is the child of its HTTP span, and every round's HTTP span ends")
 	for i := 1; i < 3; i++ {
 		s := spans[i]
 		assert.Equal(t, spans[i-1].SpanContext().SpanID(), s.Parent().SpanID(), "round %d is the child of round %d", i+1, i)

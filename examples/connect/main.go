@@ -47,6 +47,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
+	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/page"
@@ -87,6 +88,13 @@ func run(args []string) int {
 		}
 		return 0
 	}
+	// OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER: off unless set.
+	shutdown, err := otelenv.Start(context.Background(), "connect", false)
+	if err != nil {
+		log.Error("bad environment", "err", err)
+		return 2
+	}
+	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ln, err := net.Listen("tcp", *httpAddr)
@@ -161,6 +169,7 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "connect", Version: "0.1.0"}, nil)
+	otelenv.Instrument(s, &opts) // before page.Handler(&opts, …) too: the page's store is timed
 	mcpsdk.AddTool(s, NewImportContactsArgsFlow(importContactsArgsHandler{contacts: contacts, vault: vault}),
 		&mcpsdk.Options{Flow: opts})
 	endpoint := mcpsdk.HTTPHandler(s)
@@ -174,7 +183,7 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 		panic(fmt.Sprintf("connect: page URL %q: %v", opts.PageURL, err))
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", devauth.Middleware()(endpoint))
+	mux.Handle("/mcp", otelenv.HTTP(devauth.Middleware())(endpoint))
 	mux.Handle(u.Path, page.Handler(&opts, page.Options{Identify: login.Identify, Title: "Contacts import",
 		TrustedOrigins: []string{origin}, Logger: log}))
 	mux.Handle(devLoginPath, loginCOP.Handler(login))

@@ -6,7 +6,8 @@ import "math"
 // throughput with 16 clients at once (BenchmarkThroughput, both tools
 // alternating within each run, so its ratios are run by run) and round
 // latency one call at a time (BenchmarkRoundTrip, manual rounds), each against
-// the hand-written go-sdk tool, with the goals of issue 15.
+// the hand-written go-sdk tool, with the goals of issue 15; and what
+// telemetry costs a round (BenchmarkTelemetry, issue 23).
 func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string)) {
 	side := func(who string) string {
 		n := "Throughput"
@@ -27,4 +28,17 @@ func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string))
 	}
 	add("one elicitation round, one call at a time: mcpgen vs hand-written go-sdk tool (latency p50)",
 		m, h, num(lat, "%.2f×"), goal("≤ 1.05×", lat <= 1.05, !math.IsNaN(lat)))
+	// BenchmarkTelemetry: the three set-ups alternate within each run.
+	tel := func(side string) string {
+		return dur(r.get("Telemetry", side+"-us")*1e3) + ", CPU " + dur(r.get("Telemetry", side+"-cpu-us")*1e3) +
+			", " + num(r.get("Telemetry", side+"-allocs"), "%.0f allocs")
+	}
+	for _, side := range []string{"on", "on+http"} {
+		what := "one round in process with tracing and metrics on (otelmcp, OpenTelemetry SDK) vs off"
+		if side == "on+http" {
+			what += ", otelhttp too"
+		}
+		add(what, tel(side), tel("off"), num(r.get("Telemetry", "x-"+side), "%.2f×")+
+			", CPU "+num(r.get("Telemetry", "x-cpu-"+side), "%.2f×"), "say the cost")
+	}
 }
