@@ -3,6 +3,7 @@ package otelmcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,11 +45,31 @@ func (t *Telemetry) Middleware(o *runtime.Options) mcp.Middleware {
 			case err != nil:
 				code = jsonrpc.CodeInternalError // go-sdk answers other errors so
 			}
+			if je != nil && unknownTarget(&c, je) {
+				span.untargeted(method)
+			}
 			tr, _ := res.(*mcp.CallToolResult)
 			span.End(ctx, code, tr != nil && tr.IsError)
 			return res, err
 		}
 	}
+}
+
+// unknownTarget reports whether je is go-sdk's answer to a tools/call or
+// prompts/get naming a tool or prompt the server does not have (v1.8.0,
+// Server.callTool and Server.getPrompt): that name is whatever the client
+// sent, so it must not become a span's name or a metric's label.
+func unknownTarget(c *Call, je *jsonrpc.Error) bool {
+	if je.Code != jsonrpc.CodeInvalidParams {
+		return false
+	}
+	switch {
+	case c.Tool != "":
+		return je.Message == fmt.Sprintf("unknown tool %q", c.Tool)
+	case c.Prompt != "":
+		return je.Message == fmt.Sprintf("unknown prompt %q", c.Prompt)
+	}
+	return false
 }
 
 // describe fills c with what go-sdk's req says of itself: the target, the

@@ -11,16 +11,19 @@
 // go-sdk server; runtime/otelmcp/otelmcpgo does the same on mcp-go.
 //
 // Spans: one SERVER span per request, named "{mcp.method.name} {target}"
-// (e.g. "tools/call book_flight"), with mcp.method.name, gen_ai.tool.name,
-// gen_ai.operation.name=execute_tool (tools/call), gen_ai.prompt.name
-// (prompts/get), mcp.protocol.version, mcp.session.id when there is a
-// session, jsonrpc.request.id when the SDK gives it, and, when the request
-// fails, error.type and rpc.response.status_code (the JSON-RPC code as a
-// string) or error.type "tool_error" (a result with isError), with status
-// Error. Its parent is the trace context in params._meta (traceparent,
-// tracestate, baggage; W3C, through the configured propagator); a retry
-// without one is the child of the previous round's span, whose traceparent
-// rides sealed in the requestState ([runtime.Options].TraceContext,
+// (e.g. "tools/call book_flight"; "tools/call" alone for a tool the
+// server does not have, whose name the client chose, and then no
+// gen_ai.tool.name or gen_ai.prompt.name on the metric either), with
+// mcp.method.name, gen_ai.tool.name, gen_ai.operation.name=execute_tool
+// (tools/call), gen_ai.prompt.name (prompts/get), mcp.protocol.version,
+// mcp.session.id when there is a session, jsonrpc.request.id when the
+// SDK gives it, and, when the request fails, error.type and
+// rpc.response.status_code (the JSON-RPC code as a string) or error.type
+// "tool_error" (a result with isError), with status Error. Its parent is
+// the trace context in params._meta (traceparent, tracestate, baggage;
+// W3C, through the configured propagator); a retry without one is the
+// child of the previous round's span, whose traceparent rides sealed in
+// the requestState ([runtime.Options].TraceContext,
 // [runtime.Options.CarriedTrace]), so every round of a call shares one trace
 // whichever instance served it; with a client parent the previous round is
 // a link. A span already in the request's context (otelhttp's HTTP span) is

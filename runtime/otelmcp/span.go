@@ -123,6 +123,22 @@ func (s *Span) End(ctx context.Context, code int64, toolError bool) {
 	s.t.duration.Inst().Record(ctx, time.Since(s.start).Seconds(), metric.WithAttributes(attrs...))
 }
 
+// untargeted makes s a request of method without a target: its name is
+// method alone ("If there is no low-cardinality target available") and its
+// mcp.server.operation.duration has no gen_ai.tool.name or
+// gen_ai.prompt.name, for a tool or prompt the server does not have, whose
+// name the client chose. The span keeps the attribute, as sent.
+func (s *Span) untargeted(method string) {
+	s.span.SetName(method)
+	attrs := make([]attribute.KeyValue, 0, len(s.attrs))
+	for _, kv := range s.attrs {
+		if kv.Key != semconv.GenAIToolNameKey && kv.Key != semconv.GenAIPromptNameKey {
+			attrs = append(attrs, kv)
+		}
+	}
+	s.attrs = attrs
+}
+
 // metaCarrier reads a trace context from params._meta: its string values
 // by key (traceparent, tracestate, baggage).
 type metaCarrier map[string]any
