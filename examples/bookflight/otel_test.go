@@ -255,9 +255,12 @@ func TestTamperedStateSpan(t *testing.T) {
 	assert.Equal(t, "Error", s.Status().Code.String())
 	assert.False(t, s.Parent().IsValid(), "a tampered state gives no parent")
 	assert.NotEqual(t, spans[0].SpanContext().TraceID(), s.SpanContext().TraceID())
+	_, hasRound := a["mcpgen.round"]
+	assert.False(t, hasRound, "a state that did not open has no known round")
 
 	rm := collect(t, tel)
 	assert.EqualValues(t, 1, counter(rm, "mcpgen.refusals", "mcpgen.refusal.reason", "tampered"))
+	assert.EqualValues(t, 1, counter(rm, "mcpgen.rounds", "mcpgen.round", "1"), "only the first call is a round 1")
 	assert.EqualValues(t, 1, histogramCount(rm, "mcp.server.operation.duration", "error.type", "-32602"))
 }
 

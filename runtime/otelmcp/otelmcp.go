@@ -203,8 +203,14 @@ func traceparent(ctx context.Context) string {
 func (t *Telemetry) end(ctx context.Context, ev runtime.Event) {
 	tool := semconv.GenAIToolName(ev.Flow)
 	round := AttrRound.Int(ev.Round + 1)
+	// A request refused before its state opened (tampered, expired, another
+	// user's) has no known round: it is not counted as one, and its span
+	// carries no mcpgen.round.
+	roundKnown := ev.Outcome != "rejected" || ev.FlowID != ""
 	outcome := AttrOutcome.String(ev.Outcome)
-	t.rounds.Add(ctx, 1, metric.WithAttributes(tool, round))
+	if roundKnown {
+		t.rounds.Add(ctx, 1, metric.WithAttributes(tool, round))
+	}
 	t.outcomes.Add(ctx, 1, metric.WithAttributes(tool, outcome))
 	switch ev.Outcome {
 	case "rejected":
@@ -217,7 +223,10 @@ func (t *Telemetry) end(ctx context.Context, ev runtime.Event) {
 		return
 	}
 	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, round, outcome)
+	attrs = append(attrs, outcome)
+	if roundKnown {
+		attrs = append(attrs, round)
+	}
 	if ev.FlowID != "" {
 		attrs = append(attrs, AttrFlowID.String(FlowHash(ev.FlowID)))
 	}
