@@ -15,6 +15,9 @@
 // its own calls. They should also share MCPGEN_REDIS_URL (a Redis URL, e.g.
 // redis://127.0.0.1:6379/0): a replayed final retry then books once whichever
 // instance receives it; without it each instance remembers only its own.
+// MCPGEN_INSTANCE (e.g. s1) makes older clients' session ids name this
+// instance, "s1.<random>", for a balancer that routes on them
+// (examples/loadbalanced/nginx-sessions.conf).
 package main
 
 import (
@@ -86,7 +89,14 @@ func run(args []string) int {
 		return 2
 	}
 	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
-	server := newServer(opts, bookFlightArgsHandler{}, log)
+	// MCPGEN_INSTANCE: session ids that name this instance, for a balancer
+	// that routes older clients' sessions on them (stock nginx).
+	sessionIDs, err := mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))
+	if err != nil {
+		log.Error("bad environment", "err", err)
+		return 2
+	}
+	server := newServer(opts, sessionIDs, bookFlightArgsHandler{}, log)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,9 +116,10 @@ func run(args []string) int {
 
 // newServer builds the MCP server with the book_flight tool on opts (keys
 // and store), logging one line per request (what happened in the round,
-// never the answers or the state).
-func newServer(opts runtime.Options, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, nil)
+// never the answers or the state). sessionIDs makes the ids of older
+// clients' sessions (nil: go-sdk's default).
+func newServer(opts runtime.Options, sessionIDs func() string, h BookFlightArgsHandler, log *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, &mcp.ServerOptions{GetSessionID: sessionIDs})
 	opts.Logger = log
 	otelenv.Instrument(s, &opts)
 	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})

@@ -75,7 +75,7 @@ func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {
 func startInstanceWith(t *testing.T, opts runtime.Options) *instance {
 	t.Helper()
 	in := &instance{h: &countingHandler{}}
-	handler := mcpsdk.HTTPHandler(newServer(opts, in.h, quiet))
+	handler := mcpsdk.HTTPHandler(newServer(opts, nil, in.h, quiet))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in.hits.Add(1)
 		handler.ServeHTTP(w, r)
@@ -297,7 +297,7 @@ func TestClientWithoutElicitationGetsToolError(t *testing.T) {
 
 func TestLegacyClientThroughBridge(t *testing.T) {
 	h := &countingHandler{}
-	server := newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, h, quiet)
+	server := newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, nil, h, quiet)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	require.NoError(t, err)

@@ -10,13 +10,20 @@
 //           requests, input-required results answered by the client's own
 //           multi-round-trip loop.
 //
-// Usage: node tsclient.mjs legacy|pinned URL. Prints one line per call and
-// "tsclient MODE: ok" or exits 1 naming the call that went wrong.
+// A legacy session is ended with DELETE (terminateSession) once its call is
+// done.
+//
+// Usage: node tsclient.mjs legacy|pinned URL [N]. With N (default 1), N
+// calls of each action, ten at a time (one at a time when N is 1). Prints
+// one line per call ("tsclient MODE ACTION: protocol …, session ID: text")
+// and "tsclient MODE: ok, K calls", or the calls that went wrong and
+// "tsclient MODE: FAIL, F of K calls failed", exiting 1.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-const [mode, url] = process.argv.slice(2);
-if (!['legacy', 'pinned'].includes(mode) || !url) {
-  console.error('usage: node tsclient.mjs legacy|pinned URL');
+const [mode, url, repeat = '1'] = process.argv.slice(2);
+const n = Number(repeat);
+if (!['legacy', 'pinned'].includes(mode) || !url || !Number.isInteger(n) || n < 1) {
+  console.error('usage: node tsclient.mjs legacy|pinned URL [N]');
   process.exit(2);
 }
 
@@ -47,15 +54,32 @@ async function call(action) {
     if (mode === 'legacy' && !session) throw new Error(`${action}: the legacy client has no session id`);
     if (mode === 'pinned' && session) throw new Error(`${action}: the pinned client got a session id ${session}`);
     console.log(`tsclient ${mode} ${action}: protocol ${version}${session ? ', session ' + session : ', no session'}: ${text}`);
+    if (session) await transport.terminateSession();
   } finally {
     await client.close();
   }
 }
 
-try {
-  for (const action of ['accept', 'decline', 'cancel']) await call(action);
-  console.log(`tsclient ${mode}: ok`);
-} catch (err) {
-  console.error(`tsclient ${mode}: FAIL: ${err?.stack ?? err}`);
+// Each round of three starts one action later than the last, so that behind
+// a round robin balancer each action's sessions open on every instance.
+const actions = ['accept', 'decline', 'cancel'];
+const jobs = [];
+for (let i = 0; i < n; i++) for (let j = 0; j < 3; j++) jobs.push(actions[(i + j) % 3]);
+let failed = 0;
+async function worker() {
+  for (let action = jobs.shift(); action; action = jobs.shift()) {
+    try {
+      await call(action);
+    } catch (err) {
+      failed++;
+      console.error(`tsclient ${mode} ${action}: FAIL: ${err?.stack ?? err}`);
+    }
+  }
+}
+const total = jobs.length;
+await Promise.all(Array.from({ length: n === 1 ? 1 : 10 }, worker));
+if (failed > 0) {
+  console.error(`tsclient ${mode}: FAIL, ${failed} of ${total} calls failed`);
   process.exit(1);
 }
+console.log(`tsclient ${mode}: ok, ${total} calls`);

@@ -113,7 +113,9 @@ type HTTPOptions struct {
 // elicitation/create goes down the tools/call's own response stream and the
 // handler runs once more with the answer (MCP 2025-11-25, basic/transports,
 // Streamable HTTP). Behind a load balancer, such sessions need stickiness on
-// the Mcp-Session-Id header (see examples/loadbalanced/haproxy.cfg).
+// the Mcp-Session-Id header (see examples/loadbalanced/haproxy.cfg), or ids
+// that name their instance for a balancer that routes on them
+// ([InstanceSessionIDs], examples/loadbalanced/nginx-sessions.conf).
 //
 // Routing costs a 2026-07-28 request two header lookups: a request with an
 // Mcp-Session-Id header goes to the session; one whose
