@@ -7,6 +7,7 @@
 //
 //	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]
 //	mcpgen keygen
+//	mcpgen init [-pkg dir] [-o file] [-tags list]
 //	mcpgen -version
 //
 // With no packages, mcpgen works on the package in the current directory, so
@@ -39,6 +40,13 @@
 // the unified diff of what go generate would change on stdout (with nothing
 // to generate and nothing stale, -check has nothing to say and exits 0).
 //
+// mcpgen init writes, once, a main.go that serves the tools of the package
+// main in -pkg (default: the current directory) over Streamable HTTP
+// (-http ADDR, default 127.0.0.1:8080) or stdio (-stdio): keys and Redis
+// from MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL with the multi-instance
+// warning, slog, development bearer tokens (runtime/devauth, loopback
+// only), graceful shutdown on SIGINT and SIGTERM. It never overwrites a file.
+//
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
 // file:line:col: message, all of them; no file is written) or, with -check,
 // files to regenerate; 2 on usage errors.
@@ -58,6 +66,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
+	"github.com/mcpgen/mcpgen/internal/scaffold"
 )
 
 func main() {
@@ -66,7 +75,7 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n       mcpgen init [-pkg dir] [-o file] [-tags list]\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
@@ -91,6 +100,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		}
 		fmt.Fprintln(stdout, keygen.New())
 		return 0, nil
+	}
+	if len(args) > 0 && args[0] == "init" {
+		return initMain(args[1:], stderr), nil
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -197,4 +209,42 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// initMain runs `mcpgen init`: the flags here, the work in
+// internal/scaffold.
+func initMain(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcpgen init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("pkg", ".", "the directory of the package main whose tools the server serves")
+	out := fs.String("o", "", "the file to write, in that directory (default main.go)")
+	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
+	verbose := fs.Bool("v", false, "name the file written")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mcpgen init [-pkg dir] [-o file] [-tags list] [-v]\n\nWrites, once, a main.go serving the package's tools.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mcpgen init: unexpected argument %q (name the package's directory with -pkg)\n", fs.Arg(0))
+		return 2
+	}
+	wd, _ := os.Getwd()
+	path, diags, err := scaffold.Init(scaffold.Options{Dir: *dir, Out: *out, BuildTags: splitList(*tags)})
+	if len(diags) > 0 {
+		return report(stderr, wd, diags)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen init:", err)
+		return 1
+	}
+	if *verbose {
+		fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, path))
+	}
+	return 0
 }
