@@ -7,6 +7,8 @@
 //
 //	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]
 //	mcpgen keygen
+//	mcpgen call [flags] URL [tool ['{json arguments}']]
+//	mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
 //	mcpgen -version
 //
 // With no packages, mcpgen works on the package in the current directory, so
@@ -56,6 +58,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/callclient"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
 )
@@ -66,7 +69,7 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n       mcpgen -version\n\nFlags:\n")
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
@@ -84,6 +87,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // execute runs mcpgen with args and returns its exit status and, when the
 // pipeline ran, its result (tests read which packages were rendered).
 func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
+	if len(args) > 0 && args[0] == "call" {
+		return callclient.Main(args[1:], os.Stdin, stdout, stderr), nil
+	}
 	if len(args) > 0 && args[0] == "keygen" {
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")
