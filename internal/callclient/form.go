@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/huh"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,7 +21,7 @@ const noAnswer = "\x00"
 // server's message with a choice of accept (fill in the form), decline or
 // cancel; on accept, the fields in the schema's order, each checked as it is
 // left (bounds, lengths, formats: field.check), so that what is sent is
-// valid. Ctrl+C or Esc cancels.
+// valid. Esc or Ctrl+C cancels.
 func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, fields []field) (*mcp.ElicitResult, error) {
 	action := "accept"
 	first := huh.NewForm(huh.NewGroup(huh.NewSelect[string]().
@@ -60,8 +61,11 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 }
 
+// run shows a form; Esc, like Ctrl+C, leaves it (huh.ErrUserAborted).
 func run(ctx context.Context, f *huh.Form, in io.Reader, out io.Writer) error {
-	return f.WithInput(in).WithOutput(out).RunWithContext(ctx)
+	keys := huh.NewDefaultKeyMap()
+	keys.Quit = key.NewBinding(key.WithKeys("ctrl+c", "esc"), key.WithHelp("esc", "cancel"))
+	return f.WithKeyMap(keys).WithInput(in).WithOutput(out).RunWithContext(ctx)
 }
 
 func fieldTitles(fields []field) string {

@@ -47,8 +47,8 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 			huh.NewOption("Done (accept)", "accept"),
 			huh.NewOption("Decline", "decline"),
 			huh.NewOption("Cancel", "cancel"),
-		))).WithInput(c.stdin).WithOutput(c.stderr).WithShowHelp(false)
-	if err := form.RunWithContext(ctx); err != nil {
+		))).WithShowHelp(false)
+	if err := run(ctx, form, c.stdin, c.stderr); err != nil {
 		if err == huh.ErrUserAborted {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
