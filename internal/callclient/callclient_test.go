@@ -22,9 +22,13 @@ var (
 	bookflightBin string
 	bookflight    string // bookflight's Streamable HTTP endpoint
 	billing       string // billing's (bearer tokens alice-token, bob-token)
+	connectBin    string // examples/connect (the same tokens; a URL-mode question)
 )
 
 func TestMain(m *testing.M) {
+	if who := os.Getenv(envBrowser); who != "" {
+		os.Exit(openPage(who, os.Args[len(os.Args)-1]))
+	}
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "callclient")
 		if err != nil {
@@ -40,11 +44,15 @@ func TestMain(m *testing.M) {
 		for _, ex := range []struct {
 			name string
 			url  *string
-		}{{"bookflight", &bookflight}, {"billing", &billing}} {
+		}{{"bookflight", &bookflight}, {"billing", &billing}, {"connect", nil}} {
 			bin := filepath.Join(dir, ex.name)
 			if out, err := exec.Command("go", "build", "-o", bin, "../../examples/"+ex.name).CombinedOutput(); err != nil {
 				fmt.Fprintf(os.Stderr, "go build examples/%s: %v\n%s", ex.name, err, out)
 				return 1
+			}
+			if ex.url == nil {
+				connectBin = bin // started by each test: it keeps users' keys
+				continue
 			}
 			url, stop, err := serve(bin)
 			if err != nil {

@@ -159,10 +159,10 @@ func options(enum, names []string, titled []titledConst) []option {
 
 // parseText reads what was typed into a string, number or integer field
 // and checks it against the field's rules: the value to send, or an error
-// saying what is wrong. Empty text is no answer (nil, nil) for an optional
-// field.
+// saying what is wrong. Empty text is no answer: (nil, nil) for an
+// optional field, an error for a required one.
 func (f field) parseText(text string) (any, error) {
-	if text == "" && f.Kind != "string" || text == "" && !f.Required {
+	if text == "" {
 		if f.Required {
 			return nil, fmt.Errorf("%s is required", f.Title)
 		}
