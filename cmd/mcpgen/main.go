@@ -8,6 +8,8 @@
 //	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]
 //	mcpgen keygen
 //	mcpgen init [-pkg dir] [-o file] [-tags list]
+//	mcpgen call [flags] URL [tool ['{json arguments}']]
+//	mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
 //	mcpgen -version
 //
 // With no packages, mcpgen works on the package in the current directory, so
@@ -64,6 +66,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/callclient"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
 	"github.com/mcpgen/mcpgen/internal/scaffold"
@@ -75,7 +78,9 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n       mcpgen init [-pkg dir] [-o file] [-tags list]\n       mcpgen -version\n\nFlags:\n")
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
+			"       mcpgen init [-pkg dir] [-o file] [-tags list]\n"+
+			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
@@ -93,6 +98,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // execute runs mcpgen with args and returns its exit status and, when the
 // pipeline ran, its result (tests read which packages were rendered).
 func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
+	if len(args) > 0 && args[0] == "call" {
+		return callclient.Main(args[1:], os.Stdin, stdout, stderr), nil
+	}
 	if len(args) > 0 && args[0] == "keygen" {
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")

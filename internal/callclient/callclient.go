@@ -1,0 +1,320 @@
+// Package callclient is `mcpgen call`: a terminal MCP client that lists a
+// server's tools or calls one, answering each elicitation/create it is sent
+// with an interactive terminal form (github.com/charmbracelet/huh), or from
+// answers given in advance for scripts and CI.
+//
+// It is go-sdk's client (github.com/modelcontextprotocol/go-sdk/mcp) over
+// Streamable HTTP or stdio, in MCP 2026-07-28 (the default: go-sdk drives
+// the input-required rounds itself and hands each input request to the
+// elicitation handler) or 2025-11-25 (a session; the server sends
+// elicitation/create as a request). The client declares form and URL
+// elicitation (MCP 2026-07-28 client/elicitation, "Capabilities").
+//
+// It links no package of github.com/mcpgen/mcpgen/runtime: it is a client
+// of any MCP server, and cmd/mcpgen must not link the runtime
+// (cmd/mcpgen/deps_test.go).
+package callclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Protocol versions `mcpgen call` speaks (MCP specification revisions).
+const (
+	Protocol2026 = "2026-07-28" // stateless; go-sdk drives input-required rounds
+	Protocol2025 = "2025-11-25" // a session; elicitation/create as a server request
+)
+
+// EnvHeaders names the environment variable whose lines ("Name: value",
+// one per line) are sent as HTTP headers on every request, before the -H
+// flags (a -H header replaces one of the same name from the environment).
+const EnvHeaders = "MCPGEN_CALL_HEADERS"
+
+// Usage is the command's synopsis.
+const Usage = `usage: mcpgen call [flags] URL [tool ['{json arguments}']]
+       mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
+
+With no tool, lists the server's tools. Flags come before the URL or tool.
+`
+
+// Main runs `mcpgen call` with args (those after "call") and returns the
+// exit status: 0 on success, 1 when the call failed (a protocol error, a
+// tool result with isError, an unanswerable form), 2 on usage errors.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c caller
+	fs := flag.NewFlagSet("mcpgen call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, Usage, "\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var headers headerFlag
+	fs.Var(&headers, "H", "an HTTP header `Name: value` sent with every request (repeatable); also $"+EnvHeaders+", one header a line")
+	fs.StringVar(&c.protocol, "protocol", Protocol2026, "protocol version: "+Protocol2026+" (stateless) or "+Protocol2025+" (a session)")
+	answersFile := fs.String("answers", "", "answer forms from this `file`, a JSON list of answers used in order: {\"action\":\"accept\",\"content\":{…}}, \"decline\" or \"cancel\"")
+	var answers []Answer
+	fs.Var(answerFlag{"accept", &answers}, "accept", "answer the next form with this `JSON` content (repeatable; with -decline and -cancel, in order)")
+	fs.Var(answerFlag{"decline", &answers}, "decline", "decline the next form")
+	fs.Var(answerFlag{"cancel", &answers}, "cancel", "cancel the next form")
+	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL as its last argument, and accept when it exits 0")
+	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr")
+	// The flag package would swallow the "--" that starts a stdio command.
+	if i := slices.Index(args, "--"); i >= 0 {
+		c.command = args[i+1:]
+		args = args[:i]
+		if len(c.command) == 0 {
+			fmt.Fprintln(stderr, "mcpgen call: no command after --")
+			return 2
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if c.protocol != Protocol2026 && c.protocol != Protocol2025 {
+		fmt.Fprintf(stderr, "mcpgen call: -protocol %q: want %s or %s\n", c.protocol, Protocol2026, Protocol2025)
+		return 2
+	}
+	rest := fs.Args()
+	switch {
+	case c.command != nil:
+	case len(rest) == 0:
+		fs.Usage()
+		return 2
+	default:
+		c.endpoint, rest = rest[0], rest[1:]
+		if !strings.HasPrefix(c.endpoint, "http://") && !strings.HasPrefix(c.endpoint, "https://") {
+			fmt.Fprintf(stderr, "mcpgen call: %q is not an http:// or https:// URL (for a stdio server: mcpgen call [tool] -- command args…)\n", c.endpoint)
+			return 2
+		}
+	}
+	if len(rest) > 2 {
+		fmt.Fprintf(stderr, "mcpgen call: unexpected %q after the tool's arguments (flags go before the URL)\n", rest[2])
+		return 2
+	}
+	if len(rest) > 0 {
+		c.tool = rest[0]
+		c.arguments = json.RawMessage("{}")
+	}
+	if len(rest) > 1 {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(rest[1]), &obj); err != nil || obj == nil {
+			fmt.Fprintf(stderr, "mcpgen call: the arguments %q are not a JSON object\n", rest[1])
+			return 2
+		}
+		c.arguments = json.RawMessage(rest[1])
+	}
+	var err error
+	if c.headers, err = headers.header(os.Getenv(EnvHeaders)); err != nil {
+		fmt.Fprintln(stderr, "mcpgen call:", err)
+		return 2
+	}
+	if *answersFile != "" {
+		if len(answers) > 0 {
+			fmt.Fprintln(stderr, "mcpgen call: give -answers or -accept/-decline/-cancel, not both")
+			return 2
+		}
+		if answers, err = readAnswers(*answersFile); err != nil {
+			fmt.Fprintln(stderr, "mcpgen call: -answers:", err)
+			return 2
+		}
+	}
+	if *answersFile != "" || len(answers) > 0 || *openCmd != "" {
+		c.scripted = true
+		c.answers = answers
+	}
+	c.openCmd = strings.Fields(*openCmd)
+	c.stdin, c.stdout, c.stderr = stdin, stdout, stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := c.run(ctx); err != nil {
+		fmt.Fprintln(stderr, "mcpgen call:", err)
+		return 1
+	}
+	return 0
+}
+
+// caller is one `mcpgen call` run.
+type caller struct {
+	endpoint  string   // a Streamable HTTP endpoint, or
+	command   []string // a stdio server's command line
+	headers   http.Header
+	protocol  string
+	tool      string // "" lists the tools
+	arguments json.RawMessage
+	wire      bool
+
+	scripted bool     // answers given in advance: never read the terminal
+	answers  []Answer // consumed in order by each elicitation
+	openCmd  []string
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	orders propertyOrders
+
+	mu      sync.Mutex
+	failure error // why an elicitation could not be answered
+}
+
+func (c *caller) run(ctx context.Context) error {
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-call", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+			Form: &mcp.FormElicitationCapabilities{},
+			URL:  &mcp.URLElicitationCapabilities{},
+		}},
+		ElicitationHandler: c.elicit,
+		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+			fmt.Fprintf(c.stderr, "The server reports the page is complete (elicitation %s).\n", req.Params.ElicitationID)
+		},
+	})
+	var t mcp.Transport
+	where := c.endpoint
+	if c.command != nil {
+		cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
+		cmd.Stderr = c.stderr
+		t = &mcp.CommandTransport{Command: cmd}
+		where = strings.Join(c.command, " ")
+	} else {
+		t = &mcp.StreamableClientTransport{Endpoint: c.endpoint, MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: headerTransport{c.headers, http.DefaultTransport}}}
+	}
+	tap := tapTransport{Transport: t, orders: &c.orders}
+	if c.wire {
+		tap.wire = c.stderr
+	}
+	cs, err := client.Connect(ctx, tap, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", where, err)
+	}
+	defer cs.Close()
+	if c.tool == "" {
+		return c.list(ctx, cs)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.arguments})
+	c.mu.Lock()
+	failure := c.failure
+	c.mu.Unlock()
+	if failure != nil {
+		return failure
+	}
+	if err != nil {
+		return fmt.Errorf("tools/call %s: %w", c.tool, err)
+	}
+	return c.print(res)
+}
+
+// print writes a tool result: each text content on its own line, other
+// content and the structured content as JSON; isError is exit status 1.
+func (c *caller) print(res *mcp.CallToolResult) error {
+	for _, content := range res.Content {
+		if t, ok := content.(*mcp.TextContent); ok {
+			fmt.Fprintln(c.stdout, t.Text)
+			continue
+		}
+		b, _ := json.Marshal(content)
+		fmt.Fprintln(c.stdout, string(b))
+	}
+	if res.StructuredContent != nil {
+		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err != nil {
+			return fmt.Errorf("structured content: %v", err)
+		}
+		fmt.Fprintln(c.stdout, string(b))
+	}
+	if res.IsError {
+		return fmt.Errorf("the tool %s returned an error result (isError)", c.tool)
+	}
+	return nil
+}
+
+// fail records why an elicitation could not be answered (reported in place
+// of the transport's error) and returns it for go-sdk to send.
+func (c *caller) fail(err error) error {
+	c.mu.Lock()
+	if c.failure == nil {
+		c.failure = err
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// next takes the next scripted answer, if one is left.
+func (c *caller) next() (Answer, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.answers) == 0 {
+		return Answer{}, false
+	}
+	a := c.answers[0]
+	c.answers = c.answers[1:]
+	return a, true
+}
+
+// elicit answers one elicitation/create (a server request in 2025-11-25,
+// an input request of an input-required result in 2026-07-28).
+func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	p := req.Params
+	if p.Mode == "url" {
+		return c.elicitURL(ctx, p)
+	}
+	fields, err := parseSchema(p.RequestedSchema, c.orders.lookup)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	if c.scripted {
+		a, ok := c.next()
+		if !ok {
+			return nil, c.fail(fmt.Errorf("the server asked a form the answers do not cover: %q (fields %s)", p.Message, fieldNames(fields)))
+		}
+		if a.Action == "accept" {
+			if a.Content == nil {
+				a.Content = map[string]any{}
+			}
+			if err := checkContent(fields, a.Content); err != nil {
+				return nil, c.fail(fmt.Errorf("answer to %q: %v", p.Message, err))
+			}
+		}
+		return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
+	}
+	if !isTerminal(c.stdin) {
+		return nil, c.fail(fmt.Errorf("the server asks a form (%q) and stdin is not a terminal: answer it with -answers FILE or -accept '{json}' (or -decline, -cancel)", p.Message))
+	}
+	res, err := runForm(ctx, c.stdin, c.stderr, p.Message, fields)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	return res, nil
+}
+
+func fieldNames(fields []field) string {
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// isTerminal reports whether r is a terminal (not merely a character
+// device such as /dev/null).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
