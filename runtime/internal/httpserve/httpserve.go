@@ -57,7 +57,14 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 	if srv == nil {
 		srv = &http.Server{ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
 	}
-	srv.Handler = bodyDeadline(mux, body)
+	// A GET is a standalone SSE stream (MCP 2025-11-25 and 2026-07-28,
+	// basic/transports, Streamable HTTP): it carries no work to finish, only
+	// waits, so it ends when shutdown starts instead of holding it up for
+	// the whole grace period (a client may open one as it closes).
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv.Handler = bodyDeadline(endOnShutdown(mux, streams), body)
+	srv.RegisterOnShutdown(endStreams)
 	for _, f := range onShutdown {
 		srv.RegisterOnShutdown(f)
 	}
@@ -77,6 +84,20 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 		}
 		return nil
 	}
+}
+
+// endOnShutdown ends the context of every GET request when streams is done.
+func endOnShutdown(h http.Handler, streams context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			stop := context.AfterFunc(streams, cancel)
+			defer stop()
+			r = r.WithContext(ctx)
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // bodyDeadline gives every request with a body d to deliver it: the
