@@ -3,12 +3,11 @@ package mcpsdk_test
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/internal/pagetest"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/page"
 )
@@ -61,33 +61,13 @@ func urlServer(t *testing.T) (endpoint string, o *runtime.Options) {
 	return srv.URL + "/mcp", &opts.Flow
 }
 
-var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
-
 // fillPage does what alice does in her browser: open the page, enter the key, submit.
 func fillPage(pageURL string) error {
-	get, _ := http.NewRequest(http.MethodGet, pageURL, nil)
-	get.Header.Set("X-Test-User", "alice")
-	resp, err := http.DefaultClient.Do(get)
-	if err != nil {
-		return err
+	status, _, err := pagetest.Submit(pageURL, http.Header{"X-Test-User": {"alice"}}, url.Values{"key": {urlSecret}})
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("post: HTTP %d", status)
 	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := csrfInput.FindSubmatch(b)
-	if resp.StatusCode != http.StatusOK || m == nil {
-		return errors.New("page: " + resp.Status)
-	}
-	post, _ := http.NewRequest(http.MethodPost, pageURL, strings.NewReader(url.Values{"csrf_token": {string(m[1])}, "key": {urlSecret}}.Encode()))
-	post.Header.Set("X-Test-User", "alice")
-	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if resp, err = http.DefaultClient.Do(post); err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return errors.New("post: " + resp.Status)
-	}
-	return nil
+	return err
 }
 
 var urlCaps = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{

@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/internal/pagetest"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -128,36 +126,25 @@ func urlRequest(t *testing.T, resp *runtime.Response) (key string, ir *protocol.
 // browse sends one browser request to the page as user ("" for none).
 func (e *env) browse(method, pageURL, user string, form url.Values) (int, string) {
 	e.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, pageURL, body)
+	code, body, err := pagetest.Do(method, pageURL, asUser(user), form)
 	require.NoError(e.t, err)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if user != "" {
-		req.Header.Set("X-Test-User", user)
-	}
-	jar, _ := cookiejar.New(nil)
-	resp, err := (&http.Client{Jar: jar}).Do(req)
-	require.NoError(e.t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return code, body
 }
 
-var csrfRE = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
+// asUser is the header by which the test's Identify hook knows user.
+func asUser(user string) http.Header {
+	if user == "" {
+		return nil
+	}
+	return http.Header{"X-Test-User": {user}}
+}
 
 // complete opens pageURL as user and posts key with the form's CSRF token.
 func (e *env) complete(pageURL, user, key string) (int, string) {
 	e.t.Helper()
-	code, body := e.browse(http.MethodGet, pageURL, user, nil)
-	require.Equal(e.t, http.StatusOK, code, body)
-	m := csrfRE.FindStringSubmatch(body)
-	require.NotNil(e.t, m, "the form carries a CSRF token")
-	return e.browse(http.MethodPost, pageURL, user, url.Values{"csrf_token": {m[1]}, "key": {key}})
+	code, body, err := pagetest.Submit(pageURL, asUser(user), url.Values{"key": {key}})
+	require.NoError(e.t, err)
+	return code, body
 }
 
 func TestPageFullFlow(t *testing.T) {
@@ -231,7 +218,7 @@ func TestPageRefusals(t *testing.T) {
 	require.NoError(t, err)
 	_, irb := urlRequest(t, rb)
 	_, bobPage := e.browse(http.MethodGet, irb.URL, "bob", nil)
-	code, _ = e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {csrfRE.FindStringSubmatch(bobPage)[1]}, "key": {"ck-alice-123"}})
+	code, _ = e.browse(http.MethodPost, ir.URL, "alice", url.Values{"csrf_token": {pagetest.CSRFToken(bobPage)}, "key": {"ck-alice-123"}})
 	assert.Equal(t, http.StatusForbidden, code)
 
 	// A cross-site post is refused before anything is read.
@@ -417,7 +404,7 @@ func TestPageRefusesInvalidUTF8(t *testing.T) {
 	_, ir := urlRequest(t, r1)
 	id := strings.TrimPrefix(ir.URL, e.o.PageURL)
 	_, page := e.browse(http.MethodGet, ir.URL, "alice", nil)
-	csrf := csrfRE.FindStringSubmatch(page)[1]
+	csrf := pagetest.CSRFToken(page)
 
 	for _, form := range []url.Values{
 		{"csrf_token": {csrf}, "key": {"ck-alice-\xff\xfe123"}},

@@ -3,11 +3,9 @@ package redisstore_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/internal/pagetest"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -71,16 +70,9 @@ func TestURLModeAcrossInstances(t *testing.T) {
 	}
 
 	// The user completes it on instance a's page.
-	resp, err := http.Get(pageURL)
+	status, body, err := pagetest.Submit(pageURL, nil, url.Values{"key": {"ck-alice-123"}})
 	require.NoError(t, err)
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := regexp.MustCompile(`name="csrf_token" value="([^"]+)"`).FindSubmatch(body)
-	require.NotNil(t, m, string(body))
-	resp, err = http.PostForm(pageURL, url.Values{"csrf_token": {string(m[1])}, "key": {"ck-alice-123"}})
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, http.StatusOK, status, body)
 
 	r3 := call(b, r2.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
 	require.NotNil(t, r3.Result)

@@ -1,0 +1,71 @@
+// Package pagetest does in tests what a user does on the page of a
+// URL-mode question (package runtime/page) without a browser: open it, read
+// its form's CSRF token, post values with it. The browser tests
+// (internal/browsertest) do the same in Chromium.
+package pagetest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
+
+// CSRFToken returns the CSRF token of the form in a page's body, "" when it
+// shows no form.
+func CSRFToken(body string) string {
+	if m := csrfInput.FindStringSubmatch(body); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// Do sends one request to a page with header (the test's stand-in for a
+// browser's session) and form as the url-encoded body when non-nil; it
+// returns the status and the body.
+func Do(method, pageURL string, header http.Header, form url.Values) (int, string, error) {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, pageURL, body)
+	if err != nil {
+		return 0, "", err
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// Submit opens pageURL, reads its form's CSRF token and posts values with
+// it, all with header; it returns the post's status and body. It fails when
+// the page shows no form (naming the status it answered).
+func Submit(pageURL string, header http.Header, values url.Values) (int, string, error) {
+	status, body, err := Do(http.MethodGet, pageURL, header, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	token := CSRFToken(body)
+	if status != http.StatusOK || token == "" {
+		return status, body, fmt.Errorf("pagetest: %s shows no form (HTTP %d)", pageURL, status)
+	}
+	form := url.Values{"csrf_token": {token}}
+	for k, v := range values {
+		form[k] = v
+	}
+	return Do(http.MethodPost, pageURL, header, form)
+}
