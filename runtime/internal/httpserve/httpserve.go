@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -65,6 +66,7 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 	defer endStreams()
 	srv.Handler = bodyDeadline(endOnShutdown(mux, streams), body)
 	srv.RegisterOnShutdown(endStreams)
+	srv.RegisterOnShutdown(trackNew(srv))
 	for _, f := range onShutdown {
 		srv.RegisterOnShutdown(f)
 	}
@@ -83,6 +85,38 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 			return fmt.Errorf("mcpgen: HTTP shutdown: %w", err)
 		}
 		return nil
+	}
+}
+
+// trackNew follows srv's connections that have not yet delivered a request
+// (http.StateNew, keeping any ConnState hook srv already has) and returns the
+// function that closes them. A client's transport may dial a connection it
+// then never uses (net/http's Transport dials while waiting for an idle one);
+// Shutdown treats such a connection as busy for 5 seconds, the whole grace
+// period, and would fail. Closing it when shutdown starts loses nothing: no
+// request on it has been read, so none has run.
+func trackNew(srv *http.Server) func() {
+	var mu sync.Mutex
+	fresh := map[net.Conn]struct{}{}
+	next := srv.ConnState
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		if st == http.StateNew {
+			fresh[c] = struct{}{}
+		} else {
+			delete(fresh, c)
+		}
+		mu.Unlock()
+		if next != nil {
+			next(c, st)
+		}
+	}
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for c := range fresh {
+			c.Close()
+		}
 	}
 }
 

@@ -136,3 +136,28 @@ func TestServerDefaultsAndOwnServer(t *testing.T) {
 	assert.Equal(t, http.StatusOK, get(addr, 2*MaxHeaderBytes), "the caller's server, with its own limit")
 	assert.NotNil(t, own.Handler, "Serve mounted its handler on the caller's server")
 }
+
+// A connection dialled and never used (net/http's Transport dials ahead)
+// does not hold the shutdown for its grace period; the server's own
+// ConnState hook still sees every change.
+func TestShutdownClosesConnectionsThatSentNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	errc := make(chan error, 1)
+	states := make(chan http.ConnState, 16)
+	srv := &http.Server{ConnState: func(_ net.Conn, st http.ConnState) { states <- st }}
+	go func() {
+		errc <- Serve(ctx, "127.0.0.1:0", http.NotFoundHandler(), srv, func(a net.Addr) { addrc <- a })
+	}()
+	conn, err := net.Dial("tcp", (<-addrc).String())
+	require.NoError(t, err)
+	defer conn.Close()
+	assert.Equal(t, http.StateNew, <-states, "the server's own hook is kept")
+
+	cancel()
+	require.NoError(t, <-errc, "an unused connection is closed, not waited for")
+	assert.Equal(t, http.StateClosed, <-states)
+	_, err = conn.Read(make([]byte, 1))
+	assert.Error(t, err, "the server closed the connection")
+}
