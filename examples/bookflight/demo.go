@@ -39,10 +39,8 @@ func demo(w io.Writer, keys *runtime.KeyRing, wire bool, log *slog.Logger) error
 	endpoint := "http://" + addr.String() + "/mcp"
 	fmt.Fprintf(w, "bookflight serves the tool book_flight at %s (MCP 2026-07-28, stateless HTTP).\n", endpoint)
 
-	httpClient := &http.Client{}
-	if wire {
-		httpClient.Transport = &wireLog{w: w, next: http.DefaultTransport}
-	}
+	seen := &wireLog{w: w, print: wire, next: http.DefaultTransport}
+	httpClient := &http.Client{Transport: seen}
 	client := mcp.NewClient(&mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ClientOptions{
 		// The demo drives the rounds itself so that each one shows.
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
@@ -79,7 +77,13 @@ func demo(w io.Writer, keys *runtime.KeyRing, wire bool, log *slog.Logger) error
 			}
 			form := "the same form as in call 1"
 			if i == 0 {
-				form = "form " + compact(ep.RequestedSchema)
+				// As sent: properties in the struct's field order, which
+				// the client's decoding into a map would sort.
+				sent, err := seen.requestedSchema(key)
+				if err != nil {
+					return err
+				}
+				form = "form " + sent
 			}
 			fmt.Fprintf(w, "   server -> client  input required: %q under key %q, %s,\n", ep.Message, key, form)
 		}
@@ -127,11 +131,41 @@ func short(state string) string {
 	return fmt.Sprintf("%s…%s (%d characters)", state[:12], state[len(state)-6:], len(state))
 }
 
-// wireLog prints the JSON-RPC bodies of tools/call requests and their
-// responses.
+// wireLog keeps the JSON-RPC messages of the last tools/call response, and
+// with print set prints every tools/call request and its response in full.
 type wireLog struct {
-	w    io.Writer
-	next http.RoundTripper
+	w     io.Writer
+	print bool
+	next  http.RoundTripper
+	last  [][]byte
+}
+
+// requestedSchema returns, compacted and byte for byte as the server wrote
+// it, the requestedSchema of the input request under key in the last
+// tools/call response.
+func (l *wireLog) requestedSchema(key string) (string, error) {
+	for _, msg := range l.last {
+		var m struct {
+			Result struct {
+				InputRequests map[string]struct {
+					Params struct {
+						RequestedSchema json.RawMessage `json:"requestedSchema"`
+					} `json:"params"`
+				} `json:"inputRequests"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(msg, &m) != nil {
+			continue
+		}
+		if ir, ok := m.Result.InputRequests[key]; ok && len(ir.Params.RequestedSchema) > 0 {
+			var out bytes.Buffer
+			if err := json.Compact(&out, ir.Params.RequestedSchema); err != nil {
+				return "", err
+			}
+			return out.String(), nil
+		}
+	}
+	return "", fmt.Errorf("no requestedSchema under %q in the last response", key)
 }
 
 func (l *wireLog) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -143,7 +177,9 @@ func (l *wireLog) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
-	fmt.Fprintf(l.w, "client -> server:\n%s\n", indent(body))
+	if l.print {
+		fmt.Fprintf(l.w, "client -> server:\n%s\n", indent(body))
+	}
 	resp, err := l.next.RoundTrip(req)
 	if err != nil {
 		return nil, err
@@ -154,11 +190,18 @@ func (l *wireLog) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(rb))
+	l.last = l.last[:0]
 	for _, line := range strings.Split(string(rb), "\n") {
-		if data, ok := strings.CutPrefix(line, "data: "); ok {
-			fmt.Fprintf(l.w, "server -> client:\n%s\n", indent([]byte(data)))
-		} else if strings.HasPrefix(line, "{") {
-			fmt.Fprintf(l.w, "server -> client:\n%s\n", indent([]byte(line)))
+		msg, ok := strings.CutPrefix(line, "data: ")
+		if !ok && !strings.HasPrefix(line, "{") {
+			continue
+		}
+		if !ok {
+			msg = line
+		}
+		l.last = append(l.last, []byte(msg))
+		if l.print {
+			fmt.Fprintf(l.w, "server -> client:\n%s\n", indent([]byte(msg)))
 		}
 	}
 	return resp, nil

@@ -29,6 +29,10 @@ func TestDemoNarratesAndLogsNoAnswersOrState(t *testing.T) {
 		assert.Contains(t, text, want)
 	}
 	assert.Equal(t, 1, strings.Count(text, `"required":["date"]`), "the schema is printed once")
+	form := regexp.MustCompile(`form (\{.*\}),`).FindStringSubmatch(text)
+	require.NotNil(t, form, "the form is printed")
+	assert.Regexp(t, `^\{"properties":\{"date":.*\},"window":.*\},"passengers":`, form[1],
+		"the form's properties in the struct's field order (date, window, passengers), as sent")
 	assert.NotContains(t, text, `"jsonrpc"`, "no raw JSON-RPC without -wire")
 
 	states := regexp.MustCompile(`requestState=(\S+)…`).FindAllStringSubmatch(text, -1)
