@@ -5,6 +5,8 @@ package docs
 import (
 	"bufio"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,6 +205,30 @@ func isExcerpt(body []string, src string) error {
 		}
 	}
 	return sc.Err()
+}
+
+// TestGoBlocksAreFiles: every ```go block that is no excerpt is a whole Go
+// file (it starts with its package clause and parses), so that a test can
+// compile it as it stands. (A package main without func main, as the README's
+// first struct, is type-checked, not linked: mcpgen init writes its main.)
+func TestGoBlocksAreFiles(t *testing.T) {
+	for _, file := range markdownFiles(t) {
+		_, blocks := parse(read(t, file))
+		for _, b := range blocks {
+			lang, rest, _ := strings.Cut(b.info, " ")
+			if lang != "go" || strings.HasPrefix(strings.TrimSpace(rest), "excerpt:") {
+				continue
+			}
+			src := strings.Join(b.body, "\n")
+			if _, err := parser.ParseFile(token.NewFileSet(), fmt.Sprintf("%s:%d", file, b.line), src, parser.PackageClauseOnly); err != nil {
+				t.Errorf("%s:%d: a ```go block must be a whole file, starting with its package clause, or ```go excerpt:PATH: %v", file, b.line, err)
+				continue
+			}
+			if _, err := parser.ParseFile(token.NewFileSet(), fmt.Sprintf("%s:%d", file, b.line), src, parser.ParseComments); err != nil {
+				t.Errorf("%s:%d: the Go block does not parse: %v", file, b.line, err)
+			}
+		}
+	}
 }
 
 // TestREADMEFits: the README stays short; what does not fit goes to docs/.
