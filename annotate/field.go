@@ -281,7 +281,7 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 		return false
 	case tagged && !a.urlQuestion:
 		a.optionError(c, o, nil, "elicit tag on %s: secret applies to a field of a URL-mode question (a struct with //mcpgen:question url; "+
-			"README, \"Secrets: URL mode\"): a form may not ask for a secret at all", v.Name())
+			"docs/questions.md, \"Secrets: URL mode\"): a form may not ask for a secret at all", v.Name())
 		return false
 	case a.urlQuestion && f.JSONName == csrfField:
 		a.nameErrorf(v, "%s has the JSON name %q, which the page of a URL-mode question gives its CSRF token (package runtime/page); "+
@@ -301,7 +301,7 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 	}
 	if !a.urlQuestion {
 		a.nameErrorf(v, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; "+
-			"ask it in a URL-mode question (a struct with //mcpgen:question url; README, \"Secrets: URL mode\"), "+
+			"ask it in a URL-mode question (a struct with //mcpgen:question url; docs/questions.md, \"Secrets: URL mode\"), "+
 			"or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
 		return false
 	}

@@ -2,7 +2,7 @@
 // `elicit:"…"` tags, parses and checks the tags, and returns a model of each
 // struct for package gen, with positioned diagnostics for everything wrong.
 //
-// It knows Go source and the tag grammar (README, "The tag"), and spells the
+// It knows Go source and the tag grammar (docs/tags.md, "The tag"), and spells the
 // names of the output (idents.go); gen writes the output.
 package annotate
 
@@ -299,7 +299,7 @@ type EnumItem struct {
 	Value string
 	Title string // "" for an untitled select
 	// Const is the typed constant that declares the choice when the choices
-	// are a named string type's constants (see the README, "The tag");
+	// are a named string type's constants (see docs/tags.md, "The tag");
 	// the zero TypeRef otherwise, or when the constant is not exported from
 	// another package. Generated checks name it, so that they follow a
 	// changed value and fail to compile when the constant is renamed or

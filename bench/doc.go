@@ -11,7 +11,7 @@
 //     structs, against the packages.Load of that package alone.
 //   - BenchmarkGenerateTree: go generate ./... on a tree of 20 annotated
 //     packages, with one //go:generate line per package and with the
-//     README's one line at the root, against the packages.Load of those
+//     one root line docs/tags.md recommends, against the packages.Load of those
 //     packages alone.
 //   - BenchmarkRoundTrip: one tools/call over loopback stateless HTTP with
 //     one elicitation round, against the same call with every argument and

@@ -20,7 +20,7 @@ const treePackages = 20
 // goRunMcpgen is how the trees' //go:generate lines run mcpgen: go run of
 // this module's command, which the go command builds once and then serves
 // from its cache, as it does `go tool mcpgen` for a module that pins mcpgen
-// as a tool (the README's spelling).
+// as a tool (the spelling docs/tags.md recommends).
 const goRunMcpgen = "go run github.com/mcpgen/mcpgen/cmd/mcpgen"
 
 // goRunStringer runs golang.org/x/tools/cmd/stringer the same way, at the
@@ -33,7 +33,7 @@ type treeSetup int
 
 const (
 	mcpgenPerPackage   treeSetup = iota // each package: `… mcpgen -type TripN`
-	mcpgenRoot                          // the root only: the README's `… mcpgen ./...`
+	mcpgenRoot                          // the root only: docs/tags.md's `… mcpgen ./...`
 	stringerPerPackage                  // each package: `… stringer -type=Level`
 )
 
@@ -157,14 +157,14 @@ func newestMtime(tb testing.TB, files []string) time.Time {
 //     its file): the idiom users copy;
 //   - perpkg-ms: go generate ./... with one `go run …/mcpgen -type TripN`
 //     line per package (20 go runs), output present and current;
-//   - one-ms: go generate ./... with the README's one line at the root,
+//   - one-ms: go generate ./... with the recommended one line at the root,
 //     `go run …/mcpgen ./...` (one go run, one load), output current: what
 //     a user's rerun costs;
 //   - prebuilt-ms: the same mcpgen, prebuilt, run directly on ./... (no go
 //     generate, no go run): mcpgen's own share;
 //   - gorun-ms: `go run …/mcpgen -version`, which loads nothing: what go
 //     run costs before mcpgen starts (its build served from the cache);
-//   - fresh-ms: the README's setup with the 40 generated files removed
+//   - fresh-ms: the recommended setup with the 40 generated files removed
 //     first (outside the timing): a first run, which renders, type-checks
 //     and writes everything.
 //

@@ -20,11 +20,12 @@ func TestImplVersion(t *testing.T) {
 	}
 }
 
-// TestREADMEQuotesImplVersion: the README shows the guard lines a generated
-// file starts with; they quote the version generated files are written for
-// (a newcomer compares them with their own files).
-func TestREADMEQuotesImplVersion(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// TestDocsQuoteImplVersion: the tag reference (docs/tags.md, "The generated
+// API") shows the guard lines a generated file starts with; they quote the
+// version generated files are written for (a newcomer compares them with
+// their own files).
+func TestDocsQuoteImplVersion(t *testing.T) {
+	b, err := os.ReadFile("../docs/tags.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestREADMEQuotesImplVersion(t *testing.T) {
 		fmt.Sprintf("impl.EnforceVersion(%d - impl.MinVersion)", ImplVersion),
 	} {
 		if !strings.Contains(string(b), line) {
-			t.Errorf("README.md does not quote %q", line)
+			t.Errorf("docs/tags.md does not quote %q", line)
 		}
 	}
 }

@@ -31,7 +31,7 @@ import (
 // fields are already set. ApplyContent must accept exactly when
 // santhosh-tekuri/jsonschema/v6, with format assertions on, accepts the same
 // content against the same RequestedSchema; the only disagreements allowed
-// are the ones the README lists under "What a form's answer must be" (see allowedDisagreement), each also pinned by
+// are the ones docs/tags.md lists under "What a form's answer must be" (see allowedDisagreement), each also pinned by
 // TestAllowedDisagreements.
 const answersPerStruct = 10_000
 
@@ -187,7 +187,7 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// allowedDisagreement says why a disagreement is one the README allows, or ""
+// allowedDisagreement says why a disagreement is one docs/tags.md allows, or ""
 // when it is a bug. theirs is the validator's verdict, err ApplyContent's;
 // float says the content went through float64 decoding.
 func allowedDisagreement(a runtime.Args, props map[string]map[string]any, content map[string]json.RawMessage, required []string, err error, theirs, float bool) string {

@@ -17,7 +17,7 @@ import (
 
 // TestAllowedDisagreements pins, one by one, every case where ApplyContent
 // refuses what santhosh-tekuri/jsonschema/v6 accepts against the same
-// requestedSchema (the two the README allows: values the Go type cannot hold, and what
+// requestedSchema (the two docs/tags.md allows: values the Go type cannot hold, and what
 // time.Parse cannot read). The differential test admits exactly these.
 func TestAllowedDisagreements(t *testing.T) {
 	type disagreement struct {

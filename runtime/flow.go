@@ -23,7 +23,7 @@ import (
 
 // Args is implemented by every struct mcpgen generates code for (through its
 // pointer): a tool's arguments and a //mcpgen:question alike. The methods
-// are documented on the generated code (README, "The generated API").
+// are documented on the generated code (docs/tags.md, "The generated API").
 type Args interface {
 	// MissingFields returns the JSON names of elicitable fields that hold no
 	// answer, in field order.

@@ -95,7 +95,7 @@ func TestRerunSkipsUnlessTheModelChanged(t *testing.T) {
 }
 
 // TestRootAndPackageDirectives: one directive for the whole module (the
-// README's recommendation) beside packages that keep their own: go
+// docs/tags.md's recommendation) beside packages that keep their own: go
 // generate writes each file once, as the package's own directive would, a
 // second go generate writes nothing, and -check agrees.
 func TestRootAndPackageDirectives(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command conformance is the server the official MCP conformance suite
 // (@modelcontextprotocol/conformance) runs against at spec 2026-07-28; see
-// README.md "Conformance". examples/conformance/run builds it, starts it and
+// docs/operations.md "Conformance". examples/conformance/run builds it, starts it and
 // runs the suite.
 //
 //	go run ./examples/conformance -http 127.0.0.1:8080   # stateless Streamable HTTP at /mcp

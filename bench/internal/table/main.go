@@ -4,13 +4,21 @@
 // Each figure is the median over the runs (-count) of that benchmark.
 // bench/run drives it; it is not meant to be run by hand.
 //
+// With -doc, it reads a results file instead (bench/run's raw output, whose
+// header lines "# date:", "# machine:" and "# command:" say where it was
+// measured) and rewrites the part of the Markdown file DOC between its
+// markers (beginMarker, endMarker) with that run's date, machine, command
+// and table; the rest of DOC is left as it is.
+//
 // Usage:
 //
 //	go test -run '^$' -bench . -benchmem -count 5 ./bench ./runtime | go run ./bench/internal/table
+//	go run ./bench/internal/table -doc docs/performance.md bench/results/bench.txt
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -22,6 +30,19 @@ import (
 )
 
 func main() {
+	doc := flag.String("doc", "", "rewrite the generated part of this Markdown file from the results file named as the argument")
+	flag.Parse()
+	if *doc != "" {
+		if flag.NArg() != 1 {
+			fmt.Fprintln(os.Stderr, "usage: table -doc DOC RESULTS")
+			os.Exit(2)
+		}
+		if err := writeDoc(*doc, flag.Arg(0)); err != nil {
+			fmt.Fprintln(os.Stderr, "table:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	res, err := parse(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "table:", err)
