@@ -55,7 +55,9 @@ func (a *analyzer) relatedf(pos token.Position, n int, rel Related, format strin
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	model := &Package{Name: a.types.Name(), Path: a.types.Path(), TakenNames: takenNames(a.types.Scope())}
 	for _, f := range a.files {
-		if name := a.fset.Position(f.Package).Filename; name != "" {
+		// The file's own name, not one a //line comment gives: that names
+		// the source it was produced from, not where the package is.
+		if name := a.fset.PositionFor(f.Package, false).Filename; name != "" {
 			model.Dir = filepath.Dir(name)
 			break
 		}
@@ -235,7 +237,7 @@ func (a *analyzer) hasElicitTag(ts *ast.TypeSpec, st *ast.StructType) bool {
 
 func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.TypeSpec) *Struct {
 	pos := a.fset.Position(ts.Name.Pos())
-	s := &Struct{Name: obj.Name(), Pos: pos, File: pos.Filename}
+	s := &Struct{Name: obj.Name(), Pos: pos, File: a.fset.PositionFor(ts.Name.Pos(), false).Filename}
 	doc := structDoc(gd, ts)
 	a.directives(s, doc)
 	if s.Tool == "" && !s.Question {

@@ -80,7 +80,7 @@ func (a *analyzer) orphanHandlers(model *Package) ([]Diagnostic, map[string]bool
 // Decline and Cancel methods. It reports ok when that type is not the
 // handler type of a struct the package declares.
 func (a *analyzer) handlerOf(f *ast.File) (orphanHandler, bool) {
-	o := orphanHandler{file: a.fset.Position(f.Package).Filename}
+	o := orphanHandler{file: a.fset.PositionFor(f.Package, false).Filename}
 	declared := map[string]token.Pos{}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {

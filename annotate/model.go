@@ -125,7 +125,8 @@ func (s StaleFile) Reason() string {
 type Struct struct {
 	Name string         // Go type name
 	Pos  token.Position // position of the type name
-	// File is the path of the file that declares the struct.
+	// File is the path of the file that declares the struct: its own name,
+	// not one a //line comment gives (Go spec, "Comments"; cmd/compile).
 	File string
 	// Question (//mcpgen:question): a question a branch asks with
 	// runtime.Ask, not a tool's arguments: the same methods, and no handler

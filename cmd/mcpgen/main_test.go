@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
@@ -533,4 +536,26 @@ func TestSyntaxErrorsOncePositioned(t *testing.T) {
 		}
 		requireSame(t, before, snapshot(t, dir))
 	}
+}
+
+// A file produced from another source (a //line comment names it, as
+// goyacc's and the docs' tests' files do) gets its generated files beside
+// itself, not beside the source it names; diagnostics still name that source.
+func TestLineDirectivesDoNotMoveOutput(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"p/args.go": strings.Replace(goodArgs, "package m\n", "//line ../elsewhere/args.tmpl:1\npackage m\n", 1),
+	})
+	code, _, stderr := mcpgen(t, "./p")
+	require.Equal(t, 0, code, stderr)
+	assert.FileExists(t, filepath.Join(dir, "p", "args_elicit.go"))
+	assert.FileExists(t, filepath.Join(dir, "p", "args_handler.go"))
+	assert.NoDirExists(t, filepath.Join(dir, "elsewhere"))
+	assert.NoFileExists(t, filepath.Join(dir, "args_elicit.go"))
+	goBuild(t)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p", "bad.go"),
+		[]byte("//line ../elsewhere/bad.tmpl:7\npackage m\n\ntype Bad struct {\n\tX string `json:\"x\" elicit:\"minimum=x\"`\n}\n"), 0o644))
+	code, _, stderr = mcpgen(t, "./p")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "bad.tmpl:", "a diagnostic names the source the //line comment gives")
 }
