@@ -23,6 +23,10 @@ func IsDate(s string) bool {
 	return day <= daysInMonth(month, year)
 }
 
+// DaysIn is the number of days of month (1-12) in year in the Gregorian
+// calendar, as [IsDate] counts them.
+func DaysIn(month, year int) int { return daysInMonth(month, year) }
+
 func daysInMonth(month, year int) int {
 	switch month {
 	case 2:

@@ -256,8 +256,19 @@ func AsStrings(v any) ([]string, bool) {
 // The rare spellings that time.Parse reads its own way (lower-case "t" or
 // "z", which RFC 3339 §5.6 allows and are upper-cased first; a '+' or "-0"
 // in a two-digit field, which the validator accepts; a fraction of more
-// than nine digits) go through time.Parse as they always did.
+// than nine digits) go through time.Parse as they always did. The common
+// spelling (ASCII digits, upper-case T and Z, no leap second) is read by a
+// fast path, held to the general one by TestPlainDateTimeFastPath.
 func ParseDateTime(s string) (time.Time, bool) {
+	if t, ok := parsePlainDateTime(s); ok {
+		return t, true
+	}
+	return parseDateTimeFields(s)
+}
+
+// parseDateTimeFields is ParseDateTime for every spelling: the fields
+// format.ParseDateTime read, put together by time.Date.
+func parseDateTimeFields(s string) (time.Time, bool) {
 	d, ok := format.ParseDateTime(s)
 	if !ok {
 		return time.Time{}, false
@@ -274,6 +285,98 @@ func ParseDateTime(s string) (time.Time, bool) {
 		return t.In(time.Local), true
 	}
 	return t.In(time.FixedZone("", d.Offset)), true
+}
+
+// parsePlainDateTime is ParseDateTime for the spelling nearly every
+// date-time has, "YYYY-MM-DDTHH:MM:SS[.F]Z" or "…[.F]±HH:MM" with ASCII
+// digits, at most nine fraction digits and no leap second: it reads the
+// fields in place and builds the time from its Unix seconds, without
+// time.Date's normalisation. It never rejects: ok false means "not that
+// spelling or not valid", and the general path decides.
+func parsePlainDateTime(s string) (time.Time, bool) {
+	n := len(s)
+	if n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	var v [14]byte // the 14 digits of YYYYMMDDHHMMSS
+	for i, at := range [14]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		c := s[at] - '0'
+		if c > 9 {
+			return time.Time{}, false
+		}
+		v[i] = c
+	}
+	year := int(v[0])*1000 + int(v[1])*100 + int(v[2])*10 + int(v[3])
+	month := int(v[4])*10 + int(v[5])
+	day := int(v[6])*10 + int(v[7])
+	hour := int(v[8])*10 + int(v[9])
+	minute := int(v[10])*10 + int(v[11])
+	sec := int(v[12])*10 + int(v[13])
+	if month < 1 || month > 12 || day < 1 || day > format.DaysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	i, nsec := 19, 0
+	if s[i] == '.' {
+		i++
+		for i < n && i <= 29 && '0' <= s[i] && s[i] <= '9' {
+			nsec = nsec*10 + int(s[i]-'0')
+			i++
+		}
+		if i == 20 || i == 30 {
+			return time.Time{}, false // no digit, or more than nine: the general path
+		}
+		for k := i; k < 29; k++ {
+			nsec *= 10
+		}
+	}
+	offset := 0
+	switch {
+	case n == i+1 && s[i] == 'Z':
+	case n == i+6 && (s[i] == '+' || s[i] == '-') && s[i+3] == ':':
+		h1, h2, m1, m2 := s[i+1]-'0', s[i+2]-'0', s[i+4]-'0', s[i+5]-'0'
+		if h1 > 9 || h2 > 9 || m1 > 9 || m2 > 9 {
+			return time.Time{}, false
+		}
+		zh, zm := int(h1)*10+int(h2), int(m1)*10+int(m2)
+		if zh > 23 || zm > 59 {
+			return time.Time{}, false
+		}
+		offset = (zh*60 + zm) * 60
+		if s[i] == '-' {
+			offset = -offset
+		}
+	default:
+		return time.Time{}, false
+	}
+	unix := unixDays(year, month, day)*86400 + int64(hour*3600+minute*60+sec-offset)
+	t := time.Unix(unix, int64(nsec)) // in time.Local
+	if n == i+1 {
+		return t.UTC(), true
+	}
+	if _, off := t.Zone(); off == offset {
+		return t, true
+	}
+	return t.In(time.FixedZone("", offset)), true
+}
+
+// unixDays is the number of days from 1970-01-01 to year-month-day in the
+// proleptic Gregorian calendar (negative before 1970), by the civil-to-days
+// algorithm of Howard Hinnant's "chrono-Compatible Low-Level Date
+// Algorithms" (days_from_civil).
+func unixDays(year, month, day int) int64 {
+	y := int64(year)
+	if month <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era-- // floor division
+	}
+	yoe := y - era*400 // [0, 399]
+	mp := int64(month+9) % 12
+	doy := (153*mp+2)/5 + int64(day) - 1   // [0, 365]
+	doe := yoe*365 + yoe/4 - yoe/100 + doy // [0, 146096]
+	return era*146097 + doe - 719468
 }
 
 // parseDateTimeSlow is ParseDateTime through time.Parse, for a date-time

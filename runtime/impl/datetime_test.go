@@ -2,6 +2,8 @@ package impl
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones below, whatever the machine has installed
@@ -64,4 +66,91 @@ func TestParseDateTimeMatchesTimeParse(t *testing.T) {
 func describe(t time.Time) string {
 	n, off := t.Zone()
 	return fmt.Sprintf("%s (zone %q, offset %d, location %q)", t.Format(time.RFC3339Nano), n, off, t.Location())
+}
+
+// plainDateTimeSeeds are date-times of the spelling parsePlainDateTime reads
+// and near misses of it, for TestPlainDateTimeFastPath and
+// FuzzPlainDateTimeFastPath.
+var plainDateTimeSeeds = []string{
+	"2026-07-28T09:30:00Z", "2026-07-28T09:30:00+02:00", "2026-07-28T09:30:00.5-05:00",
+	"0000-01-01T00:00:00Z", "0000-02-29T23:59:59.999999999+23:59", "9999-12-31T23:59:59-23:59",
+	"1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-13-01T00:00:00Z",
+	"2026-07-28T24:00:00Z", "2026-07-28T23:60:00Z", "2026-07-28T23:59:60Z", "2026-07-28T09:30:00.Z",
+	"2026-07-28T09:30:00.1234567891Z", "2026-07-28T09:30:00+24:00", "2026-07-28T09:30:00+02:60",
+	"2026-07-28t09:30:00z", "2026-07-28T+9:30:00Z", "2026-07-28T09:30:00+0200", "1969-12-31T23:59:59.1Z",
+}
+
+// checkPlainDateTime fails t when ParseDateTime, with its fast path, and
+// parseDateTimeFields, the general path, read s differently: validity, or
+// the time itself (the same instant in the same encoding, zone name and
+// offset, and location: UTC, time.Local, or a fixed zone of the same name;
+// a fixed zone that time.FixedZone does not cache is a new *Location each
+// time).
+func checkPlainDateTime(t *testing.T, s string) {
+	t.Helper()
+	got, gotOK := ParseDateTime(s)
+	want, wantOK := parseDateTimeFields(s)
+	gn, goff := got.Zone()
+	wn, woff := want.Zone()
+	same := got.UTC() == want.UTC() && gn == wn && goff == woff &&
+		got.Location().String() == want.Location().String() &&
+		(got.Location() == time.Local) == (want.Location() == time.Local) &&
+		(got.Location() == time.UTC) == (want.Location() == time.UTC)
+	if gotOK != wantOK || !same {
+		t.Fatalf("Local %s, %q: %s (ok %v), the general path gives %s (ok %v)",
+			time.Local, s, describe(got), gotOK, describe(want), wantOK)
+	}
+}
+
+// TestPlainDateTimeFastPath holds parsePlainDateTime to the general path on
+// every date of years around the calendar's edges and on random date-times
+// of every shape the fast path reads (and single-byte mutations of them),
+// under several time.Local settings.
+func TestPlainDateTimeFastPath(t *testing.T) {
+	saved := time.Local
+	t.Cleanup(func() { time.Local = saved })
+	for _, s := range plainDateTimeSeeds[:6] {
+		if _, ok := parsePlainDateTime(s); !ok {
+			t.Fatalf("%q does not take the fast path", s)
+		}
+	}
+	r := rand.New(rand.NewPCG(19, 30))
+	zones := []string{"Z", "+00:00", "-00:00", "+02:00", "-05:00", "+05:30", "-09:45", "+14:00", "+23:59", "-23:59"}
+	for _, zone := range []string{"UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"} {
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Local = loc
+		for _, s := range plainDateTimeSeeds {
+			checkPlainDateTime(t, s)
+		}
+		for _, year := range []int{0, 1, 4, 99, 100, 399, 400, 1600, 1900, 1969, 1970, 2000, 2024, 2100, 9999} {
+			for month := 0; month <= 13; month++ {
+				for day := 0; day <= 32; day++ {
+					checkPlainDateTime(t, fmt.Sprintf("%04d-%02d-%02dT12:00:00%s", year, month, day, zones[(month+day)%len(zones)]))
+				}
+			}
+		}
+		for range 20000 {
+			s := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d", r.IntN(10000), r.IntN(14), r.IntN(33), r.IntN(25), r.IntN(61), r.IntN(61))
+			if r.IntN(2) == 0 {
+				s += "." + strconv.FormatUint(r.Uint64(), 10)[:1+r.IntN(11)]
+			}
+			s += zones[r.IntN(len(zones))]
+			checkPlainDateTime(t, s)
+			b := []byte(s)
+			b[r.IntN(len(b))] = "0123456789+-:.TtZz x"[r.IntN(20)]
+			checkPlainDateTime(t, string(b))
+		}
+	}
+}
+
+// FuzzPlainDateTimeFastPath is TestPlainDateTimeFastPath's property on any
+// input: `go test -fuzz FuzzPlainDateTimeFastPath ./runtime/impl`.
+func FuzzPlainDateTimeFastPath(f *testing.F) {
+	for _, s := range plainDateTimeSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkPlainDateTime(t, s) })
 }
