@@ -100,10 +100,19 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			}
 		}
 	}
+	// Every tool of the package by name, whether -type asks for it or not:
+	// a second struct under a tool's name would replace the first when both
+	// are registered (an SDK keeps one tool per name).
+	tools := map[string]token.Position{}
 	for _, c := range cands {
 		name := c.ts.Name.Name
 		st, isStruct := c.ts.Type.(*ast.StructType)
 		annotated := isStruct && (a.hasElicitTag(c.ts, st) || declaresTool(structDoc(c.gd, c.ts)))
+		if tool, ok := toolNameOf(structDoc(c.gd, c.ts), name); ok && (annotated || isStruct && wanted[name]) {
+			if _, seen := tools[tool]; !seen {
+				tools[tool] = a.fset.Position(c.ts.Name.Pos())
+			}
+		}
 		if isStruct && (wanted[name] || annotated) {
 			a.taggedNames = append(a.taggedNames, name)
 		}
@@ -128,6 +137,12 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			continue
 		}
 		s := a.structModel(obj, c.gd, c.ts)
+		if s != nil && !s.Question {
+			if first := tools[s.Tool]; first != s.Pos {
+				a.relatedf(s.Pos, len(s.Name), Related{Pos: first, Message: "the tool's first declaration"},
+					"%s declares the tool %s, which another struct of this package declares first: a server keeps one tool per name, so one would replace the other; give one a new name with //mcpgen:tool NAME", s.Name, s.Tool)
+			}
+		}
 		if s != nil {
 			s.Derive()
 			s.HandlerDeclared = a.declaredByUser(s.Names.HandlerType)
@@ -210,6 +225,32 @@ func declaresTool(doc *ast.CommentGroup) bool {
 		}
 	}
 	return false
+}
+
+// toolNameOf returns the name of the tool a struct named typeName with doc
+// declares (its //mcpgen:tool name, or the one derived from typeName), and
+// false for a //mcpgen:question.
+func toolNameOf(doc *ast.CommentGroup, typeName string) (string, bool) {
+	name := defaultToolName(typeName)
+	if doc == nil {
+		return name, true
+	}
+	for _, c := range doc.List {
+		text, ok := strings.CutPrefix(c.Text, "//mcpgen:")
+		if !ok {
+			continue
+		}
+		verb, rest, _ := strings.Cut(text, " ")
+		switch verb {
+		case "question":
+			return "", false
+		case "tool":
+			if n, _, _ := strings.Cut(strings.TrimSpace(rest), " "); n != "" {
+				name = n
+			}
+		}
+	}
+	return name, true
 }
 
 // hasElicitTag reports whether a struct declaration has a field with an elicit

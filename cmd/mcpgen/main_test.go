@@ -559,3 +559,16 @@ func TestLineDirectivesDoNotMoveOutput(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "bad.tmpl:", "a diagnostic names the source the //line comment gives")
 }
+
+// Two structs declaring one tool name is an error even when a -type
+// directive names only one of them (each file has its own go:generate line).
+func TestSecondToolOfOneNameIsRefusedUnderType(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"a.go": "package m\n\n//mcpgen:tool ping Answers.\ntype A struct {\n\tX string `json:\"x\" elicit:\"optional\"`\n}\n",
+		"b.go": "package m\n\n//mcpgen:tool ping Answers too.\ntype B struct {\n\tX string `json:\"x\" elicit:\"optional\"`\n}\n",
+	})
+	code, _, stderr := mcpgen(t, "-type", "B")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "b.go:4:6: B declares the tool ping, which another struct of this package declares first")
+	assert.NoFileExists(t, filepath.Join(dir, "b_elicit.go"))
+}

@@ -61,3 +61,22 @@ type Worded struct {
 type Connect struct {
 	Name string `json:"name" elicit:"required"`
 }
+
+// Ping declares the tool ping.
+//
+//mcpgen:tool ping Answers pong.
+type Ping struct {
+	Name string `json:"name" elicit:"optional"`
+}
+
+// PingAgain declares ping again: one would replace the other on a server.
+//
+//mcpgen:tool ping Answers pong, twice.
+type PingAgain struct {
+	Name string `json:"name" elicit:"optional"`
+}
+
+// PingArgs is a tool whose derived name (ping) is taken as well.
+type PingArgs struct {
+	Name string `json:"name" elicit:"optional"`
+}
