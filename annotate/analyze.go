@@ -181,10 +181,20 @@ func invalidType(t types.Type) bool {
 	return false
 }
 
-// isOwnOutput reports whether a parsed file starts with a header of
-// mcpgen's (see header.IsGenerated).
+// isOwnOutput reports whether a parsed file has a header line of mcpgen's
+// before its package clause (see header.IsGenerated).
 func isOwnOutput(f *ast.File) bool {
-	return len(f.Comments) > 0 && f.Comments[0].Pos() == f.FileStart && header.IsLine(f.Comments[0].List[0].Text)
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if header.IsLine(c.Text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func embeddedIdentPos(e ast.Expr) token.Pos {

@@ -572,3 +572,23 @@ func TestSecondToolOfOneNameIsRefusedUnderType(t *testing.T) {
 	assert.Contains(t, stderr, "b.go:4:6: B declares the tool ping, which another struct of this package declares first")
 	assert.NoFileExists(t, filepath.Join(dir, "b_elicit.go"))
 }
+
+// A generated file with a comment above its header (a licence line) is
+// still mcpgen's, as Go's convention has it: it is regenerated, not refused
+// as someone else's code nor read as colliding declarations.
+func TestLicenceAboveTheHeaderIsStillGenerated(t *testing.T) {
+	dir := newModule(t, map[string]string{"args.go": goodArgs})
+	code, _, stderr := mcpgen(t)
+	require.Equal(t, 0, code, stderr)
+	file := filepath.Join(dir, "args_elicit.go")
+	gen, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, append([]byte("// Copyright 2026 Acme Inc.\n\n"), gen...), 0o644))
+
+	code, _, stderr = mcpgen(t)
+	require.Equal(t, 0, code, stderr)
+	again, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(gen), string(again), "regenerated as mcpgen writes it")
+	goBuild(t)
+}
