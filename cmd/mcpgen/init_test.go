@@ -113,6 +113,7 @@ func TestInitServes(t *testing.T) {
 	require.NoError(t, srv.Process.Signal(os.Interrupt))
 	logged := <-rest
 	assert.NoError(t, srv.Wait(), logged)
+	assert.Regexp(t, `msg="mcpgen round".*tool=greet`, logged, "the round log, through runtime.Options.Logger")
 }
 
 // What mcpgen init refuses, each naming the file or package at fault.
@@ -133,6 +134,8 @@ func TestInitRefuses(t *testing.T) {
 		{[]string{"-pkg", "none"}, "no tool: mark a struct //mcpgen:tool"},
 		{[]string{"-o", "lib/main.go"}, "not in " + dir},
 		{[]string{"-pkg", "bad"}, `bad/bad.go:7:`},
+		{[]string{"-pkg", "nowhere"}, "mcpgen init: -pkg nowhere: no such directory"},
+		{[]string{"-pkg", "lib/lib.go"}, "mcpgen init: -pkg lib/lib.go: no such directory"},
 	} {
 		code, _, stderr := mcpgen(t, append([]string{"init"}, c.args...)...)
 		assert.Equal(t, 1, code, c.args)

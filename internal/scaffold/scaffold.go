@@ -54,6 +54,9 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	if fi, err := os.Stat(absDir); err != nil || !fi.IsDir() {
+		return "", nil, fmt.Errorf("-pkg %s: no such directory (name the directory of your package main)", dir)
+	}
 	out := opts.Out
 	if out == "" {
 		out = filepath.Join(absDir, "main.go")
@@ -231,6 +234,9 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 		return err
 	}
 	defer closeStore()
+	// One record per round (tool, outcome, duration; never an answer or the
+	// state), and a branch's panic with its stack.
+	flows.Logger = log
 	s := mcp.NewServer(&mcp.Implementation{Name: "{{.Name}}", Version: "0.1.0"}, nil)
 	opts := &mcpsdk.Options{Flow: flows}
 {{- range .Tools}}
@@ -242,6 +248,9 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 	dev := devauth.New() // development tokens: replace before serving anyone else
 	if err := dev.CheckAddr(addr); err != nil {
 		return err
+	}
+	if os.Getenv(devauth.EnvAnyAddr) == "1" {
+		log.Warn("serving the public development tokens beyond loopback (" + devauth.EnvAnyAddr + "=1): anyone who reaches " + addr + " can call as alice or bob")
 	}
 	return mcpsdk.ServeHTTPWith(ctx, addr, s, dev.Middleware(), func(a net.Addr) {
 		log.Info("serving MCP (development bearer tokens alice-token, bob-token)", "url", "http://"+a.String()+"/mcp")
