@@ -785,6 +785,12 @@ func within[T any](s *Store, ctx context.Context, op func(ctx context.Context) (
 			s.answered.Store(time.Now().UnixNano())
 			return v, err
 		}
+		if c, ok := s.client.(*redis.ClusterClient); ok {
+			// A master may have failed and a replica taken its slots:
+			// go-redis learns that only from a MOVED reply or its
+			// periodic reload (every minute), so reload now.
+			c.ReloadState(ctx)
+		}
 		if !timedOut(err) || ctx.Err() != nil || n >= busyLimit ||
 			time.Since(time.Unix(0, s.answered.Load())) >= s.timeout {
 			s.staleEpoch()
