@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -234,4 +235,73 @@ func TestClusterFailoverRefusesFlowsInProgress(t *testing.T) {
 		cl.Masters()[0].Stop()
 		cl.WaitHealthy(3, 30*time.Second)
 	})
+}
+
+// The writes the promoted replica never received: both replicas are
+// stopped (SIGSTOP) and cut off while a flow is claimed and recorded, the master is
+// killed, the replicas continue and one is promoted without the flow's
+// keys. Its epoch key came through (written long before), so a store
+// without the fence finds the flow never claimed and would run its branch
+// again; the fenced store refuses it (another replication ID).
+func TestSentinelFenceCatchesLostWrites(t *testing.T) {
+	st := redistest.StartSentinel(t, 2, 3)
+	fenced := fromURL(t, st.URL(), redisstore.Sentinel)
+	c, _, err := redisstore.NewClient(t.Context(), st.URL())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	unfenced, err := redisstore.New(t.Context(), c, &redisstore.Options{Fence: redisstore.FenceOff, Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	ctx := context.Background()
+	later := time.Now().Add(time.Minute)
+	f1, f2 := flowID(), flowID()
+	ep1, ep2 := epoch(t, fenced, f1), epoch(t, unfenced, f2)
+	master := st.Master()
+	require.Eventually(t, func() bool { // the epoch keys reached both replicas
+		offset := func(s *redistest.Server) string {
+			for line := range strings.Lines(s.Do("INFO", "replication")) {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "master_repl_offset:"); ok {
+					return v
+				}
+			}
+			return ""
+		}
+		m := offset(master)
+		return m != "" && offset(st.Data[1]) == m && offset(st.Data[2]) == m
+	}, 10*time.Second, 20*time.Millisecond)
+	for _, r := range st.Data[1:] {
+		r.Pause()
+	}
+	// The links closed before the writes (a paused replica would still
+	// read what its socket buffered once it continues).
+	require.NotEmpty(t, master.Do("CLIENT", "KILL", "TYPE", "replica"))
+	for _, f := range []struct {
+		s         *redisstore.Store
+		id, epoch string
+	}{{fenced, f1, ep1}, {unfenced, f2, ep2}} {
+		_, err := f.s.Claim(ctx, f.id, "t1", f.epoch, time.Minute)
+		require.NoError(t, err)
+		require.NoError(t, f.s.Record(ctx, f.id, "t1", []byte("done"), later))
+	}
+	master.Stop()
+	for _, r := range st.Data[1:] {
+		r.Resume()
+	}
+	st.WaitFailover(master, 30*time.Second)
+
+	claim := func(s *redisstore.Store, f, ep string) ([]byte, error) {
+		var rec []byte
+		var err error
+		for range 100 {
+			if rec, err = s.Claim(ctx, f, "t2", ep, time.Minute); err == nil || errors.Is(err, runtime.ErrEpoch) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return rec, err
+	}
+	rec, err := claim(unfenced, f2, ep2)
+	require.NoError(t, err)
+	assert.Nil(t, rec, "unfenced: the record is lost and the flow claimable again (its branch would run twice)")
+	_, err = claim(fenced, f1, ep1)
+	require.ErrorIs(t, err, runtime.ErrEpoch, "fenced: refused")
 }
