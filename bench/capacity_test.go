@@ -192,7 +192,7 @@ func recordBytes(b *testing.B, masters []*redistest.Server) int64 {
 
 // nodeStats is what INFO says of the masters, summed.
 type nodeStats struct {
-	cpu           float64 // seconds
+	cpu          float64 // seconds
 	in, out, mem int64
 }
 
