@@ -192,8 +192,8 @@ func recordBytes(b *testing.B, masters []*redistest.Server) int64 {
 
 // nodeStats is what INFO says of the masters, summed.
 type nodeStats struct {
-	cpu          float64 // seconds
-	in, out, mem int64
+	cpu     float64 // seconds
+	in, out int64
 }
 
 func redisStats(b *testing.B, masters []*redistest.Server) nodeStats {
@@ -206,7 +206,6 @@ func redisStats(b *testing.B, masters []*redistest.Server) nodeStats {
 		s.cpu += infoFloat(info, "used_cpu_user") + infoFloat(info, "used_cpu_sys")
 		s.in += int64(infoFloat(info, "total_net_input_bytes"))
 		s.out += int64(infoFloat(info, "total_net_output_bytes"))
-		s.mem += int64(infoFloat(info, "used_memory"))
 	}
 	return s
 }

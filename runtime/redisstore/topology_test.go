@@ -114,6 +114,16 @@ func TestClusterAtMostOnce(t *testing.T) {
 		assert.Contains(t, []string{"85", "86"}, n, "epoch keys on master %s", m.Addr())
 	}
 	atMostOnce(t, a, b)
+
+	// One node's address alone: the cluster, seeded with it.
+	c, topo, err := redisstore.NewClient(t.Context(), cl.Nodes[0].URL())
+	require.NoError(t, err)
+	defer c.Close()
+	assert.Equal(t, redisstore.Cluster, topo)
+	s, err := redisstore.New(t.Context(), c, nil)
+	require.NoError(t, err)
+	f := flowID()
+	assert.Equal(t, epoch(t, a, f), epoch(t, s, f))
 }
 
 func TestSentinelAtMostOnce(t *testing.T) {
