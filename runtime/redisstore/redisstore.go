@@ -91,21 +91,24 @@
 // replication ID whenever it may hold another history than before: a
 // replica promoted by Sentinel, by a cluster failover or by REPLICAOF NO
 // ONE takes a new one (the old one becomes master_replid2), and so does a
-// master restarted. So every write a flow made went to a node whose ID is
-// the one sealed in its state (its writes follow round 1, whose epoch they
-// all check), and after a failover every flow begun before it carries an
-// ID no master has any more: its retries are refused ("start the call
-// again"), whatever the promoted replica received, and a flow begun after
-// it wrote only to the new master. The old master, cut off but still
-// taking writes (a network partition), keeps its ID: it alone can honour
-// the flows begun on it, the new master refuses them, and the writes it
-// takes are dropped when it rejoins as a replica, with no flow the new
-// master honours among them. So no branch runs twice, without WAIT (which
-// Redis documents as not making replication strongly consistent) and
-// without a cost per round beyond the INFO call inside the scripts. The
-// price: a failover, a master restart (even one that kept its data by
-// AOF) or a slot migrated to another master refuses the flows in progress
-// on that master's buckets, which start again. A lone server (Options.Fence
+// master restarted. A branch runs, and a record is served, only after a
+// claim, and a claim succeeds only where the bucket's epoch, node ID
+// included, is the one sealed in round 1. So after a failover every flow
+// begun before it carries an ID no master has any more: its retries are
+// refused ("start the call again"), whatever the promoted replica
+// received (a record or renewal that a branch running across the failover
+// sends there changes nothing a claim would accept), and a flow begun after
+// it claims only on the new master. The old master, cut off but still taking writes
+// (a network partition), keeps its ID: it alone can honour the flows begun
+// on it, the new master refuses them, and the writes it takes are dropped
+// when it rejoins as a replica, with no flow the new master honours among
+// them. So no branch runs twice, without WAIT (which Redis documents as
+// not making replication strongly consistent, and which would add a
+// replication round trip to each claim and record) and without a cost per
+// round beyond the INFO call inside the claim and epoch scripts. The
+// price: a failover, a master restart (even one that kept its data by AOF)
+// or a slot migrated to another master refuses the flows in progress on
+// that master's buckets, which start again. A lone server (Options.Fence
 // off) keeps its flows across a restart from its append-only file, as
 // before.
 //
