@@ -528,7 +528,10 @@ func newEpoch() string {
 // currentEpoch is the Lua function the epoch and claim scripts share: the
 // epoch of the bucket whose epoch key is key, setting it to fresh when it is
 // missing, followed, when fence is "1", by "." and the first 16 hex digits
-// of this node's replication ID (see the package doc, "Failover").
+// of this node's replication ID (see the package doc, "Failover"); fenced,
+// it fails with READONLY on a replica, which holds its master's ID (a
+// client that reaches a replica while a failover is under way: Redis runs
+// a script that only reads there).
 const currentEpoch = `
 local function epoch(key, fresh, fence)
   local e = redis.call('GET', key)
@@ -537,7 +540,11 @@ local function epoch(key, fresh, fence)
     e = fresh
   end
   if fence == '1' then
-    local id = string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)')
+    local info = redis.call('INFO', 'replication')
+    if not string.find(info, 'role:master', 1, true) then
+      error({err = 'READONLY mcpgen: a flow epoch is read on a master only (this replica shares its master\'s replication ID)'})
+    end
+    local id = string.match(info, 'master_replid:(%x+)')
     e = e .. '.' .. string.sub(id, 1, 16)
   end
   return e
@@ -617,11 +624,16 @@ func (s *Store) fresh(at time.Time) bool {
 // "." and 16 hex digits of the serving node's replication ID, in one
 // script; a value read or confirmed less than [Options.EpochCache] ago is
 // returned without asking Redis, and concurrent callers share one read.
-// When Redis fails, the last value read or confirmed, however old, is
-// returned instead ([New] reads them all): a first call still asks while
-// Redis is briefly unreachable, and if Redis lost its data meanwhile the
-// flow's retries are refused. Errors: Redis failed (or did not answer
-// within the timeout) and no epoch was ever read for the bucket.
+// When Redis fails, an unfenced store returns the last value read or
+// confirmed, however old, instead ([New] reads them all): a first call
+// still asks while Redis is briefly unreachable, and if Redis lost its data
+// meanwhile the flow's retries are refused. A fenced store returns the
+// error: Redis failing is then most often a failover under way, after which
+// the old value is certainly stale, so the first call is refused with
+// "retry later" (-32603) and its retry seals the new master's epoch,
+// instead of asking questions whose answers would be refused. Errors:
+// Redis failed (or did not answer within the timeout) and the store is
+// fenced or never read the bucket's epoch.
 func (s *Store) Epoch(ctx context.Context, flow string) (string, error) {
 	b := bucketOf(flow)
 	be := &s.epochs[b]
@@ -665,7 +677,7 @@ func (s *Store) Epoch(ctx context.Context, flow string) (string, error) {
 	close(be.fetching)
 	be.fetching = nil
 	if err != nil {
-		if be.epoch != "" {
+		if be.epoch != "" && s.fence == "0" {
 			return be.epoch, nil
 		}
 		return "", fmt.Errorf("redis epoch %sepoch: %w", s.base[b], err)
