@@ -111,7 +111,7 @@ func TestAbandonedClaimLapsesAfterTheLease(t *testing.T) {
 	d := newDeployEnv(m)
 	d.opts.ClaimLease, d.opts.ClaimWait = 300*time.Millisecond, 50*time.Millisecond
 	st, flow := d.firstWithID(t, d.opts)
-	epoch, _ := m.Epoch(context.Background())
+	epoch, _ := m.Epoch(context.Background(), flow)
 	_, err := m.Claim(context.Background(), flow, "dead-holder", epoch, d.opts.ClaimLease)
 	require.NoError(t, err)
 

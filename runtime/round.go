@@ -269,15 +269,18 @@ func (r *round) refuse(st *state, problem string) *Response {
 // round asks, the flow id fixed (the request's [round.flowID] in round 1) and
 // the binding of round 1 kept (so asking again never extends the expiry). When the call may not ask
 // again (see refuse) it returns that tool error instead and seals nothing.
-// Round 1's binding carries the store's epoch ([Store.Epoch]); when the
+// Round 1's binding carries the store's epoch for the flow's id ([Store.Epoch]); when the
 // store cannot give it, the request is refused with -32603 (see
 // storeFailed) and nothing is sealed.
 func (r *round) issue(st *state, asked []asked, requests map[string]protocol.InputRequest, problem string) (*Response, error) {
 	if resp := r.refuse(st, problem); resp != nil {
 		return resp, nil
 	}
+	if len(st.FlowID) == 0 {
+		st.FlowID = r.flowID()
+	}
 	if st.Expires == 0 {
-		epoch, err := r.o.Store.Epoch(r.ctx)
+		epoch, err := r.o.Store.Epoch(r.ctx, base64.RawURLEncoding.EncodeToString(st.FlowID))
 		if err == nil && epoch == "" {
 			err = errors.New("the store returned an empty epoch")
 		}
@@ -286,9 +289,6 @@ func (r *round) issue(st *state, asked []asked, requests map[string]protocol.Inp
 		}
 		st.binding = r.o.bind(r.name, r.req, r.digest)
 		st.Epoch = epoch
-	}
-	if len(st.FlowID) == 0 {
-		st.FlowID = r.flowID()
 	}
 	st.Round++
 	st.Kind = r.kind

@@ -97,17 +97,21 @@ var (
 // succeeded. An error that is none of the sentinels below means the store
 // failed: the engine fails closed (-32603, no branch runs).
 type Store interface {
-	// Epoch returns the id of the store's current memory: a non-empty
-	// opaque string that stays the same for as long as the store keeps
-	// every claim and record it was given, and is replaced by a new one
-	// whenever it may have lost some (a Redis restart without persistence,
-	// FLUSHALL, a new process). The engine seals it into a flow's
-	// requestState when the flow begins (round 1). An implementation may
-	// return a value it read up to a few seconds earlier: a stale epoch
-	// only makes the later retries of the flows that carry it fail closed
-	// ([ErrEpoch]).
-	Epoch(ctx context.Context) (string, error)
-	// Claim first checks that the store's epoch is epoch; when it is not,
+	// Epoch returns the id of the store's current memory for flow: a
+	// non-empty opaque string that stays the same for as long as the store
+	// keeps every claim and record of flow it was given, and is replaced
+	// by a new one whenever it may have lost some (a Redis restart without
+	// persistence, FLUSHALL, a failover to a replica that missed the last
+	// writes, a new process). The engine seals it into a flow's
+	// requestState when the flow begins (round 1, with the flow id it
+	// drew), and every claim of the flow checks it. A store that keeps
+	// its flows in several independent parts (the shards of a Redis
+	// Cluster) has one epoch per part, and flow names the part; a store of
+	// one part may ignore it. An implementation may return a value it
+	// read up to a few seconds earlier: a stale epoch only makes the later
+	// retries of the flows that carry it fail closed ([ErrEpoch]).
+	Epoch(ctx context.Context, flow string) (string, error)
+	// Claim first checks that the store's epoch for flow is epoch; when it is not,
 	// it changes nothing (but makes a new epoch if the store had lost its
 	// own) and returns an error wrapping [ErrEpoch]. Then: when flow has a
 	// record it returns the record (non-nil, never empty) and a nil error;
@@ -230,8 +234,8 @@ func (m *MemoryStore) limit() int64 {
 }
 
 // Epoch implements [Store.Epoch]: the random id drawn by [NewMemoryStore]
-// (22 base64url characters). It never fails.
-func (m *MemoryStore) Epoch(context.Context) (string, error) { return m.epoch, nil }
+// (22 base64url characters), one for every flow. It never fails.
+func (m *MemoryStore) Epoch(context.Context, string) (string, error) { return m.epoch, nil }
 
 // Claim implements [Store.Claim]. It fails with an error wrapping [ErrEpoch]
 // when epoch is not the store's, with [ErrClaimed], or, for a new claim that

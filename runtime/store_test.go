@@ -82,7 +82,7 @@ type failingStore struct{}
 
 var errDown = errors.New("store is down")
 
-func (failingStore) Epoch(context.Context) (string, error) { return "", errDown }
+func (failingStore) Epoch(context.Context, string) (string, error) { return "", errDown }
 func (failingStore) Claim(context.Context, string, string, string, time.Duration) ([]byte, error) {
 	return nil, errDown
 }
@@ -167,7 +167,7 @@ func (s *stallingStore) Claim(ctx context.Context, flow, token, epoch string, le
 func TestMemoryStore(t *testing.T) {
 	ctx := context.Background()
 	m := runtime.NewMemoryStore()
-	ep, err := m.Epoch(ctx)
+	ep, err := m.Epoch(ctx, "")
 	require.NoError(t, err)
 	assert.Len(t, ep, 22)
 	later := time.Now().Add(time.Minute)
@@ -239,8 +239,8 @@ func TestMemoryStore(t *testing.T) {
 // Two stores never share an epoch: a process restart (a new MemoryStore)
 // makes every flow begun before it be refused.
 func TestMemoryStoreEpochs(t *testing.T) {
-	a, _ := runtime.NewMemoryStore().Epoch(context.Background())
-	b, _ := runtime.NewMemoryStore().Epoch(context.Background())
+	a, _ := runtime.NewMemoryStore().Epoch(context.Background(), "")
+	b, _ := runtime.NewMemoryStore().Epoch(context.Background(), "")
 	assert.NotEqual(t, a, b)
 }
 
@@ -253,7 +253,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	ctx := context.Background()
 	m := runtime.NewMemoryStore()
 	m.MaxBytes = 4 << 20
-	ep, _ := m.Epoch(ctx)
+	ep, _ := m.Epoch(ctx, "")
 	big := []byte(`{"t":"` + strings.Repeat("x", 64<<10) + `"}`)
 	later := time.Now().Add(time.Minute)
 
@@ -290,7 +290,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	// Small entries: short-lived ones make room once expired.
 	m = runtime.NewMemoryStore()
 	m.MaxBytes = 800 // two claims (160 + 1 + len(the "too large" record) each), not three
-	ep, _ = m.Epoch(ctx)
+	ep, _ = m.Epoch(ctx, "")
 	_, err := m.Claim(ctx, "a", "t", ep, 150*time.Millisecond)
 	require.NoError(t, err)
 	_, err = m.Claim(ctx, "b", "t", ep, time.Minute)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -30,10 +31,13 @@ type countingHandler struct {
 	bookFlightArgsHandler
 	accept, decline, cancel atomic.Int32
 	hook                    func(ctx context.Context)
+	byDate                  sync.Map // Accept's runs by departure date: string → *atomic.Int32
 }
 
 func (h *countingHandler) Accept(ctx context.Context, a *BookFlightArgs) (*runtime.Result, error) {
 	h.accept.Add(1)
+	n, _ := h.byDate.LoadOrStore(a.Date, new(atomic.Int32))
+	n.(*atomic.Int32).Add(1)
 	if h.hook != nil {
 		h.hook(ctx)
 	}
@@ -63,7 +67,7 @@ type instance struct {
 	url   string
 	h     *countingHandler
 	hits  atomic.Int32
-	redis *redis.Client // the instance's own Redis client, when it has one
+	redis redis.UniversalClient // the instance's own Redis client, when it has one
 }
 
 func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {

@@ -41,13 +41,22 @@ func redisInstances(t *testing.T, srv *redistest.Server, n int, tune func(*runti
 // defaults of its own; each instance's Redis client is in clients, in order.
 func redisInstancesWith(t *testing.T, srv *redistest.Server, n int, so *redisstore.Options, tune func(*runtime.Options)) []*instance {
 	t.Helper()
+	return redisInstancesOn(t, func() redis.UniversalClient {
+		co := &redis.Options{Addr: srv.Addr(), PoolSize: 128}
+		redisstore.ClientOptions(co)
+		return redis.NewClient(co)
+	}, n, so, tune)
+}
+
+// redisInstancesOn is redisInstancesWith on the clients newClient makes
+// (one per instance).
+func redisInstancesOn(t *testing.T, newClient func() redis.UniversalClient, n int, so *redisstore.Options, tune func(*runtime.Options)) []*instance {
+	t.Helper()
 	keys, err := runtime.ParseKeyRing(runtime.GenerateKey())
 	require.NoError(t, err)
 	var out []*instance
 	for range n {
-		co := &redis.Options{Addr: srv.Addr(), PoolSize: 128}
-		redisstore.ClientOptions(co)
-		c := redis.NewClient(co)
+		c := newClient()
 		t.Cleanup(func() { _ = c.Close() })
 		store, err := redisstore.New(t.Context(), c, so)
 		require.NoError(t, err)

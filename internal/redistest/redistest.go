@@ -59,31 +59,41 @@ func Start(t testing.TB) *Server {
 // test is skipped.
 func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
+	s := &Server{t: t, bin: binary(t, "redis-server"), dir: t.TempDir(), cfg: cfg, Port: freePort(t)}
+	s.Restart()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// binary returns the path of name (redis-server, redis-cli): PATH, then
+// /usr/bin, /usr/local/bin. Without it the test is skipped, or fails when
+// MCPGEN_REQUIRE_REDIS is set.
+func binary(t testing.TB, name string) string {
+	t.Helper()
+	bin, err := exec.LookPath(name)
 	if err != nil {
-		for _, p := range []string{"/usr/bin/redis-server", "/usr/local/bin/redis-server"} {
+		for _, p := range []string{"/usr/bin/" + name, "/usr/local/bin/" + name} {
 			if _, serr := os.Stat(p); serr == nil {
-				bin, err = p, nil
-				break
+				return p
 			}
 		}
-	}
-	if err != nil {
 		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
-			t.Fatal("redis-server not found, and MCPGEN_REQUIRE_REDIS is set (CI): install the Debian package redis-server")
+			t.Fatalf("%s not found, and MCPGEN_REQUIRE_REDIS is set (CI): install the Debian package redis-server", name)
 		}
-		t.Skip("redis-server not found (install the Debian package redis-server): skipping a test that needs a real Redis")
+		t.Skipf("%s not found (install the Debian package redis-server): skipping a test that needs a real Redis", name)
 	}
+	return bin
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort(t testing.TB) int {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-	s := &Server{t: t, bin: bin, dir: t.TempDir(), cfg: cfg, Port: port}
-	s.Restart()
-	t.Cleanup(s.Stop)
-	return s
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // Addr returns "127.0.0.1:<port>".

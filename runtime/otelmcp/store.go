@@ -50,9 +50,9 @@ func (s *store) time(ctx context.Context, op metric.MeasurementOption, start tim
 	s.t.storeTimes.Record(ctx, d, op, metric.WithAttributes(failed))
 }
 
-func (s *store) Epoch(ctx context.Context) (string, error) {
+func (s *store) Epoch(ctx context.Context, flow string) (string, error) {
 	start := time.Now()
-	e, err := s.s.Epoch(ctx)
+	e, err := s.s.Epoch(ctx, flow)
 	s.time(ctx, opEpoch, start, err)
 	return e, err
 }

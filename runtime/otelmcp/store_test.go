@@ -31,9 +31,9 @@ func TestStoreCountsClaimsAndTimesOperations(t *testing.T) {
 	ctx := context.Background()
 	mem := runtime.NewMemoryStore()
 	s := tel.Store(mem)
-	epoch, err := s.Epoch(ctx)
-	require.NoError(t, err)
 	const flow = "AAAAAAAAAAAAAAAAAAAAAA"
+	epoch, err := s.Epoch(ctx, flow)
+	require.NoError(t, err)
 	_, err = s.Claim(ctx, flow, "t1", epoch, time.Minute)
 	require.NoError(t, err)
 	_, err = s.Claim(ctx, flow, "t2", epoch, time.Minute)

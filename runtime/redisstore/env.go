@@ -19,14 +19,16 @@ const (
 // environment, the one place examples take them from: Keys from
 // MCPGEN_STATE_KEYS ([runtime.KeyRingFromEnvOrEphemeral]: a random key when
 // unset) and Store from MCPGEN_REDIS_URL ([FromEnv], which connects and
-// checks the server's configuration; when unset, Store stays nil, the
-// process's in-memory store). warn, when non-nil, is called at most once
-// with [WarnEphemeralKeys] or [WarnSharedKeysWithoutRedis], and once more
-// with [Persistence.Warning] when the Redis server keeps no append-only
-// file. The returned close function closes the Redis client (a no-op
-// without one). Errors: a malformed key (the error names it), an
-// unparsable Redis URL, or [New]'s (Redis unreachable, an evicting
-// maxmemory-policy, CONFIG refused).
+// checks the server's configuration; one server, a Redis Cluster or
+// Sentinel, in the URL forms [NewClient] documents and docs/redis.md
+// shows; when unset, Store stays nil, the process's in-memory store).
+// warn, when non-nil, is called at most once with [WarnEphemeralKeys] or
+// [WarnSharedKeysWithoutRedis], and once more with [Persistence.Warning]
+// when the Redis server keeps no append-only file. The returned close
+// function closes the Redis client (a no-op without one). Errors: a
+// malformed key (the error names it), a malformed Redis URL (the error
+// names the part that is wrong), or [New]'s (Redis unreachable, an
+// evicting maxmemory-policy, CONFIG refused).
 func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Options, close func() error, err error) {
 	close = func() error { return nil }
 	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()

@@ -3,44 +3,63 @@
 // receive a replay of any flow's retry, so all of them must see the same
 // claims and records, or a replayed requestState runs its branch again
 // (MCP 2026-07-28, basic/patterns/mrtr, requestState security: the state is
-// echoed by the client and may be sent more than once).
+// echoed by the client and may be sent more than once). One Redis server,
+// a Redis Cluster and a master watched by Redis Sentinel all serve (see
+// [NewClient] for their URLs, [FromEnv] for MCPGEN_REDIS_URL).
 //
-// Keys, under Options.Prefix (default "mcpgen:flow:"):
+// # Keys
 //
-//   - <prefix>epoch holds the store's epoch: 22 random base64url
+// Flows are spread over [Buckets] (256) buckets by their id (FNV-1a); each
+// bucket has a hash tag of its own, chosen so that bucket b's keys hash to
+// the b-th 64-slot stretch of a Redis Cluster's 16384 slots, so the
+// buckets, and the flows with them, spread evenly over a cluster's
+// masters, while every key one operation reads stays in one slot. Under
+// Options.Prefix (default "mcpgen:flow:"), with <tag> a bucket's tag
+// ("17.301"):
+//
+//   - <prefix>{<tag>}:epoch holds the bucket's epoch: 22 random base64url
 //     characters, created once (only when the key is missing) and never
 //     expiring. A Redis that loses its data (a restart without persistence,
 //     FLUSHALL, FLUSHDB) loses this key with it, and the next operation
-//     that needs it creates a new value: every flow begun before then
-//     carries the old epoch in its requestState, and its retries are
-//     refused (the store cannot tell whether it completed) instead of
-//     running its branch again.
-//   - <prefix><flow id> (22 base64url characters) holds either
-//     "claim:<token>" (a request is running the flow's retry; it expires
-//     after the claim's lease, PX, unless renewed) or "record:<the final
-//     response as JSON>" (expiring, PXAT, when the flow's requestState
-//     stops opening: its expiry, fixed in round 1, plus the clock skew
-//     allowed between instances).
+//     that needs it creates a new value: every flow of the bucket begun
+//     before then carries the old epoch in its requestState, and its
+//     retries are refused (the store cannot tell whether it completed)
+//     instead of running its branch again.
+//   - <prefix>{<tag>}:<flow id> (the flow's bucket's tag; a flow id is 22
+//     base64url characters) holds either "claim:<token>" (a request is
+//     running the flow's retry; it expires after the claim's lease, PX,
+//     unless renewed) or "record:<the final response as JSON>" (expiring,
+//     PXAT, when the flow's requestState stops opening: its expiry, fixed
+//     in round 1, plus the clock skew allowed between instances).
 //   - <prefix>page:{<page id>} is a URL-mode page ([runtime.Store.PutPage]):
 //     a hash with the field record (the page's sealed record) and, once the
-//     user completed the page, answer (the sealed answer), expiring when the page does
-//     (PEXPIREAT). The id is a hash tag, so each page is one slot on
-//     a Redis Cluster (see [Store.PageKey]).
+//     user completed the page, answer (the sealed answer), expiring when
+//     the page does (PEXPIREAT). The id is a hash tag, so each page is one
+//     slot on a Redis Cluster (see [Store.PageKey]).
+//
+// A prefix that holds a hash tag itself ("{mcpgen}:flow:", which this
+// package once required on a cluster) puts every key in that tag's one
+// slot (the first tag counts: Redis Cluster specification, "Hash tags"):
+// correct, but one master then serves every flow.
+//
+// # Operations
 //
 // Every operation is one Lua script (EVALSHA; EVAL when the server does not
-// have it yet) or one command, atomic on the Redis server, and safe to send again after a
-// timeout (the same token finds its own claim, the same sealed page record
-// or answer its own write):
+// have it yet) or one command, atomic on the Redis server, declaring every
+// key it touches (KEYS, all in one slot, so it runs on a cluster), and safe
+// to send again after a timeout (the same token finds its own claim, the
+// same sealed page record or answer its own write):
 //
-//   - Claim checks the epoch (recreating a missing one) and then, in the
-//     same script, returns the flow's record, or takes (or renews) the
-//     caller's claim for the lease, or reports another request's claim
-//     ([runtime.ErrClaimed]);
+//   - Claim checks the flow's bucket's epoch (recreating a missing one) and
+//     then, in the same script, returns the flow's record, or takes (or
+//     renews) the caller's claim for the lease, or reports another
+//     request's claim ([runtime.ErrClaimed]);
 //   - Renew extends the caller's own claim by the lease (PEXPIRE);
 //   - Record replaces the caller's own claim with the record;
 //   - Release deletes the caller's own claim and nothing else;
-//   - Epoch reads the epoch (creating it when missing); its value is
-//     cached in the process for [Options.EpochCache] (default 5 s);
+//   - Epoch reads the flow's bucket's epoch (creating it when missing); each
+//     bucket's value is cached in the process for [Options.EpochCache]
+//     (default 5 s), and [New] reads them all;
 //   - PutPage creates a page's hash when its key is free, and
 //     CompletePage sets its answer once (one script each); Page is one
 //     HMGET, DeletePage one DEL.
@@ -48,24 +67,60 @@
 // So a request that completes a flow makes 2 Redis round trips (the claim
 // before its branch, the record after it: a response a client receives is
 // already recorded), a request that asks again makes 2 (claim, release), a
-// replay of a completed flow 1, and a first call at most 1 (the epoch, once
-// per EpochCache per process), plus one renewal every third of the lease
-// while a branch runs longer than that. Each operation has its own deadline
-// ([Options.Timeout], default 2 s): a Redis that is down or stalled makes
-// the retry fail closed (JSON-RPC -32603, no branch runs) instead of
-// hanging, while an instance too busy to get its answer in time (thousands
-// of requests at once) sends the operation again as long as Redis answers
-// its other ones.
+// replay of a completed flow 1, and a first call at most 1 (its bucket's
+// epoch, once per EpochCache per process and bucket), plus one renewal
+// every third of the lease while a branch runs longer than that. Each
+// operation has its own deadline ([Options.Timeout], default 2 s): a Redis
+// that is down or stalled makes the retry fail closed (JSON-RPC -32603, no
+// branch runs) instead of hanging, while an instance too busy to get its
+// answer in time (thousands of requests at once) sends the operation again
+// as long as Redis answers its other ones.
 //
-// What the server must be: Redis 6.2 or newer, with maxmemory-policy
-// noeviction (Redis docs, "Key eviction": any other policy may drop a
-// record while the epoch key stays, and a replay would then run its branch
-// again), which [New] checks; and, for records that outlive a restart,
-// appendonly yes (Redis docs, "Redis persistence": AOF), which [New]
-// reports through [Store.Persistence]. examples/loadbalanced/redis.conf is
-// such a configuration. On a Redis Cluster every key of a store must hash to
-// one slot (the epoch and a flow are read in one script): the prefix must
-// hold a hash tag, e.g. "{mcpgen}:flow:", which [New] checks.
+// # Failover
+//
+// Redis replicates asynchronously: when Sentinel promotes a replica, or a
+// cluster's replica takes over its failed master, the new master may lack
+// the last writes the old one acknowledged: a claim (its branch ran or is
+// running) or a record (its replays would claim the flow again). The
+// epoch key itself was written long before and survived, so it cannot
+// tell. The store therefore fences flows by node ([Options.Fence], on by
+// default for a cluster and for a server with replicas): a bucket's epoch
+// is then "<the epoch key's value>.<the first 16 hex digits of the serving
+// node's replication ID>" (INFO replication, master_replid), read by the
+// same scripts that read the key. Redis gives a master a new random
+// replication ID whenever it may hold another history than before: a
+// replica promoted by Sentinel, by a cluster failover or by REPLICAOF NO
+// ONE takes a new one (the old one becomes master_replid2), and so does a
+// master restarted. A branch runs, and a record is served, only after a
+// claim, and a claim succeeds only where the bucket's epoch, node ID
+// included, is the one sealed in round 1. So after a failover every flow
+// begun before it carries an ID no master has any more: its retries are
+// refused ("start the call again"), whatever the promoted replica
+// received (a record or renewal that a branch running across the failover
+// sends there changes nothing a claim would accept), and a flow begun after
+// it claims only on the new master. The old master, cut off but still taking writes
+// (a network partition), keeps its ID: it alone can honour the flows begun
+// on it, the new master refuses them, and the writes it takes are dropped
+// when it rejoins as a replica, with no flow the new master honours among
+// them. So no branch runs twice, without WAIT (which Redis documents as
+// not making replication strongly consistent, and which would add a
+// replication round trip to each claim and record) and without a cost per
+// round beyond the INFO call inside the claim and epoch scripts. The
+// price: a failover, a master restart (even one that kept its data by AOF)
+// or a slot migrated to another master refuses the flows in progress on
+// that master's buckets, which start again. A lone server (Options.Fence
+// off) keeps its flows across a restart from its append-only file, as
+// before.
+//
+// # The server
+//
+// Redis 6.2 or newer, with maxmemory-policy noeviction (Redis docs, "Key
+// eviction": any other policy may drop a record while the epoch key stays,
+// and a replay would then run its branch again), which [New] checks on
+// every master; and, for records that outlive a restart, appendonly yes
+// (Redis docs, "Redis persistence": AOF), which [New] reports through
+// [Store.Persistence]. examples/loadbalanced/redis.conf is such a
+// configuration.
 package redisstore
 
 import (
@@ -95,9 +150,11 @@ const DefaultTimeout = 2 * time.Second
 // DefaultEpochCache is the default of [Options.EpochCache].
 const DefaultEpochCache = 5 * time.Second
 
-// EnvURL names the environment variable [FromEnv] reads: a Redis URL as
-// redis.ParseURL takes it, e.g. redis://127.0.0.1:6379/0 or
-// rediss://user:password@host:6380/2.
+// EnvURL names the environment variable [FromEnv] reads: a Redis URL in
+// one of the forms [NewClient] takes: one server
+// (redis://127.0.0.1:6379/0, rediss://user:password@host:6380/2), a Redis
+// Cluster (redis://h1:7000?addr=h2:7001&addr=h3:7002) or Redis Sentinel
+// (redis://s1:26379?master_name=mymaster&addr=s2:26379&addr=s3:26379).
 const EnvURL = "MCPGEN_REDIS_URL"
 
 // EnvSkipConfigCheck names the environment variable that sets
@@ -107,10 +164,10 @@ const EnvSkipConfigCheck = "MCPGEN_REDIS_SKIP_CONFIG_CHECK"
 // Options configure a [Store]. The zero value is valid.
 type Options struct {
 	// Prefix is prepended to every key of the store (default
-	// [DefaultPrefix], "mcpgen:flow:"): <prefix>epoch and <prefix><flow
-	// id>. Instances that must see each other's flows use the same prefix
-	// on the same Redis database. On a Redis Cluster it must contain a
-	// hash tag ("{mcpgen}:flow:").
+	// [DefaultPrefix], "mcpgen:flow:"): <prefix>{<tag>}:epoch and
+	// <prefix>{<tag>}:<flow id> (see the package doc). Instances that must
+	// see each other's flows use the same prefix on the same Redis
+	// database. A hash tag in it puts every key in one cluster slot.
 	Prefix string
 	// Timeout bounds each Redis operation (default [DefaultTimeout], 2 s),
 	// counting the wait for a pooled connection. An operation that takes
@@ -134,15 +191,40 @@ type Options struct {
 	// noeviction (an evicting policy may drop records, and replays of their
 	// flows would run again); [Store.Persistence] then reports nothing.
 	SkipConfigCheck bool
+	// Fence says whether each bucket's epoch names the Redis node that
+	// serves it, so that the flows in progress when a replica takes over
+	// are refused instead of run again (see the package doc, "Failover").
+	// The zero value, [FenceAuto], turns it on for a *redis.ClusterClient
+	// and for a server that has replicas when [New] runs (INFO
+	// replication: connected_slaves); [FromEnv] turns it on for a Sentinel
+	// URL.
+	Fence Fence
 }
 
-// Store is a [runtime.Store] on a Redis server (or cluster, with a hash tag
-// in the prefix). It is safe for concurrent use, within and across
+// Fence is [Options.Fence].
+type Fence int
+
+const (
+	// FenceAuto: on for a cluster client and for a server with replicas
+	// at [New], off for a lone server.
+	FenceAuto Fence = iota
+	// FenceOn: each epoch names the node (a failover or a restart of a
+	// master refuses that master's flows in progress).
+	FenceOn
+	// FenceOff: the epoch key alone (a lone server; a restart that kept
+	// the data by AOF keeps its flows). A replica promoted may then run a
+	// branch a second time.
+	FenceOff
+)
+
+// Store is a [runtime.Store] on a Redis server, a Redis Cluster or a master
+// watched by Sentinel. It is safe for concurrent use, within and across
 // processes.
 type Store struct {
 	client   redis.UniversalClient
 	prefix   string
-	epochKey string
+	base     [Buckets]string // each bucket's keys start with it: <prefix>{<tag>}:
+	fence    string          // "1" when epochs name the node (Options.Fence), else "0"
 	timeout  time.Duration
 	cacheFor time.Duration
 	owned    bool // Close closes client (FromEnv made it)
@@ -150,10 +232,16 @@ type Store struct {
 	persist  Persistence
 
 	answered atomic.Int64 // when Redis last answered one of the store's operations, Unix nanoseconds
+	staleAt  atomic.Int64 // epochs read before this (Unix nanoseconds) are read again: Redis failed since
 
+	epochs [Buckets]bucketEpoch
+}
+
+// bucketEpoch is the cached epoch of one bucket.
+type bucketEpoch struct {
 	mu       sync.Mutex
 	epoch    string        // the epoch last read or confirmed
-	epochAt  time.Time     // when
+	at       time.Time     // when
 	fetching chan struct{} // closed when the epoch read under way ends; nil when none is
 }
 
@@ -162,18 +250,20 @@ var _ runtime.Store = (*Store)(nil)
 // New returns a Store on client with opts (nil for the defaults), after
 // checking the server's configuration with CONFIG GET (unless
 // [Options.SkipConfigCheck]): maxmemory-policy must be noeviction, and
-// appendonly and save are read for [Store.Persistence]. The client stays the
-// caller's: [Store.Close] does not close it. The Redis server must be 6.2 or
-// newer.
+// appendonly and save are read for [Store.Persistence]; with [FenceAuto],
+// INFO replication says whether the server has replicas; then every
+// bucket's epoch is read. The client stays the caller's: [Store.Close]
+// does not close it. The Redis server must be 6.2 or newer.
 //
 // Errors: an evicting maxmemory-policy (the message gives the fix:
 // maxmemory-policy noeviction); CONFIG refused by the server (renamed or
 // denied by an ACL, as on managed Redis: the message names
-// Options.SkipConfigCheck); Redis unreachable within [Options.Timeout]; on a
-// *redis.ClusterClient, a prefix without a hash tag.
+// Options.SkipConfigCheck); INFO refused (the message names
+// Options.Fence); Redis unreachable within [Options.Timeout].
 func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Store, error) {
 	s := &Store{client: client, prefix: DefaultPrefix, timeout: DefaultTimeout, cacheFor: DefaultEpochCache}
 	var cluster bool
+	fence := FenceAuto
 	switch c := client.(type) {
 	case *redis.Client:
 		s.inline = c.Options().ContextTimeoutEnabled
@@ -192,33 +282,86 @@ func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Sto
 			s.cacheFor = opts.EpochCache
 		}
 		skip = opts.SkipConfigCheck
+		fence = opts.Fence
 	}
-	s.epochKey = s.prefix + "epoch"
-	if cluster && !hasHashTag(s.prefix) {
-		return nil, fmt.Errorf("redisstore: on a Redis Cluster the prefix %q needs a hash tag, e.g. \"{mcpgen}:flow:\": the epoch and each flow are read in one script, so all of a store's keys must hash to one slot", s.prefix)
+	for b, tag := range bucketTags() {
+		s.base[b] = s.prefix + "{" + tag + "}:"
 	}
 	if !skip {
 		if err := s.checkConfig(ctx); err != nil {
 			return nil, err
 		}
 	}
-	// Read the epoch now, so that first calls find it cached (and a Redis
-	// unreachable later does not leave the instance without one).
-	if _, err := s.Epoch(ctx); err != nil {
-		return nil, fmt.Errorf("redisstore: cannot read the store's epoch: %w", err)
+	if fence == FenceAuto {
+		fence = FenceOff
+		if cluster {
+			fence = FenceOn
+		} else if replicated, err := s.hasReplicas(ctx); err != nil {
+			return nil, err
+		} else if replicated {
+			fence = FenceOn
+		}
+	}
+	s.fence = "0"
+	if fence == FenceOn {
+		s.fence = "1"
+	}
+	// Read the epochs now, so that first calls find them cached (and a
+	// Redis unreachable later does not leave the instance without them).
+	if err := s.readEpochs(ctx); err != nil {
+		return nil, fmt.Errorf("redisstore: cannot read the store's epochs: %w", err)
 	}
 	return s, nil
 }
 
-// hasHashTag reports whether key has a Redis Cluster hash tag: a "{"
-// followed, later, by a "}" with something between them.
-func hasHashTag(key string) bool {
-	i := strings.IndexByte(key, '{')
-	if i < 0 {
-		return false
+// hasReplicas reports whether the server has replicas connected (INFO
+// replication: connected_slaves).
+func (s *Store) hasReplicas(ctx context.Context) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	info, err := s.client.Info(ctx, "replication").Result()
+	if err != nil {
+		var rerr redis.Error
+		if errors.As(err, &rerr) {
+			return false, fmt.Errorf("redisstore: INFO replication was refused (%w): set redisstore.Options.Fence to FenceOn when the server has replicas that may take over, FenceOff when it is alone", err)
+		}
+		return false, fmt.Errorf("redisstore: cannot reach Redis to read INFO replication: %w", err)
 	}
-	j := strings.IndexByte(key[i+1:], '}')
-	return j > 0
+	for line := range strings.Lines(info) {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(line), "connected_slaves:"); ok {
+			return n != "0", nil
+		}
+	}
+	return false, nil
+}
+
+// Fenced reports whether each bucket's epoch names the node that serves it
+// ([Options.Fence], as [New] settled [FenceAuto]).
+func (s *Store) Fenced() bool { return s.fence == "1" }
+
+// readEpochs reads every bucket's epoch in one pipeline (one per master on
+// a cluster), creating the missing ones.
+func (s *Store) readEpochs(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var cmds [Buckets]*redis.Cmd
+	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for b := range cmds {
+			cmds[b] = epochScript.Eval(ctx, p, []string{s.base[b] + "epoch"}, newEpoch(), s.fence)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("redis epoch %sepoch: %w", s.base[0], err)
+	}
+	for b, c := range cmds {
+		e, err := c.Text()
+		if err != nil {
+			return fmt.Errorf("redis epoch %sepoch: %w", s.base[b], err)
+		}
+		s.setEpoch(b, e)
+	}
+	return nil
 }
 
 // Persistence is what [New] read of the server's persistence settings
@@ -300,26 +443,30 @@ func (s *Store) checkConfig(ctx context.Context) error {
 	return nil
 }
 
-// FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL])
+// FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL];
+// one server, a Redis Cluster or Sentinel, in the forms [NewClient] takes)
 // and true, made by [New] with the default options ([Options.SkipConfigCheck]
-// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]) on a client
-// sized for a busy server (see [ClientOptions]). When the variable is unset
-// or empty it returns nil, false, nil. Errors: the URL does not parse, or
-// New's (the server is unreachable or misconfigured). [Store.Close] closes
-// the client it made.
+// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]; [FenceOn] for
+// a Sentinel URL) on a client sized for a busy server (see
+// [ClientOptions]). When the variable is unset or empty it returns nil,
+// false, nil. Errors: the URL is malformed (the error names the variable
+// and the part that is wrong), or New's (the server is unreachable or
+// misconfigured). [Store.Close] closes the client it made.
 func FromEnv(ctx context.Context) (*Store, bool, error) {
 	raw := strings.TrimSpace(os.Getenv(EnvURL))
 	if raw == "" {
 		return nil, false, nil
 	}
-	o, err := redis.ParseURL(raw)
+	c, topo, err := NewClient(ctx, raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
 	}
-	ClientOptions(o)
 	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
-	c := redis.NewClient(o)
-	s, err := New(ctx, c, &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")})
+	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
+	if topo == Sentinel {
+		opts.Fence = FenceOn
+	}
+	s, err := New(ctx, c, opts)
 	if err != nil {
 		_ = c.Close()
 		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
@@ -356,12 +503,13 @@ func (s *Store) Close() error {
 // Client returns the Redis client the store uses.
 func (s *Store) Client() redis.UniversalClient { return s.client }
 
-// Key returns the Redis key of a flow id: the prefix followed by the id.
-func (s *Store) Key(flow string) string { return s.prefix + flow }
+// Key returns the Redis key of a flow id: the prefix, its bucket's hash
+// tag and the id, e.g. mcpgen:flow:{17.301}:Yx3….
+func (s *Store) Key(flow string) string { return s.base[bucketOf(flow)] + flow }
 
-// EpochKey returns the Redis key of the store's epoch: the prefix followed
-// by "epoch".
-func (s *Store) EpochKey() string { return s.epochKey }
+// EpochKey returns the Redis key of the epoch of flow's bucket: the prefix,
+// the bucket's hash tag and "epoch", e.g. mcpgen:flow:{17.301}:epoch.
+func (s *Store) EpochKey(flow string) string { return s.base[bucketOf(flow)] + "epoch" }
 
 const (
 	claimTag  = "claim:"
@@ -377,27 +525,43 @@ func newEpoch() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// epochScript returns the epoch (KEYS[1]), setting it to ARGV[1] when it is
-// missing.
-var epochScript = redis.NewScript(`
-local e = redis.call('GET', KEYS[1])
-if not e then
-  redis.call('SET', KEYS[1], ARGV[1])
-  e = ARGV[1]
+// currentEpoch is the Lua function the epoch and claim scripts share: the
+// epoch of the bucket whose epoch key is key, setting it to fresh when it is
+// missing, followed, when fence is "1", by "." and the first 16 hex digits
+// of this node's replication ID (see the package doc, "Failover"); fenced,
+// it fails with READONLY on a replica, which holds its master's ID (a
+// client that reaches a replica while a failover is under way: Redis runs
+// a script that only reads there).
+const currentEpoch = `
+local function epoch(key, fresh, fence)
+  local e = redis.call('GET', key)
+  if not e then
+    redis.call('SET', key, fresh)
+    e = fresh
+  end
+  if fence == '1' then
+    local info = redis.call('INFO', 'replication')
+    if not string.find(info, 'role:master', 1, true) then
+      error({err = 'READONLY mcpgen: a flow epoch is read on a master only (this replica shares its master\'s replication ID)'})
+    end
+    local id = string.match(info, 'master_replid:(%x+)')
+    e = e .. '.' .. string.sub(id, 1, 16)
+  end
+  return e
 end
-return e`)
+`
+
+// epochScript returns the epoch of the bucket whose epoch key is KEYS[1]
+// (currentEpoch, ARGV[1] the fresh value, ARGV[2] the fence).
+var epochScript = redis.NewScript(currentEpoch + `return epoch(KEYS[1], ARGV[1], ARGV[2])`)
 
 // claimScript claims the flow KEYS[1] for "claim:<token>" (ARGV[1]) for
-// ARGV[3] milliseconds when the epoch KEYS[2] is ARGV[2] (recreating a
-// missing epoch as ARGV[4]). It returns {0, epoch} when the epoch differs,
-// {1} when the claim is the caller's, {2, value} when the flow holds a
-// record, {3} when it holds another claim.
-var claimScript = redis.NewScript(`
-local e = redis.call('GET', KEYS[2])
-if not e then
-  redis.call('SET', KEYS[2], ARGV[4])
-  e = ARGV[4]
-end
+// ARGV[3] milliseconds when its bucket's epoch (KEYS[2], fence ARGV[5]) is
+// ARGV[2] (recreating a missing epoch key as ARGV[4]). It returns {0,
+// epoch} when the epoch differs, {1} when the claim is the caller's, {2,
+// value} when the flow holds a record, {3} when it holds another claim.
+var claimScript = redis.NewScript(currentEpoch + `
+local e = epoch(KEYS[2], ARGV[4], ARGV[5])
 if e ~= ARGV[2] then
   return {0, e}
 end
@@ -441,37 +605,53 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-func (s *Store) setEpoch(epoch string) {
-	s.mu.Lock()
-	s.epoch, s.epochAt = epoch, time.Now()
-	s.mu.Unlock()
+// setEpoch caches epoch as bucket b's, read or confirmed now.
+func (s *Store) setEpoch(b int, epoch string) {
+	be := &s.epochs[b]
+	be.mu.Lock()
+	be.epoch, be.at = epoch, time.Now()
+	be.mu.Unlock()
 }
 
-// Epoch implements [runtime.Store.Epoch]: the value of <prefix>epoch, created
-// (22 random base64url characters) when missing, in one script; a value
-// read or confirmed less than [Options.EpochCache] ago is returned without
-// asking Redis, and concurrent callers share one read. When Redis fails,
-// the last value read or confirmed, however old, is returned instead ([New]
-// reads one): a first call still asks while Redis is briefly unreachable,
-// and if Redis lost its data meanwhile the flow's retries are refused.
-// Errors: Redis failed (or did not answer within the timeout) and no epoch
-// was ever read.
-func (s *Store) Epoch(ctx context.Context) (string, error) {
+// fresh reports whether an epoch read at is still to be used.
+func (s *Store) fresh(at time.Time) bool {
+	return time.Since(at) < s.cacheFor && at.UnixNano() > s.staleAt.Load()
+}
+
+// Epoch implements [runtime.Store.Epoch]: the epoch of flow's bucket, the
+// value of <prefix>{<tag>}:epoch (created, 22 random base64url characters,
+// when missing) followed, when the store is fenced ([Options.Fence]), by
+// "." and 16 hex digits of the serving node's replication ID, in one
+// script; a value read or confirmed less than [Options.EpochCache] ago is
+// returned without asking Redis, and concurrent callers share one read.
+// When Redis fails, an unfenced store returns the last value read or
+// confirmed, however old, instead ([New] reads them all): a first call
+// still asks while Redis is briefly unreachable, and if Redis lost its data
+// meanwhile the flow's retries are refused. A fenced store returns the
+// error: Redis failing is then most often a failover under way, after which
+// the old value is certainly stale, so the first call is refused with
+// "retry later" (-32603) and its retry seals the new master's epoch,
+// instead of asking questions whose answers would be refused. Errors:
+// Redis failed (or did not answer within the timeout) and the store is
+// fenced or never read the bucket's epoch.
+func (s *Store) Epoch(ctx context.Context, flow string) (string, error) {
+	b := bucketOf(flow)
+	be := &s.epochs[b]
 	for {
-		s.mu.Lock()
-		e, fresh := s.epoch, s.epoch != "" && time.Since(s.epochAt) < s.cacheFor
-		wait := s.fetching
+		be.mu.Lock()
+		e, fresh := be.epoch, be.epoch != "" && s.fresh(be.at)
+		wait := be.fetching
 		if fresh || wait == nil {
 			if !fresh {
-				s.fetching = make(chan struct{})
+				be.fetching = make(chan struct{})
 			}
-			s.mu.Unlock()
+			be.mu.Unlock()
 			if fresh {
 				return e, nil
 			}
 			break
 		}
-		s.mu.Unlock()
+		be.mu.Unlock()
 		// Another caller is reading it: share its answer.
 		select {
 		case <-wait:
@@ -479,43 +659,45 @@ func (s *Store) Epoch(ctx context.Context) (string, error) {
 			if e != "" {
 				return e, nil
 			}
-			return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, ctx.Err())
+			return "", fmt.Errorf("redis epoch %sepoch: %w", s.base[b], ctx.Err())
 		}
-		s.mu.Lock()
-		e, read := s.epoch, s.epochAt
-		s.mu.Unlock()
-		if e != "" && time.Since(read) < s.cacheFor {
+		be.mu.Lock()
+		e, read := be.epoch, be.at
+		be.mu.Unlock()
+		if e != "" && s.fresh(read) {
 			return e, nil
 		}
 		// That read failed: read it ourselves.
 	}
 	read, err := within(s, ctx, func(ctx context.Context) (string, error) {
-		return epochScript.Run(ctx, s.client, []string{s.epochKey}, newEpoch()).Text()
+		return epochScript.Run(ctx, s.client, []string{s.base[b] + "epoch"}, newEpoch(), s.fence).Text()
 	})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	close(s.fetching)
-	s.fetching = nil
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	close(be.fetching)
+	be.fetching = nil
 	if err != nil {
-		if s.epoch != "" {
-			return s.epoch, nil
+		if be.epoch != "" && s.fence == "0" {
+			return be.epoch, nil
 		}
-		return "", fmt.Errorf("redis epoch %s: %w", s.epochKey, err)
+		return "", fmt.Errorf("redis epoch %sepoch: %w", s.base[b], err)
 	}
-	s.epoch, s.epochAt = read, time.Now()
+	be.epoch, be.at = read, time.Now()
 	return read, nil
 }
 
-// Claim implements [runtime.Store.Claim] with one Lua script: the epoch
-// check (recreating a missing <prefix>epoch with a new value) and SET key
+// Claim implements [runtime.Store.Claim] with one Lua script: the check of
+// the epoch of flow's bucket (recreating a missing epoch key with a new
+// value; with the node's replication ID when fenced) and SET key
 // claim:<token> PX <lease>, or the record, or [runtime.ErrClaimed]. It
 // returns an error wrapping [runtime.ErrEpoch] when the epoch is not
 // epoch, or the Redis error.
 func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
-	key := s.Key(flow)
+	b := bucketOf(flow)
+	key, epochKey := s.base[b]+flow, s.base[b]+"epoch"
 	res, err := within(s, ctx, func(ctx context.Context) ([]any, error) {
-		return claimScript.Run(ctx, s.client, []string{key, s.epochKey},
-			claimTag+token, epoch, max(1, lease.Milliseconds()), newEpoch()).Slice()
+		return claimScript.Run(ctx, s.client, []string{key, epochKey},
+			claimTag+token, epoch, max(1, lease.Milliseconds()), newEpoch(), s.fence).Slice()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("redis claim %s: %w", key, err)
@@ -523,15 +705,19 @@ func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time
 	code, _ := res[0].(int64)
 	switch code {
 	case 0:
+		// Redis lost its memory or another node serves the bucket: every
+		// bucket's epoch may have changed with it, so each is read again
+		// before a first call seals it.
 		current, _ := res[1].(string)
-		s.setEpoch(current)
-		return nil, fmt.Errorf("%w (Redis %s is %q, the flow began under %q: the server restarted without persistence or was flushed)", runtime.ErrEpoch, s.epochKey, current, epoch)
+		s.staleEpoch()
+		s.setEpoch(b, current)
+		return nil, fmt.Errorf("%w (the epoch of %s is %q, the flow began under %q: the server restarted without persistence or was flushed, or, with a node's replication ID after the dot, another node serves the bucket since: a failover, a restart or a slot migrated)", runtime.ErrEpoch, epochKey, current, epoch)
 	case 1:
-		s.setEpoch(epoch)
+		s.setEpoch(b, epoch)
 		return nil, nil
 	case 2:
 		v, _ := res[1].(string)
-		s.setEpoch(epoch)
+		s.setEpoch(b, epoch)
 		return []byte(v[len(recordTag):]), nil
 	case 3:
 		return nil, runtime.ErrClaimed
@@ -614,6 +800,12 @@ func within[T any](s *Store, ctx context.Context, op func(ctx context.Context) (
 			s.answered.Store(time.Now().UnixNano())
 			return v, err
 		}
+		if c, ok := s.client.(*redis.ClusterClient); ok {
+			// A master may have failed and a replica taken its slots:
+			// go-redis learns that only from a MOVED reply or its
+			// periodic reload (every minute), so reload now.
+			c.ReloadState(ctx)
+		}
 		if !timedOut(err) || ctx.Err() != nil || n >= busyLimit ||
 			time.Since(time.Unix(0, s.answered.Load())) >= s.timeout {
 			s.staleEpoch()
@@ -622,12 +814,11 @@ func within[T any](s *Store, ctx context.Context, op func(ctx context.Context) (
 	}
 }
 
-// staleEpoch makes the next Epoch read Redis again (the value stays as the
-// fallback): Redis failed, and may come back without its data.
+// staleEpoch makes the next Epoch of every bucket read Redis again (the
+// values stay as the fallback): Redis failed, and may come back without its
+// data or with another node serving.
 func (s *Store) staleEpoch() {
-	s.mu.Lock()
-	s.epochAt = time.Time{}
-	s.mu.Unlock()
+	s.staleAt.Store(time.Now().UnixNano())
 }
 
 // attempt runs op once under the store's timeout (see within). Each

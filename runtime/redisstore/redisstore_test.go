@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -30,9 +31,22 @@ func newStore(t *testing.T, srv *redistest.Server, opts *redisstore.Options) (*r
 	return s, c
 }
 
-func epoch(t *testing.T, s *redisstore.Store) string {
+// neighbours returns n flow ids other than flow in flow's bucket (one
+// epoch key).
+func neighbours(s *redisstore.Store, flow string, n int) []string {
+	var out []string
+	for i := 0; len(out) < n; i++ {
+		if g := fmt.Sprintf("%s-%d", flow, i); s.EpochKey(g) == s.EpochKey(flow) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// epoch returns the epoch of flow's bucket.
+func epoch(t *testing.T, s *redisstore.Store, flow string) string {
 	t.Helper()
-	e, err := s.Epoch(t.Context())
+	e, err := s.Epoch(t.Context(), flow)
 	require.NoError(t, err)
 	return e
 }
@@ -42,18 +56,18 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 	s, c := newStore(t, srv, nil)
 	ctx := context.Background()
 	later := time.Now().Add(time.Minute)
-	ep := epoch(t, s)
+	ep := epoch(t, s, "f")
 	assert.Len(t, ep, 22)
-	assert.Equal(t, ep, c.Get(ctx, "mcpgen:flow:epoch").Val())
-	assert.EqualValues(t, -1, c.PTTL(ctx, "mcpgen:flow:epoch").Val(), "the epoch never expires")
+	assert.Equal(t, ep, c.Get(ctx, s.EpochKey("f")).Val())
+	assert.EqualValues(t, -1, c.PTTL(ctx, s.EpochKey("f")).Val(), "the epoch never expires")
 
 	rec, err := s.Claim(ctx, "f", "a", ep, 30*time.Second)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
-	v, err := c.Get(ctx, "mcpgen:flow:f").Result()
+	v, err := c.Get(ctx, s.Key("f")).Result()
 	require.NoError(t, err)
 	assert.Equal(t, "claim:a", v)
-	pttl, err := c.PTTL(ctx, "mcpgen:flow:f").Result()
+	pttl, err := c.PTTL(ctx, s.Key("f")).Result()
 	require.NoError(t, err)
 	assert.InDelta(t, (30 * time.Second).Milliseconds(), pttl.Milliseconds(), 2000, "PX the lease")
 	_, err = s.Claim(ctx, "f", "a", ep, 30*time.Second)
@@ -64,23 +78,23 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 	assert.ErrorIs(t, s.Record(ctx, "f", "b", []byte("x"), later), runtime.ErrClaimLost)
 	assert.ErrorIs(t, s.Renew(ctx, "f", "b", time.Minute), runtime.ErrClaimLost)
 	require.NoError(t, s.Release(ctx, "f", "b"), "not b's: nothing happens")
-	v, _ = c.Get(ctx, "mcpgen:flow:f").Result()
+	v, _ = c.Get(ctx, s.Key("f")).Result()
 	assert.Equal(t, "claim:a", v, "a's claim survived b's release")
 	require.NoError(t, s.Renew(ctx, "f", "a", time.Minute))
-	pttl, _ = c.PTTL(ctx, "mcpgen:flow:f").Result()
+	pttl, _ = c.PTTL(ctx, s.Key("f")).Result()
 	assert.InDelta(t, time.Minute.Milliseconds(), pttl.Milliseconds(), 2000, "renewed to the lease from now")
 
 	require.NoError(t, s.Release(ctx, "f", "a"))
-	assert.Zero(t, c.Exists(ctx, "mcpgen:flow:f").Val(), "released: gone")
+	assert.Zero(t, c.Exists(ctx, s.Key("f")).Val(), "released: gone")
 
 	_, err = s.Claim(ctx, "f", "c", ep, time.Minute)
 	require.NoError(t, err)
 	longer := time.Now().Add(2 * time.Minute)
 	require.NoError(t, s.Record(ctx, "f", "c", []byte(`{"t":"done"}`), longer))
 	require.NoError(t, s.Record(ctx, "f", "c", []byte(`{"t":"done"}`), longer), "the same record again (a resent record)")
-	v, _ = c.Get(ctx, "mcpgen:flow:f").Result()
+	v, _ = c.Get(ctx, s.Key("f")).Result()
 	assert.Equal(t, `record:{"t":"done"}`, v)
-	pttl, _ = c.PTTL(ctx, "mcpgen:flow:f").Result()
+	pttl, _ = c.PTTL(ctx, s.Key("f")).Result()
 	assert.InDelta(t, (2 * time.Minute).Milliseconds(), pttl.Milliseconds(), 2000, "the record's own expiry")
 	assert.ErrorIs(t, s.Renew(ctx, "f", "c", time.Second), runtime.ErrClaimLost, "a record is not renewed")
 
@@ -93,10 +107,11 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 	assert.ErrorIs(t, s.Record(ctx, "f", "c", []byte("again"), later), runtime.ErrClaimLost, "recorded once")
 
 	// A claim's lease ends: the next token claims, the first is fenced.
-	_, err = s.Claim(ctx, "g", "a", ep, 50*time.Millisecond)
+	epg := epoch(t, s, "g")
+	_, err = s.Claim(ctx, "g", "a", epg, 50*time.Millisecond)
 	require.NoError(t, err)
 	time.Sleep(100 * time.Millisecond)
-	rec, err = s.Claim(ctx, "g", "b", ep, time.Minute)
+	rec, err = s.Claim(ctx, "g", "b", epg, time.Minute)
 	require.NoError(t, err)
 	assert.Nil(t, rec)
 	assert.ErrorIs(t, s.Record(ctx, "g", "a", []byte("late"), later), runtime.ErrClaimLost)
@@ -110,8 +125,8 @@ func TestEpochLostWithTheData(t *testing.T) {
 	s, c := newStore(t, srv, nil)
 	other, _ := newStore(t, srv, nil)
 	ctx := context.Background()
-	ep := epoch(t, s)
-	assert.Equal(t, ep, epoch(t, other), "one epoch for every instance")
+	ep := epoch(t, s, "f")
+	assert.Equal(t, ep, epoch(t, other, "f"), "one epoch for every instance")
 
 	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
 	require.NoError(t, err)
@@ -120,15 +135,16 @@ func TestEpochLostWithTheData(t *testing.T) {
 
 	_, err = other.Claim(ctx, "f", "b", ep, time.Minute)
 	require.ErrorIs(t, err, runtime.ErrEpoch)
-	now := c.Get(ctx, "mcpgen:flow:epoch").Val()
+	now := c.Get(ctx, s.EpochKey("f")).Val()
 	assert.Len(t, now, 22, "recreated")
 	assert.NotEqual(t, ep, now)
-	assert.Zero(t, c.Exists(ctx, "mcpgen:flow:f").Val(), "nothing claimed")
-	_, err = s.Claim(ctx, "g", "b", ep, time.Minute)
-	require.ErrorIs(t, err, runtime.ErrEpoch, "a flow begun before, never claimed")
-	assert.Equal(t, now, epoch(t, other), "the refused claim refreshed the cached epoch")
-	assert.Equal(t, now, epoch(t, s))
-	_, err = s.Claim(ctx, "h", "b", now, time.Minute)
+	assert.Zero(t, c.Exists(ctx, s.Key("f")).Val(), "nothing claimed")
+	nb := neighbours(s, "f", 2)
+	_, err = s.Claim(ctx, nb[0], "b", ep, time.Minute)
+	require.ErrorIs(t, err, runtime.ErrEpoch, "a flow of the bucket begun before, never claimed")
+	assert.Equal(t, now, epoch(t, other, "f"), "the refused claim refreshed the cached epoch")
+	assert.Equal(t, now, epoch(t, s, "f"))
+	_, err = s.Claim(ctx, nb[1], "b", now, time.Minute)
 	require.NoError(t, err, "a flow begun after")
 }
 
@@ -136,11 +152,11 @@ func TestEpochCache(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{EpochCache: 200 * time.Millisecond})
 	ctx := context.Background()
-	ep := epoch(t, s)
-	require.NoError(t, c.Set(ctx, s.EpochKey(), "replaced", 0).Err())
-	assert.Equal(t, ep, epoch(t, s), "cached")
+	ep := epoch(t, s, "f")
+	require.NoError(t, c.Set(ctx, s.EpochKey("f"), "replaced", 0).Err())
+	assert.Equal(t, ep, epoch(t, s, "f"), "cached")
 	time.Sleep(250 * time.Millisecond)
-	assert.Equal(t, "replaced", epoch(t, s), "read again once stale")
+	assert.Equal(t, "replaced", epoch(t, s, "f"), "read again once stale")
 }
 
 // An instance that saw Redis fail reads the epoch again on its next first
@@ -150,13 +166,13 @@ func TestFailureMakesTheEpochBeReadAgain(t *testing.T) {
 	srv := redistest.Start(t)
 	s, _ := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
 	ctx := context.Background()
-	ep := epoch(t, s)
+	ep := epoch(t, s, "f")
 	srv.Stop()
 	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
 	require.Error(t, err)
-	assert.Equal(t, ep, epoch(t, s), "Redis down: the last epoch known")
+	assert.Equal(t, ep, epoch(t, s, "f"), "Redis down: the last epoch known")
 	srv.Restart()
-	now := epoch(t, s)
+	now := epoch(t, s, "f")
 	assert.NotEqual(t, ep, now, "Redis back without its data: a new epoch, read at once")
 	_, err = s.Claim(ctx, "f", "a", now, time.Minute)
 	require.NoError(t, err)
@@ -220,16 +236,18 @@ func TestTheRepositorysRedisConf(t *testing.T) {
 	srv := redistest.StartWith(t, redistest.Config{ConfFile: "../../examples/loadbalanced/redis.conf"})
 	s, _ := newStore(t, srv, nil)
 	assert.Equal(t, redisstore.Persistence{Checked: true, AppendOnly: true}, s.Persistence())
-	ep := epoch(t, s)
+	ep := epoch(t, s, "f")
 	srv.Stop()
 	srv.Restart()
 	s, _ = newStore(t, srv, nil)
-	assert.Equal(t, ep, epoch(t, s))
+	assert.Equal(t, ep, epoch(t, s, "f"))
 }
 
-// A one-node Redis Cluster holding every slot: the prefix needs a hash tag,
-// and with one the epoch and the flows share a slot.
-func TestClusterPrefixNeedsAHashTag(t *testing.T) {
+// A one-node Redis Cluster holding every slot, through a cluster client:
+// the store is fenced (FenceAuto), each flow's keys share one slot (the
+// claim script reads both), with or without a hash tag in the prefix, and
+// the page scripts declare their one key.
+func TestOneNodeCluster(t *testing.T) {
 	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}})
 	admin := client(t, srv)
 	require.NoError(t, admin.Do(t.Context(), "CLUSTER", "ADDSLOTSRANGE", "0", "16383").Err())
@@ -239,43 +257,46 @@ func TestClusterPrefixNeedsAHashTag(t *testing.T) {
 	}, 10*time.Second, 50*time.Millisecond)
 	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{srv.Addr()}})
 	t.Cleanup(func() { _ = c.Close() })
-	_, err := redisstore.New(t.Context(), c, nil)
-	require.ErrorContains(t, err, "hash tag")
-	s, err := redisstore.New(t.Context(), c, &redisstore.Options{Prefix: "{mcpgen}:flow:"})
-	require.NoError(t, err)
 	ctx := context.Background()
-	ep := epoch(t, s)
-	_, err = s.Claim(ctx, "f", "a", ep, time.Minute)
-	require.NoError(t, err)
-	require.NoError(t, s.Record(ctx, "f", "a", []byte("done"), time.Now().Add(time.Minute)))
-	rec, err := s.Claim(ctx, "f", "b", ep, time.Minute)
-	require.NoError(t, err)
-	assert.Equal(t, "done", string(rec))
+	for _, prefix := range []string{"", "{mcpgen}:flow:"} {
+		s, err := redisstore.New(t.Context(), c, &redisstore.Options{Prefix: prefix})
+		require.NoError(t, err)
+		assert.True(t, s.Fenced(), "a cluster client: fenced")
+		ep := epoch(t, s, "f")
+		assert.Regexp(t, `^[A-Za-z0-9_-]{22}\.[0-9a-f]{16}$`, ep, "the epoch key's value and the node's replication ID")
+		assert.Equal(t, admin.ClusterKeySlot(ctx, s.Key("f")).Val(), admin.ClusterKeySlot(ctx, s.EpochKey("f")).Val())
+		_, err = s.Claim(ctx, "f", "a", ep, time.Minute)
+		require.NoError(t, err)
+		require.NoError(t, s.Record(ctx, "f", "a", []byte("done"), time.Now().Add(time.Minute)))
+		rec, err := s.Claim(ctx, "f", "b", ep, time.Minute)
+		require.NoError(t, err)
+		assert.Equal(t, "done", string(rec))
 
-	// A page's scripts declare its one key: they run on a cluster.
-	require.NoError(t, s.PutPage(ctx, "p", []byte("r"), time.Now().Add(time.Minute)))
-	require.NoError(t, s.CompletePage(ctx, "p", []byte("a")))
-	assert.ErrorIs(t, s.CompletePage(ctx, "p", []byte("b")), runtime.ErrPageCompleted)
-	rec, ans, err := s.Page(ctx, "p")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"r", "a"}, []string{string(rec), string(ans)})
-	require.NoError(t, s.DeletePage(ctx, "p"))
+		// A page's scripts declare its one key: they run on a cluster.
+		require.NoError(t, s.PutPage(ctx, "p", []byte("r"), time.Now().Add(time.Minute)))
+		require.NoError(t, s.CompletePage(ctx, "p", []byte("a")))
+		assert.ErrorIs(t, s.CompletePage(ctx, "p", []byte("b")), runtime.ErrPageCompleted)
+		rec, ans, err := s.Page(ctx, "p")
+		require.NoError(t, err)
+		assert.Equal(t, []string{"r", "a"}, []string{string(rec), string(ans)})
+		require.NoError(t, s.DeletePage(ctx, "p"))
+	}
 }
 
 func TestPrefix(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Prefix: "other:"})
 	ctx := context.Background()
-	ep := epoch(t, s)
+	ep := epoch(t, s, "f")
 	_, err := s.Claim(ctx, "f", "a", ep, time.Minute)
 	require.NoError(t, err)
-	assert.Equal(t, int64(1), c.Exists(ctx, "other:f").Val())
-	assert.Equal(t, "other:f", s.Key("f"))
-	assert.Equal(t, "other:epoch", s.EpochKey())
+	assert.Regexp(t, `^other:\{\d+\.\d+\}:f$`, s.Key("f"), "the prefix, the bucket's tag, the flow")
+	assert.Equal(t, strings.TrimSuffix(s.Key("f"), "f")+"epoch", s.EpochKey("f"))
+	assert.Equal(t, int64(1), c.Exists(ctx, s.Key("f")).Val())
 	// Another prefix is another namespace, with its own epoch.
 	s2, err := redisstore.New(t.Context(), c, nil)
 	require.NoError(t, err)
-	ep2 := epoch(t, s2)
+	ep2 := epoch(t, s2, "f")
 	assert.NotEqual(t, ep, ep2)
 	rec, err := s2.Claim(ctx, "f", "b", ep2, time.Minute)
 	require.NoError(t, err)
@@ -286,7 +307,7 @@ func TestStalledRedisTimesOut(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 200 * time.Millisecond})
 	require.NoError(t, c.Ping(context.Background()).Err())
-	ep := epoch(t, s)
+	ep := epoch(t, s, "f")
 	srv.Pause()
 	start := time.Now()
 	_, err := s.Claim(context.Background(), "f", "a", ep, time.Minute)
@@ -303,8 +324,8 @@ func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
 	ctx := context.Background()
-	ep := epoch(t, s)
-	_, err := s.Claim(ctx, "warm", "t", ep, time.Minute) // the script is loaded: the stalled claim is one EVALSHA
+	ep := epoch(t, s, "f")
+	_, err := s.Claim(ctx, "warm", "t", epoch(t, s, "warm"), time.Minute) // the script is loaded: the stalled claim is one EVALSHA
 	require.NoError(t, err)
 	slept := make(chan error, 1)
 	go func() { slept <- client(t, srv).Do(ctx, "DEBUG", "SLEEP", "3").Err() }()
@@ -312,7 +333,7 @@ func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
 	_, err = s.Claim(ctx, "f", "lost", ep, 1500*time.Millisecond)
 	require.Error(t, err, "the claim times out")
 	require.NoError(t, <-slept)
-	require.Eventually(t, func() bool { return c.Get(ctx, "mcpgen:flow:f").Val() == "claim:lost" }, time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return c.Get(ctx, s.Key("f")).Val() == "claim:lost" }, time.Second, 10*time.Millisecond,
 		"Redis took the claim once awake")
 	_, err = s.Claim(ctx, "f", "next", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed, "within the lease")
@@ -339,9 +360,9 @@ func TestFromEnv(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	defer s.Close()
-	_, err = s.Claim(context.Background(), "f", "a", epoch(t, s), time.Minute)
+	_, err = s.Claim(context.Background(), "f", "a", epoch(t, s, "f"), time.Minute)
 	require.NoError(t, err)
-	assert.Equal(t, int64(1), s.Client().Exists(context.Background(), "mcpgen:flow:f").Val())
+	assert.Equal(t, int64(1), s.Client().Exists(context.Background(), s.Key("f")).Val())
 	o := s.Client().(*redis.Client).Options()
 	assert.True(t, o.ContextTimeoutEnabled)
 	assert.Equal(t, redisstore.DefaultTimeout, o.PoolTimeout)

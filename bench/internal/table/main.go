@@ -265,6 +265,19 @@ func render(w io.Writer, r results) {
 			", slowest store operation "+num(worst("store-max-ms"), "%.0f")+" ms, the 2000 rounds "+dur(r.get("StoreConcurrentRounds", "ns/op"))+")",
 		"", "", goal("0", falseUnavailable == 0, !math.IsNaN(falseUnavailable)))
 
+	// 5b. Beyond one Redis (bench/capacity_test.go): a completed one-question
+	// call, one at a time, on a 3-master cluster and on Sentinel (a master, 2
+	// replicas, 3 sentinels) vs one Redis, in the same run; the costs the
+	// capacity plan (docs/capacity.md) is built on.
+	for _, topo := range []string{"cluster", "sentinel"} {
+		name := "Capacity/" + topo + "/sequential"
+		lat := r.ratio(r.at(name, "ns/op"), r.at("Capacity/single/sequential", "ns/op"))
+		add("one completed one-question call (2 requests over HTTP, 3 instances): "+topo+" vs one Redis (latency)",
+			dur(r.get(name, "ns/op"))+", "+num(r.get(name, "redis-cmds/op"), "%.1f")+" Redis commands, "+
+				num(r.get(name, "redis-in-B/op"), "%.0f")+" B in, record "+num(r.get(name, "record-B"), "%.0f")+" B",
+			dur(r.get("Capacity/single/sequential", "ns/op")), num(lat, "%.2f×"), "")
+	}
+
 	// 6. The HTTP endpoint: routing 2026-07-28 requests past the sessions of older clients.
 	dual := r.ratio(r.at("Endpoint/dual", "ns/op"), r.at("Endpoint/stateless", "ns/op"))
 	add("a 2026-07-28 round (2 requests, in process) through HTTPHandler (also serves older clients' sessions) vs StatelessHTTPHandler",
