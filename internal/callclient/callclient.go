@@ -229,22 +229,23 @@ func (c *caller) run(ctx context.Context) error {
 		return fmt.Errorf("connecting to %s: %w", where, err)
 	}
 	defer cs.Close()
+	var res *mcp.CallToolResult
 	if c.tool == "" {
 		err = c.list(ctx, cs)
-	} else {
-		var res *mcp.CallToolResult
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.arguments})
-		c.mu.Lock()
-		failure := c.failure
-		c.mu.Unlock()
-		switch {
-		case failure != nil:
-			return failure
-		case err != nil && conn.failed() != nil:
-			return conn.failed()
-		case err != nil:
-			return fmt.Errorf("tools/call %s: %w", c.tool, err)
-		}
+	} else if res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.arguments}); err != nil {
+		err = fmt.Errorf("tools/call %s: %w", c.tool, err)
+	}
+	c.mu.Lock()
+	failure := c.failure
+	c.mu.Unlock()
+	switch {
+	case failure != nil: // a form that could not be answered
+		return failure
+	case err != nil && conn.failed() != nil: // a request that could not be sent
+		return conn.failed()
+	case err != nil:
+		return err
+	case res != nil:
 		err = c.print(res)
 	}
 	return errors.Join(err, c.unused())
