@@ -9,8 +9,9 @@ import (
 )
 
 // DefaultTimeout is -timeout's default: long enough for a stdio server
-// started with `go run`, which compiles before it answers.
-const DefaultTimeout = 2 * time.Minute
+// started with `go run`, which compiles before it answers (a cold build of
+// examples/bookflight took 3.5 minutes on a 2-core machine).
+const DefaultTimeout = 5 * time.Minute
 
 // clock is -timeout: it bounds each wait for the server. It runs while a
 // request the client sent has no response yet, and restarts on every
