@@ -144,6 +144,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.answers = answers
 	}
 	c.openCmd = strings.Fields(*openCmd)
+	if _, ok := stderr.(*os.File); !ok {
+		// The handlers, -wire and a stdio server's stderr write at once;
+		// a file takes concurrent writes, a buffer (a test's) does not,
+		// and a stdio server gets a file as its own stderr.
+		stderr = &lockedWriter{w: stderr}
+	}
 	c.stdin, c.stdout, c.stderr = stdin, stdout, stderr
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

@@ -17,8 +17,7 @@ const maxWireBody = 4096
 // ("received: HTTP 401 Unauthorized: …"), which carries no message go-sdk
 // would read. A nil *wireLog prints nothing.
 type wireLog struct {
-	mu sync.Mutex
-	w  io.Writer
+	w io.Writer // takes concurrent writes (Main's stderr)
 }
 
 func (l *wireLog) message(what string, msg jsonrpc.Message) {
@@ -48,7 +47,17 @@ func (l *wireLog) status(status string, body []byte) {
 }
 
 func (l *wireLog) line(what string, b []byte) {
+	fmt.Fprintf(l.w, "%s: %s\n", what, b) // one Write: one line
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "%s: %s\n", what, b)
+	return l.w.Write(b)
 }
