@@ -25,10 +25,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,7 +54,9 @@ With no tool, lists the server's tools. Flags come before the URL or tool.
 
 // Main runs `mcpgen call` with args (those after "call") and returns the
 // exit status: 0 on success, 1 when the call failed (a protocol error, a
-// tool result with isError, an unanswerable form), 2 on usage errors.
+// tool result with isError, an unanswerable form, -timeout run out,
+// scripted answers left unused), 2 on usage errors, ExitInterrupted after
+// Ctrl-C.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c caller
 	fs := flag.NewFlagSet("mcpgen call", flag.ContinueOnError)
@@ -72,7 +74,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(answerFlag{"decline", &answers}, "decline", "decline the next form")
 	fs.Var(answerFlag{"cancel", &answers}, "cancel", "cancel the next form")
 	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL as its last argument, and accept when it exits 0")
-	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr")
+	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr, and every HTTP error status with its body")
+	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "the longest wait for the server's next message while a request is pending (never the time spent answering a form); 0: no bound")
 	// The flag package would swallow the "--" that starts a stdio command.
 	if i := slices.Index(args, "--"); i >= 0 {
 		c.command = args[i+1:]
@@ -141,11 +144,27 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.answers = answers
 	}
 	c.openCmd = strings.Fields(*openCmd)
+	if _, ok := stderr.(*os.File); !ok {
+		// The handlers, -wire and a stdio server's stderr write at once;
+		// a file takes concurrent writes, a buffer (a test's) does not,
+		// and a stdio server gets a file as its own stderr.
+		stderr = &lockedWriter{w: stderr}
+	}
 	c.stdin, c.stdout, c.stderr = stdin, stdout, stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := c.run(ctx); err != nil {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	c.ctx, c.cancel = ctx, cancel
+	defer c.interrupts(ctx)()
+	err = c.run(ctx)
+	if cause := context.Cause(ctx); cause != nil {
+		err = cause // a timeout or an interrupt, which ended the rest
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen call:", err)
+		var ierr *interruptError
+		if errors.As(err, &ierr) {
+			return ExitInterrupted
+		}
 		return 1
 	}
 	return 0
@@ -160,18 +179,23 @@ type caller struct {
 	tool      string // "" lists the tools
 	arguments json.RawMessage
 	wire      bool
+	timeout   time.Duration
 
 	scripted bool     // answers given in advance: never read the terminal
 	answers  []Answer // consumed in order by each elicitation
+	used     int      // how many of answers were consumed
 	openCmd  []string
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
 	orders propertyOrders
+	ctx    context.Context         // the run's, ended by cancel
+	cancel context.CancelCauseFunc // ends the run: a timeout, an interrupt
 
 	mu      sync.Mutex
-	failure error // why an elicitation could not be answered
+	failure error  // why an elicitation could not be answered
+	form    string // the message of the form on screen, if any
 }
 
 func (c *caller) run(ctx context.Context) error {
@@ -185,6 +209,10 @@ func (c *caller) run(ctx context.Context) error {
 			fmt.Fprintf(c.stderr, "The server reports the page is complete (elicitation %s).\n", req.Params.ElicitationID)
 		},
 	})
+	var wire *wireLog
+	if c.wire {
+		wire = &wireLog{w: c.stderr}
+	}
 	var t mcp.Transport
 	where := c.endpoint
 	if c.command != nil {
@@ -194,31 +222,86 @@ func (c *caller) run(ctx context.Context) error {
 		where = strings.Join(c.command, " ")
 	} else {
 		t = &mcp.StreamableClientTransport{Endpoint: c.endpoint, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{c.headers, http.DefaultTransport}}}
+			HTTPClient: &http.Client{Transport: headerTransport{c.headers, statusTransport{http.DefaultTransport, wire}}}}
 	}
-	tap := tapTransport{Transport: t, orders: &c.orders}
-	if c.wire {
-		tap.wire = c.stderr
-	}
-	cs, err := client.Connect(ctx, tap, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
+	tap := tapTransport{Transport: t, where: where, orders: &c.orders, wire: wire,
+		clock: newClock(c.timeout, where, c.cancel)}
+	var conn *tapConn
+	cs, err := client.Connect(ctx, connRecorder{tap, &conn}, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
 	if err != nil {
+		if conn != nil && conn.failed() != nil {
+			return conn.failed()
+		}
 		return fmt.Errorf("connecting to %s: %w", where, err)
 	}
 	defer cs.Close()
+	var res *mcp.CallToolResult
 	if c.tool == "" {
-		return c.list(ctx, cs)
+		err = c.list(ctx, cs)
+	} else if res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.arguments}); err != nil {
+		err = fmt.Errorf("tools/call %s: %w", c.tool, err)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.arguments})
 	c.mu.Lock()
 	failure := c.failure
 	c.mu.Unlock()
-	if failure != nil {
+	switch {
+	case failure != nil: // a form that could not be answered
 		return failure
+	case err != nil && conn.failed() != nil: // a request that could not be sent
+		return conn.failed()
+	case err != nil:
+		return err
+	case res != nil:
+		err = c.print(res)
 	}
-	if err != nil {
-		return fmt.Errorf("tools/call %s: %w", c.tool, err)
+	return errors.Join(err, c.unused())
+}
+
+// unused is the error for scripted answers left when the call ended: a
+// script that gives more answers than the server asks forms is wrong about
+// the flow it tests.
+func (c *caller) unused() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.answers) == 0 {
+		return nil
 	}
-	return c.print(res)
+	var which []string
+	for i, a := range c.answers {
+		s := fmt.Sprintf("answer %d (%s", c.used+i+1, a.Action)
+		if a.Content != nil {
+			b, _ := json.Marshal(a.Content)
+			s += " " + string(b)
+		}
+		which = append(which, s+")")
+	}
+	return fmt.Errorf("%s not used (the server asked %s): %s",
+		plural(len(c.answers), "scripted answer was", "scripted answers were"), plural(c.used, "form", "forms"), strings.Join(which, ", "))
+}
+
+// plural is "1 one" or "n many" ("no many" for 0).
+func plural(n int, one, many string) string {
+	switch n {
+	case 0:
+		return "no " + many
+	case 1:
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// connRecorder hands Connect the tap and keeps its connection.
+type connRecorder struct {
+	tapTransport
+	conn **tapConn
+}
+
+func (r connRecorder) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := r.tapTransport.Connect(ctx)
+	if err == nil {
+		*r.conn = c.(*tapConn)
+	}
+	return c, err
 }
 
 // print writes a tool result: each text content on its own line, other
@@ -265,6 +348,7 @@ func (c *caller) next() (Answer, bool) {
 	}
 	a := c.answers[0]
 	c.answers = c.answers[1:]
+	c.used++
 	return a, true
 }
 
@@ -280,6 +364,10 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		return nil, c.fail(err)
 	}
 	if c.scripted {
+		// Sent as given, but for what go-sdk would refuse (sdkCheck): the
+		// server checks the answer and asks again with its reason, which
+		// the script sees here.
+		fmt.Fprintf(c.stderr, "The server asks: %s\n", p.Message)
 		a, ok := c.next()
 		if !ok {
 			return nil, c.fail(fmt.Errorf("the server asked a form the answers do not cover: %q (fields %s)", p.Message, fieldNames(fields)))
@@ -288,7 +376,7 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 			if a.Content == nil {
 				a.Content = map[string]any{}
 			}
-			if err := checkContent(fields, a.Content); err != nil {
+			if err := sdkCheck(fields, a.Content); err != nil {
 				return nil, c.fail(fmt.Errorf("answer to %q: %v", p.Message, err))
 			}
 		}
@@ -297,11 +385,35 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	if !isTerminal(c.stdin) {
 		return nil, c.fail(fmt.Errorf("the server asks a form (%q) and stdin is not a terminal: answer it with -answers FILE or -accept '{json}' (or -decline, -cancel)", p.Message))
 	}
-	res, err := runForm(ctx, c.stdin, c.stderr, p.Message, fields)
+	ctx, stop := c.within(ctx)
+	defer stop()
+	defer c.showing(p.Message)()
+	res, err := runForm(ctx, c.stdin, c.stderr, p.Message, fields, c.interruptKeys)
 	if err != nil {
 		return nil, c.fail(err)
 	}
 	return res, nil
+}
+
+// within is ctx, also ended when the run is (an interrupt, in particular
+// Ctrl-C in the form itself).
+func (c *caller) within(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// showing notes the form on screen (for an interrupt's report) until the
+// returned function is called.
+func (c *caller) showing(message string) func() {
+	c.mu.Lock()
+	c.form = message
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		c.form = ""
+		c.mu.Unlock()
+	}
 }
 
 func fieldNames(fields []field) string {

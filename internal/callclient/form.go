@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,8 +22,9 @@ const noAnswer = "\x00"
 // server's message with a choice of accept (fill in the form), decline or
 // cancel; on accept, the fields in the schema's order, each checked as it is
 // left (bounds, lengths, formats: field.check), so that what is sent is
-// valid. Esc or Ctrl+C cancels.
-func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, fields []field) (*mcp.ElicitResult, error) {
+// valid. Esc cancels; filter sees every message first (Ctrl-C: the
+// caller's interruptKeys).
+func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, fields []field, filter teaFilter) (*mcp.ElicitResult, error) {
 	action := "accept"
 	first := huh.NewForm(huh.NewGroup(huh.NewSelect[string]().
 		Title(message).
@@ -33,7 +35,7 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 			huh.NewOption("Decline", "decline"),
 			huh.NewOption("Cancel", "cancel"),
 		)))
-	if err := run(ctx, first, in, out); err != nil || action != "accept" {
+	if err := run(ctx, first, in, out, filter); err != nil || action != "accept" {
 		if errors.Is(err, huh.ErrUserAborted) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
@@ -46,7 +48,7 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 		inputs = append(inputs, in)
 		collect = append(collect, get)
 	}
-	if err := run(ctx, huh.NewForm(huh.NewGroup(inputs...).Title(message)), in, out); err != nil {
+	if err := run(ctx, huh.NewForm(huh.NewGroup(inputs...).Title(message)), in, out, filter); err != nil {
 		if errors.Is(err, huh.ErrUserAborted) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
@@ -61,11 +63,16 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 }
 
-// run shows a form; Esc, like Ctrl+C, leaves it (huh.ErrUserAborted).
-func run(ctx context.Context, f *huh.Form, in io.Reader, out io.Writer) error {
+// teaFilter sees each bubbletea message before the form does.
+type teaFilter = func(tea.Model, tea.Msg) tea.Msg
+
+// run shows a form; Esc leaves it (huh.ErrUserAborted: cancel). Ctrl-C is
+// not huh's Quit: filter makes it an interrupt, which ends ctx.
+func run(ctx context.Context, f *huh.Form, in io.Reader, out io.Writer, filter teaFilter) error {
 	keys := huh.NewDefaultKeyMap()
-	keys.Quit = key.NewBinding(key.WithKeys("ctrl+c", "esc"), key.WithHelp("esc", "cancel"))
-	return f.WithKeyMap(keys).WithInput(in).WithOutput(out).RunWithContext(ctx)
+	keys.Quit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	return f.WithKeyMap(keys).WithProgramOptions(tea.WithReportFocus(), tea.WithFilter(filter)).
+		WithInput(in).WithOutput(out).RunWithContext(ctx)
 }
 
 func fieldTitles(fields []field) string {

@@ -2,16 +2,10 @@ package callclient
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // propertyOrders remembers the order in which the server wrote the
@@ -92,64 +86,4 @@ func (o *propertyOrders) record(raw []byte) {
 		return nil
 	}
 	_ = walk(false) // a message go-sdk cannot read either: it reports it
-}
-
-// tapTransport wraps a transport so that every message read passes
-// through propertyOrders.record and, with -wire, every message sent and
-// received is printed on its own line ("sent: {…}", "received: {…}").
-type tapTransport struct {
-	mcp.Transport
-	orders *propertyOrders
-	wire   io.Writer // nil: not printed
-}
-
-func (t tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &tapConn{Connection: c, orders: t.orders, wire: t.wire}, nil
-}
-
-type tapConn struct {
-	mcp.Connection
-	orders *propertyOrders
-	mu     sync.Mutex
-	wire   io.Writer
-}
-
-func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err != nil {
-		return msg, err
-	}
-	switch m := msg.(type) {
-	case *jsonrpc.Request:
-		c.orders.record(m.Params)
-	case *jsonrpc.Response:
-		c.orders.record(m.Result)
-	}
-	c.print("received", msg)
-	return msg, nil
-}
-
-func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, msg)
-	if err == nil {
-		c.print("sent", msg)
-	}
-	return err
-}
-
-func (c *tapConn) print(what string, msg jsonrpc.Message) {
-	if c.wire == nil {
-		return
-	}
-	b, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		b = []byte(err.Error())
-	}
-	c.mu.Lock()
-	fmt.Fprintf(c.wire, "%s: %s\n", what, b)
-	c.mu.Unlock()
 }

@@ -299,9 +299,14 @@ func stringList(v any) ([]string, error) {
 	return nil, fmt.Errorf("not a list: %T", v)
 }
 
-// checkContent holds an accepted answer to the form's rules before it is
-// sent: every required field present, no unknown field, each value valid.
-func checkContent(fields []field, content map[string]any) error {
+// sdkCheck holds a scripted answer's content to what go-sdk's client
+// checks before sending it anyway (go-sdk v1.8.0, mcp/client.go,
+// Client.elicit: the content against the requested schema: required
+// properties, types, bounds, lengths, enums; no format), so that such an
+// answer is refused with a message naming the field and its rule. The rest
+// (formats, a property the form does not have) is sent as given, for the
+// server to check and ask again with its reason.
+func sdkCheck(fields []field, content map[string]any) error {
 	for _, f := range fields {
 		v, ok := content[f.Name]
 		if !ok {
@@ -310,13 +315,9 @@ func checkContent(fields []field, content map[string]any) error {
 			}
 			continue
 		}
+		f.Format = "" // left to the server
 		if err := f.check(v); err != nil {
 			return fmt.Errorf("%q: %v", f.Name, err)
-		}
-	}
-	for name := range content {
-		if !slices.ContainsFunc(fields, func(f field) bool { return f.Name == name }) {
-			return fmt.Errorf("%q is not a field of this form", name)
 		}
 	}
 	return nil

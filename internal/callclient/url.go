@@ -48,7 +48,10 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 			huh.NewOption("Decline", "decline"),
 			huh.NewOption("Cancel", "cancel"),
 		))).WithShowHelp(false)
-	if err := run(ctx, form, c.stdin, c.stderr); err != nil {
+	ctx, stop := c.within(ctx)
+	defer stop()
+	defer c.showing(p.Message)()
+	if err := run(ctx, form, c.stdin, c.stderr, c.interruptKeys); err != nil {
 		if err == huh.ErrUserAborted {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
