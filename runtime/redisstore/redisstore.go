@@ -336,8 +336,9 @@ func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Sto
 	// Redis unreachable later does not leave the instance without them).
 	if err := s.readEpochs(ctx); err != nil {
 		var rerr redis.Error
-		if s.fence != "0" && errors.As(err, &rerr) && strings.Contains(strings.ToLower(err.Error()), "info") {
-			return nil, fmt.Errorf("redisstore: the store's scripts read INFO replication to fence each epoch by node, and the server refused it (%w): allow INFO to this user (ACL +info), or, only for a server no replica can ever take over from, set redisstore.Options.Fence to FenceOff (%s=off for FromEnv)", err, EnvFence)
+		if msg := err.Error(); s.fence != "0" && errors.As(err, &rerr) &&
+			(strings.Contains(msg, "NOPERM") || strings.Contains(msg, "can't run this command") || strings.Contains(strings.ToLower(msg), "info")) {
+			return nil, fmt.Errorf("redisstore: the server refused a command of the store's epoch script (%w): the script reads INFO replication to fence each epoch by node; allow INFO to this user (ACL +info), or, only for a server no replica can ever take over from, set redisstore.Options.Fence to FenceOff (%s=off for FromEnv)", err, EnvFence)
 		}
 		return nil, fmt.Errorf("redisstore: cannot read the store's epochs%s: %w", s.where(), err)
 	}
@@ -489,35 +490,37 @@ func (s *Store) checkConfig(ctx context.Context) error {
 // FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL];
 // one server, a Redis Cluster or Sentinel, in the forms [NewClient] takes)
 // and true, made by [New] with the default options ([Options.SkipConfigCheck]
-// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]; [FenceOn] for
-// a Sentinel URL) on a client sized for a busy server (see
+// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]; [Options.Fence]
+// from $MCPGEN_REDIS_FENCE, [EnvFence]: [FenceOn] for a Sentinel URL unless
+// it says otherwise) on a client sized for a busy server (see
 // [ClientOptions]). When the variable is unset or empty it returns nil,
 // false, nil. Errors: the URL is malformed (the error names the variable
-// and the part that is wrong), or New's (the server is unreachable or
-// misconfigured). [Store.Close] closes the client it made.
+// and the part that is wrong, secrets redacted), MCPGEN_REDIS_FENCE is
+// not auto, on or off (checked before connecting), or New's (the server is
+// unreachable or misconfigured; on Sentinel the error names the master and
+// the sentinels). [Store.Close] closes the client it made.
 func FromEnv(ctx context.Context) (*Store, bool, error) {
 	raw := strings.TrimSpace(os.Getenv(EnvURL))
 	if raw == "" {
 		return nil, false, nil
 	}
-	c, topo, err := NewClient(ctx, raw)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
-	}
 	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
 	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
-	switch f := strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))); f {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))) {
 	case "", "auto":
-		if topo == Sentinel {
-			opts.Fence = FenceOn
-		}
 	case "on":
 		opts.Fence = FenceOn
 	case "off":
 		opts.Fence = FenceOff
 	default:
-		_ = c.Close()
 		return nil, false, fmt.Errorf("%s is %q: want auto (the default: fenced by node on a cluster and on Sentinel, decided per operation on one address), on or off", EnvFence, os.Getenv(EnvFence))
+	}
+	c, topo, err := NewClient(ctx, raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
+	}
+	if topo == Sentinel && opts.Fence == FenceAuto {
+		opts.Fence = FenceOn
 	}
 	s, err := New(ctx, c, opts)
 	if err != nil {

@@ -88,6 +88,29 @@ func TestUnreachableNamesTheAddresses(t *testing.T) {
 	_, _, err = redisstore.FromEnv(t.Context())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cannot reach Redis at "+a)
+	t.Setenv(redisstore.EnvURL, "redis://"+a+"?master_name=m&addr="+b+"&password="+secret)
+	_, _, err = redisstore.FromEnv(t.Context())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `(the master "m" through the sentinels `+a+", "+b+")")
+	assert.NotContains(t, err.Error(), "was refused", "unreachable, not refused")
+	assert.NotContains(t, err.Error(), secret)
+}
+
+// A server that refuses INFO to the store's user (an ACL) stops New with a
+// message naming the way out, unless the store is not fenced.
+func TestInfoRefusedNamesTheOptOut(t *testing.T) {
+	srv := redistest.Start(t)
+	admin := client(t, srv)
+	require.NoError(t, admin.Do(t.Context(), "ACL", "SETUSER", "app", "on", ">"+secret, "~*", "+@all", "-info").Err())
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), Username: "app", Password: secret})
+	t.Cleanup(func() { _ = c.Close() })
+	_, err := redisstore.New(t.Context(), c, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "ACL +info")
+	assert.Contains(t, err.Error(), redisstore.EnvFence+"=off")
+	s, err := redisstore.New(t.Context(), c, &redisstore.Options{Fence: redisstore.FenceOff})
+	require.NoError(t, err)
+	assert.Equal(t, redisstore.FenceOff, s.Fence())
 }
 
 // The three forms give the three clients, without connecting (the
