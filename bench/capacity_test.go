@@ -255,9 +255,9 @@ func BenchmarkWait(b *testing.B) {
 // BenchmarkStoreFlowOps measures the Redis side alone: one op is what a
 // completed flow asks of the store (its bucket's epoch from the cache, the
 // claim and the record), 64 at once, from one process without HTTP, on one
-// redis-server unfenced (as a lone server runs) and fenced (the INFO
-// replication call a replicated deployment adds to each claim), and on the
-// 3-master cluster. redis-cpu-us/op, with the masters' idle CPU
+// redis-server unfenced (FenceOff), auto (FenceAuto, the default on one
+// address: the INFO replication call in each claim decides, and finds the
+// server alone) and fenced (FenceOn), and on the 3-master cluster. redis-cpu-us/op, with the masters' idle CPU
 // subtracted, is what sizes the Redis shards.
 //
 //	go test ./bench -run '^$' -bench 'StoreFlowOps' -benchtime 20000x
@@ -271,6 +271,7 @@ func BenchmarkStoreFlowOps(b *testing.B) {
 		masters func() []*redistest.Server
 	}{
 		{"single", single.URL(), redisstore.FenceOff, func() []*redistest.Server { return []*redistest.Server{single} }},
+		{"single-auto", single.URL(), redisstore.FenceAuto, func() []*redistest.Server { return []*redistest.Server{single} }},
 		{"single-fenced", single.URL(), redisstore.FenceOn, func() []*redistest.Server { return []*redistest.Server{single} }},
 		{"cluster", cluster.URL(), redisstore.FenceAuto, cluster.Masters},
 	} {

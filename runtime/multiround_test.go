@@ -106,6 +106,12 @@ func TestFlowIDIsFixedAcrossRounds(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.EqualValues(t, -32602, pe.Code)
 	assert.Contains(t, pe.Message, "start the call again")
+	// The message is honest with a client that lost a response: the causes
+	// (a failover among them), that this request ran nothing, and that
+	// the call may have completed before.
+	assert.Contains(t, pe.Message, "a failover: a replica promoted")
+	assert.Contains(t, pe.Message, "This request ran nothing, but an earlier request of this call may have completed it")
+	assert.Contains(t, pe.Message, "check whether the call's effect happened before you start the call again")
 	// Another call: another flow id.
 	r1b := e.ask(req(paris, "", nil))
 	e.done(req(paris, r1b.RequestState, accept("plan_trip", goodAnswer)))

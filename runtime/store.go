@@ -748,10 +748,18 @@ func (r *round) busy(ctx context.Context, err error) error {
 // start the call again. Not -32603: that says "retry later", and this state
 // will never be honoured; not a tool error result: nothing about the tool's
 // work is known, the model would take it for the tool's outcome, and
-// prompts/get has no tool results.
+// prompts/get has no tool results. The message is honest about what a
+// client replaying a call whose response it lost must know: this request
+// ran nothing, but an earlier request of the call may have completed it,
+// so the client should check the call's effect before starting it again
+// (a call started again is a new flow, with a new [FlowID]: the servers
+// that key side effects on FlowID and keep it with the effect, a booking's
+// or a charge's, let the client find it).
 func (r *round) forgotten(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
-	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: "invalid requestState: the server's flow store has lost its memory since this call began " +
-		"(restarted without persistence, flushed, or another process's store), so whether the call already completed cannot be known; " +
-		"nothing was run; start the call again (the same request without requestState and inputResponses)"}
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: "invalid requestState: the server's flow store cannot tell whether this call already ran: " +
+		"it has lost its memory since this call began (restarted without persistence, flushed, or another process's store) " +
+		"or another Redis node serves it since (a failover: a replica promoted). This request ran nothing, but an earlier request of this call " +
+		"may have completed it (its response lost on the way): check whether the call's effect happened before you start the call again " +
+		"(the same request without requestState and inputResponses)"}
 }

@@ -28,7 +28,9 @@ import (
 // driven until it ends, its final retry and its replays sent again after
 // each "retry later" (-32603): no branch may run twice, and every flow
 // must end completed (every replay then gets its result, or is refused)
-// or refused with "start the call again" (-32602).
+// or refused with "start the call again" (-32602); and a flow refused so
+// must have run its branch zero times, or exactly once when it completed
+// before (a replay of a completed flow refused).
 
 func TestClusterMasterKilledMidRun(t *testing.T) {
 	cl := redistest.StartCluster(t, 3)
@@ -87,6 +89,7 @@ func masterKilledMidRun(t *testing.T, url string, kill func()) {
 	}
 	var done atomic.Int32
 	outcomes := make([]outcome, flows)
+	replayRefused := make([]bool, flows)
 	dates := make([]string, flows)
 	var wg sync.WaitGroup
 	for i := range flows {
@@ -122,6 +125,7 @@ func masterKilledMidRun(t *testing.T, url string, kill func()) {
 					assert.Equal(t, want, res.Content[0].(*mcp.TextContent).Text, "flow %d, replay %d: the recorded result", i, k)
 				} else {
 					assert.ErrorContains(t, err, "start the call again", "flow %d, replay %d", i, k)
+					replayRefused[i] = true
 				}
 			}
 		})
@@ -144,8 +148,11 @@ func masterKilledMidRun(t *testing.T, url string, kill func()) {
 			}
 		}
 		assert.LessOrEqual(t, runs, int32(1), "flow %d: its branch ran %d times", i, runs)
-		if o == completed {
-			assert.EqualValues(t, 1, runs, "flow %d completed: its branch ran once", i)
+		switch {
+		case o == completed:
+			assert.EqualValues(t, 1, runs, "flow %d completed (a replay refused: %t): its branch ran once", i, replayRefused[i])
+		case o == refused:
+			assert.Zero(t, runs, "flow %d: its final retry was refused (start the call again) and had never completed: its branch must not have run", i)
 		}
 	}
 	assert.Zero(t, n[pending], "every flow ended")

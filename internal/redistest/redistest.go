@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -185,7 +186,7 @@ func ping(addr string) error {
 	if err != nil {
 		return err
 	}
-	if line != "+PONG\r\n" {
+	if line != "+PONG\r\n" && !strings.HasPrefix(line, "-NOAUTH") { // -NOAUTH: up, with requirepass in Config.Args
 		return fmt.Errorf("PING answered %q", line)
 	}
 	return nil

@@ -104,6 +104,38 @@ func (c *ClusterTopology) WaitHealthy(masters int, within time.Duration) {
 	}
 }
 
+// StartReplica starts a replica of master (REPLICAOF, persistence off) and
+// waits until the master counts it online and both are at the same
+// replication offset: every write the master took before is on the replica.
+// It is stopped when the test ends.
+func StartReplica(t testing.TB, master *Server) *Server {
+	t.Helper()
+	r := StartWith(t, Config{Args: []string{"--replicaof", "127.0.0.1", strconv.Itoa(master.Port)}})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		m := master.InfoField("replication", "master_repl_offset")
+		if strings.Contains(master.info("replication"), "state=online") && m != "" && m == r.InfoField("replication", "master_repl_offset") {
+			return r
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replica %s of %s never caught up", r.Addr(), master.Addr())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// InfoField returns the value of one field of INFO section (e.g.
+// "replication", "connected_slaves"), or "" when the server does not answer
+// or has no such field.
+func (s *Server) InfoField(section, name string) string {
+	for line := range strings.Lines(s.info(section)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+":"); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // SentinelTopology is a master with replicas watched by sentinels, all
 // redis-server processes (the sentinels run redis-server sentinel.conf
 // --sentinel) on loopback ports in temporary directories, with a master

@@ -27,7 +27,7 @@ const (
 // when the Redis server keeps no append-only file. The returned close
 // function closes the Redis client (a no-op without one). Errors: a
 // malformed key (the error names it), a malformed Redis URL (the error
-// names the part that is wrong), or [New]'s (Redis unreachable, an
+// names the part that is wrong), a bad MCPGEN_REDIS_FENCE, or [New]'s (Redis unreachable, an
 // evicting maxmemory-policy, CONFIG refused).
 func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Options, close func() error, err error) {
 	close = func() error { return nil }

@@ -83,9 +83,9 @@
 // the last writes the old one acknowledged: a claim (its branch ran or is
 // running) or a record (its replays would claim the flow again). The
 // epoch key itself was written long before and survived, so it cannot
-// tell. The store therefore fences flows by node ([Options.Fence], on by
-// default for a cluster and for a server with replicas): a bucket's epoch
-// is then "<the epoch key's value>.<the first 16 hex digits of the serving
+// tell. The store therefore fences flows by node ([Options.Fence]: always
+// on a cluster and on Sentinel; on one address, decided by each operation,
+// see below): a bucket's epoch is then "<the epoch key's value>.<the first 16 hex digits of the serving
 // node's replication ID>" (INFO replication, master_replid), read by the
 // same scripts that read the key. Redis gives a master a new random
 // replication ID whenever it may hold another history than before: a
@@ -108,9 +108,30 @@
 // round beyond the INFO call inside the claim and epoch scripts. The
 // price: a failover, a master restart (even one that kept its data by AOF)
 // or a slot migrated to another master refuses the flows in progress on
-// that master's buckets, which start again. A lone server (Options.Fence
-// off) keeps its flows across a restart from its append-only file, as
-// before.
+// that master's buckets, which start again.
+//
+// On one address ([FenceAuto], the default there) the epoch and claim
+// scripts decide each time from INFO replication: the epoch is the key's
+// value alone while the node is a master alone (connected_slaves:0,
+// repl_backlog_active:0, master_replid2 all zeros), and fenced otherwise.
+// A lone server so keeps its flows across a restart from its append-only
+// file (a restart gives it no backlog and no second ID). The backlog is
+// what counts, not connected_slaves alone: a replica whose link broke is
+// not connected, yet may be promoted without the writes the master takes
+// meanwhile; the master keeps its backlog for repl-backlog-ttl (1 h by
+// default) after its last replica left, a replica keeps its own, and a
+// promoted one has a second ID. A claim compares the sealed epoch with the
+// one the node gives now, so a flow begun while the server was alone is
+// refused once it has a replica (never claimed unfenced while a replica
+// could take over), and one begun fenced is refused once the node is alone
+// again. The epoch cache ([Options.EpochCache]) may serve a first call the
+// form read before fencing changed, for at most the cache's life: that
+// flow's retries are then refused ("start the call again"), never run
+// twice, because the claim decides on the node's state at that moment; and
+// the first refused claim makes the instance read every bucket's epoch
+// again. Restoring an older copy of the data behind the address (a backup,
+// or a replica's files started as a master of their own) is a loss no
+// epoch sees: flush such a copy (FLUSHALL) before serving from it.
 //
 // # The server
 //
@@ -161,6 +182,12 @@ const EnvURL = "MCPGEN_REDIS_URL"
 // [Options.SkipConfigCheck] for [FromEnv] when it is "1" or "true".
 const EnvSkipConfigCheck = "MCPGEN_REDIS_SKIP_CONFIG_CHECK"
 
+// EnvFence names the environment variable that sets [Options.Fence] for
+// [FromEnv]: "auto" (the default when unset or empty: [FenceAuto], and
+// [FenceOn] for a Sentinel URL), "on" ([FenceOn]) or "off" ([FenceOff]);
+// any other value stops FromEnv with an error naming the variable.
+const EnvFence = "MCPGEN_REDIS_FENCE"
+
 // Options configure a [Store]. The zero value is valid.
 type Options struct {
 	// Prefix is prepended to every key of the store (default
@@ -194,10 +221,10 @@ type Options struct {
 	// Fence says whether each bucket's epoch names the Redis node that
 	// serves it, so that the flows in progress when a replica takes over
 	// are refused instead of run again (see the package doc, "Failover").
-	// The zero value, [FenceAuto], turns it on for a *redis.ClusterClient
-	// and for a server that has replicas when [New] runs (INFO
-	// replication: connected_slaves); [FromEnv] turns it on for a Sentinel
-	// URL.
+	// The zero value, [FenceAuto], is always on for a *redis.ClusterClient
+	// and, on one address, decided by each operation from the node's state
+	// at that moment; [FromEnv] sets [FenceOn] for a Sentinel URL, and
+	// MCPGEN_REDIS_FENCE ([EnvFence]) sets it for any URL.
 	Fence Fence
 }
 
@@ -205,8 +232,12 @@ type Options struct {
 type Fence int
 
 const (
-	// FenceAuto: on for a cluster client and for a server with replicas
-	// at [New], off for a lone server.
+	// FenceAuto: on for a cluster client; on one address, decided inside
+	// each epoch and claim script: off while the node is a master alone
+	// (no replica connected, none within repl-backlog-ttl, never
+	// promoted since it started), on otherwise. A flow sealed alone is
+	// refused once the node has a replica (its epoch changed form), so no
+	// flow is claimed unfenced while a replica could take over.
 	FenceAuto Fence = iota
 	// FenceOn: each epoch names the node (a failover or a restart of a
 	// master refuses that master's flows in progress).
@@ -224,7 +255,7 @@ type Store struct {
 	client   redis.UniversalClient
 	prefix   string
 	base     [Buckets]string // each bucket's keys start with it: <prefix>{<tag>}:
-	fence    string          // "1" when epochs name the node (Options.Fence), else "0"
+	fence    string          // the scripts' fence argument: "1" FenceOn, "0" FenceOff, "a" FenceAuto on one address (decided per operation)
 	timeout  time.Duration
 	cacheFor time.Duration
 	owned    bool // Close closes client (FromEnv made it)
@@ -250,16 +281,17 @@ var _ runtime.Store = (*Store)(nil)
 // New returns a Store on client with opts (nil for the defaults), after
 // checking the server's configuration with CONFIG GET (unless
 // [Options.SkipConfigCheck]): maxmemory-policy must be noeviction, and
-// appendonly and save are read for [Store.Persistence]; with [FenceAuto],
-// INFO replication says whether the server has replicas; then every
-// bucket's epoch is read. The client stays the caller's: [Store.Close]
+// appendonly and save are read for [Store.Persistence]; then every
+// bucket's epoch is read (with INFO replication inside the script unless
+// [FenceOff]). The client stays the caller's: [Store.Close]
 // does not close it. The Redis server must be 6.2 or newer.
 //
 // Errors: an evicting maxmemory-policy (the message gives the fix:
 // maxmemory-policy noeviction); CONFIG refused by the server (renamed or
 // denied by an ACL, as on managed Redis: the message names
-// Options.SkipConfigCheck); INFO refused (the message names
-// Options.Fence); Redis unreachable within [Options.Timeout].
+// Options.SkipConfigCheck); INFO refused inside the store's scripts (the
+// message names Options.Fence and MCPGEN_REDIS_FENCE); Redis unreachable
+// within [Options.Timeout] (the message names the addresses tried).
 func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Store, error) {
 	s := &Store{client: client, prefix: DefaultPrefix, timeout: DefaultTimeout, cacheFor: DefaultEpochCache}
 	var cluster bool
@@ -292,52 +324,59 @@ func New(ctx context.Context, client redis.UniversalClient, opts *Options) (*Sto
 			return nil, err
 		}
 	}
-	if fence == FenceAuto {
-		fence = FenceOff
-		if cluster {
-			fence = FenceOn
-		} else if replicated, err := s.hasReplicas(ctx); err != nil {
-			return nil, err
-		} else if replicated {
-			fence = FenceOn
-		}
-	}
-	s.fence = "0"
-	if fence == FenceOn {
+	switch {
+	case fence == FenceOn || fence == FenceAuto && cluster:
 		s.fence = "1"
+	case fence == FenceOff:
+		s.fence = "0"
+	default:
+		s.fence = "a"
 	}
 	// Read the epochs now, so that first calls find them cached (and a
 	// Redis unreachable later does not leave the instance without them).
 	if err := s.readEpochs(ctx); err != nil {
-		return nil, fmt.Errorf("redisstore: cannot read the store's epochs: %w", err)
+		var rerr redis.Error
+		if msg := err.Error(); s.fence != "0" && errors.As(err, &rerr) &&
+			(strings.Contains(msg, "NOPERM") || strings.Contains(msg, "can't run this command") || strings.Contains(strings.ToLower(msg), "info")) {
+			return nil, fmt.Errorf("redisstore: the server refused a command of the store's epoch script (%w): the script reads INFO replication to fence each epoch by node; allow INFO to this user (ACL +info), or, only for a server no replica can ever take over from, set redisstore.Options.Fence to FenceOff (%s=off for FromEnv)", err, EnvFence)
+		}
+		return nil, fmt.Errorf("redisstore: cannot read the store's epochs%s: %w", s.where(), err)
 	}
 	return s, nil
 }
 
-// hasReplicas reports whether the server has replicas connected (INFO
-// replication: connected_slaves).
-func (s *Store) hasReplicas(ctx context.Context) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	info, err := s.client.Info(ctx, "replication").Result()
-	if err != nil {
-		var rerr redis.Error
-		if errors.As(err, &rerr) {
-			return false, fmt.Errorf("redisstore: INFO replication was refused (%w): set redisstore.Options.Fence to FenceOn when the server has replicas that may take over, FenceOff when it is alone", err)
-		}
-		return false, fmt.Errorf("redisstore: cannot reach Redis to read INFO replication: %w", err)
-	}
-	for line := range strings.Lines(info) {
-		if n, ok := strings.CutPrefix(strings.TrimSpace(line), "connected_slaves:"); ok {
-			return n != "0", nil
+// where names the addresses the client dials, for errors: " at <addr>" for
+// one server, " on the cluster's seed nodes <a>, <b>" for a cluster, ""
+// for a Sentinel client (its sentinels are not in its options; [FromEnv]
+// names them).
+func (s *Store) where() string {
+	switch c := s.client.(type) {
+	case *redis.ClusterClient:
+		return " on the cluster's seed nodes " + strings.Join(c.Options().Addrs, ", ")
+	case *redis.Client:
+		if a := c.Options().Addr; a != "FailoverClient" {
+			return " at " + a
 		}
 	}
-	return false, nil
+	return ""
 }
 
-// Fenced reports whether each bucket's epoch names the node that serves it
-// ([Options.Fence], as [New] settled [FenceAuto]).
+// Fenced reports whether every bucket's epoch names the node that serves it
+// ([FenceOn]: a cluster, or [Options.Fence]); false for [FenceOff] and for
+// [FenceAuto] on one address, where each operation decides (see [Store.Fence]).
 func (s *Store) Fenced() bool { return s.fence == "1" }
+
+// Fence returns the fencing in effect: [FenceOn], [FenceOff], or
+// [FenceAuto] on one address (each operation decides from the node's state).
+func (s *Store) Fence() Fence {
+	switch s.fence {
+	case "1":
+		return FenceOn
+	case "0":
+		return FenceOff
+	}
+	return FenceAuto
+}
 
 // readEpochs reads every bucket's epoch in one pipeline (one per master on
 // a cluster), creating the missing ones.
@@ -411,7 +450,7 @@ func (s *Store) checkConfig(ctx context.Context) error {
 				if errors.As(err, &rerr) {
 					return fmt.Errorf("redisstore: CONFIG GET %s was refused (%w): a managed Redis may not allow CONFIG; make sure the server runs maxmemory-policy noeviction, then set redisstore.Options.SkipConfigCheck (%s=1 for FromEnv)", name, err, EnvSkipConfigCheck)
 				}
-				return fmt.Errorf("redisstore: cannot reach Redis to check its configuration (CONFIG GET %s): %w", name, err)
+				return fmt.Errorf("redisstore: cannot reach Redis%s to check its configuration (CONFIG GET %s): %w", s.where(), name, err)
 			}
 			got[name] = m[name]
 		}
@@ -436,6 +475,11 @@ func (s *Store) checkConfig(ctx context.Context) error {
 	} else {
 		err = check(ctx, s.client)
 	}
+	var rerr redis.Error
+	if err != nil && !strings.HasPrefix(err.Error(), "redisstore:") && !errors.As(err, &rerr) {
+		// The cluster client failed before any CONFIG GET: no node answered.
+		return fmt.Errorf("redisstore: cannot reach Redis%s to check its configuration: %w", s.where(), err)
+	}
 	if err != nil {
 		return err
 	}
@@ -446,29 +490,44 @@ func (s *Store) checkConfig(ctx context.Context) error {
 // FromEnv returns a Store on the Redis at $MCPGEN_REDIS_URL (see [EnvURL];
 // one server, a Redis Cluster or Sentinel, in the forms [NewClient] takes)
 // and true, made by [New] with the default options ([Options.SkipConfigCheck]
-// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]; [FenceOn] for
-// a Sentinel URL) on a client sized for a busy server (see
+// from $MCPGEN_REDIS_SKIP_CONFIG_CHECK, [EnvSkipConfigCheck]; [Options.Fence]
+// from $MCPGEN_REDIS_FENCE, [EnvFence]: [FenceOn] for a Sentinel URL unless
+// it says otherwise) on a client sized for a busy server (see
 // [ClientOptions]). When the variable is unset or empty it returns nil,
 // false, nil. Errors: the URL is malformed (the error names the variable
-// and the part that is wrong), or New's (the server is unreachable or
-// misconfigured). [Store.Close] closes the client it made.
+// and the part that is wrong, secrets redacted), MCPGEN_REDIS_FENCE is
+// not auto, on or off (checked before connecting), or New's (the server is
+// unreachable or misconfigured; on Sentinel the error names the master and
+// the sentinels). [Store.Close] closes the client it made.
 func FromEnv(ctx context.Context) (*Store, bool, error) {
 	raw := strings.TrimSpace(os.Getenv(EnvURL))
 	if raw == "" {
 		return nil, false, nil
 	}
+	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
+	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))) {
+	case "", "auto":
+	case "on":
+		opts.Fence = FenceOn
+	case "off":
+		opts.Fence = FenceOff
+	default:
+		return nil, false, fmt.Errorf("%s is %q: want auto (the default: fenced by node on a cluster and on Sentinel, decided per operation on one address), on or off", EnvFence, os.Getenv(EnvFence))
+	}
 	c, topo, err := NewClient(ctx, raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
 	}
-	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
-	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
-	if topo == Sentinel {
+	if topo == Sentinel && opts.Fence == FenceAuto {
 		opts.Fence = FenceOn
 	}
 	s, err := New(ctx, c, opts)
 	if err != nil {
 		_ = c.Close()
+		if o, perr := redis.ParseFailoverURL(raw); topo == Sentinel && perr == nil {
+			return nil, false, fmt.Errorf("%s (the master %q through the sentinels %s): %w", EnvURL, o.MasterName, strings.Join(o.SentinelAddrs, ", "), err)
+		}
 		return nil, false, fmt.Errorf("%s: %w", EnvURL, err)
 	}
 	s.owned = true
@@ -527,11 +586,17 @@ func newEpoch() string {
 
 // currentEpoch is the Lua function the epoch and claim scripts share: the
 // epoch of the bucket whose epoch key is key, setting it to fresh when it is
-// missing, followed, when fence is "1", by "." and the first 16 hex digits
-// of this node's replication ID (see the package doc, "Failover"); fenced,
-// it fails with READONLY on a replica, which holds its master's ID (a
-// client that reaches a replica while a failover is under way: Redis runs
-// a script that only reads there).
+// missing, followed by "." and the first 16 hex digits of this node's
+// replication ID (see the package doc, "Failover") when fence is "1", or
+// when fence is "a" (FenceAuto on one address) unless the node is alone by
+// INFO replication at this moment: role:master, connected_slaves:0,
+// repl_backlog_active:0 (no replica within repl-backlog-ttl, 1 h by
+// default: a master keeps its backlog that long after its last replica
+// left, so a replica whose link broke still counts) and master_replid2 all
+// zeros (never promoted since it started). Unless fence is "0", it fails
+// with READONLY on a replica, which holds its master's ID (a client that
+// reaches a replica while a failover is under way: Redis runs a script
+// that only reads there).
 const currentEpoch = `
 local function epoch(key, fresh, fence)
   local e = redis.call('GET', key)
@@ -539,13 +604,16 @@ local function epoch(key, fresh, fence)
     redis.call('SET', key, fresh)
     e = fresh
   end
-  if fence == '1' then
+  if fence ~= '0' then
     local info = redis.call('INFO', 'replication')
     if not string.find(info, 'role:master', 1, true) then
       error({err = 'READONLY mcpgen: a flow epoch is read on a master only (this replica shares its master\'s replication ID)'})
     end
-    local id = string.match(info, 'master_replid:(%x+)')
-    e = e .. '.' .. string.sub(id, 1, 16)
+    if fence == '1' or string.match(info, 'connected_slaves:(%d+)') ~= '0' or
+        string.match(info, 'repl_backlog_active:(%d+)') ~= '0' or
+        string.match(info, 'master_replid2:(%x+)') ~= '0000000000000000000000000000000000000000' then
+      e = e .. '.' .. string.sub(string.match(info, 'master_replid:(%x+)'), 1, 16)
+    end
   end
   return e
 end
@@ -624,11 +692,11 @@ func (s *Store) fresh(at time.Time) bool {
 // "." and 16 hex digits of the serving node's replication ID, in one
 // script; a value read or confirmed less than [Options.EpochCache] ago is
 // returned without asking Redis, and concurrent callers share one read.
-// When Redis fails, an unfenced store returns the last value read or
-// confirmed, however old, instead ([New] reads them all): a first call
-// still asks while Redis is briefly unreachable, and if Redis lost its data
-// meanwhile the flow's retries are refused. A fenced store returns the
-// error: Redis failing is then most often a failover under way, after which
+// When Redis fails and the last value read or confirmed is unfenced (no
+// dot), that value is returned, however old, instead ([New] reads them
+// all): a first call still asks while Redis is briefly unreachable, and if
+// Redis lost its data meanwhile the flow's retries are refused. A fenced
+// value is not: the error is returned, Redis failing is then most often a failover under way, after which
 // the old value is certainly stale, so the first call is refused with
 // "retry later" (-32603) and its retry seals the new master's epoch,
 // instead of asking questions whose answers would be refused. Errors:
@@ -677,7 +745,7 @@ func (s *Store) Epoch(ctx context.Context, flow string) (string, error) {
 	close(be.fetching)
 	be.fetching = nil
 	if err != nil {
-		if be.epoch != "" && s.fence == "0" {
+		if be.epoch != "" && !strings.Contains(be.epoch, ".") {
 			return be.epoch, nil
 		}
 		return "", fmt.Errorf("redis epoch %sepoch: %w", s.base[b], err)
@@ -711,7 +779,7 @@ func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time
 		current, _ := res[1].(string)
 		s.staleEpoch()
 		s.setEpoch(b, current)
-		return nil, fmt.Errorf("%w (the epoch of %s is %q, the flow began under %q: the server restarted without persistence or was flushed, or, with a node's replication ID after the dot, another node serves the bucket since: a failover, a restart or a slot migrated)", runtime.ErrEpoch, epochKey, current, epoch)
+		return nil, fmt.Errorf("%w (the epoch of %s is %q, the flow began under %q: the server restarted without persistence or was flushed; or, with a node's replication ID after the dot, another node serves the bucket since: a failover, a restart or a slot migrated; or one of the two has the ID and the other not: the server, alone when the flow began, has had a replica since, or the reverse)", runtime.ErrEpoch, epochKey, current, epoch)
 	case 1:
 		s.setEpoch(b, epoch)
 		return nil, nil

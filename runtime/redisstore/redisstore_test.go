@@ -237,8 +237,16 @@ func TestTheRepositorysRedisConf(t *testing.T) {
 	s, _ := newStore(t, srv, nil)
 	assert.Equal(t, redisstore.Persistence{Checked: true, AppendOnly: true}, s.Persistence())
 	ep := epoch(t, s, "f")
+	_, err := s.Claim(t.Context(), "f", "a", ep, time.Minute)
+	require.NoError(t, err)
+	require.NoError(t, s.Record(t.Context(), "f", "a", []byte("done"), time.Now().Add(time.Minute)))
 	srv.Stop()
 	srv.Restart()
+	// The same instance, and a new one: a lone server restarted from its
+	// AOF is unfenced still (FenceAuto), and keeps its flows.
+	rec, err := s.Claim(t.Context(), "f", "b", ep, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, "done", string(rec))
 	s, _ = newStore(t, srv, nil)
 	assert.Equal(t, ep, epoch(t, s, "f"))
 }

@@ -131,14 +131,15 @@ func TestSentinelAtMostOnce(t *testing.T) {
 	a := fromURL(t, st.URL(), redisstore.Sentinel)
 	b := fromURL(t, st.URL(), redisstore.Sentinel)
 	atMostOnce(t, a, b)
-	// A store on the master's own address finds its replicas: fenced.
+	// A store on the master's own address decides per operation, and
+	// finds its replicas: fenced, the same epochs.
 	c, topo, err := redisstore.NewClient(t.Context(), st.Master().URL())
 	require.NoError(t, err)
 	defer c.Close()
 	assert.Equal(t, redisstore.Single, topo)
 	s, err := redisstore.New(t.Context(), c, nil)
 	require.NoError(t, err)
-	assert.True(t, s.Fenced(), "a master with replicas: fenced")
+	assert.Equal(t, redisstore.FenceAuto, s.Fence())
 	f := flowID()
 	assert.Equal(t, epoch(t, a, f), epoch(t, s, f))
 

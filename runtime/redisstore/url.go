@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -59,11 +61,14 @@ func (t Topology) String() string {
 // go-redis's other query parameters (dial_timeout, pool_size, …) are
 // accepted as it documents them. The client gets what the store needs
 // ([ClientOptions]: the store's deadlines on the socket). Errors name the
-// part of the URL that is wrong (the password is never quoted): a scheme
+// part of the URL that is wrong, showing it through [Redact] (no password,
+// in the user information or the query, is ever quoted): a scheme
 // other than redis or rediss, no host, several hosts separated by commas
 // (the error shows the addr form), an empty master_name, an addr that is
-// not host:port, a database number on a cluster, a parameter go-redis does
-// not know.
+// not host:port, a database number on a cluster (also when the one
+// server named is a cluster node: "a Redis Cluster has only database 0"),
+// a parameter go-redis does not know, sentinels that answer but do not know
+// master_name (the error lists the names they watch).
 func NewClient(ctx context.Context, rawURL string) (redis.UniversalClient, Topology, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
@@ -71,9 +76,13 @@ func NewClient(ctx context.Context, rawURL string) (redis.UniversalClient, Topol
 		if errors.As(err, &uerr) {
 			err = uerr.Err // url.Error quotes the whole URL, password included
 		}
+		var eerr url.EscapeError
+		if errors.As(err, &eerr) {
+			err = errors.New("a % not followed by two hexadecimal digits") // EscapeError quotes them: they may be in the password
+		}
 		return nil, 0, fmt.Errorf("the URL does not parse: %w", err)
 	}
-	shown := u.Redacted()
+	shown := Redact(u)
 	switch {
 	case u.Scheme != "redis" && u.Scheme != "rediss":
 		return nil, 0, fmt.Errorf("%s: the scheme is %q; want redis:// (or rediss:// for TLS)", shown, u.Scheme)
@@ -101,6 +110,9 @@ func NewClient(ctx context.Context, rawURL string) (redis.UniversalClient, Topol
 		if o.PoolTimeout == 0 {
 			o.PoolTimeout = DefaultTimeout
 		}
+		if err := knownMaster(ctx, o); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", shown, err)
+		}
 		return redis.NewFailoverClient(o), Sentinel, nil
 	case q.Has("addr"):
 		c, err := clusterClient(u, shown)
@@ -116,13 +128,105 @@ func NewClient(ctx context.Context, rawURL string) (redis.UniversalClient, Topol
 	// An unreachable server stays a single one here; New reports it.
 	ictx, cancel := context.WithTimeout(ctx, DefaultTimeout)
 	defer cancel()
-	if info, err := c.Info(ictx, "cluster").Result(); err == nil && strings.Contains(info, "cluster_enabled:1") {
+	info, err := c.Info(ictx, "cluster").Result()
+	if err != nil && strings.Contains(err.Error(), "SELECT is not allowed in cluster mode") {
+		_ = c.Close()
+		return nil, 0, fmt.Errorf("%s: this server is a Redis Cluster node, and a Redis Cluster has only database 0: drop /%s", shown, strings.Trim(u.Path, "/"))
+	}
+	if err == nil && strings.Contains(info, "cluster_enabled:1") {
 		_ = c.Close()
 		u.Path = ""
 		cc, err := clusterClient(u, shown)
 		return cc, Cluster, err
 	}
 	return c, Single, nil
+}
+
+// Redact returns u as text with every secret replaced by "xxxxx": the
+// password of its user information (as [url.URL.Redacted] does) and the
+// value of every query parameter whose name holds "pass", "secret",
+// "token", "auth", "credential" or "key" (case-insensitive): password and
+// sentinel_password, which go-redis reads or refuses by name, and any
+// such name a URL may carry. The fragment is dropped. Every message that
+// shows a Redis URL shows it through Redact.
+func Redact(u *url.URL) string {
+	r := *u
+	r.Fragment, r.RawFragment = "", ""
+	if r.RawQuery != "" {
+		parts := strings.Split(r.RawQuery, "&")
+		for i, p := range parts {
+			k, _, hasValue := strings.Cut(p, "=")
+			name, err := url.QueryUnescape(k)
+			if err != nil {
+				name = k
+			}
+			if hasValue && secretParam(name) {
+				parts[i] = k + "=xxxxx"
+			}
+		}
+		r.RawQuery = strings.Join(parts, "&")
+	}
+	return r.Redacted()
+}
+
+// secretParam reports whether a query parameter's name marks its value
+// as a secret (see [Redact]).
+func secretParam(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range []string{"pass", "secret", "token", "auth", "credential", "key"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownMaster asks each sentinel of o, within [DefaultTimeout] in all,
+// for the address of the master o names (SENTINEL
+// GET-MASTER-ADDR-BY-NAME): nil as soon as one knows it, or when none
+// answers (New then reports Redis unreachable); an error naming the master
+// and the sentinels when those that answered all do not know that name,
+// with the names they monitor (SENTINEL MASTERS).
+func knownMaster(ctx context.Context, o *redis.FailoverOptions) error {
+	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	defer cancel()
+	var answered []string
+	monitored := map[string]bool{}
+	for _, addr := range o.SentinelAddrs {
+		sc := redis.NewSentinelClient(&redis.Options{Addr: addr, Username: o.SentinelUsername, Password: o.SentinelPassword,
+			TLSConfig: o.TLSConfig, DialTimeout: DefaultTimeout, ContextTimeoutEnabled: true, MaxRetries: -1})
+		_, err := sc.GetMasterAddrByName(ctx, o.MasterName).Result()
+		if err == nil {
+			_ = sc.Close()
+			return nil
+		}
+		if errors.Is(err, redis.Nil) {
+			answered = append(answered, addr)
+			if ms, err := sc.Masters(ctx).Result(); err == nil {
+				for _, m := range ms {
+					if fields, ok := m.([]any); ok {
+						for i := 0; i+1 < len(fields); i += 2 {
+							if fields[i] == "name" {
+								monitored[fmt.Sprint(fields[i+1])] = true
+							}
+						}
+					} else if fields, ok := m.(map[any]any); ok {
+						monitored[fmt.Sprint(fields["name"])] = true
+					}
+				}
+			}
+		}
+		_ = sc.Close()
+	}
+	if len(answered) == 0 {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(monitored))
+	watch := "no master at all"
+	if len(names) > 0 {
+		watch = "the master names " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("the sentinels at %s do not know a master named %q (master_name): they watch %s", strings.Join(answered, ", "), o.MasterName, watch)
 }
 
 // clusterClient returns a cluster client for u (redis.ParseClusterURL).
