@@ -22,7 +22,7 @@ import (
 //     issued, a new flow each time: what mcpgen adds to a round.
 func BenchmarkFlowCall(b *testing.B) {
 	flow := bookflight.NewBookFlightArgsFlow(bookHandler{})
-	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: benchStore()}
 	ctx := context.Background()
 	full, _ := json.Marshal(fullArgs)
 	route, _ := json.Marshal(routeArgs)
@@ -81,4 +81,16 @@ func BenchmarkFlowCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchStore is an in-memory flow store for one benchmark: its own (a
+// process's default store is shared by every benchmark of the binary) and
+// bounded at 1 GiB, so that the records of a long run (-count 5, hundreds of
+// thousands of completed flows, each kept until its state expires) never
+// fill it: a full store refuses new flows ("retry later"), which is what
+// it must do in a server, not what a benchmark measures.
+func benchStore() *runtime.MemoryStore {
+	s := runtime.NewMemoryStore()
+	s.MaxBytes = 1 << 30
+	return s
 }
