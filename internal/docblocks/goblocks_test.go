@@ -293,8 +293,8 @@ func without(all, drop []string) []string {
 
 // A Go block with from=FILE quotes FILE (repository-relative), which the
 // project's own build compiles: every line of the block is a line of FILE,
-// in order, leading and trailing spaces aside; a line "…" (or "// …")
-// stands for lines left out.
+// in order, leading and trailing spaces aside; lines of FILE may be left
+// out, and "…" matches any text (the rule of text run= blocks: missing).
 func TestQuotedGoBlocksMatchTheirFile(t *testing.T) {
 	for _, b := range of(all(t), "go") {
 		file, ok := b.Attrs["from"]
@@ -306,22 +306,8 @@ func TestQuotedGoBlocksMatchTheirFile(t *testing.T) {
 			t.Errorf("%s: from=%s: %v", b.Pos(), file, err)
 			continue
 		}
-		lines := strings.Split(string(src), "\n")
-		next := 0
-		for i, l := range strings.Split(strings.TrimRight(b.Text, "\n"), "\n") {
-			l = strings.TrimSpace(l)
-			if l == "…" || l == "// …" || l == "" {
-				continue
-			}
-			j := next
-			for j < len(lines) && strings.TrimSpace(lines[j]) != l {
-				j++
-			}
-			if j == len(lines) {
-				t.Errorf("%s:%d: %q is not in %s (after line %d)", b.File, b.Line+i, l, file, next)
-				break
-			}
-			next = j + 1
+		if line, i := missing(b.Text, string(src)); i >= 0 {
+			t.Errorf("%s:%d: %q is not in %s (in that order)", b.File, b.Line+i, strings.TrimSpace(line), file)
 		}
 	}
 }
