@@ -128,7 +128,10 @@ func newServer(opts runtime.Options, ledger Ledger, principal func(context.Conte
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, chargesOut, error) {
 			list, err := ledger.List(ctx, principal(ctx, req.Extra))
 			if err != nil {
-				return nil, chargesOut{}, err
+				// The ledger's error names its Redis address: logged, not shown.
+				log.ErrorContext(ctx, "charges", "err", err)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
+					Text: "charges: the billing ledger is unavailable; try again later"}}}, chargesOut{}, nil
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: chargeLines(list)}}}, chargesOut{Charges: list}, nil
 		})

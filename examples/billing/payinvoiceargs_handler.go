@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -56,7 +57,10 @@ func (h payInvoiceArgsHandler) Accept(ctx context.Context, args *PayInvoiceArgs)
 		ID: chargeID(runtime.FlowID(ctx)), Invoice: args.Invoice, Account: args.Account, Amount: args.Amount,
 	})
 	if err != nil {
-		return nil, err
+		// The ledger's error names its Redis address: logged, not shown
+		// (what a branch returns as an error reaches the client as text).
+		slog.ErrorContext(ctx, "pay_invoice", "flow", runtime.FlowID(ctx), "err", err)
+		return runtime.ToolError("pay_invoice: the billing ledger did not confirm the charge for %s; check charges before paying again", args.Invoice), nil
 	}
 	return runtime.Textf("Charged %.2f to %s for %s (charge %s).", c.Amount, c.Account, c.Invoice, c.ID), nil
 }
