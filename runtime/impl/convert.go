@@ -408,7 +408,10 @@ func ParseDate(s string) (time.Time, bool) {
 // TypeName names the JSON type (RFC 8259 §3) of a decoded value for error
 // messages: "string", "number" (any Go number type or json.Number),
 // "boolean", "array" ([]any or []string), "object" (map[string]any) or
-// "null" (nil); "unknown" for any other Go type.
+// "null" (nil); "unknown" for any other Go type. Like [AddFieldError] it
+// is never inlined: generated code calls it only to word a refusal.
+//
+//go:noinline
 func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
