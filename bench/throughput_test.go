@@ -49,7 +49,15 @@ type throughputSide struct {
 // not the median), x-p50 likewise for the p50 latency of a round, and
 // x-cpu, mcpgen's server CPU per round over hand's.
 func BenchmarkThroughput(b *testing.B) {
-	alternate(b, throughputClients, throughputSlice)
+	alternate(b, throughputClients, throughputSlice, toolGenerated)
+}
+
+// BenchmarkThroughputNoise is BenchmarkThroughput with the hand-written tool
+// on both sides (an A/A run): its ratios differ from 1.00 only by what the
+// machine and the alternation add, which tells how near 1.00 a goal on
+// BenchmarkThroughput's ratios can be told apart from noise.
+func BenchmarkThroughputNoise(b *testing.B) {
+	alternate(b, throughputClients, throughputSlice, toolHand)
 }
 
 // BenchmarkRoundLatency is BenchmarkThroughput with one client per tool,
@@ -59,16 +67,23 @@ func BenchmarkThroughput(b *testing.B) {
 // reports x-p50, the median over pairs of slices of mcpgen's p50 over
 // hand's.
 func BenchmarkRoundLatency(b *testing.B) {
-	alternate(b, 1, 32)
+	alternate(b, 1, 32, toolGenerated)
+}
+
+// BenchmarkRoundLatencyNoise is BenchmarkRoundLatency as an A/A run, the
+// hand-written tool on both sides (see BenchmarkThroughputNoise).
+func BenchmarkRoundLatencyNoise(b *testing.B) {
+	alternate(b, 1, 32, toolHand)
 }
 
 // alternate runs b.N complete rounds of each tool with clients clients at
 // once, the tools alternating every slice rounds, and reports the metrics
-// of BenchmarkThroughput and BenchmarkRoundLatency.
-func alternate(b *testing.B, clients, slice int) {
+// of BenchmarkThroughput and BenchmarkRoundLatency. The side named mcpgen
+// calls tool: the generated one, or the hand-written one for an A/A run.
+func alternate(b *testing.B, clients, slice int, tool string) {
 	srv := startServer(b)
 	sides := []*throughputSide{{name: "mcpgen"}, {name: "hand"}}
-	tools := map[string]string{"mcpgen": toolGenerated, "hand": toolHand}
+	tools := map[string]string{"mcpgen": tool, "hand": toolHand}
 	ctx := context.Background()
 	for _, s := range sides {
 		m := roundTripMode{name: s.name, tool: tools[s.name], round: true}
