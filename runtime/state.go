@@ -14,8 +14,6 @@ import (
 	"time"
 	"unicode"
 
-	segjson "github.com/segmentio/encoding/json"
-
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -145,13 +143,11 @@ func newFlowID() []byte {
 	return id
 }
 
-// seal encodes st and seals it with the key ring. The state's JSON is
-// written and read with segmentio/encoding/json (already in the module graph
-// through go-sdk): decoding a state with encoding/json was the largest part
-// of a retry's own cost (bench/, FlowCall/round); only plaintext that
-// opened under the key ring, written by seal, is ever decoded.
+// seal encodes st (see [stateBinary]) and seals it with the key ring. Only
+// plaintext that opened under the key ring, written by seal, is ever
+// decoded.
 func (o *Options) seal(st *state) (string, error) {
-	b, err := segjson.Marshal(st)
+	b, err := encodeState(st)
 	if err != nil {
 		return "", fmt.Errorf("mcpgen: encoding requestState: %w", err)
 	}
@@ -166,7 +162,7 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 		return nil, err
 	}
 	var st state
-	if err := segjson.Unmarshal(pt, &st); err != nil {
+	if err := decodeState(pt, &st); err != nil {
 		return nil, &bindError{"malformed", "requestState payload does not decode: " + err.Error()}
 	}
 	if err := st.check(tool, method, args, principal, now, o.ClockSkew); err != nil {
@@ -204,13 +200,11 @@ func (o *Options) CarriedTrace(requestState string) string {
 	if err != nil {
 		return ""
 	}
-	var carried struct {
-		Trace string `json:"s"`
-	}
-	if segjson.Unmarshal(pt, &carried) != nil {
+	var st state
+	if decodeState(pt, &st) != nil {
 		return ""
 	}
-	return carried.Trace
+	return st.Trace
 }
 
 // canonicalArgs returns SHA-256 of the arguments in a canonical JSON form

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // benchState returns the state a flow seals after a round that gathered n
@@ -28,7 +30,7 @@ func benchState(n int) *state {
 }
 
 // BenchmarkState times sealing and opening a requestState with 1, 3 and 10
-// answers gathered (Options.seal and Options.open: the flow's JSON encoding,
+// answers gathered (Options.seal and Options.open: the state's binary encoding,
 // AES-256-GCM under a KeyRing, base64url, and the binding checks), and reports
 // the sealed state's size in bytes (state-bytes).
 func BenchmarkState(b *testing.B) {
@@ -84,5 +86,45 @@ func BenchmarkCarriedTrace(b *testing.B) {
 		if o.CarriedTrace(sealed) == "" {
 			b.Fatal("no trace")
 		}
+	}
+}
+
+// BenchmarkStateCodec times writing and reading a state's plaintext with 1
+// and 10 answers kept: the binary form the flow seals (binary) against the
+// JSON of earlier versions (json, segmentio/encoding/json), which it still
+// reads.
+func BenchmarkStateCodec(b *testing.B) {
+	for _, n := range []int{1, 10} {
+		st := benchState(n)
+		b.Run(fmt.Sprintf("binary/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := encodeState(st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var got state
+				if err := decodeState(p, &got); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p, _ := encodeState(st)
+			b.ReportMetric(float64(len(p)), "bytes")
+		})
+		b.Run(fmt.Sprintf("json/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := segjson.Marshal(st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var got state
+				if err := decodeState(p, &got); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p, _ := segjson.Marshal(st)
+			b.ReportMetric(float64(len(p)), "bytes")
+		})
 	}
 }
