@@ -72,6 +72,9 @@ type asker struct {
 	// branch runs on, sealed under "" when the branch asks.
 	tool    reply
 	toolSet bool
+	// flowID and round are what FlowID and Round return in the branch.
+	flowID string
+	round  int
 }
 
 // newAsker returns the asker of a request: the replies and kept values of

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,7 +109,7 @@ func (x *Exchange) Round() int {
 // first round carries if it asks; on a retry the one its first request fixed.
 // It is what [FlowID] returns in the handler [Exchange.Run] runs.
 func (x *Exchange) FlowID() string {
-	return base64.RawURLEncoding.EncodeToString(x.r.flowID())
+	return x.r.flowIDText(x.r.flowID())
 }
 
 // Principal returns who is calling, as the adapter identified them
@@ -262,14 +261,14 @@ func (x *Exchange) base() *state {
 func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error) {
 	return x.r.once(ctx, func(ctx context.Context) (*Response, error) {
 		a := newAsker(x.r)
+		a.flowID = x.FlowID()
+		if st := x.r.st; st != nil {
+			a.round = st.Round
+		}
 		x.a = a
 		x.r.ran = true
 		ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 		ctx = context.WithValue(ctx, principalKey, x.r.req.Principal)
-		ctx = context.WithValue(ctx, flowIDKey, x.FlowID())
-		if st := x.r.st; st != nil {
-			ctx = context.WithValue(ctx, roundKey, st.Round)
-		}
 		resp, err := guard(x.r.o.Logger, x.r.name+"'s handler", func() (*Response, error) { return h(ctx) })
 		if err != nil && errors.Is(err, ErrInputRequired) {
 			base := x.base()

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -344,11 +343,7 @@ type Response struct {
 
 type ctxKey int
 
-const (
-	flowIDKey ctxKey = iota
-	roundKey
-	principalKey
-)
+const principalKey ctxKey = 0
 
 // Principal returns who is calling, as the adapter identified them
 // (protocol.Request.Principal: for go-sdk, the authenticated user of the bearer
@@ -372,15 +367,19 @@ func Principal(ctx context.Context) string {
 // Choices and FormOptions functions too: they run before the flow's id is
 // fixed).
 func FlowID(ctx context.Context) string {
-	s, _ := ctx.Value(flowIDKey).(string)
-	return s
+	if a := askerFrom(ctx); a != nil {
+		return a.flowID
+	}
+	return ""
 }
 
 // Round returns how many input-required results preceded the branch that is
 // running (0 when the call completed without asking).
 func Round(ctx context.Context) int {
-	n, _ := ctx.Value(roundKey).(int)
-	return n
+	if a := askerFrom(ctx); a != nil {
+		return a.round
+	}
+	return 0
 }
 
 // checkPlain validates the arguments against the tool's input schema
@@ -696,11 +695,11 @@ func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, e
 	if st != nil && len(st.FlowID) > 0 {
 		id = st.FlowID
 	}
-	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
-	ctx = context.WithValue(ctx, flowIDKey, base64.RawURLEncoding.EncodeToString(id))
+	a.flowID = c.r.flowIDText(id)
 	if st != nil {
-		ctx = context.WithValue(ctx, roundKey, st.Round)
+		a.round = st.Round
 	}
+	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 	res, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+string(rep.Action)+" branch", func() (*Result, error) {
 		return c.f.def.Dispatch(ctx, c.args, rep.Action, declined)
 	})

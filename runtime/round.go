@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -22,13 +23,17 @@ type round struct {
 	kind   string          // state.Kind of the mechanism: "" (Flow) or "exchange"
 	o      *Options        // with defaults filled in
 	req    *protocol.Request
-	digest []byte   // SHA-256 of the canonical arguments
-	max    int      // the round limit (Options.MaxRounds or a per-flow override)
-	st     *state   // the opened, bound state of a retry; nil on a first call
-	ran    bool     // a branch (or an exchange's handler) ran in this request
-	id     []byte   // a first call's flow id, made by flowID when first needed
-	pages  []string // URL-mode pages whose answers the branch received (see dropPages)
-	waited bool     // awaitPages already waited for this request's page
+	digest []byte // SHA-256 of the canonical arguments
+	max    int    // the round limit (Options.MaxRounds or a per-flow override)
+	st     *state // the opened, bound state of a retry; nil on a first call
+	ran    bool   // a branch (or an exchange's handler) ran in this request
+	id     []byte // a first call's flow id, made by flowID when first needed
+	// idText is idTextOf as base64url: a request encodes its flow id once
+	// (see flowIDText).
+	idText   string
+	idTextOf []byte
+	pages    []string // URL-mode pages whose answers the branch received (see dropPages)
+	waited   bool     // awaitPages already waited for this request's page
 	// reasked are the fields asked again because their answers broke
 	// rules (see Event.Reasked).
 	reasked []string
@@ -115,9 +120,9 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 	r.logged = true
 	ev := Event{Flow: r.name}
 	if r.st != nil {
-		ev.FlowID, ev.Round = base64.RawURLEncoding.EncodeToString(r.st.FlowID), r.st.Round
+		ev.FlowID, ev.Round = r.flowIDText(r.st.FlowID), r.st.Round
 	} else if r.id != nil {
-		ev.FlowID = base64.RawURLEncoding.EncodeToString(r.id)
+		ev.FlowID = r.flowIDText(r.id)
 	}
 	attrs := make([]slog.Attr, 0, 6)
 	switch {
@@ -227,6 +232,17 @@ func (r *round) flowID() []byte {
 	return r.id
 }
 
+// flowIDText returns the flow id id as text, base64url without padding
+// (RFC 4648 §5, 22 characters): what runtime.FlowID, the store's keys,
+// Event.FlowID and the log show. The last id encoded is kept, so that a
+// request encodes its flow id once.
+func (r *round) flowIDText(id []byte) string {
+	if r.idText == "" || !bytes.Equal(r.idTextOf, id) {
+		r.idTextOf, r.idText = id, base64.RawURLEncoding.EncodeToString(id)
+	}
+	return r.idText
+}
+
 // legacy reports whether the client speaks a protocol before 2026-07-28 and
 // is served through an SDK bridge that answers one round and re-runs the
 // handler once.
@@ -280,7 +296,7 @@ func (r *round) issue(st *state, asked []asked, requests map[string]protocol.Inp
 		st.FlowID = r.flowID()
 	}
 	if st.Expires == 0 {
-		epoch, err := r.o.Store.Epoch(r.ctx, base64.RawURLEncoding.EncodeToString(st.FlowID))
+		epoch, err := r.o.Store.Epoch(r.ctx, r.flowIDText(st.FlowID))
 		if err == nil && epoch == "" {
 			err = errors.New("the store returned an empty epoch")
 		}

@@ -533,7 +533,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	}
 	r.awaitPages(ctx)
 	store := r.o.Store
-	flow := base64.RawURLEncoding.EncodeToString(r.st.FlowID)
+	flow := r.flowIDText(r.st.FlowID)
 	// The state stops opening at its expiry by Options.Now; the store judges
 	// by the wall clock (Redis: the server's), so hand it the remaining
 	// lifetime from now, plus the clock skew other instances may have.
