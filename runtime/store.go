@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -166,10 +168,11 @@ const DefaultMemoryStoreBytes = 64 << 20
 // (its map slot, the entry's headers and the allocations' rounding).
 const memEntryOverhead = 160
 
-// tooLargeRecord is the record [MemoryStore.Record] keeps instead of a
-// response that does not fit under MaxBytes: replays get this error and run
-// nothing (record's JSON: Failed with Err).
-var tooLargeRecord = []byte(`{"x":"mcpgen: this call already completed, but its result was too large for the in-memory flow store (MemoryStore.MaxBytes) to keep; nothing was run again","f":true}`)
+// tooLargeRecord is the record [MemoryStore] keeps instead of a response
+// that does not fit under MaxBytes, or in place of one it gave up to make
+// room: replays get this error and run nothing (record's JSON: Failed with
+// Err).
+var tooLargeRecord = []byte(`{"x":"mcpgen: this call already completed, but the in-memory flow store (MemoryStore.MaxBytes) did not keep its result: it was too large, or the store needed the room; nothing was run again","f":true}`)
 
 // MemoryStore is a [Store] in this process's memory: right for one
 // instance, wrong for several (a retry sent to another instance is refused:
@@ -181,13 +184,21 @@ type MemoryStore struct {
 	// MaxBytes bounds the memory the store holds, in bytes: for each entry
 	// its flow id, its claim token or recorded response, plus an estimated
 	// 160 bytes of overhead; 0 means [DefaultMemoryStoreBytes] (64 MiB).
-	// When a new claim does not fit, once expired entries are dropped,
-	// Claim fails with an error wrapping [ErrStore]: the request is refused
-	// with "retry later" (fails closed, as any store failure) and no branch
-	// runs, where forgetting a record would let a replay run it again. A
-	// record that does not fit replaces its claim by a short one saying the
-	// call completed but its result was not kept: its replays get that
-	// error and run nothing. Set it before the store is first used.
+	// When a new claim or page does not fit once expired entries are
+	// dropped, the store gives up the largest recorded results, each for a
+	// short record saying the call completed but its result was not kept
+	// (its replays get that error and run nothing: at most once holds),
+	// until it is back under three quarters of MaxBytes. Only when that is
+	// not enough (the store holds claims, pages and short records alone)
+	// does Claim fail with an error wrapping [ErrStore]: the request is
+	// refused with "retry later" (fails closed, as any store failure) and
+	// no branch runs, where forgetting a record would let a replay run it
+	// again. So a client whose calls return large results cannot lock every
+	// other caller out by filling the store: it would need to complete
+	// about MaxBytes/380 B flows within their lifetime (Options.TTL),
+	// 175,000 in ten minutes for the defaults. A record that does not fit
+	// even then is replaced at once by the short one. Set it before the
+	// store is first used.
 	MaxBytes int64
 
 	epoch string
@@ -196,6 +207,10 @@ type MemoryStore struct {
 	entries map[string]memEntry
 	bytes   int64 // counted bytes of entries (see memEntry.size)
 	sweepAt int   // sweep expired entries when len(entries) reaches it
+	// spare counts what giving up every recorded result would free: the
+	// bytes of the records beyond the short one that would replace each
+	// (see shrink).
+	spare int64
 
 	// nextExpiry is the earliest expiry among the entries the last sweep
 	// kept (or added since): no entry can be dropped before it.
@@ -218,6 +233,16 @@ func (e *memEntry) size(flow string) int64 {
 		n = max(len(e.token), len(tooLargeRecord))
 	}
 	return int64(memEntryOverhead + len(flow) + n)
+}
+
+// spare is what replacing e's recorded result under flow by
+// tooLargeRecord would free: 0 for a claim, a page (whose record a user's
+// answer needs) and a result no larger than that record.
+func (e *memEntry) spare(flow string) int64 {
+	if e.token != "" || strings.HasPrefix(flow, pagePrefix) || len(e.record) <= len(tooLargeRecord) {
+		return 0
+	}
+	return int64(len(e.record) - len(tooLargeRecord))
 }
 
 // NewMemoryStore returns an empty in-memory store with a fresh random epoch.
@@ -272,17 +297,60 @@ func (m *MemoryStore) Claim(_ context.Context, flow, token, epoch string, lease 
 	if len(m.entries) >= m.sweepAt || (m.bytes+size > limit && !now.Before(m.nextExpiry)) {
 		m.sweep(now)
 	}
-	if m.bytes+size > limit {
+	if !m.room(size) {
 		return nil, fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, limit)
 	}
 	m.add(flow, e)
 	return nil, nil
 }
 
+// room reports whether need more bytes fit under the limit, giving up
+// recorded results to make it (see shrink) when they would.
+func (m *MemoryStore) room(need int64) bool {
+	limit := m.limit()
+	if m.bytes+need <= limit {
+		return true
+	}
+	if m.bytes-m.spare+need > limit {
+		return false // giving up every result would not be enough: scan nothing
+	}
+	m.shrink(need)
+	return m.bytes+need <= limit
+}
+
+// shrink gives up the largest recorded results, each for tooLargeRecord
+// with the same expiry, until need more bytes fit under three quarters of
+// the limit or none is left: replays of those flows get an error and run
+// nothing. It scans the store, once per quarter of MaxBytes freed at most.
+func (m *MemoryStore) shrink(need int64) {
+	type big struct {
+		flow string
+		size int
+	}
+	var bigs []big
+	for k, e := range m.entries {
+		if e.spare(k) > 0 {
+			bigs = append(bigs, big{k, len(e.record)})
+		}
+	}
+	slices.SortFunc(bigs, func(a, b big) int { return b.size - a.size })
+	target := min(m.limit()*3/4, m.limit()-need)
+	for _, b := range bigs {
+		if m.bytes+need <= target {
+			return
+		}
+		e := m.entries[b.flow]
+		m.drop(b.flow, &e)
+		e.record = tooLargeRecord
+		m.add(b.flow, e)
+	}
+}
+
 // add puts e under flow (which holds nothing) and counts it.
 func (m *MemoryStore) add(flow string, e memEntry) {
 	m.entries[flow] = e
 	m.bytes += e.size(flow)
+	m.spare += e.spare(flow)
 	if m.nextExpiry.IsZero() || e.expires.Before(m.nextExpiry) {
 		m.nextExpiry = e.expires
 	}
@@ -292,6 +360,7 @@ func (m *MemoryStore) add(flow string, e memEntry) {
 func (m *MemoryStore) drop(flow string, e *memEntry) {
 	delete(m.entries, flow)
 	m.bytes -= e.size(flow)
+	m.spare -= e.spare(flow)
 }
 
 // sweep drops every entry expired at now.
@@ -364,8 +433,12 @@ func (m *MemoryStore) Release(_ context.Context, flow, token string) error {
 	return nil
 }
 
-// pageKey is the entry key of page id: flow ids never start with NUL.
-func pageKey(id string) string { return "\x00page\x00" + id }
+// pagePrefix starts the entry key of every page: flow ids never start with
+// NUL.
+const pagePrefix = "\x00page\x00"
+
+// pageKey is the entry key of page id.
+func pageKey(id string) string { return pagePrefix + id }
 
 // PutPage implements [Store.PutPage]. It fails with [ErrPageExists], or with
 // an error wrapping [ErrStore] when the page does not fit under
@@ -384,7 +457,7 @@ func (m *MemoryStore) PutPage(_ context.Context, id string, record []byte, expir
 	e := memEntry{record: bytes.Clone(record), expires: expires}
 	if m.bytes+e.size(key) > m.limit() {
 		m.sweep(now)
-		if m.bytes+e.size(key) > m.limit() {
+		if !m.room(e.size(key)) {
 			return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, m.limit())
 		}
 	}
@@ -416,7 +489,7 @@ func (m *MemoryStore) CompletePage(_ context.Context, id string, answer []byte) 
 		return ErrNoPage
 	case e.answer != nil:
 		return ErrPageCompleted
-	case m.bytes+int64(len(answer)) > m.limit():
+	case !m.room(int64(len(answer))):
 		return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes)", ErrStore, m.limit())
 	}
 	m.drop(key, &e)
