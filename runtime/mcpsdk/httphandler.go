@@ -204,7 +204,7 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 		h.stateful = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, so)
 		h.max = o.MaxSessions
 		h.slots = make(chan struct{}, o.MaxSessions)
-		s.AddReceivingMiddleware(h.receive)
+		s.AddReceivingMiddleware(h.receive, bridgeErrors)
 		s.AddSendingMiddleware(h.send)
 	}
 	return h

@@ -64,8 +64,8 @@ func always(r *mcp.ElicitResult) func(int) *mcp.ElicitResult {
 
 // An older client over HTTP is asked through go-sdk's bridge on its session,
 // as over stdio: accept, decline and cancel each run their branch once, a
-// second round is the tool error that says why, and a client that declared
-// no elicitation is told exactly that.
+// second round and an answer the bridge refuses are tool errors that say
+// why, and a client that declared no elicitation is told exactly that.
 func TestLegacyClientOverHTTP(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2025-06-18"} {
 		t.Run(version, func(t *testing.T) {
@@ -107,6 +107,19 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 			assert.Contains(t, text(res), "needs another round of input, but protocol "+version+" clients answer only one round")
 			assert.Equal(t, 1, asked)
 
+			// An answer go-sdk's bridge itself refuses (nights beyond its
+			// maximum, before the flow sees it) is a tool error too, not a
+			// JSON-RPC error with code 0.
+			cs, err = legacyHTTP(t, srv.URL, version, always(&mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 50}}))
+			require.NoError(t, err)
+			res, err = cs.CallTool(ctx, paris)
+			require.NoError(t, err, "a tool error, not a JSON-RPC error")
+			assert.True(t, res.IsError)
+			assert.Contains(t, text(res), "mcpgen: the client's answer does not fit the form it was sent")
+			assert.Contains(t, text(res), "(go-sdk's check against the requestedSchema: nights: maximum:")
+			assert.Contains(t, text(res), "nothing ran, call the tool again")
+
 			cs, err = legacyHTTP(t, srv.URL, version, nil)
 			require.NoError(t, err)
 			res, err = cs.CallTool(ctx, paris)
@@ -114,7 +127,7 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 			assert.True(t, res.IsError)
 			assert.Contains(t, text(res), "this client declared no form elicitation")
 			assert.Equal(t, 3, trip.Count(), "no branch ran")
-			assert.Equal(t, 5, h.Sessions())
+			assert.Equal(t, 6, h.Sessions())
 		})
 	}
 }

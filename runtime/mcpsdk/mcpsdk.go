@@ -283,8 +283,11 @@ func ServeHandler(ctx context.Context, addr string, h *Handler, middleware func(
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
 // is done. A stdio session is stateful, so older clients (2025-11-25 and
-// earlier) are served through the SDK's bridge, one round per call.
+// earlier) are served through the SDK's bridge, one round per call; an
+// answer the bridge refuses is a tool error that says why (it installs a
+// receiving middleware on s for that).
 func ServeStdio(ctx context.Context, s *mcp.Server) error {
+	s.AddReceivingMiddleware(bridgeErrors)
 	return s.Run(ctx, &mcp.StdioTransport{})
 }
 

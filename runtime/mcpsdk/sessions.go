@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // session is what a [Handler] keeps of one session it opened for a client
@@ -59,6 +60,56 @@ type unanswered struct{ method, why string }
 
 func (u *unanswered) Error() string {
 	return "mcpgen: the client's answer to " + u.method + " never came: " + u.why + "; nothing ran, call the tool again"
+}
+
+// bridgeFailed starts every error go-sdk v1.8.0's bridge for clients
+// before 2026-07-28 returns when the round it runs on a session fails
+// (mcp/mrtr.go, fulfillServerInputRequests); schemaMismatch is the reason
+// it gives when its own check of the client's answer against the
+// requestedSchema refused it (mcp/server.go, ServerSession.Elicit).
+const (
+	bridgeFailed   = "multi-round-trip: "
+	schemaMismatch = "elicitation result content does not match requested schema: "
+)
+
+// bridgeErrors is a receiving middleware for every session (stdio, HTTP):
+// the error of a round go-sdk's bridge ran for an older client — the answer
+// refused by go-sdk's own check against the requestedSchema before the flow
+// saw it, or an error the client answered with — is a plain error, which
+// go-sdk would send as a JSON-RPC error with code 0 in its own words. It
+// becomes what a refused answer is on every other path: a tool error that
+// says why (MCP 2026-07-28, server/tools: tool execution errors), or for
+// prompts/get and resources/read a JSON-RPC -32602. (go-sdk's client makes
+// the same check of its own answer and answers elicitation/create with a
+// JSON-RPC error instead; the bridge wraps that error the same way.) Nothing ran either way:
+// the bridge fails before the handler runs again with the answer. A round
+// whose answer never came is left to [Handler.receive].
+func bridgeErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var u *unanswered
+		if err == nil || !strings.HasPrefix(err.Error(), bridgeFailed) || errors.As(err, &u) {
+			return res, err
+		}
+		msg := err.Error()
+		if _, why, ok := strings.Cut(msg, schemaMismatch); ok {
+			// go-sdk's words for a field: "validating root: validating
+			// /properties/nights: maximum: …" → "nights: maximum: …".
+			why = strings.TrimPrefix(why, "validating root: ")
+			if rest, ok := strings.CutPrefix(why, "validating /properties/"); ok {
+				why = rest
+			}
+			msg = "mcpgen: the client's answer does not fit the form it was sent (go-sdk's check against the requestedSchema: " +
+				why + "); nothing ran, call the tool again"
+		} else {
+			msg = "mcpgen: the client did not complete the form (" + strings.TrimPrefix(msg, bridgeFailed) +
+				"); nothing ran, call the tool again"
+		}
+		if method == "tools/call" {
+			return toolResult(&runtime.Result{Text: msg, IsError: true}), nil
+		}
+		return nil, &jsonrpc.Error{Code: protocol.CodeInvalidParams, Message: msg}
+	}
 }
 
 // callKey is the context key of the *call a session's request runs in.
