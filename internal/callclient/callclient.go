@@ -160,7 +160,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cause // a timeout or an interrupt, which ended the rest
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "mcpgen call:", err)
+		fmt.Fprintln(stderr, "mcpgen call:", clean(err.Error())) // it may quote the server
 		var ierr *interruptError
 		if errors.As(err, &ierr) {
 			return ExitInterrupted
@@ -206,7 +206,7 @@ func (c *caller) run(ctx context.Context) error {
 		}},
 		ElicitationHandler: c.elicit,
 		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
-			fmt.Fprintf(c.stderr, "The server reports the page is complete (elicitation %s).\n", req.Params.ElicitationID)
+			fmt.Fprintf(c.stderr, "The server reports the page is complete (elicitation %s).\n", clean(req.Params.ElicitationID))
 		},
 	})
 	var wire *wireLog
@@ -309,18 +309,18 @@ func (r connRecorder) Connect(ctx context.Context) (mcp.Connection, error) {
 func (c *caller) print(res *mcp.CallToolResult) error {
 	for _, content := range res.Content {
 		if t, ok := content.(*mcp.TextContent); ok {
-			fmt.Fprintln(c.stdout, t.Text)
+			fmt.Fprintln(c.stdout, clean(t.Text))
 			continue
 		}
 		b, _ := json.Marshal(content)
-		fmt.Fprintln(c.stdout, string(b))
+		fmt.Fprintln(c.stdout, clean(string(b)))
 	}
 	if res.StructuredContent != nil {
 		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
 		if err != nil {
 			return fmt.Errorf("structured content: %v", err)
 		}
-		fmt.Fprintln(c.stdout, string(b))
+		fmt.Fprintln(c.stdout, clean(string(b)))
 	}
 	if res.IsError {
 		return fmt.Errorf("the tool %s returned an error result (isError)", c.tool)
@@ -367,7 +367,7 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		// Sent as given, but for what go-sdk would refuse (sdkCheck): the
 		// server checks the answer and asks again with its reason, which
 		// the script sees here.
-		fmt.Fprintf(c.stderr, "The server asks: %s\n", p.Message)
+		fmt.Fprintf(c.stderr, "The server asks: %s\n", clean(p.Message))
 		a, ok := c.next()
 		if !ok {
 			return nil, c.fail(fmt.Errorf("the server asked a form the answers do not cover: %q (fields %s)", p.Message, fieldNames(fields)))
@@ -388,7 +388,7 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	ctx, stop := c.within(ctx)
 	defer stop()
 	defer c.showing(p.Message)()
-	res, err := runForm(ctx, c.stdin, c.stderr, p.Message, fields, c.interruptKeys)
+	res, err := runForm(ctx, c.stdin, c.stderr, clean(p.Message), fields, c.interruptKeys)
 	if err != nil {
 		return nil, c.fail(err)
 	}

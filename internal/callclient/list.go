@@ -22,9 +22,9 @@ func (c *caller) list(ctx context.Context, cs *mcp.ClientSession) error {
 			fmt.Fprintln(c.stdout)
 		}
 		n++
-		fmt.Fprintln(c.stdout, tool.Name)
+		fmt.Fprintln(c.stdout, clean(tool.Name))
 		if tool.Description != "" {
-			fmt.Fprintln(c.stdout, "  "+tool.Description)
+			fmt.Fprintln(c.stdout, "  "+clean(tool.Description))
 		}
 		var schema struct {
 			Properties map[string]json.RawMessage `json:"properties"`
@@ -58,7 +58,7 @@ func (c *caller) list(ctx context.Context, cs *mcp.ClientSession) error {
 			if p.Description != "" {
 				line += ": " + p.Description
 			}
-			fmt.Fprintln(c.stdout, line)
+			fmt.Fprintln(c.stdout, clean(line))
 		}
 	}
 	if n == 0 {

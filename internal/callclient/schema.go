@@ -93,11 +93,11 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 		if err := json.Unmarshal(s.Properties[name], &p); err != nil {
 			return nil, fmt.Errorf("requestedSchema property %q: %v", name, err)
 		}
-		f := field{Name: name, Title: p.Title, Description: p.Description, Required: slices.Contains(s.Required, name),
+		f := field{Name: name, Title: clean(p.Title), Description: clean(p.Description), Required: slices.Contains(s.Required, name),
 			Kind: p.Type, Format: p.Format, MinLength: p.MinLength, MaxLength: p.MaxLength,
 			Minimum: p.Minimum, Maximum: p.Maximum, MinItems: p.MinItems, MaxItems: p.MaxItems}
 		if f.Title == "" {
-			f.Title = name
+			f.Title = clean(name)
 		}
 		if len(p.Default) > 0 {
 			if err := json.Unmarshal(p.Default, &f.Default); err != nil {
@@ -145,14 +145,14 @@ func options(enum, names []string, titled []titledConst) []option {
 		if i < len(names) && names[i] != "" {
 			label = names[i]
 		}
-		out = append(out, option{Value: v, Label: label})
+		out = append(out, option{Value: v, Label: clean(label)})
 	}
 	for _, c := range titled {
 		label := c.Title
 		if label == "" {
 			label = c.Const
 		}
-		out = append(out, option{Value: c.Const, Label: label})
+		out = append(out, option{Value: c.Const, Label: clean(label)})
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 	if err != nil || u.Host == "" {
 		return nil, c.fail(fmt.Errorf("URL elicitation %s: %q is not an absolute URL", p.ElicitationID, p.URL))
 	}
-	fmt.Fprintf(c.stderr, "%s\nOpen this page in your browser (host: %s):\n%s\n", p.Message, u.Host, p.URL)
+	fmt.Fprintf(c.stderr, "%s\nOpen this page in your browser (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
 	if c.scripted {
 		if len(c.openCmd) > 0 {
 			cmd := exec.CommandContext(ctx, c.openCmd[0], append(c.openCmd[1:], p.URL)...)

@@ -47,7 +47,7 @@ func (l *wireLog) status(status string, body []byte) {
 }
 
 func (l *wireLog) line(what string, b []byte) {
-	fmt.Fprintf(l.w, "%s: %s\n", what, b) // one Write: one line
+	fmt.Fprintf(l.w, "%s: %s\n", what, clean(string(b))) // one Write: one line
 }
 
 // lockedWriter serialises writes to w.
