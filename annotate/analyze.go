@@ -604,6 +604,13 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 				continue
 			}
 		}
+		if inner := nestedElicit(v.Type()); inner != nil {
+			a.nameErrorf(v, "%s's type %s has fields with elicit tags, which are never asked there: a form is flat "+
+				"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); "+
+				"embed %s without a json name to ask its fields here, or drop their elicit tags",
+				v.Name(), typeString(v.Type()), typeString(inner))
+			continue
+		}
 		if !v.Exported() {
 			if hasElicit {
 				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
@@ -625,6 +632,38 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
 		*out = append(*out, c)
 	}
+}
+
+// nestedElicit returns the struct type, other than time.Time, that a field
+// of type t holds as a nested JSON object (t itself, or what a pointer,
+// slice, array or map of t holds) when it has fields with elicit tags, which
+// no form can ask; nil otherwise.
+func nestedElicit(t types.Type) types.Type {
+	for {
+		switch u := t.(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Array:
+			t = u.Elem()
+			continue
+		case *types.Map:
+			t = u.Elem()
+			continue
+		}
+		if a, ok := t.(*types.Alias); ok {
+			t = types.Unalias(a)
+			continue
+		}
+		break
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok && !isTime(t) && structHasElicit(st, nil) {
+		return t
+	}
+	return nil
 }
 
 // holdsByValue reports whether a value of type t holds a value of struct

@@ -49,3 +49,24 @@ type Loop struct {
 //
 //go:generate stringer -type=NotStruct -output=notstruct_mcpgen_string.go
 //go:generate mcpgen -type "Loop,Absent" // want `^-type Absent: no type Absent in package corpus; name a struct type declared in this package$`
+
+// Address is a struct with elicit fields that a tool holds as a nested object.
+type Address struct {
+	City string `json:"city" elicit:"required"`
+}
+
+// Ship holds Address under a json name, directly, by pointer and in a list:
+// no form could ask its fields.
+type Ship struct {
+	To    Address    `json:"to"`    // want `^To's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Via   []*Address `json:"via"`   // want `^Via's type \[\]\*corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Named Address    `json:"named"` // want `^Named's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Note  string     `json:"note" elicit:"optional"`
+}
+
+// ShipEmbedded embeds Address under a json name: encoding/json reads it as a
+// nested object, not as promoted fields.
+type ShipEmbedded struct {
+	Address `json:"addr"` // want `^Address's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Note    string        `json:"note" elicit:"optional"`
+}
