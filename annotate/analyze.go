@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -564,7 +565,15 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		if !hasElicit {
 			a.checkElicitKey(v, rawTag, fpos)
 		}
+		if dup := repeatedKey(rawTag, "elicit", "json", "jsonschema"); dup != "" {
+			a.nameErrorf(v, "the struct tag of %s has the key %s twice: reflect.StructTag reads the first only, so the second is silently ignored; merge them into one %s:\"…\"", v.Name(), dup, dup)
+			continue
+		}
 		jsonTag := tag.Get("json")
+		if _, opts, _ := strings.Cut(jsonTag, ","); hasElicit && slices.Contains(strings.Split(opts, ","), "string") && v.Exported() {
+			a.nameErrorf(v, "%s has the json option ,string, which a form cannot follow (an answer arrives as a JSON value of the field's type, as the requestedSchema says, never inside a string); remove ,string, or the elicit tag to keep it a plain argument", v.Name())
+			continue
+		}
 		jname, _, _ := strings.Cut(jsonTag, ",")
 		if jname != "" && jsonTag != "-" && !validJSONName(jname) {
 			a.nameErrorf(v, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
@@ -612,7 +621,10 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 			continue
 		}
 		if !v.Exported() {
-			if hasElicit {
+			switch {
+			case hasElicit && v.Name() == "_":
+				a.nameErrorf(v, "a blank field (_) is never set, so it cannot be elicited; give it a name or remove its elicit tag")
+			case hasElicit:
 				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
 			}
 			continue

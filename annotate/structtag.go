@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -77,6 +78,25 @@ func parseStructTag(tag string) (pairs []tagPair, msg string) {
 func checkStructTag(tag string) string {
 	_, msg := parseStructTag(tag)
 	return msg
+}
+
+// repeatedKey returns the first of keys that a well-formed struct tag holds
+// more than once, or "".
+func repeatedKey(tag string, keys ...string) string {
+	pairs, msg := parseStructTag(tag)
+	if msg != "" {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		if slices.Contains(keys, p.key) {
+			if seen[p.key] {
+				return p.key
+			}
+			seen[p.key] = true
+		}
+	}
+	return ""
 }
 
 // misspeltElicit returns the pair of a well-formed struct tag whose key looks

@@ -70,3 +70,12 @@ type ShipEmbedded struct {
 	Address `json:"addr"` // want `^Address's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
 	Note    string        `json:"note" elicit:"optional"`
 }
+
+// Repeats has tags that say a key twice, a ,string option and a blank
+// field with an elicit tag.
+type Repeats struct {
+	Twice  string `json:"twice" elicit:"optional" elicit:"maxLength=3"` // want `^the struct tag of Twice has the key elicit twice: reflect\.StructTag reads the first only, so the second is silently ignored; merge them into one elicit:"…"$`
+	Count  int    `json:"count,string" elicit:"optional"`               // want `^Count has the json option ,string, which a form cannot follow \(an answer arrives as a JSON value of the field's type, as the requestedSchema says, never inside a string\); remove ,string, or the elicit tag to keep it a plain argument$`
+	_      string `json:"blank" elicit:"optional"`                      // want `^a blank field \(_\) is never set, so it cannot be elicited; give it a name or remove its elicit tag$`
+	Answer string `json:"answer" elicit:"optional"`
+}
