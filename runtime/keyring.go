@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -143,6 +144,11 @@ func decodeKey(s string) ([]byte, error) {
 	}
 	if len(k) != KeySize {
 		return nil, fmt.Errorf("decodes to %d bytes, want %d", len(k), KeySize)
+	}
+	if bytes.Count(k, k[:1]) == len(k) {
+		// A placeholder (AAAA…), never a key anyone drew: whoever reads the
+		// configuration's example can forge states with it.
+		return nil, fmt.Errorf("decodes to %d bytes that are all %#02x, which is no secret: make a key with mcpgen keygen", len(k), k[0])
 	}
 	return k, nil
 }

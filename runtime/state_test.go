@@ -340,6 +340,9 @@ func TestKeyRingParsing(t *testing.T) {
 	require.ErrorContains(t, err, "twice")
 	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + ",x")
 	require.ErrorContains(t, err, "key 2")
+	// A placeholder such as 43 A's (32 zero bytes) is no secret.
+	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + "," + strings.Repeat("A", 43))
+	require.ErrorContains(t, err, "key 2: decodes to 32 bytes that are all 0x00, which is no secret: make a key with mcpgen keygen")
 }
 
 func TestCanonicalArgumentsDigest(t *testing.T) {

@@ -388,7 +388,7 @@ func TestFromEnv(t *testing.T) {
 }
 
 func TestOptionsFromEnvWarns(t *testing.T) {
-	key := "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	key := runtime.GenerateKey()
 	srv := redistest.Start(t)
 	aof := redistest.StartWith(t, redistest.Config{AppendOnly: true})
 	for _, tc := range []struct {
