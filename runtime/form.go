@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -85,10 +86,12 @@ type pendingQuestion struct {
 	page    string             // URL mode: the page's id (also the elicitationId)
 	wait    bool               // URL mode: the same page asked again while the user completes it
 	schema  *jsonschema.Schema // form mode: the fields asked in this round
-	digest  []byte             // of the whole question (see formDigest)
-	content map[string]any     // valid answers kept from earlier rounds
-	problem string             // what was wrong with the last answer
-	always  []string           // ask=always fields, which no argument can supply
+	// schemaJSON is schema encoded, when the memo holds it (else nil).
+	schemaJSON []byte
+	digest     []byte         // of the whole question (see formDigest)
+	content    map[string]any // valid answers kept from earlier rounds
+	problem    string         // what was wrong with the last answer
+	always     []string       // ask=always fields, which no argument can supply
 }
 
 // formMemo holds, by form identity, key, message and fields (see
@@ -109,39 +112,41 @@ type formMemoID struct {
 type memoEntry struct {
 	schema *jsonschema.Schema
 	digest []byte
+	json   []byte // the schema encoded
 }
 
 // maxQuestions bounds the forms memoised in a process: the fields a form
 // asks depend on which arguments a caller left out.
 const maxQuestions = 4096
 
-// memoised returns the requestedSchema of fields and the form's digest,
-// from the memo when the form has no run-time rules (building and
-// remembering them on the first request), or nil, nil when it is not
-// memoised.
-func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte) {
+// memoised returns the requestedSchema of fields, the form's digest and
+// the schema encoded as JSON, from the memo when the form has no run-time
+// rules (building and remembering them on the first request), or nil, nil,
+// nil when it is not memoised.
+func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte, []byte) {
 	if f.memo == nil || !f.rules.empty() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	id := formMemoID{memo: f.memo, id: f.key + "\x00" + f.message + "\x00" + strings.Join(fields, "\x00")}
 	if e, ok := formMemo.Load(id); ok {
 		e := e.(memoEntry)
-		return e.schema, e.digest
+		return e.schema, e.digest, e.json
 	}
 	schema := f.target.RequestedSchema(fields...)
-	e := memoEntry{schema: schema, digest: formDigest(f.key, f.message, schema, nil)}
+	b, _ := json.Marshal(schema)
+	e := memoEntry{schema: schema, digest: digestJSON(f.key, f.message, b, nil), json: b}
 	if formMemoCount.Load() < maxQuestions {
 		if _, loaded := formMemo.LoadOrStore(id, e); !loaded {
 			formMemoCount.Add(1)
 		}
 	}
-	return e.schema, e.digest
+	return e.schema, e.digest, e.json
 }
 
 // digestOf returns the digest of the form whose whole requestedSchema is
 // whole, as the engine computes it.
 func (f *form) digestOf(whole *jsonschema.Schema) []byte {
-	if _, d := f.memoised(f.fields); d != nil {
+	if _, d, _ := f.memoised(f.fields); d != nil {
 		return d
 	}
 	return formDigest(f.key, f.message, whole, f.rules)
@@ -210,9 +215,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	// The whole form's requestedSchema and digest come from the memo, or
 	// are built when first needed (a call that asks nothing builds none).
 	var whole *jsonschema.Schema
-	var d []byte
+	var d, wholeJSON []byte
 	if len(fields) > 0 {
-		whole, d = f.memoised(fields)
+		whole, d, wholeJSON = f.memoised(fields)
 	}
 	schema := func() *jsonschema.Schema {
 		if whole == nil {
@@ -331,7 +336,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		}
 	}
 	if p.schema == nil {
-		p.schema = schema()
+		p.schema, p.schemaJSON = schema(), wholeJSON
 	}
 	p.digest = digest()
 	return reply{}, p, nil, nil
@@ -415,6 +420,9 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 			}
 		}
 		ir = &protocol.ElicitRequest{Mode: "form", Message: msg, RequestedSchema: sent}
+		if sent == p.schema {
+			ir.RequestedSchemaJSON = p.schemaJSON
+		}
 	}
 	var fields []string
 	if p.schema != nil {

@@ -315,6 +315,11 @@ func addError(ve *ValidationError, field, keyword, message string) *ValidationEr
 // question whose digest is the same.
 func formDigest(key, message string, schema *jsonschema.Schema, r *rules) []byte {
 	b, _ := json.Marshal(schema)
+	return digestJSON(key, message, b, r)
+}
+
+// digestJSON is formDigest of the schema encoded as b.
+func digestJSON(key, message string, b []byte, r *rules) []byte {
 	h := sha256.New()
 	h.Write([]byte(key))
 	h.Write([]byte{0})

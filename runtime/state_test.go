@@ -485,3 +485,36 @@ func TestAskingAgainNeverExtendsTheLifetime(t *testing.T) {
 	_, last := e.rejections()
 	assert.Contains(t, last.Reason, "expired")
 }
+
+// The encoding of a form's requestedSchema that the engine hands adapters
+// (RequestedSchemaJSON, kept with the memoised form) is byte for byte what
+// encoding the schema gives, on every call; a form asked again for its
+// failing fields alone, and a schema downgraded for an older client, carry
+// none, and adapters encode the schema itself.
+func TestRequestedSchemaJSON(t *testing.T) {
+	e := newEnv(t, nil)
+	for range 2 {
+		r1 := e.ask(req(paris, "", nil))
+		er := r1.InputRequests["plan_trip"].(*protocol.ElicitRequest)
+		want, err := json.Marshal(er.RequestedSchema)
+		require.NoError(t, err)
+		require.NotNil(t, er.RequestedSchemaJSON)
+		assert.Equal(t, string(want), string(er.RequestedSchemaJSON))
+
+		r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "bad", "nights": 3})))
+		er2 := r2.InputRequests[fixtureKey(r2)].(*protocol.ElicitRequest)
+		assert.Nil(t, er2.RequestedSchemaJSON, "the failing fields alone")
+	}
+	old := req(paris, "", nil)
+	old.ProtocolVersion = protocol.Version20250618
+	r := e.ask(old)
+	assert.Nil(t, r.InputRequests["plan_trip"].(*protocol.ElicitRequest).RequestedSchemaJSON, "downgraded for 2025-06-18")
+}
+
+// fixtureKey returns the one inputRequests key of resp.
+func fixtureKey(resp *runtime.Response) string {
+	for k := range resp.InputRequests {
+		return k
+	}
+	return ""
+}

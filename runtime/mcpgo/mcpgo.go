@@ -85,8 +85,12 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			b := server.NewInputRequestBuilder(resp.RequestState)
 			for key, ir := range resp.InputRequests {
 				if er, ok := ir.(*protocol.ElicitRequest); ok {
+					var schema any = er.RequestedSchema
+					if er.RequestedSchemaJSON != nil {
+						schema = json.RawMessage(er.RequestedSchemaJSON)
+					}
 					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message,
-						RequestedSchema: er.RequestedSchema, URL: er.URL, ElicitationID: er.ElicitationID})
+						RequestedSchema: schema, URL: er.URL, ElicitationID: er.ElicitationID})
 				}
 			}
 			return b.ToolResult(), nil

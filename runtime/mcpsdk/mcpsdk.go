@@ -298,6 +298,9 @@ func elicitParams(x *protocol.ElicitRequest) *mcp.ElicitParams {
 	if x.Mode == "url" {
 		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, URL: x.URL, ElicitationID: x.ElicitationID}
 	}
+	if x.RequestedSchemaJSON != nil {
+		return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: json.RawMessage(x.RequestedSchemaJSON)}
+	}
 	return &mcp.ElicitParams{Mode: x.Mode, Message: x.Message, RequestedSchema: x.RequestedSchema}
 }
 

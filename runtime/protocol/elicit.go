@@ -37,7 +37,14 @@ type ElicitRequest struct {
 	Mode            string             // "form" or "url"
 	Message         string             // shown to the user; required
 	RequestedSchema *jsonschema.Schema // form mode: {"type":"object","properties":{…},"required":[…]}
-	URL             string             // URL mode: the page to open (client/elicitation, URL Mode Elicitation Requests)
+	// RequestedSchemaJSON is RequestedSchema encoded as JSON when the
+	// engine holds it encoded already (a form without run-time rules,
+	// whose schema and encoding it keeps for the process), else nil. An
+	// adapter sends these bytes as they are rather than encode
+	// RequestedSchema again: invopop's encoder takes about 20 µs for a
+	// three-field form, most of what a first call costs the engine.
+	RequestedSchemaJSON []byte
+	URL                 string // URL mode: the page to open (client/elicitation, URL Mode Elicitation Requests)
 	// ElicitationID identifies a URL-mode request (MCP 2025-11-25,
 	// client/elicitation: the id notifications/elicitation/complete names).
 	// 2026-07-28 has no such field; it is sent anyway, harmless, as some
