@@ -173,10 +173,16 @@ func TestHandInputSchema(t *testing.T) {
 // addHandWritten registers the baseline: a raw go-sdk tool doing the same
 // round by hand with the same sealing (runtime.KeyRing). It declares the
 // same input schema, checks the arguments, asks for a missing date with the
-// same requestedSchema (built once), and on retry opens the state, checks its
-// binding and reads the answer.
+// same requestedSchema (built and encoded once), and on retry opens the
+// state, checks its binding and reads the answer.
 func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
-	schema := (&bookflight.BookFlightArgs{}).RequestedSchema()
+	// The requestedSchema is encoded once, as the engine encodes a form
+	// without run-time rules once (invopop's encoder takes about 20 µs a
+	// call: encoding it on every call would charge the baseline for it).
+	schema, err := json.Marshal((&bookflight.BookFlightArgs{}).RequestedSchema())
+	if err != nil {
+		panic(err)
+	}
 	const message = "Which day should the flight leave, and how many people are flying?"
 	var schemaJSON bytes.Buffer
 	if err := json.Compact(&schemaJSON, []byte(handInputSchema)); err != nil {
@@ -201,7 +207,7 @@ func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
 		if req.Params.RequestState == "" {
 			st, _ := json.Marshal(handState{Tool: toolHand, Args: digest[:], Expires: time.Now().Add(10 * time.Minute).Unix()})
 			return &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}},
+				InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: json.RawMessage(schema)}},
 				RequestState:  keys.Seal(st),
 			}, nil
 		}
