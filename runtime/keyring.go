@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -23,6 +22,11 @@ const (
 	// reads: comma-separated base64 keys (standard or URL-safe alphabet,
 	// padded or not), newest first.
 	EnvStateKeys = "MCPGEN_STATE_KEYS"
+	// EnvStateFormat names the environment variable that, set to "json",
+	// makes redisstore.OptionsFromEnv set [Options.StateJSON] (for a
+	// rolling upgrade from a version that wrote states as JSON); unset or
+	// "binary", states are binary; any other value is an error.
+	EnvStateFormat = "MCPGEN_STATE_FORMAT"
 )
 
 // stateFormatVersion is the first byte of every sealed state. A state whose
@@ -132,6 +136,11 @@ func ParseKeyRing(s string) (*KeyRing, error) {
 	return NewKeyRing(keys...)
 }
 
+// minKeyDistinct is the fewest distinct byte values a key from the
+// environment may have: 32 random bytes have fewer than 8 with a chance
+// below 10^-37, a placeholder (all zeros, a repeated word) always does.
+const minKeyDistinct = 8
+
 func decodeKey(s string) ([]byte, error) {
 	s = strings.TrimRight(s, "=")
 	enc := base64.RawStdEncoding
@@ -145,10 +154,17 @@ func decodeKey(s string) ([]byte, error) {
 	if len(k) != KeySize {
 		return nil, fmt.Errorf("decodes to %d bytes, want %d", len(k), KeySize)
 	}
-	if bytes.Count(k, k[:1]) == len(k) {
-		// A placeholder (AAAA…), never a key anyone drew: whoever reads the
-		// configuration's example can forge states with it.
-		return nil, fmt.Errorf("decodes to %d bytes that are all %#02x, which is no secret: make a key with mcpgen keygen", len(k), k[0])
+	var seen [256]bool
+	distinct := 0
+	for _, b := range k {
+		if !seen[b] {
+			seen[b], distinct = true, distinct+1
+		}
+	}
+	if distinct < minKeyDistinct {
+		// A placeholder (AAAA…, abab…), never a key anyone drew: whoever
+		// reads the configuration's example can forge states with it.
+		return nil, fmt.Errorf("decodes to %d bytes of only %d distinct values, which is no secret: make a key with mcpgen keygen", len(k), distinct)
 	}
 	return k, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -147,7 +148,13 @@ func newFlowID() []byte {
 // plaintext that opened under the key ring, written by seal, is ever
 // decoded.
 func (o *Options) seal(st *state) (string, error) {
-	b, err := encodeState(st)
+	var b []byte
+	var err error
+	if o.StateJSON {
+		b, err = segjson.Marshal(st)
+	} else {
+		b, err = encodeState(st)
+	}
 	if err != nil {
 		return "", fmt.Errorf("mcpgen: encoding requestState: %w", err)
 	}
@@ -163,7 +170,9 @@ func (o *Options) open(sealed, tool, method string, args []byte, principal strin
 	}
 	var st state
 	if err := decodeState(pt, &st); err != nil {
-		return nil, &bindError{"malformed", "requestState payload does not decode: " + err.Error()}
+		// Not the error's text: it could quote the plaintext, answers
+		// included.
+		return nil, &bindError{"malformed", "requestState payload does not decode"}
 	}
 	if err := st.check(tool, method, args, principal, now, o.ClockSkew); err != nil {
 		return nil, err

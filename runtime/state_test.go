@@ -340,9 +340,16 @@ func TestKeyRingParsing(t *testing.T) {
 	require.ErrorContains(t, err, "twice")
 	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + ",x")
 	require.ErrorContains(t, err, "key 2")
-	// A placeholder such as 43 A's (32 zero bytes) is no secret.
+	// A placeholder such as 43 A's (32 zero bytes) or a repeated word is
+	// no secret.
 	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + "," + strings.Repeat("A", 43))
-	require.ErrorContains(t, err, "key 2: decodes to 32 bytes that are all 0x00, which is no secret: make a key with mcpgen keygen")
+	require.ErrorContains(t, err, "key 2: decodes to 32 bytes of only 1 distinct values, which is no secret: make a key with mcpgen keygen")
+	_, err = runtime.ParseKeyRing(base64.StdEncoding.EncodeToString([]byte(strings.Repeat("abcd", 8))))
+	require.ErrorContains(t, err, "only 4 distinct values")
+	for range 1000 {
+		_, err := runtime.ParseKeyRing(runtime.GenerateKey())
+		require.NoError(t, err, "a key drawn at random")
+	}
 }
 
 func TestCanonicalArgumentsDigest(t *testing.T) {

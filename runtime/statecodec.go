@@ -22,9 +22,11 @@ import (
 // (443 → 302 characters), and writing and reading a state 3.5–5× quicker
 // (BenchmarkStateCodec; decoding the state's JSON was the largest part of a
 // retry's own cost in bench/, FlowCall). A plaintext whose first byte is '{'
-// is a state sealed as JSON by an earlier version of mcpgen, which still
-// opens until it expires (Options.TTL, ten minutes by default): upgrading
-// instances one by one breaks no call in flight.
+// is a state sealed as JSON (by an earlier version of mcpgen, or with
+// Options.StateJSON), which opens as well. An earlier version cannot open a
+// binary state: while instances of one still serve beside upgraded ones,
+// the upgraded ones write JSON (Options.StateJSON, MCPGEN_STATE_FORMAT=json),
+// so that no call in flight breaks during a rolling upgrade.
 const stateBinary = 0x01
 
 // errStateCodec is why a plaintext that opened under the key ring is not a

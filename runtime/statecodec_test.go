@@ -140,3 +140,41 @@ func TestStateCodecOtherValues(t *testing.T) {
 		t.Errorf("content read back as %#v, want %#v", got.Asked[0].Content, want)
 	}
 }
+
+// TestStateJSONOption: with Options.StateJSON the flow seals its states as
+// JSON, which an earlier version of mcpgen (reading JSON only) decodes
+// whole; an instance without the option resumes them, and the reverse.
+func TestStateJSONOption(t *testing.T) {
+	st := fullState()
+	jsonOpts := (&Options{Keys: EphemeralKeyRing(), StateJSON: true}).withDefaults()
+	sealed, err := jsonOpts.seal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := jsonOpts.Keys.Open(sealed, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old state
+	if err := segjson.Unmarshal(pt, &old); err != nil || !reflect.DeepEqual(&old, st) {
+		t.Fatalf("what an earlier version reads: %v\n%+v", err, old)
+	}
+	binOpts := *jsonOpts
+	binOpts.StateJSON = false
+	for _, o := range []*Options{jsonOpts, &binOpts} {
+		s, err := o.seal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, reader := range []*Options{jsonOpts, &binOpts} {
+			p, err := reader.Keys.Open(s, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got state
+			if err := decodeState(p, &got); err != nil || !reflect.DeepEqual(&got, st) {
+				t.Errorf("StateJSON %v sealed, StateJSON %v read: %v", o.StateJSON, reader.StateJSON, err)
+			}
+		}
+	}
+}

@@ -184,8 +184,8 @@ type MemoryStore struct {
 	// MaxBytes bounds the memory the store holds, in bytes: for each entry
 	// its flow id, its claim token or recorded response, plus an estimated
 	// 160 bytes of overhead; 0 means [DefaultMemoryStoreBytes] (64 MiB).
-	// When a new claim or page does not fit once expired entries are
-	// dropped, the store gives up the largest recorded results, each for a
+	// When a new claim, page or result does not fit once expired entries
+	// are dropped, the store gives up the largest recorded results, each for a
 	// short record saying the call completed but its result was not kept
 	// (its replays get that error and run nothing: at most once holds),
 	// until it is back under three quarters of MaxBytes. Only when that is
@@ -196,9 +196,9 @@ type MemoryStore struct {
 	// again. So a client whose calls return large results cannot lock every
 	// other caller out by filling the store: it would need to complete
 	// about MaxBytes/380 B flows within their lifetime (Options.TTL),
-	// 175,000 in ten minutes for the defaults. A record that does not fit
-	// even then is replaced at once by the short one. Set it before the
-	// store is first used.
+	// 175,000 in ten minutes for the defaults. A result that does not fit
+	// even then, or that is larger than a quarter of MaxBytes, is kept as
+	// the short record at once. Set it before the store is first used.
 	MaxBytes int64
 
 	epoch string
@@ -294,25 +294,34 @@ func (m *MemoryStore) Claim(_ context.Context, flow, token, epoch string, lease 
 	// Sweep when the map has grown enough since the last sweep, or when
 	// the new claim does not fit and an entry can have expired since: a
 	// full store refuses new flows without scanning it again each time.
-	if len(m.entries) >= m.sweepAt || (m.bytes+size > limit && !now.Before(m.nextExpiry)) {
+	if len(m.entries) >= m.sweepAt {
 		m.sweep(now)
 	}
-	if !m.room(size) {
+	if !m.room(size, now) {
 		return nil, fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, limit)
 	}
 	m.add(flow, e)
 	return nil, nil
 }
 
-// room reports whether need more bytes fit under the limit, giving up
-// recorded results to make it (see shrink) when they would.
-func (m *MemoryStore) room(need int64) bool {
+// room reports whether need more bytes fit under the limit, making room
+// when they do not: dropping expired entries when one can have expired
+// since the last sweep, then giving up recorded results (see shrink) when
+// that would be enough. It scans the store only in those two cases, so a
+// full store refuses without scanning it again each time.
+func (m *MemoryStore) room(need int64, now time.Time) bool {
 	limit := m.limit()
 	if m.bytes+need <= limit {
 		return true
 	}
+	if !now.Before(m.nextExpiry) {
+		m.sweep(now)
+		if m.bytes+need <= limit {
+			return true
+		}
+	}
 	if m.bytes-m.spare+need > limit {
-		return false // giving up every result would not be enough: scan nothing
+		return false // giving up every result would not be enough
 	}
 	m.shrink(need)
 	return m.bytes+need <= limit
@@ -413,11 +422,10 @@ func (m *MemoryStore) Record(_ context.Context, flow, token string, record []byt
 	}
 	m.drop(flow, &e)
 	rec := memEntry{record: bytes.Clone(record), expires: expires}
-	if m.bytes+rec.size(flow) > m.limit() {
-		m.sweep(now)
-		if m.bytes+rec.size(flow) > m.limit() {
-			rec.record = tooLargeRecord
-		}
+	// A result of more than a quarter of the store is not kept: it would
+	// give up many others.
+	if size := rec.size(flow); size > m.limit()/4 || !m.room(size, now) {
+		rec.record = tooLargeRecord
 	}
 	m.add(flow, rec)
 	return nil
@@ -455,11 +463,8 @@ func (m *MemoryStore) PutPage(_ context.Context, id string, record []byte, expir
 		m.drop(key, &e)
 	}
 	e := memEntry{record: bytes.Clone(record), expires: expires}
-	if m.bytes+e.size(key) > m.limit() {
-		m.sweep(now)
-		if !m.room(e.size(key)) {
-			return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, m.limit())
-		}
+	if !m.room(e.size(key), now) {
+		return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes); retry later", ErrStore, m.limit())
 	}
 	m.add(key, e)
 	return nil
@@ -489,7 +494,7 @@ func (m *MemoryStore) CompletePage(_ context.Context, id string, answer []byte) 
 		return ErrNoPage
 	case e.answer != nil:
 		return ErrPageCompleted
-	case !m.room(int64(len(answer))):
+	case !m.room(int64(len(answer)), time.Now()):
 		return fmt.Errorf("%w: the in-memory store holds its limit of %d bytes (MemoryStore.MaxBytes)", ErrStore, m.limit())
 	}
 	m.drop(key, &e)
