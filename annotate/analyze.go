@@ -613,13 +613,6 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 				continue
 			}
 		}
-		if inner := nestedElicit(v.Type()); inner != nil {
-			a.nameErrorf(v, "%s's type %s has fields with elicit tags, which are never asked there: a form is flat "+
-				"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); "+
-				"embed %s without a json name to ask its fields here, or drop their elicit tags",
-				v.Name(), typeString(v.Type()), typeString(inner))
-			continue
-		}
 		if !v.Exported() {
 			switch {
 			case hasElicit && v.Name() == "_":
@@ -627,6 +620,16 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 			case hasElicit:
 				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
 			}
+			continue
+		}
+		if inner := nestedElicit(v.Type(), map[types.Type]bool{}); inner != nil {
+			how := "embed " + typeString(inner) + " without a json name to ask its fields here"
+			if _, named := types.Unalias(inner).(*types.Named); !named {
+				how = "move its fields into this struct to ask them"
+			}
+			a.nameErrorf(v, "%s's type %s holds fields with elicit tags (in %s), which are never asked there: a form is flat "+
+				"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); %s, or drop their elicit tags",
+				v.Name(), typeString(v.Type()), typeString(inner), how)
 			continue
 		}
 		if invalidType(v.Type()) {
@@ -647,12 +650,14 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 }
 
 // nestedElicit returns the struct type, other than time.Time, that a field
-// of type t holds as a nested JSON object (t itself, or what a pointer,
-// slice, array or map of t holds) when it has fields with elicit tags, which
-// no form can ask; nil otherwise.
-func nestedElicit(t types.Type) types.Type {
+// of type t holds as a nested JSON object at any depth (t itself, what a
+// pointer, slice, array or map of it holds, or a field of such a struct,
+// as encoding/json reads it) when that struct has fields with elicit tags,
+// which no form can ask; nil otherwise. seen guards against recursive
+// types.
+func nestedElicit(t types.Type, seen map[types.Type]bool) types.Type {
 	for {
-		switch u := t.(type) {
+		switch u := t.Underlying().(type) {
 		case *types.Pointer:
 			t = u.Elem()
 			continue
@@ -666,14 +671,24 @@ func nestedElicit(t types.Type) types.Type {
 			t = u.Elem()
 			continue
 		}
-		if a, ok := t.(*types.Alias); ok {
-			t = types.Unalias(a)
-			continue
-		}
 		break
 	}
-	if st, ok := t.Underlying().(*types.Struct); ok && !isTime(t) && structHasElicit(st, nil) {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || isTime(t) || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if structHasElicit(st, nil) {
 		return t
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() && !f.Embedded() || reflect.StructTag(st.Tag(i)).Get("json") == "-" {
+			continue // encoding/json never reads it
+		}
+		if inner := nestedElicit(f.Type(), seen); inner != nil {
+			return inner
+		}
 	}
 	return nil
 }

@@ -55,19 +55,40 @@ type Address struct {
 	City string `json:"city" elicit:"required"`
 }
 
-// Ship holds Address under a json name, directly, by pointer and in a list:
-// no form could ask its fields.
+// Addresses is a named list of them; Route holds one deeper down; Box is
+// generic.
+type (
+	Addresses []Address
+	Route     struct {
+		From Address `json:"from"`
+	}
+	Box[T any] struct {
+		V T `json:"v"`
+	}
+)
+
+// Ship holds Address under a json name in every way encoding/json reads a
+// nested object: no form could ask its fields. An unexported field and a
+// json:"-" one are not arguments at all.
 type Ship struct {
-	To    Address    `json:"to"`    // want `^To's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
-	Via   []*Address `json:"via"`   // want `^Via's type \[\]\*corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
-	Named Address    `json:"named"` // want `^Named's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
-	Note  string     `json:"note" elicit:"optional"`
+	To     Address      `json:"to"`    // want `^To's type corpus\.Address holds fields with elicit tags \(in corpus\.Address\), which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Via    []*Address   `json:"via"`   // want `^Via's type \[\]\*corpus\.Address holds fields with elicit tags \(in corpus\.Address\)`
+	Stops  Addresses    `json:"stops"` // want `^Stops's type corpus\.Addresses holds fields with elicit tags \(in corpus\.Address\)`
+	Route  Route        `json:"route"` // want `^Route's type corpus\.Route holds fields with elicit tags \(in corpus\.Address\)`
+	Boxed  Box[Address] `json:"boxed"` // want `^Boxed's type corpus\.Box\[corpus\.Address\] holds fields with elicit tags \(in corpus\.Address\)`
+	Inline struct {     // want `^Inline's type struct\{Z string "json:\\"z\\" elicit:\\"required\\""\} holds fields with elicit tags \(in struct\{Z string "json:\\"z\\" elicit:\\"required\\""\}\), which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); move its fields into this struct to ask them, or drop their elicit tags$`
+		Z string `json:"z" elicit:"required"`
+	} `json:"inline"`
+	hidden Address
+	Skip   Address  `json:"-"`
+	When   Box[int] `json:"when"`
+	Note   string   `json:"note" elicit:"optional"`
 }
 
 // ShipEmbedded embeds Address under a json name: encoding/json reads it as a
 // nested object, not as promoted fields.
 type ShipEmbedded struct {
-	Address `json:"addr"` // want `^Address's type corpus\.Address has fields with elicit tags, which are never asked there: a form is flat \(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation\); embed corpus\.Address without a json name to ask its fields here, or drop their elicit tags$`
+	Address `json:"addr"` // want `^Address's type corpus\.Address holds fields with elicit tags \(in corpus\.Address\)`
 	Note    string        `json:"note" elicit:"optional"`
 }
 
