@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -186,7 +187,7 @@ func (w *stateWriter) content(m map[string]any) {
 	w.uint(len(m))
 	for k, v := range m {
 		w.str(k)
-		w.value(v)
+		w.value(v, 0)
 	}
 }
 
@@ -205,7 +206,13 @@ const (
 // float64, bool and []any, each written in its own form; any other value
 // (one a handler gave, such as a run-time default of Go type int) is
 // written as its JSON, as it was when the whole state was JSON.
-func (w *stateWriter) value(v any) {
+func (w *stateWriter) value(v any, depth int) {
+	if depth > maxValueDepth {
+		if w.err == nil {
+			w.err = fmt.Errorf("an answer kept in the state nests arrays deeper than %d", maxValueDepth)
+		}
+		return
+	}
 	switch x := v.(type) {
 	case nil:
 		w.b = append(w.b, valueNull)
@@ -225,7 +232,7 @@ func (w *stateWriter) value(v any) {
 		w.b = append(w.b, valueArray)
 		w.uint(len(x))
 		for _, item := range x {
-			w.value(item)
+			w.value(item, depth+1)
 		}
 	default:
 		j, err := segjson.Marshal(x)
@@ -325,7 +332,8 @@ func (r *stateReader) content() map[string]any {
 	return m
 }
 
-// maxValueDepth bounds how deep arrays nest in an answer read from a state.
+// maxValueDepth bounds how deep arrays nest in an answer a state keeps: the
+// writer refuses deeper ones, the reader too.
 const maxValueDepth = 32
 
 // value reads one answer written by stateWriter.value, depth arrays deep.

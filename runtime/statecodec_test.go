@@ -178,3 +178,28 @@ func TestStateJSONOption(t *testing.T) {
 		}
 	}
 }
+
+// TestStateCodecDepth: what the writer writes, the reader reads: an answer
+// nested deeper than the reader takes is refused when the state is written.
+func TestStateCodecDepth(t *testing.T) {
+	nest := func(n int) any {
+		var v any = "x"
+		for range n {
+			v = []any{v}
+		}
+		return v
+	}
+	ok := &state{Asked: []asked{{Key: "k", Content: map[string]any{"a": nest(maxValueDepth)}}}}
+	b, err := encodeState(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got state
+	if err := decodeState(b, &got); err != nil {
+		t.Fatalf("a state the writer wrote does not read: %v", err)
+	}
+	deep := &state{Asked: []asked{{Key: "k", Content: map[string]any{"a": nest(maxValueDepth + 1)}}}}
+	if _, err := encodeState(deep); err == nil {
+		t.Error("an answer nested deeper than the reader takes was written")
+	}
+}

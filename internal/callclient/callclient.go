@@ -217,7 +217,7 @@ func (c *caller) run(ctx context.Context) error {
 	where := c.endpoint
 	if c.command != nil {
 		cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
-		cmd.Stderr = c.stderr
+		cmd.Stderr = &cleanWriter{w: c.stderr} // the server's log: it may carry escapes too
 		t = &mcp.CommandTransport{Command: cmd}
 		where = strings.Join(c.command, " ")
 	} else {

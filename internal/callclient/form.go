@@ -163,6 +163,9 @@ func fieldInput(f field) (huh.Field, func(map[string]any) error) {
 	default:
 		value = fmt.Sprint(d)
 	}
+	if clean(value) != value {
+		value = "" // a default that would drive the terminal is not typed in for the user
+	}
 	desc := f.Description
 	if hint, ok := formatHint[f.Format]; ok && f.Kind == "string" && !strings.Contains(desc, hint) {
 		desc += " (" + hint + ")"

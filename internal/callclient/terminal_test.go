@@ -25,6 +25,7 @@ func TestClean(t *testing.T) {
 		"\u009b2J":                  `\u009b2J`,
 		"abc\u202edcba":             `abc\u202edcba`,
 		"isolate\u2066x\u2069":      `isolate\u2066x\u2069`,
+		"mark\u200fx\u061c":         `mark\u200fx\u061c`,
 		"del\x7f":                   `del\x7f`,
 		"bad \xff byte":             `bad \xff byte`,
 		"":                          "",
@@ -81,4 +82,20 @@ func TestHostileServerText(t *testing.T) {
 func jsonEsc(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// TestCleanWriter: a stdio server's stderr reaches the terminal escaped,
+// and a character split across writes arrives whole.
+func TestCleanWriter(t *testing.T) {
+	var b bytes.Buffer
+	w := &cleanWriter{w: &b}
+	in := []byte("log: \x1b]0;PWN\a caf\u00e9 \u6771\u4eac\n")
+	for i := range in {
+		if _, err := w.Write(in[i : i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := `log: \x1b]0;PWN\a café 東京` + "\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
 }

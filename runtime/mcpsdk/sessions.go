@@ -91,25 +91,39 @@ func bridgeErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if err == nil || !strings.HasPrefix(err.Error(), bridgeFailed) || errors.As(err, &u) {
 			return res, err
 		}
+		again := map[string]string{"tools/call": "call the tool again", "prompts/get": "get the prompt again",
+			"resources/read": "read the resource again"}[method]
 		msg := err.Error()
 		if _, why, ok := strings.Cut(msg, schemaMismatch); ok {
-			// go-sdk's words for a field: "validating root: validating
-			// /properties/nights: maximum: …" → "nights: maximum: …".
-			why = strings.TrimPrefix(why, "validating root: ")
-			if rest, ok := strings.CutPrefix(why, "validating /properties/"); ok {
-				why = rest
-			}
-			msg = "mcpgen: the client's answer does not fit the form it was sent (go-sdk's check against the requestedSchema: " +
-				why + "); nothing ran, call the tool again"
+			msg = "mcpgen: the client's answer does not fit the form it was sent: " + bridgeReason(why) +
+				" (go-sdk refused it before the server saw it); nothing ran, " + again
 		} else {
 			msg = "mcpgen: the client did not complete the form (" + strings.TrimPrefix(msg, bridgeFailed) +
-				"); nothing ran, call the tool again"
+				"); nothing ran, " + again
 		}
 		if method == "tools/call" {
 			return toolResult(&runtime.Result{Text: msg, IsError: true}), nil
 		}
 		return nil, &jsonrpc.Error{Code: protocol.CodeInvalidParams, Message: msg}
 	}
+}
+
+// bridgeReason words go-sdk's reason for refusing an answer ("validating
+// root: validating /properties/nights: maximum: 99/1 is greater than 9")
+// by field and rule alone ("nights breaks its maximum rule"): go-sdk's
+// words quote the value the user typed, which a tool result would show the
+// model. A reason not about one field is kept, cut to 200 bytes.
+func bridgeReason(why string) string {
+	why = strings.TrimPrefix(why, "validating root: ")
+	if rest, ok := strings.CutPrefix(why, "validating /properties/"); ok {
+		field, tail, _ := strings.Cut(rest, ": ")
+		keyword, _, _ := strings.Cut(tail, ":")
+		return field + " breaks its " + keyword + " rule"
+	}
+	if len(why) > 200 {
+		why = strings.ToValidUTF8(why[:200], "") + "…"
+	}
+	return why
 }
 
 // callKey is the context key of the *call a session's request runs in.
