@@ -81,14 +81,24 @@ const (
 // says why (MCP 2026-07-28, server/tools: tool execution errors), or for
 // prompts/get and resources/read a JSON-RPC -32602. (go-sdk's client makes
 // the same check of its own answer and answers elicitation/create with a
-// JSON-RPC error instead; the bridge wraps that error the same way.) Nothing ran either way:
-// the bridge fails before the handler runs again with the answer. A round
-// whose answer never came is left to [Handler.receive].
+// JSON-RPC error instead; the bridge wraps that error the same way.) A
+// tools/call whose question was never answered (an [unanswered]: the
+// AnswerTimeout, the POST or the session gone) is the tool error of
+// unanswered. Nothing ran either way: the bridge fails before the handler
+// runs again with the answer.
 func bridgeErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		var u *unanswered
-		if err == nil || !strings.HasPrefix(err.Error(), bridgeFailed) || errors.As(err, &u) {
+		switch {
+		case err == nil:
+			return res, nil
+		case errors.As(err, &u):
+			if method == "tools/call" {
+				return toolResult(&runtime.Result{Text: u.Error(), IsError: true}), nil
+			}
+			return res, err
+		case !strings.HasPrefix(err.Error(), bridgeFailed):
 			return res, err
 		}
 		again := map[string]string{"tools/call": "call the tool again", "prompts/get": "get the prompt again",
@@ -242,12 +252,9 @@ func (h *Handler) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if extra := req.GetExtra(); extra != nil && extra.Header != nil {
 			c.p = s.postOf(extra.Header)
 		}
-		res, err := next(context.WithValue(ctx, callKey{}, c), method, req)
-		var u *unanswered
-		if err != nil && method == "tools/call" && errors.As(err, &u) {
-			return toolResult(&runtime.Result{Text: u.Error(), IsError: true}), nil
-		}
-		return res, err
+		// A call whose question was never answered becomes a tool error in
+		// bridgeErrors, which runs inside this.
+		return next(context.WithValue(ctx, callKey{}, c), method, req)
 	}
 }
 
