@@ -656,22 +656,14 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 // which no form can ask; nil otherwise. seen guards against recursive
 // types.
 func nestedElicit(t types.Type, seen map[types.Type]bool) types.Type {
+	// Pointers, slices, arrays and maps (channels too, which encoding/json
+	// refuses anyway) hold their Elem.
 	for {
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		case *types.Array:
-			t = u.Elem()
-			continue
-		case *types.Map:
-			t = u.Elem()
-			continue
+		u, ok := t.Underlying().(interface{ Elem() types.Type })
+		if !ok {
+			break
 		}
-		break
+		t = u.Elem()
 	}
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok || isTime(t) || seen[t] {

@@ -138,7 +138,8 @@ func ParseKeyRing(s string) (*KeyRing, error) {
 
 // minKeyDistinct is the fewest distinct byte values a key from the
 // environment may have: 32 random bytes have fewer than 8 with a chance
-// below 10^-37, a placeholder (all zeros, a repeated word) always does.
+// below 2·10^-37 (at most C(256,7)·(7/256)^32), a placeholder (all zeros,
+// a repeated word) always does.
 const minKeyDistinct = 8
 
 func decodeKey(s string) ([]byte, error) {

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )

@@ -291,9 +291,8 @@ func (m *MemoryStore) Claim(_ context.Context, flow, token, epoch string, lease 
 	e = memEntry{token: token, expires: now.Add(lease)}
 	size := e.size(flow)
 	limit := m.limit()
-	// Sweep when the map has grown enough since the last sweep, or when
-	// the new claim does not fit and an entry can have expired since: a
-	// full store refuses new flows without scanning it again each time.
+	// Sweep when the map has grown enough since the last sweep; room
+	// sweeps when the claim does not fit and an entry can have expired.
 	if len(m.entries) >= m.sweepAt {
 		m.sweep(now)
 	}
