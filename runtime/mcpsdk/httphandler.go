@@ -22,6 +22,10 @@ const (
 	// DefaultSessionIdleTimeout closes a session that has received no HTTP
 	// request for this long (10 minutes).
 	DefaultSessionIdleTimeout = 10 * time.Minute
+	// DefaultAbandonedSessionTimeout closes a session whose client went
+	// away while it was asked a question and has sent nothing since, after
+	// this long (30 seconds).
+	DefaultAbandonedSessionTimeout = 30 * time.Second
 	// DefaultMaxSessions is how many sessions one handler holds at once
 	// (1000); a new one over the limit is refused with 503.
 	DefaultMaxSessions = 1000
@@ -86,6 +90,17 @@ type HTTPOptions struct {
 	// (DefaultSessionIdleTimeout when that is negative); negative means
 	// no bound.
 	AnswerTimeout time.Duration
+	// AbandonedSessionTimeout closes a session sooner than its idle
+	// timeout when its client went away while it was asked a question (the
+	// POST that carried the question ended before the answer came) and
+	// has had no request open since, for this long: such a session is
+	// almost always gone, and until closed it counts towards MaxSessions
+	// and MaxSessionsPerPrincipal, which a client that drops its questions
+	// would otherwise fill for a whole idle timeout. A client that comes
+	// back later gets HTTP 404 and initializes again. Zero means
+	// DefaultAbandonedSessionTimeout (30 seconds); negative means only the
+	// idle timeout closes it.
+	AbandonedSessionTimeout time.Duration
 	// Principal derives the principal of an initialize request for
 	// MaxSessionsPerPrincipal, as Options.Principal does for calls (extra
 	// holds the request's TokenInfo, from go-sdk's auth middleware, and its
@@ -143,6 +158,7 @@ type Handler struct {
 	perPrincipal int           // <= 0: no bound
 	maxCalls     int           // <= 0: no bound
 	answer       time.Duration // <= 0: no bound
+	abandoned    time.Duration // <= 0: abandoned sessions wait for the idle timeout
 	principal    func(context.Context, *mcp.RequestExtra) string
 
 	mu         sync.Mutex
@@ -190,11 +206,14 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 			o.AnswerTimeout = DefaultSessionIdleTimeout
 		}
 	}
+	if o.AbandonedSessionTimeout == 0 {
+		o.AbandonedSessionTimeout = DefaultAbandonedSessionTimeout
+	}
 	if o.Principal == nil {
 		o.Principal = DefaultPrincipal
 	}
 	h := &Handler{origin: httpserve.NewOriginGuard(allowedOriginsOption, o.AllowedOrigins), server: s, stateless: newStateless(s, httpserve.OriginGuard{}),
-		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout,
+		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout, abandoned: o.AbandonedSessionTimeout,
 		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}}
 	if o.MaxSessions > 0 {
 		so := &mcp.StreamableHTTPOptions{}
@@ -322,6 +341,8 @@ func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request, id string
 		h.stateful.ServeHTTP(w, r)
 		return
 	}
+	s.begin()
+	defer s.end()
 	switch r.Method {
 	case http.MethodDelete:
 		s.close("the client ended the session (DELETE)")
@@ -343,9 +364,29 @@ func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request, id string
 				"(mcpsdk.HTTPOptions.MaxCallsPerSession); wait for one to end", h.maxCalls), http.StatusTooManyRequests)
 			return
 		}
-		defer s.closePost(r, p, n)
+		defer func() {
+			if s.closePost(r, p, n) {
+				h.closeIfAbandoned(s)
+			}
+		}()
 	}
 	h.stateful.ServeHTTP(w, r)
+}
+
+// closeIfAbandoned closes s, whose client went away while it was asked a
+// question, once AbandonedSessionTimeout has passed with no request of it
+// open or begun since (see [HTTPOptions.AbandonedSessionTimeout]).
+func (h *Handler) closeIfAbandoned(s *session) {
+	if h.abandoned <= 0 {
+		return
+	}
+	at := time.Now()
+	time.AfterFunc(h.abandoned, func() {
+		if s.idleSince(at) {
+			s.close("the client went away while it was asked a question, and did not come back")
+			_ = s.ss.Close()
+		}
+	})
 }
 
 // Sessions returns how many sessions the handler holds now.

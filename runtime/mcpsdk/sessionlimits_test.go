@@ -464,3 +464,43 @@ func TestCallsInFlightPerSession(t *testing.T) {
 	_, err = cs.CallTool(context.Background(), paris)
 	require.NoError(t, err, "the session goes on")
 }
+
+// A client that drops its questions cannot hold its principal's sessions
+// for a whole idle timeout: a session whose question's POST went away, with
+// no request of it since, closes after AbandonedSessionTimeout, and the
+// principal gets a session again; one whose client came back (any request)
+// stays open.
+func TestAbandonedSessionsClose(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	trip := &fixture.TripRecorder{}
+	h := mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{SessionIdleTimeout: time.Minute, MaxSessionsPerPrincipal: 2, AbandonedSessionTimeout: grace})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	var sessions []*rawSession
+	for range 2 {
+		s, status, body := openRaw(t, c, srv.URL, nil)
+		require.Equal(t, http.StatusOK, status, body)
+		q, status, body := s.ask(1)
+		require.Equal(t, http.StatusOK, status, body)
+		q.drop()
+		sessions = append(sessions, s)
+	}
+	_, status, body := openRaw(t, c, srv.URL, nil)
+	require.Equal(t, http.StatusTooManyRequests, status, "the principal's two sessions are held: %s", body)
+
+	time.Sleep(grace / 2)
+	resp := sessions[1].do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	require.Eventually(t, func() bool { return h.Sessions() == 1 }, 3*grace+2*time.Second, 20*time.Millisecond,
+		"the abandoned session closes")
+	time.Sleep(2 * grace)
+	assert.Equal(t, 1, h.Sessions(), "the session whose client came back stays open")
+	_, status, body = openRaw(t, c, srv.URL, nil)
+	assert.Equal(t, http.StatusOK, status, "a session slot is free again: %s", body)
+	assert.Zero(t, trip.Count(), "no branch ran")
+}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -32,6 +33,8 @@ type session struct {
 
 	mu      sync.Mutex
 	closing bool
+	open    int               // its HTTP requests being served (see begin)
+	last    time.Time         // when the last of them began
 	calls   int               // the calls of its open POSTs
 	posts   map[uintptr]*post // its open POSTs that carry calls, by their header map (see headerKey)
 	waits   map[*wait]struct{}
@@ -170,7 +173,9 @@ func (s *session) openPost(r *http.Request, n, max int) (*post, bool) {
 
 // closePost ends a POST opened by openPost: the answers its calls still
 // wait for will never come (its stream is gone), so those waits end now.
-func (s *session) closePost(r *http.Request, p *post, n int) {
+// It reports whether there were any: the client went away while it was
+// asked a question.
+func (s *session) closePost(r *http.Request, p *post, n int) (abandoned bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls -= n
@@ -180,8 +185,33 @@ func (s *session) closePost(r *http.Request, p *post, n int) {
 		if w.post == p {
 			w.cancel(&unanswered{method: w.method, why: "the client's HTTP request that carried the question went away " +
 				"(its stream cannot be resumed)"})
+			abandoned = true
 		}
 	}
+	return abandoned
+}
+
+// begin and end bracket each HTTP request of the session the handler
+// serves.
+func (s *session) begin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open++
+	s.last = time.Now()
+}
+
+func (s *session) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open--
+}
+
+// idleSince reports whether no request of the session is open and none
+// began after t.
+func (s *session) idleSince(t time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open == 0 && !s.last.After(t)
 }
 
 // postOf returns the open POST whose header map is h, or nil.
