@@ -107,9 +107,11 @@ func TestFlowIDIsFixedAcrossRounds(t *testing.T) {
 	assert.EqualValues(t, -32602, pe.Code)
 	assert.Contains(t, pe.Message, "start the call again")
 	// The message is honest with a client that lost a response: the causes
-	// (a failover among them), that this request ran nothing, and that
+	// (for an in-memory store, another process; a Redis failover is named
+	// only where there is Redis), that this request ran nothing, and that
 	// the call may have completed before.
-	assert.Contains(t, pe.Message, "a failover: a replica promoted")
+	assert.Contains(t, pe.Message, "it is this process's memory, and this call began in another process")
+	assert.NotContains(t, pe.Message, "Redis")
 	assert.Contains(t, pe.Message, "This request ran nothing, but an earlier request of this call may have completed it")
 	assert.Contains(t, pe.Message, "check whether the call's effect happened before you start the call again")
 	// Another call: another flow id.

@@ -834,9 +834,13 @@ func (r *round) busy(ctx context.Context, err error) error {
 // or a charge's, let the client find it).
 func (r *round) forgotten(ctx context.Context, err error) error {
 	r.rejected(ctx, err)
+	why := "it has lost its memory since this call began (restarted without persistence, flushed, or another process's store) " +
+		"or another Redis node serves it since (a failover: a replica promoted)"
+	if _, ok := r.o.Store.(*MemoryStore); ok {
+		why = "it is this process's memory, and this call began in another process (another instance, or before a restart)"
+	}
 	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: "invalid requestState: the server's flow store cannot tell whether this call already ran: " +
-		"it has lost its memory since this call began (restarted without persistence, flushed, or another process's store) " +
-		"or another Redis node serves it since (a failover: a replica promoted). This request ran nothing, but an earlier request of this call " +
+		why + ". This request ran nothing, but an earlier request of this call " +
 		"may have completed it (its response lost on the way): check whether the call's effect happened before you start the call again " +
 		"(the same request without requestState and inputResponses)"}
 }

@@ -125,6 +125,7 @@ func masterKilledMidRun(t *testing.T, url string, kill func()) {
 					assert.Equal(t, want, res.Content[0].(*mcp.TextContent).Text, "flow %d, replay %d: the recorded result", i, k)
 				} else {
 					assert.ErrorContains(t, err, "start the call again", "flow %d, replay %d", i, k)
+					assert.ErrorContains(t, err, "a failover: a replica promoted", "on Redis the refusal names a failover")
 					replayRefused[i] = true
 				}
 			}
