@@ -2,12 +2,9 @@ package runtime_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	goruntime "runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,152 +14,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
-
-// storeEnv is an env whose flows use their own MemoryStore.
-func storeEnv(t *testing.T) (*env, *runtime.MemoryStore) {
-	e := newEnv(t, nil)
-	m := runtime.NewMemoryStore()
-	e.opts.Store = m
-	return e, m
-}
-
-func TestReplayedRetryRunsAcceptOnce(t *testing.T) {
-	e, _ := storeEnv(t)
-	r1 := e.ask(req(paris, "", nil))
-	retry := req(paris, r1.RequestState, accept("plan_trip", goodAnswer))
-	first := e.done(retry)
-	require.Equal(t, 1, e.rec.Count())
-
-	for range 20 {
-		assert.Equal(t, first.Text, e.done(retry).Text)
-	}
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			resp, err := e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-			if assert.NoError(t, err) && assert.NotNil(t, resp.Result) {
-				assert.Equal(t, first.Text, resp.Result.Text)
-			}
-		})
-	}
-	wg.Wait()
-	assert.Equal(t, 1, e.rec.Count(), "41 identical retries run Accept once")
-}
-
-func TestDeclineThenAcceptWithTheSameState(t *testing.T) {
-	e, _ := storeEnv(t)
-	r1 := e.ask(req(paris, "", nil))
-	declined := e.done(req(paris, r1.RequestState, act("plan_trip", runtime.Decline)))
-	again := e.done(req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	assert.Equal(t, declined.Text, again.Text, "the replay gets the decline")
-	runs := e.rec.Runs()
-	require.Len(t, runs, 1)
-	assert.Equal(t, runtime.Decline, runs[0].Action, "Accept never ran")
-}
-
-func TestRoundOneStateOfACompletedFlowGetsTheFirstResult(t *testing.T) {
-	e, m := storeEnv(t)
-	r1 := e.ask(req(paris, "", nil))
-	// A bad email: asked again, the claim is released for round 2.
-	r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "nope", "nights": 3})))
-	assert.Equal(t, 0, e.rec.Count())
-	assert.Equal(t, 0, m.Len(), "asking again releases the claim")
-	first := e.done(req(paris, r2.RequestState, accept("plan_trip_2", map[string]any{"email": "ada@example.com"})))
-	assert.Equal(t, 1, m.Len(), "the record")
-
-	other := map[string]any{"name": "Bob", "email": "bob@example.com", "nights": 5}
-	again := e.done(req(paris, r1.RequestState, accept("plan_trip", other)))
-	assert.Equal(t, first.Text, again.Text)
-	assert.Equal(t, 1, e.rec.Count())
-	assert.Contains(t, first.Text, `"name":"Ada"`)
-}
-
-// failingStore fails every call: a store that is down.
-type failingStore struct{}
-
-var errDown = errors.New("store is down")
-
-func (failingStore) Epoch(context.Context, string) (string, error) { return "", errDown }
-func (failingStore) Claim(context.Context, string, string, string, time.Duration) ([]byte, error) {
-	return nil, errDown
-}
-func (failingStore) Renew(context.Context, string, string, time.Duration) error { return errDown }
-func (failingStore) PutPage(context.Context, string, []byte, time.Time) error   { return errDown }
-func (failingStore) Page(context.Context, string) ([]byte, []byte, error)       { return nil, nil, errDown }
-func (failingStore) CompletePage(context.Context, string, []byte) error         { return errDown }
-func (failingStore) DeletePage(context.Context, string) error                   { return errDown }
-func (failingStore) Record(context.Context, string, string, []byte, time.Time) error {
-	return errDown
-}
-func (failingStore) Release(context.Context, string, string) error { return errDown }
-
-func TestStoreFailureFailsClosed(t *testing.T) {
-	e := newEnv(t, nil)
-	r1 := e.ask(req(paris, "", nil)) // a first call needs no store
-	e.opts.Store = failingStore{}
-	resp, err := e.flow.Call(context.Background(), e.opts, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	assert.Nil(t, resp)
-	var pe *protocol.Error
-	require.ErrorAs(t, err, &pe)
-	assert.EqualValues(t, -32603, pe.Code)
-	assert.Equal(t, 0, e.rec.Count(), "no branch ran")
-	n, last := e.rejections()
-	require.Equal(t, 1, n)
-	assert.ErrorIs(t, last.Err, runtime.ErrStore)
-	assert.ErrorIs(t, last.Err, errDown)
-}
-
-func TestConcurrentDuplicateWaitsForTheRecord(t *testing.T) {
-	e, m := storeEnv(t)
-	ctx := context.Background()
-
-	// A concurrent request holds the flow and never finishes: -32603 after
-	// ClaimWait, no branch.
-	r1 := e.ask(req(paris, "", nil))
-	o := *e.opts
-	o.Store, o.ClaimWait = &stallingStore{MemoryStore: m}, 50*time.Millisecond
-	start := time.Now()
-	_, err := e.flow.Call(ctx, &o, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	var pe *protocol.Error
-	require.ErrorAs(t, err, &pe)
-	assert.EqualValues(t, -32603, pe.Code)
-	assert.Contains(t, pe.Message, "retry later")
-	assert.GreaterOrEqual(t, time.Since(start), 40*time.Millisecond, "it waited")
-	assert.Less(t, time.Since(start), time.Second)
-	_, last := e.rejections()
-	assert.ErrorIs(t, last.Err, runtime.ErrClaimed)
-
-	// It finishes 100 ms later: the waiting duplicate returns its record.
-	r1 = e.ask(req(paris, "", nil))
-	o.Store, o.ClaimWait = &stallingStore{MemoryStore: m, finishAfter: 100 * time.Millisecond, text: "booked elsewhere"}, 2*time.Second
-	got, err := e.flow.Call(ctx, &o, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
-	require.NoError(t, err)
-	require.NotNil(t, got.Result)
-	assert.Equal(t, "booked elsewhere", got.Result.Text, "the other request's record")
-	assert.Equal(t, 0, e.rec.Count(), "no branch ran here")
-}
-
-// stallingStore claims every flow for a foreign token first, as a concurrent
-// request would; with finishAfter, that request records text after it.
-type stallingStore struct {
-	*runtime.MemoryStore
-	finishAfter time.Duration
-	text        string
-	once        sync.Once
-}
-
-func (s *stallingStore) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
-	s.once.Do(func() {
-		_, _ = s.MemoryStore.Claim(ctx, flow, "foreign", epoch, time.Minute)
-		if s.finishAfter > 0 {
-			rec, _ := json.Marshal(map[string]string{"t": s.text})
-			time.AfterFunc(s.finishAfter, func() {
-				_ = s.MemoryStore.Record(context.Background(), flow, "foreign", rec, time.Now().Add(time.Minute))
-			})
-		}
-	})
-	return s.MemoryStore.Claim(ctx, flow, token, epoch, lease)
-}
 
 func TestMemoryStore(t *testing.T) {
 	ctx := context.Background()
