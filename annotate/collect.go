@@ -1,0 +1,312 @@
+package annotate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// fieldCand is one field of a tool's argument struct as encoding/json sees
+// it (promoted fields of embedded structs included), before [analyzer.resolve]
+// settles which of the fields sharing a JSON name encoding/json fills.
+type fieldCand struct {
+	v      *types.Var
+	path   []string
+	json   string
+	depth  int
+	named  bool // JSON name from a json tag
+	elicit string
+	hasTag bool
+	jsTag  string
+	src    *tagSource     // where the tag's bytes are in the source; nil without a tag literal
+	fpos   token.Position // the field
+	top    token.Position // the field of the root struct it comes from (an embedded one, when promoted)
+	tags   string         // the whole struct tag
+	viaPtr bool           // promoted through an embedded pointer
+}
+
+// collect walks the struct's fields with encoding/json's rules for embedding.
+// viaPtr: st is reached through an embedded pointer.
+func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bool, seen map[types.Type]bool, out *[]*fieldCand) {
+	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
+		rawTag := st.Tag(i)
+		fpos := a.fset.Position(v.Pos())
+		if depth == 0 {
+			a.top = fpos
+		}
+		tag := reflect.StructTag(rawTag)
+		elicit, hasElicit := tag.Lookup("elicit")
+		if hasElicit || strings.Contains(rawTag, "elicit") {
+			if msg := checkStructTag(rawTag); msg != "" {
+				d := Diagnostic{Pos: fpos, Message: fmt.Sprintf("malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)}
+				if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
+					d.Pos, d.End = a.fset.Position(af.Tag.Pos()), a.fset.Position(af.Tag.End())
+				}
+				a.diags = append(a.diags, d)
+				continue
+			}
+		}
+		if !hasElicit {
+			a.checkElicitKey(v, rawTag, fpos)
+		}
+		if dup := repeatedKey(rawTag, "elicit", "json", "jsonschema"); dup != "" {
+			a.nameErrorf(v, "the struct tag of %s has the key %s twice: reflect.StructTag reads the first only, so the second is silently ignored; merge them into one %s:\"…\"", v.Name(), dup, dup)
+			continue
+		}
+		jsonTag := tag.Get("json")
+		if _, opts, _ := strings.Cut(jsonTag, ","); hasElicit && slices.Contains(strings.Split(opts, ","), "string") && v.Exported() {
+			a.nameErrorf(v, "%s has the json option ,string, which a form cannot follow (an answer arrives as a JSON value of the field's type, as the requestedSchema says, never inside a string); remove ,string, or the elicit tag to keep it a plain argument", v.Name())
+			continue
+		}
+		jname, _, _ := strings.Cut(jsonTag, ",")
+		if jname != "" && jsonTag != "-" && !validJSONName(jname) {
+			a.nameErrorf(v, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
+			continue
+		}
+		if jsonTag == "-" {
+			if hasElicit {
+				a.nameErrorf(v, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
+			}
+			continue
+		}
+		if v.Embedded() && jname == "" {
+			t := v.Type()
+			ptr := false
+			if p, ok := t.(*types.Pointer); ok {
+				t, ptr = p.Elem(), true
+			}
+			if est, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
+				if seen[t] {
+					continue
+				}
+				if ptr && structHasElicit(est, nil) {
+					a.nameErrorf(v, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
+					if af := a.astFields[v.Pos()]; af != nil {
+						if star, ok := af.Type.(*ast.StarExpr); ok && !holdsByValue(t, st, map[types.Type]bool{}) {
+							at := a.fset.Position(star.Star)
+							next := at
+							next.Offset, next.Column = at.Offset+1, at.Column+1
+							a.diags[len(a.diags)-1].SuggestedFixes = []SuggestedFix{{Message: "Embed " + typeString(t) + " by value", Edits: []TextEdit{{Pos: at, End: next}}}}
+						}
+					}
+					continue
+				}
+				seen[t] = true
+				a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, viaPtr || ptr, seen, out)
+				delete(seen, t)
+				continue
+			}
+		}
+		if !v.Exported() {
+			switch {
+			case hasElicit && v.Name() == "_":
+				a.nameErrorf(v, "a blank field (_) is never set, so it cannot be elicited; give it a name or remove its elicit tag")
+			case hasElicit:
+				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
+			}
+			continue
+		}
+		if inner := nestedElicit(v.Type(), map[types.Type]bool{}); inner != nil {
+			how := "embed " + typeString(inner) + " without a json name to ask its fields here"
+			if _, named := types.Unalias(inner).(*types.Named); !named {
+				how = "move its fields into this struct to ask them"
+			}
+			a.nameErrorf(v, "%s's type %s holds fields with elicit tags (in %s), which are never asked there: a form is flat "+
+				"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); %s, or drop their elicit tags",
+				v.Name(), typeString(v.Type()), typeString(inner), how)
+			continue
+		}
+		if invalidType(v.Type()) {
+			// A type error the compiler reports (or a name only mcpgen's
+			// output declares): not the tag's fault, so no diagnostic here.
+			a.unresolved = append(a.unresolved, Diagnostic{Pos: fpos, Message: fmt.Sprintf(
+				"the type of %s names something only mcpgen's output declares; mcpgen builds its model before generating, so give %s a type the package itself declares", v.Name(), v.Name())})
+			continue
+		}
+		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
+			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top, tags: rawTag, viaPtr: viaPtr}
+		if c.json == "" {
+			c.json = v.Name()
+		}
+		c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
+		*out = append(*out, c)
+	}
+}
+
+// nestedElicit returns the struct type, other than time.Time, that a field
+// of type t holds as a nested JSON object at any depth (t itself, what a
+// pointer, slice, array or map of it holds, or a field of such a struct,
+// as encoding/json reads it) when that struct has fields with elicit tags,
+// which no form can ask; nil otherwise. seen guards against recursive
+// types.
+func nestedElicit(t types.Type, seen map[types.Type]bool) types.Type {
+	// Pointers, slices, arrays and maps (channels too, which encoding/json
+	// refuses anyway) hold their Elem.
+	for {
+		u, ok := t.Underlying().(interface{ Elem() types.Type })
+		if !ok {
+			break
+		}
+		t = u.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || isTime(t) || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if structHasElicit(st, nil) {
+		return t
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() && !f.Embedded() || reflect.StructTag(st.Tag(i)).Get("json") == "-" {
+			continue // encoding/json never reads it
+		}
+		if inner := nestedElicit(f.Type(), seen); inner != nil {
+			return inner
+		}
+	}
+	return nil
+}
+
+// holdsByValue reports whether a value of type t holds a value of struct
+// st (as a field, an array element, at any depth): embedding t by value in
+// st would then make an invalid recursive type.
+func holdsByValue(t types.Type, st *types.Struct, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if types.Identical(u, st) {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsByValue(u.Field(i).Type(), st, seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsByValue(u.Elem(), st, seen)
+	}
+	return false
+}
+
+// structHasElicit reports whether st or a struct embedded in it (at any
+// depth, by value or pointer) has a field with an elicit tag. seen guards
+// against embedding cycles (type A struct{ *A }).
+func structHasElicit(st *types.Struct, seen map[*types.Struct]bool) bool {
+	if seen[st] {
+		return false
+	}
+	if seen == nil {
+		seen = map[*types.Struct]bool{}
+	}
+	seen[st] = true
+	for i := 0; i < st.NumFields(); i++ {
+		if _, ok := reflect.StructTag(st.Tag(i)).Lookup("elicit"); ok {
+			return true
+		}
+		if st.Field(i).Embedded() {
+			t := st.Field(i).Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if est, ok := t.Underlying().(*types.Struct); ok && structHasElicit(est, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolve applies encoding/json's dominance rules to JSON names (the rules of
+// encoding/json's typeFields/dominantField: among fields sharing a JSON name,
+// the shallowest wins; at equal depth a json-tagged field beats untagged ones;
+// otherwise all of them are hidden) and builds the elicitable fields and the
+// plain arguments (the other fields encoding/json fills). An
+// elicit tag on a field that encoding/json hides is an error: no argument or
+// answer could ever set it.
+func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
+	byName := map[string][]*fieldCand{}
+	for _, c := range cands {
+		byName[c.json] = append(byName[c.json], c)
+	}
+	var fields []*Field
+	var args []*Arg
+	for _, c := range cands {
+		group := byName[c.json]
+		if len(group) > 1 {
+			win := dominant(group)
+			if win == nil && group[0] == c && anyTagged(group) { // report once
+				d := Diagnostic{Pos: group[len(group)-1].top, Message: hiddenMsg(c, nil, group)}
+				for _, g := range group[:len(group)-1] {
+					d.Related = append(d.Related, Related{Pos: g.fpos, Message: "also named " + strconv.Quote(c.json) + ": " + strings.Join(g.path, ".")})
+				}
+				a.diags = append(a.diags, d)
+			}
+			if win != c {
+				if win != nil && c.hasTag {
+					a.diags = append(a.diags, Diagnostic{Pos: c.top, Message: hiddenMsg(c, win, group),
+						Related: []Related{{Pos: win.fpos, Message: "the field encoding/json uses: " + strings.Join(win.path, ".")}}})
+				}
+				continue
+			}
+		}
+		if !c.hasTag {
+			args = append(args, a.argModel(c))
+			continue
+		}
+		if f := a.fieldModel(c); f != nil {
+			f.DecodesItself = decodesItself(c.v.Type())
+			fields = append(fields, f)
+		}
+	}
+	return fields, args
+}
+
+// dominant returns the field encoding/json uses for a JSON name shared by
+// several fields, or nil when they hide each other.
+func dominant(group []*fieldCand) *fieldCand {
+	sorted := append([]*fieldCand(nil), group...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].depth != sorted[j].depth {
+			return sorted[i].depth < sorted[j].depth
+		}
+		return sorted[i].named && !sorted[j].named
+	})
+	if len(sorted) > 1 && sorted[0].depth == sorted[1].depth && sorted[0].named == sorted[1].named {
+		return nil
+	}
+	return sorted[0]
+}
+
+func anyTagged(group []*fieldCand) bool {
+	for _, g := range group {
+		if g.hasTag {
+			return true
+		}
+	}
+	return false
+}
+
+func hiddenMsg(c, win *fieldCand, group []*fieldCand) string {
+	var names []string
+	for _, g := range group {
+		names = append(names, strings.Join(g.path, "."))
+	}
+	if win != nil {
+		return fmt.Sprintf("JSON name %q is used by %s: encoding/json would use only %s and ignore %s, so its elicit tag can never be answered; give it a distinct json tag or remove the elicit tag",
+			c.json, strings.Join(names, " and "), strings.Join(win.path, "."), strings.Join(c.path, "."))
+	}
+	return fmt.Sprintf("JSON name %q is used by %s: at the same depth, so encoding/json would drop all of them; give each a distinct json tag",
+		c.json, strings.Join(names, " and "))
+}
