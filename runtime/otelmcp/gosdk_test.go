@@ -2,8 +2,11 @@ package otelmcp_test
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,4 +93,64 @@ func countOf(names []string, name string) int {
 		}
 	}
 	return n
+}
+
+// The protocol version a client's initialize names is any string it likes,
+// and go-sdk reports that request: the duration's mcp.protocol.version is
+// one of the published versions or "other", so that made-up versions make
+// no new series.
+func TestMadeUpProtocolVersionIsNoLabel(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(),
+		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	otelmcp.Instrument(s, &runtime.Options{Keys: runtime.EphemeralKeyRing()}, cfg)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	for i, version := range []string{"2025-junk-1", "2025-junk-2", strings.Repeat("2", 5000), "2025-06-18"} {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := s.Connect(t.Context(), st, nil)
+		require.NoError(t, err)
+		conn, err := ct.Connect(t.Context())
+		require.NoError(t, err)
+		send := func(id int64, method string, params any) {
+			raw, err := json.Marshal(params)
+			require.NoError(t, err)
+			msg := &jsonrpc.Request{Method: method, Params: raw}
+			if id != 0 {
+				msg.ID, err = jsonrpc.MakeID(float64(id))
+				require.NoError(t, err)
+			}
+			require.NoError(t, conn.Write(t.Context(), msg))
+			if id != 0 {
+				resp, err := conn.Read(t.Context())
+				require.NoError(t, err)
+				require.Nil(t, resp.(*jsonrpc.Response).Error, "%s with version %d", method, i)
+			}
+		}
+		send(1, "initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+			"clientInfo": map[string]any{"name": "c", "version": "1"}})
+		send(0, "notifications/initialized", map[string]any{})
+		send(2, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{}})
+		require.NoError(t, conn.Close())
+		ss.Close()
+	}
+
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, reader.Collect(t.Context(), &rm))
+	versions := map[string]bool{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != "mcp.server.operation.duration" {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+				if v, ok := dp.Attributes.Value("mcp.protocol.version"); ok {
+					versions[v.AsString()] = true
+				}
+			}
+		}
+	}
+	assert.Equal(t, map[string]bool{"other": true, "2025-06-18": true}, versions)
 }

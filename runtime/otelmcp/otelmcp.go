@@ -15,7 +15,8 @@
 // server does not have, whose name the client chose, and then no
 // gen_ai.tool.name or gen_ai.prompt.name on the metric either), with
 // mcp.method.name, gen_ai.tool.name, gen_ai.operation.name=execute_tool
-// (tools/call), gen_ai.prompt.name (prompts/get), mcp.protocol.version,
+// (tools/call), gen_ai.prompt.name (prompts/get), mcp.protocol.version (a
+// published version, or "other" for one a client made up),
 // mcp.session.id when there is a session, jsonrpc.request.id when the
 // SDK gives it, and, when the request fails, error.type and
 // rpc.response.status_code (the JSON-RPC code as a string) or error.type

@@ -2,6 +2,7 @@ package otelmcp
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -13,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Call is one MCP request as an SDK adapter describes it to [Telemetry.Start]:
@@ -54,7 +56,7 @@ func (t *Telemetry) Start(ctx context.Context, c *Call, o *runtime.Options) (con
 		attrs = append(attrs, semconv.GenAIPromptName(c.Prompt))
 	}
 	if c.ProtocolVersion != "" {
-		attrs = append(attrs, semconv.McpProtocolVersion(c.ProtocolVersion))
+		attrs = append(attrs, semconv.McpProtocolVersion(versionLabel(c.ProtocolVersion)))
 	}
 	metricAttrs := attrs
 	if c.SessionID != "" {
@@ -156,4 +158,22 @@ func (m metaCarrier) Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// knownVersions are the MCP protocol versions published up to 2026-07-28
+// (basic/lifecycle, "Version Negotiation": a version is the date of its
+// last backwards-incompatible change).
+var knownVersions = []string{"2024-11-05", "2025-03-26", protocol.Version20250618, protocol.Version20251125, protocol.VersionMRTR}
+
+// versionLabel is v as the mcp.protocol.version attribute carries it: one of
+// knownVersions, else "other". A client's initialize names any version it
+// likes, and an SDK may report that request rather than what it negotiated:
+// written as sent, each made-up version would be a new metric series (one
+// client could grow them without bound) and any length would reach the
+// exporter.
+func versionLabel(v string) string {
+	if slices.Contains(knownVersions, v) {
+		return v
+	}
+	return "other"
 }
