@@ -198,6 +198,7 @@ func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.S
 	guard := httpserve.NewOriginGuard("the origins of mcpgo.HTTPHandlerAllowing", origins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if guard.Allow(w, r) {
+			httpserve.BodyDeadline(w, r)
 			h.ServeHTTP(w, r)
 		}
 	})

@@ -234,6 +234,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.origin.Allow(w, r) {
 		return
 	}
+	httpserve.BodyDeadline(w, r)
 	if h.stateful == nil {
 		serveStateless(h.stateless.inner, w, r)
 		return
@@ -478,6 +479,7 @@ func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.origin.Allow(w, r) {
 		return
 	}
+	httpserve.BodyDeadline(w, r)
 	serveStateless(h.inner, w, r)
 }
 

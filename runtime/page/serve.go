@@ -14,6 +14,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 )
 
@@ -21,6 +22,7 @@ import (
 const csrfField = "csrf_token"
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	httpserve.BodyDeadline(w, r)
 	ctx := r.Context()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, HEAD, POST")

@@ -134,18 +134,38 @@ func endOnShutdown(h http.Handler, streams context.Context) http.Handler {
 	})
 }
 
-// bodyDeadline gives every request with a body d to deliver it: the
-// connection's read deadline is set when the handler starts and lifted when
-// the body reaches its end, so that a stalled body fails the handler's read
-// (and the connection is closed) while a long response stream is not cut.
+// bodyTimeout is the deadline [BodyDeadline] sets: [BodyTimeout], shorter
+// in tests.
+var bodyTimeout = BodyTimeout
+
+// BodyDeadline gives r's body the deadline [Serve] applies: it must arrive
+// within [BodyTimeout] from now, else the handler's read fails and the
+// connection is closed. The MCP handlers and the URL-mode page call it
+// first, so that a handler mounted on a server of the user's own (which has
+// no ReadTimeout, as the response streams of older clients' sessions
+// require) is not held open by a stalled body either. It sets r.Body.
+func BodyDeadline(w http.ResponseWriter, r *http.Request) { setBodyDeadline(w, r, bodyTimeout) }
+
+// setBodyDeadline sets the connection's read deadline d from now when r has
+// a body, and wraps r.Body so that the deadline is lifted when the body
+// reaches its end: a stalled body fails the read while a long response
+// stream is not cut.
+func setBodyDeadline(w http.ResponseWriter, r *http.Request, d time.Duration) {
+	if d > 0 && r.Body != nil && r.Body != http.NoBody {
+		if _, done := r.Body.(*deadlineBody); done {
+			return // Serve set it already
+		}
+		rc := http.NewResponseController(w)
+		if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		}
+	}
+}
+
+// bodyDeadline is h with setBodyDeadline(d) on every request.
 func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d > 0 && r.Body != nil && r.Body != http.NoBody {
-			rc := http.NewResponseController(w)
-			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
-			}
-		}
+		setBodyDeadline(w, r, d)
 		h.ServeHTTP(w, r)
 	})
 }
