@@ -33,6 +33,9 @@ const (
 	DefaultClaimLease = 10 * time.Second
 	// DefaultPageWait is the default of [Options.PageWait].
 	DefaultPageWait = 15 * time.Second
+	// DefaultMaxPagesPerPrincipal is the default of
+	// [Options.MaxPagesPerPrincipal].
+	DefaultMaxPagesPerPrincipal = 20
 	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request
 	// (bytes of UTF-8).
 	DefaultMaxArgumentsBytes = 64 << 10
@@ -176,6 +179,16 @@ type Options struct {
 	// session's single bridged round waits until the page expires or the
 	// request ends.
 	PageWait time.Duration
+	// MaxPagesPerPrincipal bounds the URL-mode pages one principal may have
+	// open at once (default [DefaultMaxPagesPerPrincipal], 20; negative: no
+	// bound): a page counts from the call that asked for it until its flow
+	// expires or the call completes, per process and per Store (N
+	// instances allow N times as many). Beyond it the call is a tool error
+	// saying when the first of them expires, and nothing is stored.
+	// Without it one user calling such a tool again and again would fill
+	// the store (a page's sealed record outlives its flow by an hour), and
+	// a full store refuses every user's retries.
+	MaxPagesPerPrincipal int
 }
 
 // FlowStore returns the store flows run with these options use: o.Store,
@@ -226,6 +239,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.ClaimLease <= 0 {
 		c.ClaimLease = DefaultClaimLease
+	}
+	if c.MaxPagesPerPrincipal == 0 {
+		c.MaxPagesPerPrincipal = DefaultMaxPagesPerPrincipal
 	}
 	if c.PageWait <= 0 {
 		c.PageWait = DefaultPageWait

@@ -135,12 +135,20 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		msg = "Please provide: " + joinTitles(f.target)
 	}
 	id := newPageID()
+	quota := quotaFor(r.o.Store)
+	if ok, first := quota.take(r.req.Principal, id, expires, r.o.Now(), r.o.MaxPagesPerPrincipal); !ok {
+		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
+			"open (neither completed nor expired); nothing was done: complete one of them, or call again after %s",
+			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC")), nil
+	}
 	rec, err := urlmode.SealRecord(r.o.Keys, id, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
 		FlowID: r.flowID(), Message: msg, Expires: expires.Unix()})
 	if err != nil {
+		quota.release(r.req.Principal, id)
 		return reply{}, nil, nil, err
 	}
 	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
+		quota.release(r.req.Principal, id)
 		return reply{}, nil, nil, r.pageStoreFailed(err)
 	}
 	p.page, p.url = id, r.pageURL(id)
@@ -275,6 +283,7 @@ func (r *round) pageStoreFailed(err error) error {
 // dropPage deletes page id from the store (best effort: it expires anyway).
 func (r *round) dropPage(id string) {
 	_ = r.o.Store.DeletePage(context.WithoutCancel(r.ctx), id)
+	quotaFor(r.o.Store).release(r.req.Principal, id)
 }
 
 // dropPages deletes the pages whose answers this request's branch received:
@@ -283,6 +292,7 @@ func (r *round) dropPage(id string) {
 func (r *round) dropPages(ctx context.Context) {
 	for _, id := range r.pages {
 		_ = r.o.Store.DeletePage(ctx, id)
+		quotaFor(r.o.Store).release(r.req.Principal, id)
 	}
 	r.pages = nil
 }

@@ -500,3 +500,57 @@ func TestPageLimits(t *testing.T) {
 	code, _ = e.complete(ir.URL, "alice", strings.Repeat("k", 64))
 	assert.Equal(t, http.StatusOK, code)
 }
+
+// One user cannot fill the store with pages: beyond MaxPagesPerPrincipal open
+// pages, a first call that would ask on a new page is a tool error saying
+// so, and stores nothing; other users are not affected; a page counts no
+// more once its call completed, or once its flow expired.
+func TestPagesPerPrincipalAreBounded(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxPagesPerPrincipal = 3
+	now := time.Now()
+	e.o.Now = func() time.Time { return now }
+	var first *runtime.Response
+	for i := range 3 {
+		r, err := e.call("alice", "", "", nil)
+		require.NoError(t, err)
+		urlRequest(t, r)
+		if i == 0 {
+			first = r
+		}
+	}
+	held := e.store.Len()
+	r, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	require.NotNil(t, r.Result, "a tool error, not a fourth page")
+	assert.True(t, r.Result.IsError)
+	assert.Contains(t, r.Result.Text, "3 pages asked of this user are still open")
+	assert.Contains(t, r.Result.Text, "call again after "+now.Add(runtime.DefaultTTL).UTC().Format("15:04:05 UTC"))
+	assert.Equal(t, held, e.store.Len(), "nothing stored for the refused call")
+
+	r, err = e.call("bob", "", "", nil)
+	require.NoError(t, err)
+	urlRequest(t, r) // bob has pages of his own
+
+	// alice completes her first call: its page no longer counts.
+	key, ir := urlRequest(t, first)
+	code, body := e.complete(ir.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code, body)
+	done, err := e.call("alice", "", first.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.NoError(t, err)
+	require.NotNil(t, done.Result)
+	require.False(t, done.Result.IsError, done.Result.Text)
+	r, err = e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	urlRequest(t, r)
+	r, err = e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	require.NotNil(t, r.Result)
+	assert.True(t, r.Result.IsError, "three open again")
+
+	// Once their flows expired, alice's pages count no more.
+	now = now.Add(runtime.DefaultTTL + time.Second)
+	r, err = e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	urlRequest(t, r)
+}
