@@ -261,7 +261,9 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 				continue
 			}
 		}
-		if !c.hasTag {
+		if !c.hasTag || strings.TrimSpace(c.elicit) == "-" {
+			// elicit:"-" is "never elicit": the field stays what it is
+			// without the tag, a plain argument.
 			args = append(args, a.argModel(c))
 			continue
 		}

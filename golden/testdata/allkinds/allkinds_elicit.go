@@ -997,6 +997,8 @@ func (t *AllKinds) _mcpgenDecode(raw []byte) error {
 			}
 		case "note":
 			impl.DecodeString(&ve, "note", v, &t.Note)
+		case "skipped":
+			impl.DecodeJSON(&ve, "skipped", v, &t.Skipped, true)
 		case "plain":
 			impl.DecodeJSON(&ve, "plain", v, &t.Plain, true)
 		}
