@@ -45,6 +45,10 @@ type AskOptions struct {
 	// Defaults gives, by JSON name, values the form pre-fills (MCP
 	// 2026-07-28, client/elicitation: default) and an optional field left
 	// unanswered takes.
+	//
+	// Choices, Equal and Defaults are form mode's: for a URL-mode question
+	// (//mcpgen:question url) Ask returns an error when any is set, since
+	// its page applies the tags' rules alone; use Check.
 	Defaults map[string]any
 	// Check, when set, judges an accepted answer once it passed every rule
 	// and q holds it (a key the service it unlocks refuses, an account that
@@ -143,6 +147,12 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	typ := reflect.TypeOf(q)
 	f := &form{name: name, key: name, target: q, message: opts.Message, memo: typ,
 		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}, page: urlmode.ByType(q)}
+	if f.page != nil && !f.rules.empty() {
+		// The page is written at generation time and validates with the
+		// generated rules alone: run-time ones would go unchecked.
+		return "", fmt.Errorf("mcpgen: runtime.Ask(%q): %T is a URL-mode question, asked on the server's page, which applies "+
+			"no AskOptions.Choices, Equal or Defaults; judge the answer in AskOptions.Check instead", name, q)
+	}
 	if opts.Check != nil {
 		f.check = func() error { return opts.Check(ctx) }
 	}

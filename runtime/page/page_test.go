@@ -554,3 +554,29 @@ func TestPagesPerPrincipalAreBounded(t *testing.T) {
 	require.NoError(t, err)
 	urlRequest(t, r)
 }
+
+// A URL-mode question's page applies the tags' rules alone: Ask refuses the
+// run-time ones rather than let an answer through unchecked.
+func TestPageRefusesRunTimeRules(t *testing.T) {
+	e := newEnv(t)
+	for name, opts := range map[string]*runtime.AskOptions{
+		"Equal":    {Equal: map[string]string{"key": "ck-must-be-this"}},
+		"Defaults": {Defaults: map[string]any{"key": "ck-default"}},
+		"Choices":  {Choices: map[string][]runtime.Choice{"key": {{Value: "a"}}}},
+	} {
+		req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), FormElicitation: true,
+			URLElicitation: true, Principal: "alice", ProtocolVersion: protocol.VersionMRTR}
+		x, err := runtime.NewExchange("import", e.o, req)
+		require.NoError(t, err)
+		_, err = x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+			var q fixture.Key
+			if _, err := runtime.Ask(ctx, "key", &q, opts); err != nil {
+				return nil, err
+			}
+			return &runtime.Response{Result: runtime.Text("asked")}, nil
+		})
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "applies no AskOptions.Choices, Equal or Defaults", name)
+	}
+	assert.Zero(t, e.store.Len(), "no page was stored")
+}
