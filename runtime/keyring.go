@@ -119,6 +119,7 @@ func keyID(key []byte) [keyIDSize]byte {
 // Errors name the position of the bad key, never its value.
 func ParseKeyRing(s string) (*KeyRing, error) {
 	var keys [][]byte
+	first := map[string]int{} // a key's position in s, by its bytes
 	for i, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -128,6 +129,10 @@ func ParseKeyRing(s string) (*KeyRing, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcpgen: %s: key %d: %w", EnvStateKeys, i+1, err)
 		}
+		if at, twice := first[string(k)]; twice {
+			return nil, fmt.Errorf("mcpgen: %s: key %d is key %d again; list each key once", EnvStateKeys, i+1, at)
+		}
+		first[string(k)] = i + 1
 		keys = append(keys, k)
 	}
 	if len(keys) == 0 {

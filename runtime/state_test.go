@@ -336,8 +336,8 @@ func TestKeyRingParsing(t *testing.T) {
 		assert.Contains(t, err.Error(), runtime.EnvStateKeys)
 	}
 	dup := runtime.GenerateKey()
-	_, err := runtime.ParseKeyRing(dup + "," + dup)
-	require.ErrorContains(t, err, "twice")
+	_, err := runtime.ParseKeyRing(dup + ",," + runtime.GenerateKey() + "," + dup)
+	require.ErrorContains(t, err, runtime.EnvStateKeys+": key 4 is key 1 again; list each key once")
 	_, err = runtime.ParseKeyRing(runtime.GenerateKey() + ",x")
 	require.ErrorContains(t, err, "key 2")
 	// A placeholder such as 43 A's (32 zero bytes) or a repeated word is

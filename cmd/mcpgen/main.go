@@ -7,7 +7,7 @@
 //
 //	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]
 //	mcpgen keygen
-//	mcpgen init [-pkg dir] [-o file] [-tags list]
+//	mcpgen init [-pkg dir] [-o file] [-tags list] [-v]
 //	mcpgen call [flags] URL [tool ['{json arguments}']]
 //	mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
 //	mcpgen -version
@@ -79,7 +79,7 @@ func main() {
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
 		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
-			"       mcpgen init [-pkg dir] [-o file] [-tags list]\n"+
+			"       mcpgen init [-pkg dir] [-o file] [-tags list] [-v]\n"+
 			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}

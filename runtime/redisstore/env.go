@@ -84,14 +84,11 @@ func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Op
 // not auto, on or off (checked before connecting), or New's (the server is
 // unreachable or misconfigured; on Sentinel the error names the master and
 // the sentinels). [Store.Close] closes the client it made.
+// MCPGEN_REDIS_FENCE is checked even when the URL is unset.
 func FromEnv(ctx context.Context) (*Store, bool, error) {
-	raw := strings.TrimSpace(os.Getenv(EnvURL))
-	if raw == "" {
-		return nil, false, nil
-	}
 	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
 	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))) {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))) { // checked with or without a URL: a typo stops the server
 	case "", "auto":
 	case "on":
 		opts.Fence = FenceOn
@@ -99,6 +96,10 @@ func FromEnv(ctx context.Context) (*Store, bool, error) {
 		opts.Fence = FenceOff
 	default:
 		return nil, false, fmt.Errorf("%s is %q: want auto (the default: fenced by node on a cluster and on Sentinel, decided per operation on one address), on or off", EnvFence, os.Getenv(EnvFence))
+	}
+	raw := strings.TrimSpace(os.Getenv(EnvURL))
+	if raw == "" {
+		return nil, false, nil
 	}
 	c, topo, err := NewClient(ctx, raw)
 	if err != nil {

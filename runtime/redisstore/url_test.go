@@ -158,4 +158,7 @@ func TestFenceFromEnv(t *testing.T) {
 	assert.Contains(t, err.Error(), `MCPGEN_REDIS_FENCE is "yes": want auto`)
 	_, _, err = redisstore.OptionsFromEnv(t.Context(), nil)
 	assert.ErrorContains(t, err, redisstore.EnvFence)
+	t.Setenv(redisstore.EnvURL, "") // a typo stops the server even before Redis is configured
+	_, _, err = redisstore.FromEnv(t.Context())
+	assert.ErrorContains(t, err, `MCPGEN_REDIS_FENCE is "yes": want auto`)
 }
