@@ -136,6 +136,9 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			continue
 		}
 		s := a.structModel(obj, c.gd, c.ts)
+		if s != nil {
+			s.BuildConstraint = buildConstraint(c.f)
+		}
 		if s != nil && !s.Question {
 			if first := tools[s.Tool]; first != s.Pos {
 				a.relatedf(s.Pos, len(s.Name), Related{Pos: first, Message: "the tool's first declaration"},

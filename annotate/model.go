@@ -128,6 +128,13 @@ type Struct struct {
 	// File is the path of the file that declares the struct: its own name,
 	// not one a //line comment gives (Go spec, "Comments"; cmd/compile).
 	File string
+	// BuildConstraint is the build constraint of File, as its //go:build
+	// line's expression (go/build/constraint's form; a file with only
+	// legacy // +build lines has them joined into that form), or "" when
+	// the file has none. gen writes it as the //go:build line of the
+	// struct's generated and handler files, so they build exactly when the
+	// struct does.
+	BuildConstraint string
 	// Question (//mcpgen:question): a question a branch asks with
 	// runtime.Ask, not a tool's arguments: the same methods, and no handler
 	// interface, flow constructor or handler file. Tool and Key are empty.

@@ -23,7 +23,7 @@ const ImplVersion = 5
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
 	f := newFile(pkg, aliases)
-	f.HeaderComment(Header())
+	headerComments(f, s, true)
 	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 
 	// The version guard: the advice sits right above the lines that fail, so

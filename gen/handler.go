@@ -13,6 +13,7 @@ import (
 // alone for a tool without an elicitable field).
 func handlerFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
 	f := newFile(pkg, aliases)
+	headerComments(f, s, false)
 	typ := s.Names.HandlerType
 	iface := s.Names.Interface
 	args := func() *jen.Statement { return jen.Id("args").Op("*").Id(s.Name) }

@@ -5,6 +5,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
 
@@ -57,4 +60,25 @@ func Version() string {
 // header.Prefix.
 func Header() string {
 	return header.Prefix + " " + Version() + "; DO NOT EDIT."
+}
+
+// headerComments writes what comes above the package clause of a file
+// generated for s, each followed by a blank line: the [Header] (generated
+// says it is mcpgen's file, not the handler file written once), then the
+// struct's build constraint as a //go:build line
+// (annotate.Struct.BuildConstraint), so that both files build exactly when
+// the file declaring the struct does. A struct without a constraint gets the
+// header alone, as before constraints were copied.
+func headerComments(f *jen.File, s *annotate.Struct, generated bool) {
+	var lines []string
+	if generated {
+		lines = append(lines, Header())
+	}
+	if s.BuildConstraint != "" {
+		lines = append(lines, "//go:build "+s.BuildConstraint)
+	}
+	if len(lines) > 0 {
+		// A comment starting with "//" is written as it is (jennifer).
+		f.HeaderComment(strings.Join(lines, "\n\n"))
+	}
 }
