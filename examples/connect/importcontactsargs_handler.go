@@ -61,9 +61,15 @@ func (h importContactsArgsHandler) Accept(ctx context.Context, args *ImportConta
 	action, err := runtime.Ask(ctx, "api_key", &q, &runtime.AskOptions{
 		Message: askKeyMessage,
 		// Check runs on the key the page received: a key the service
-		// refuses is asked again, with the service's reason.
+		// refuses is asked again, with the service's reason. Any other
+		// error is asked again with words of our own: its text (a real
+		// client's quotes the request, which may carry the key) would be
+		// shown to the user and reach the client.
 		Check: func(ctx context.Context) error {
 			_, err := h.contacts.Contacts(ctx, q.Key)
+			if err != nil && !errors.Is(err, ErrKeyRefused) {
+				return errors.New("the contacts service could not be reached to check this key; try again")
+			}
 			return err
 		},
 	})
