@@ -143,6 +143,7 @@ func TestFormChoicesShrunkToOneAskTheRest(t *testing.T) {
 // rounds.
 type payShip struct {
 	accounts []runtime.Choice
+	defaults map[string]any // the question's AskOptions.Defaults
 }
 
 func (h *payShip) SpeedChoices(context.Context, *fixture.Ship) ([]runtime.Choice, error) {
@@ -151,7 +152,8 @@ func (h *payShip) SpeedChoices(context.Context, *fixture.Ship) ([]runtime.Choice
 
 func (h *payShip) Accept(ctx context.Context, args *fixture.Ship) (*runtime.Result, error) {
 	var q fixture.Pay
-	action, err := runtime.Ask(ctx, "pay", &q, &runtime.AskOptions{Choices: map[string][]runtime.Choice{"account": h.accounts}})
+	action, err := runtime.Ask(ctx, "pay", &q, &runtime.AskOptions{Choices: map[string][]runtime.Choice{"account": h.accounts},
+		Defaults: h.defaults})
 	if err != nil {
 		return nil, err
 	}
@@ -203,5 +205,32 @@ func TestAskedChoicesShrunkOnRetry(t *testing.T) {
 			assert.Equal(t, tc.isErr, r2.Result.IsError)
 			assert.Equal(t, tc.want, r2.Result.Text)
 		})
+	}
+}
+
+// A run-time default of a field with run-time choices must be one of them:
+// a pre-filled option the form does not offer ends the call in a tool error
+// naming it, as a default that breaks a tag's rule does.
+func TestDefaultOutsideTheChoices(t *testing.T) {
+	two := []runtime.Choice{{Value: "chk-1", Title: "Checking"}, {Value: "sav-2", Title: "Savings"}}
+	for _, tc := range []struct {
+		def  string
+		want string // in the tool error; "" when the question is asked
+	}{
+		{"zz", `the default of account, "zz", is not one of its Choices`},
+		{"sav-2", ""},
+	} {
+		h := &payShip{accounts: two, defaults: map[string]any{"account": tc.def}}
+		opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+		r1, err := fixture.NewShipFlow(h).Call(context.Background(), opts, req(`{"parcel":"P1"}`, "", nil))
+		require.NoError(t, err)
+		if tc.want == "" {
+			_, q, _ := question(t, r1)
+			assert.Contains(t, schemaJSON(t, q), `"default":"sav-2"`)
+			continue
+		}
+		require.NotNil(t, r1.Result, "default %q", tc.def)
+		assert.True(t, r1.Result.IsError)
+		assert.Contains(t, r1.Result.Text, tc.want)
 	}
 }

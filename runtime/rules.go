@@ -171,6 +171,28 @@ func (r *rules) problems(fresh func() Args) []string {
 	if len(r.defaults) > 0 {
 		check("the default", r.defaults)
 	}
+	for name, d := range r.defaults {
+		choices, ok := r.choices[name]
+		if !ok {
+			continue
+		}
+		var items []any
+		switch v := d.(type) {
+		case []string:
+			for _, x := range v {
+				items = append(items, x)
+			}
+		case []any:
+			items = v
+		default:
+			items = []any{v}
+		}
+		for _, x := range items {
+			if str, ok := x.(string); ok && !slices.ContainsFunc(choices, func(c Choice) bool { return c.Value == str }) {
+				out = append(out, fmt.Sprintf("the default of %s, %q, is not one of its Choices", name, str))
+			}
+		}
+	}
 	if len(r.equal) > 0 {
 		echoes := make(map[string]any, len(r.equal))
 		for k, v := range r.equal {
