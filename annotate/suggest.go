@@ -28,6 +28,11 @@ func nearest(s string, known []string) string {
 	return ""
 }
 
+// Nearest returns the word of known that s most likely misspells, or "" when
+// none is close enough: the did-you-mean of option and format names, for
+// the command's subcommands.
+func Nearest(s string, known []string) string { return nearest(s, known) }
+
 // editDistance is the optimal string alignment distance between a and b,
 // in bytes: Levenshtein's insertions, deletions and substitutions, and a
 // swap of two adjacent letters as one edit (aks → ask, emial → email).

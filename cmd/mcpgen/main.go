@@ -90,6 +90,30 @@ var removedFlags = map[string]string{
 	"legacy-enum-names": "-legacy-enum-names was removed (a file's bytes must not depend on which directive wrote it); add //mcpgen:enumnames to the doc comment of each struct that needs enum + enumNames",
 }
 
+// misspeltCommand says what is wrong when arg, mcpgen's first argument, is
+// a URL or a misspelt subcommand rather than a package ("" otherwise): the
+// package loader would report "package int is not in std" or a malformed
+// import path.
+func misspeltCommand(arg string) string {
+	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
+		return fmt.Sprintf("%s is a URL: to call its tools, run mcpgen call %s", arg, arg)
+	}
+	if strings.ContainsAny(arg, "./\\-") {
+		return ""
+	}
+	switch arg {
+	case "all", "std", "cmd", "tool", "work": // the go command's package patterns
+		return ""
+	}
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+		return "" // a package directory of that name
+	}
+	if cmd := annotate.Nearest(arg, []string{"call", "init", "keygen"}); cmd != "" {
+		return fmt.Sprintf("unknown command %q: did you mean mcpgen %s? (a package in a directory of that name is ./%s; see mcpgen -h)", arg, cmd, arg)
+	}
+	return ""
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	code, _ := execute(args, stdout, stderr)
 	return code
@@ -111,6 +135,12 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	}
 	if len(args) > 0 && args[0] == "init" {
 		return initMain(args[1:], stderr), nil
+	}
+	if len(args) > 0 {
+		if msg := misspeltCommand(args[0]); msg != "" {
+			fmt.Fprintln(stderr, "mcpgen:", msg)
+			return 2, nil
+		}
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]

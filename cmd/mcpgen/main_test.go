@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -591,4 +592,29 @@ func TestLicenceAboveTheHeaderIsStillGenerated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(gen), string(again), "regenerated as mcpgen writes it")
 	goBuild(t)
+}
+
+// A misspelt subcommand or a URL as the first argument is a usage error that
+// says what was meant, not the package loader's "package int is not in std";
+// a package directory of that name, a path and the go command's patterns
+// are left to the loader.
+func TestMisspeltCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.Mkdir("cal", 0o755))
+	var stderr strings.Builder
+	for arg, want := range map[string]string{
+		"int":           `mcpgen: unknown command "int": did you mean mcpgen init?`,
+		"kegen":         `mcpgen: unknown command "kegen": did you mean mcpgen keygen?`,
+		"https://x/mcp": "mcpgen: https://x/mcp is a URL: to call its tools, run mcpgen call https://x/mcp",
+	} {
+		stderr.Reset()
+		assert.Equal(t, 2, run([]string{arg}, io.Discard, &stderr), arg)
+		assert.Contains(t, stderr.String(), want)
+	}
+	for _, arg := range []string{"cal", "./int", "all"} {
+		stderr.Reset()
+		run([]string{arg}, io.Discard, &stderr)
+		assert.NotContains(t, stderr.String(), "unknown command", arg)
+	}
 }
