@@ -160,6 +160,9 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		if rerr := store.Release(bg, flow, token); rerr != nil {
 			return nil, r.storeFailed(ctx, fmt.Errorf("%w: release: %w", ErrStore, rerr))
 		}
+		if err == nil && resp != nil && resp.Result != nil {
+			r.dropPages(bg) // the call ended without a branch (the round limit): its pages are done with
+		}
 		return resp, err
 	default:
 		// The branch ran: its response is the flow's, now and on every

@@ -19,6 +19,7 @@ import (
 type pageQuota struct {
 	mu      sync.Mutex
 	open    map[string][]openPage // by principal, in creation order
+	checked map[string]time.Time  // by principal at its limit: when recheck last allowed a look at the store
 	sweepAt int                   // prune every principal when len(open) reaches it
 }
 
@@ -28,20 +29,20 @@ type openPage struct {
 	expires time.Time
 }
 
-// pageQuotas holds a pageQuota per store (by the Store value when its type
-// is comparable, else one for all such stores).
+// pageQuotas holds a pageQuota per store (by the Store value when it is
+// comparable, else one for all stores of its type).
 var pageQuotas sync.Map
 
 // quotaFor returns store's pageQuota.
 func quotaFor(store Store) *pageQuota {
 	var key any = store
-	if !reflect.TypeOf(store).Comparable() {
+	if !reflect.ValueOf(store).Comparable() { // a type's comparability is not enough: an interface inside may hold a map
 		key = reflect.TypeOf(store)
 	}
 	if q, ok := pageQuotas.Load(key); ok {
 		return q.(*pageQuota)
 	}
-	q, _ := pageQuotas.LoadOrStore(key, &pageQuota{open: map[string][]openPage{}, sweepAt: 1024})
+	q, _ := pageQuotas.LoadOrStore(key, &pageQuota{open: map[string][]openPage{}, checked: map[string]time.Time{}, sweepAt: 1024})
 	return q.(*pageQuota)
 }
 
@@ -54,6 +55,11 @@ func (q *pageQuota) take(principal, id string, expires, now time.Time, limit int
 	if len(q.open) >= q.sweepAt {
 		for p, pages := range q.open {
 			q.prune(p, pages, now)
+		}
+		for p, at := range q.checked {
+			if now.Sub(at) >= recheckEvery {
+				delete(q.checked, p)
+			}
 		}
 		q.sweepAt = max(1024, 2*len(q.open))
 	}
@@ -92,4 +98,32 @@ func (q *pageQuota) prune(principal string, pages []openPage, now time.Time) []o
 	}
 	q.open[principal] = pages
 	return pages
+}
+
+// recheckEvery is how often a principal at its limit may have its pages
+// looked up in the store: so that each refused call of a user who keeps
+// calling does not cost the store a read per page.
+const recheckEvery = time.Second
+
+// recheck reports whether principal's pages may be looked up in the store
+// at now, and if so notes that they were.
+func (q *pageQuota) recheck(principal string, now time.Time) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if at, ok := q.checked[principal]; ok && now.Sub(at) < recheckEvery {
+		return false
+	}
+	q.checked[principal] = now
+	return true
+}
+
+// ids returns the ids of principal's counted pages.
+func (q *pageQuota) ids(principal string) []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]string, 0, len(q.open[principal]))
+	for _, p := range q.open[principal] {
+		out = append(out, p.id)
+	}
+	return out
 }

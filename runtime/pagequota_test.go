@@ -10,7 +10,7 @@ import (
 // sweep, when the principals counted have doubled since the last), so that
 // its memory follows the open pages, not every user ever seen.
 func TestPageQuotaForgetsExpiredPrincipals(t *testing.T) {
-	q := &pageQuota{open: map[string][]openPage{}, sweepAt: 1024}
+	q := &pageQuota{open: map[string][]openPage{}, checked: map[string]time.Time{}, sweepAt: 1024}
 	now := time.Now()
 	for i := range 5000 {
 		if ok, _ := q.take("user"+strconv.Itoa(i), "p", now.Add(time.Minute), now, 20); !ok {

@@ -33,6 +33,7 @@ type round struct {
 	idText   string
 	idTextOf []byte
 	pages    []string // URL-mode pages whose answers the branch received (see dropPages)
+	created  []string // URL-mode pages this request put in the store (see dropPages)
 	waited   bool     // awaitPages already waited for this request's page
 	// reasked are the fields asked again because their answers broke
 	// rules (see Event.Reasked).

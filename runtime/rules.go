@@ -188,7 +188,8 @@ func (r *rules) problems(fresh func() Args) []string {
 			items = []any{v}
 		}
 		for _, x := range items {
-			if str, ok := x.(string); ok && !slices.ContainsFunc(choices, func(c Choice) bool { return c.Value == str }) {
+			// "" pre-fills nothing (a "last used" option the user never had).
+			if str, ok := x.(string); ok && str != "" && !slices.ContainsFunc(choices, func(c Choice) bool { return c.Value == str }) {
 				out = append(out, fmt.Sprintf("the default of %s, %q, is not one of its Choices", name, str))
 			}
 		}

@@ -134,9 +134,17 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	if msg == "" {
 		msg = "Please provide: " + joinTitles(f.target)
 	}
+	// A page replaced by this new one (the question changed since it was
+	// asked) is done with, answered or not.
+	if last := st.askedFor(f.name); last != nil && last.Page != "" {
+		r.dropPage(last.Page)
+	}
+	if hasPrev && prev.Page != "" {
+		r.dropPage(prev.Page)
+	}
 	id := newPageID()
 	quota := quotaFor(r.o.Store)
-	if ok, first := quota.take(r.req.Principal, id, expires, r.o.Now(), r.o.MaxPagesPerPrincipal); !ok {
+	if ok, first := r.takePage(quota, id, expires); !ok {
 		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
 			"open (neither completed nor expired); nothing was done: complete one of them, or call again after %s",
 			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC")), nil
@@ -151,8 +159,28 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		quota.release(r.req.Principal, id)
 		return reply{}, nil, nil, r.pageStoreFailed(err)
 	}
+	r.created = append(r.created, id)
 	p.page, p.url = id, r.pageURL(id)
 	return reply{}, p, nil, nil
+}
+
+// takePage counts page id, open until expires, against the caller's
+// Options.MaxPagesPerPrincipal. At the limit it first asks the store about
+// the pages it counts, at most once a second per user: one completed on
+// another instance was deleted there, and counts no more. It returns false
+// and the first expiry when the user still has as many pages open.
+func (r *round) takePage(quota *pageQuota, id string, expires time.Time) (bool, time.Time) {
+	now := r.o.Now()
+	ok, first := quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
+	if ok || !quota.recheck(r.req.Principal, now) {
+		return ok, first
+	}
+	for _, open := range quota.ids(r.req.Principal) {
+		if _, _, err := r.o.Store.Page(r.ctx, open); errors.Is(err, ErrNoPage) {
+			quota.release(r.req.Principal, open)
+		}
+	}
+	return quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
 }
 
 // pageURL returns the URL of page id: Options.PageURL, a slash, the id.
@@ -286,15 +314,31 @@ func (r *round) dropPage(id string) {
 	quotaFor(r.o.Store).release(r.req.Principal, id)
 }
 
-// dropPages deletes the pages whose answers this request's branch received:
-// called once the flow has its final result, so that no answer outlives the
-// call that needed it.
+// dropPages deletes the pages whose answers this request's branch received,
+// and the page the last round asked for, answered or not: called once the
+// flow has its final result (a branch's, or the engine's: the round limit,
+// a tool error), so that no answer outlives the call that needed it and no
+// page left open counts against its user (Options.MaxPagesPerPrincipal).
 func (r *round) dropPages(ctx context.Context) {
-	for _, id := range r.pages {
+	quota := quotaFor(r.o.Store)
+	drop := func(id string) {
 		_ = r.o.Store.DeletePage(ctx, id)
-		quotaFor(r.o.Store).release(r.req.Principal, id)
+		quota.release(r.req.Principal, id)
 	}
-	r.pages = nil
+	for _, id := range r.pages {
+		drop(id)
+	}
+	for _, id := range r.created { // asked in this request, which then ended the call (the round limit)
+		drop(id)
+	}
+	r.pages, r.created = nil, nil
+	if r.st != nil {
+		for _, a := range r.st.Asked {
+			if a.Page != "" {
+				drop(a.Page)
+			}
+		}
+	}
 }
 
 func joinTitles(q Args) string { return strings.Join(titles(q.RequestedSchema()), ", ") }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -579,4 +580,95 @@ func TestPageRefusesRunTimeRules(t *testing.T) {
 		assert.Contains(t, err.Error(), "applies no AskOptions.Choices, Equal or Defaults", name)
 	}
 	assert.Zero(t, e.store.Len(), "no page was stored")
+}
+
+// keysOnB is the store of a second instance: the same store behind another
+// value, so that its page count is its own.
+type keysOnB struct{ runtime.Store }
+
+// Behind a load balancer the instance that asked for a page is often not
+// the one that completes the call: a page deleted there counts no more here,
+// once the user reaches the limit.
+func TestPagesCompletedOnAnotherInstanceCountNoMore(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxPagesPerPrincipal = 3
+	a, b := e.o, *e.o
+	b.Store = &keysOnB{e.store}
+	for i := range 7 {
+		e.o = a
+		r, err := e.call("alice", "", "", nil)
+		require.NoError(t, err)
+		require.Nil(t, r.Result, "call %d on A after %d completed on B", i, i)
+		key, ir := urlRequest(t, r)
+		code, body := e.complete(ir.URL, "alice", "ck-alice-123")
+		require.Equal(t, http.StatusOK, code, body)
+		e.o = &b
+		done, err := e.call("alice", "", r.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+		require.NoError(t, err)
+		require.NotNil(t, done.Result)
+		require.False(t, done.Result.IsError, done.Result.Text)
+		now := time.Now().Add(time.Duration(i+1) * 2 * time.Second) // past the once-a-second look at the store
+		a.Now = func() time.Time { return now }
+	}
+}
+
+// A call that ends without its branch (the round limit, after answers the
+// check refused each time), or whose question changed since its page was
+// asked, leaves no page behind: nothing stays in the store and nothing
+// counts against the user.
+func TestPagesOfEndedOrChangedQuestionsAreDropped(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxPagesPerPrincipal = 3
+	e.refuse = errors.New("the service refused this key")
+	for i := range 4 {
+		r, err := e.call("alice", "", "", nil)
+		require.NoError(t, err)
+		var asked []string
+		for round := 0; r.Result == nil; round++ {
+			require.Less(t, round, 10, "call %d never ended", i)
+			key, ir := urlRequest(t, r)
+			asked = append(asked, strings.TrimPrefix(ir.URL, e.o.PageURL))
+			code, body := e.complete(ir.URL, "alice", "wrong-key")
+			require.Equal(t, http.StatusOK, code, body)
+			r, err = e.call("alice", "", r.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+			require.NoError(t, err)
+		}
+		assert.True(t, r.Result.IsError, "call %d: %s", i, r.Result.Text)
+		assert.NotContains(t, r.Result.Text, "pages asked of this user are still open", "call %d", i)
+		for _, id := range asked {
+			_, _, err := e.store.Page(context.Background(), id)
+			assert.ErrorIs(t, err, runtime.ErrNoPage, "call %d left a page in the store", i)
+		}
+	}
+
+	// The question's message changes from one request to the next: the
+	// completed page of the first is replaced, and deleted.
+	n := 0
+	call := func(state string, responses map[string]protocol.InputResponse) *runtime.Response {
+		req := &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`), RequestState: state,
+			InputResponses: responses, FormElicitation: true, URLElicitation: true, Principal: "bob", ProtocolVersion: protocol.VersionMRTR}
+		x, err := runtime.NewExchange("import", e.o, req)
+		require.NoError(t, err)
+		resp, err := x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+			n++
+			var q fixture.Key
+			if _, err := runtime.Ask(ctx, "key", &q, &runtime.AskOptions{Message: fmt.Sprintf("Enter the key (request %d)", n)}); err != nil {
+				return nil, err
+			}
+			return &runtime.Response{Result: runtime.Text("done")}, nil
+		})
+		require.NoError(t, err)
+		return resp
+	}
+	r1 := call("", nil)
+	key, ir := urlRequest(t, r1)
+	code, body := e.complete(ir.URL, "bob", "ck-bob-456")
+	require.Equal(t, http.StatusOK, code, body)
+	r2 := call(r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	_, ir2 := urlRequest(t, r2)
+	require.NotEqual(t, ir.URL, ir2.URL, "asked on a new page")
+	_, _, err := e.store.Page(context.Background(), strings.TrimPrefix(ir.URL, e.o.PageURL))
+	assert.ErrorIs(t, err, runtime.ErrNoPage, "the replaced page, and the answer on it, are deleted")
+	_, _, err = e.store.Page(context.Background(), strings.TrimPrefix(ir2.URL, e.o.PageURL))
+	assert.NoError(t, err, "the new page is there")
 }
