@@ -43,6 +43,9 @@ func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bo
 		}
 		tag := reflect.StructTag(rawTag)
 		elicit, hasElicit := tag.Lookup("elicit")
+		if strings.TrimSpace(elicit) == "-" {
+			hasElicit = false // "never elicit": a plain argument, checked as one
+		}
 		if hasElicit || strings.Contains(rawTag, "elicit") {
 			if msg := checkStructTag(rawTag); msg != "" {
 				d := Diagnostic{Pos: fpos, Message: fmt.Sprintf("malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)}
@@ -212,7 +215,7 @@ func structHasElicit(st *types.Struct, seen map[*types.Struct]bool) bool {
 	}
 	seen[st] = true
 	for i := 0; i < st.NumFields(); i++ {
-		if _, ok := reflect.StructTag(st.Tag(i)).Lookup("elicit"); ok {
+		if v, ok := reflect.StructTag(st.Tag(i)).Lookup("elicit"); ok && strings.TrimSpace(v) != "-" {
 			return true
 		}
 		if st.Field(i).Embedded() {
@@ -261,9 +264,11 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 				continue
 			}
 		}
-		if !c.hasTag || strings.TrimSpace(c.elicit) == "-" {
-			// elicit:"-" is "never elicit": the field stays what it is
-			// without the tag, a plain argument.
+		if !c.hasTag { // elicit:"-" included: "never elicit", a plain argument
+			if jsonless(c.v.Type()) {
+				a.nameErrorf(c.v, "%s has type %s, which encoding/json cannot carry, so no tool argument can hold it; tag it json:\"-\" to keep it out of the arguments", c.v.Name(), typeString(c.v.Type()))
+				continue
+			}
 			args = append(args, a.argModel(c))
 			continue
 		}
@@ -311,4 +316,29 @@ func hiddenMsg(c, win *fieldCand, group []*fieldCand) string {
 	}
 	return fmt.Sprintf("JSON name %q is used by %s: at the same depth, so encoding/json would drop all of them; give each a distinct json tag",
 		c.json, strings.Join(names, " and "))
+}
+
+// jsonless reports whether encoding/json refuses a value of type t, directly
+// or through pointers: a channel, a function, a complex number or an
+// unsafe.Pointer (encoding/json, "Channel, complex, and function values
+// cannot be encoded in JSON"), unless the type marshals itself.
+func jsonless(t types.Type) bool {
+	for {
+		if ms := types.NewMethodSet(types.NewPointer(t)); ms.Lookup(nil, "MarshalJSON") != nil {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Chan, *types.Signature:
+			return true
+		case *types.Basic:
+			switch u.Kind() {
+			case types.Complex64, types.Complex128, types.UnsafePointer:
+				return true
+			}
+		}
+		return false
+	}
 }

@@ -100,3 +100,14 @@ type Repeats struct {
 	_      string `json:"blank" elicit:"optional"`                      // want `^a blank field \(_\) is never set, so it cannot be elicited; give it a name or remove its elicit tag$`
 	Answer string `json:"answer" elicit:"optional"`
 }
+
+// NeverAsked has plain arguments by elicit:"-": each is checked as if it had
+// no elicit tag, and one JSON cannot carry is refused.
+type NeverAsked struct {
+	Gone   string     `json:"-" elicit:"-"`
+	Counts []int      `json:"counts,string" elicit:"-"`
+	Ch     chan int   `json:"ch" elicit:"-"` // want `^Ch has type chan int, which encoding/json cannot carry, so no tool argument can hold it; tag it json:"-" to keep it out of the arguments$`
+	Fn     func()     `json:"fn"`            // want `^Fn has type func\(\), which encoding/json cannot carry`
+	Z      complex128 `json:"z"`             // want `^Z has type complex128, which encoding/json cannot carry`
+	Answer string     `json:"answer" elicit:"optional"`
+}
