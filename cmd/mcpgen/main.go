@@ -64,6 +64,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/callclient"
@@ -108,8 +110,28 @@ func misspeltCommand(arg string) string {
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		return "" // a package directory of that name
 	}
+	if mod := modulePath(); mod == arg || strings.HasPrefix(mod, arg+"/") {
+		return "" // the main module's path (go mod init calc), or its first element
+	}
 	if cmd := annotate.Nearest(arg, []string{"call", "init", "keygen"}); cmd != "" {
 		return fmt.Sprintf("unknown command %q: did you mean mcpgen %s? (a package in a directory of that name is ./%s; see mcpgen -h)", arg, cmd, arg)
+	}
+	return ""
+}
+
+// modulePath returns the module path in the go.mod of the current
+// directory or its nearest parent that has one, or "".
+func modulePath() string {
+	dir, err := os.Getwd()
+	for err == nil {
+		if b, rerr := os.ReadFile(filepath.Join(dir, "go.mod")); rerr == nil {
+			return modfile.ModulePath(b)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
 	}
 	return ""
 }

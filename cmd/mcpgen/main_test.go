@@ -596,8 +596,8 @@ func TestLicenceAboveTheHeaderIsStillGenerated(t *testing.T) {
 
 // A misspelt subcommand or a URL as the first argument is a usage error that
 // says what was meant, not the package loader's "package int is not in std";
-// a package directory of that name, a path and the go command's patterns
-// are left to the loader.
+// a package directory of that name, a path, the go command's patterns and
+// the main module's path are left to the loader.
 func TestMisspeltCommand(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -612,7 +612,8 @@ func TestMisspeltCommand(t *testing.T) {
 		assert.Equal(t, 2, run([]string{arg}, io.Discard, &stderr), arg)
 		assert.Contains(t, stderr.String(), want)
 	}
-	for _, arg := range []string{"cal", "./int", "all"} {
+	require.NoError(t, os.WriteFile("go.mod", []byte("module calc\n\ngo 1.26\n"), 0o644))
+	for _, arg := range []string{"cal", "./int", "all", "calc", "calc/sub"} {
 		stderr.Reset()
 		run([]string{arg}, io.Discard, &stderr)
 		assert.NotContains(t, stderr.String(), "unknown command", arg)
