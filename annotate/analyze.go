@@ -137,7 +137,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		}
 		s := a.structModel(obj, c.gd, c.ts)
 		if s != nil {
-			s.BuildConstraint = buildConstraint(c.f)
+			s.BuildConstraint = buildConstraint(c.f, s.File)
 		}
 		if s != nil && !s.Question {
 			if first := tools[s.Tool]; first != s.Pos {
