@@ -97,9 +97,16 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if clash := slices.DeleteFunc(slices.Clone(pkg.TakenNames), func(n string) bool { return !slices.Contains(declared, n) }); len(clash) > 0 {
 		return "", nil, fmt.Errorf("%s: the package declares %s, which the main mcpgen init writes declares or imports; rename yours", pkg.Dir, strings.Join(clash, ", "))
 	}
+	constraint, err := sharedConstraint(tools)
+	if err != nil {
+		return "", nil, err
+	}
 	src, err := Render(path.Base(pkg.Path), tools)
 	if err != nil {
 		return "", nil, err
+	}
+	if constraint != "" {
+		src = append([]byte("//go:build "+constraint+"\n\n"), src...)
 	}
 	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
@@ -113,6 +120,28 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 		return "", nil, err
 	}
 	return out, nil, f.Close()
+}
+
+// sharedConstraint returns the build constraint every tool is declared
+// under, which the main must carry to build where they do: "" when none has
+// one. Tools under different constraints (or some under none) need a main
+// per combination, which is the user's to write: an error names them.
+func sharedConstraint(tools []*annotate.Struct) (string, error) {
+	c := tools[0].BuildConstraint
+	for _, t := range tools[1:] {
+		if t.BuildConstraint != c {
+			var each []string
+			for _, t := range tools {
+				under := "no build constraint"
+				if t.BuildConstraint != "" {
+					under = "//go:build " + t.BuildConstraint
+				}
+				each = append(each, t.Name+" ("+under+")")
+			}
+			return "", fmt.Errorf("the tools are declared under different build constraints: %s; one main.go cannot register them all and build under each, so write it by hand (from the one mcpgen init writes for a package without constraints)", strings.Join(each, ", "))
+		}
+	}
+	return c, nil
 }
 
 // declared are the package-level names the main declares or imports.

@@ -34,3 +34,20 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 		}
 	}
 }
+
+// A main registers tools declared under one build constraint under that
+// constraint; tools under different ones need mains of their own, which is
+// said, naming each.
+func TestSharedConstraint(t *testing.T) {
+	tool := func(name, constraint string) *annotate.Struct {
+		return &annotate.Struct{Name: name, BuildConstraint: constraint}
+	}
+	c, err := sharedConstraint([]*annotate.Struct{tool("A", "pro"), tool("B", "pro")})
+	require.NoError(t, err)
+	assert.Equal(t, "pro", c)
+	c, err = sharedConstraint([]*annotate.Struct{tool("A", ""), tool("B", "")})
+	require.NoError(t, err)
+	assert.Empty(t, c)
+	_, err = sharedConstraint([]*annotate.Struct{tool("A", ""), tool("B", "pro && linux")})
+	require.ErrorContains(t, err, "A (no build constraint), B (//go:build pro && linux)")
+}
