@@ -266,7 +266,7 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 		}
 		if !c.hasTag { // elicit:"-" included: "never elicit", a plain argument
 			if jsonless(c.v.Type()) {
-				a.nameErrorf(c.v, "%s has type %s, which encoding/json cannot carry, so no tool argument can hold it; tag it json:\"-\" to keep it out of the arguments", c.v.Name(), typeString(c.v.Type()))
+				a.nameErrorf(c.v, "%s has type %s, which holds a channel, a function, a complex number or an unsafe.Pointer: JSON cannot carry it, and the tool's input schema cannot describe it; tag it json:\"-\" to keep it out of the arguments", c.v.Name(), typeString(c.v.Type()))
 				continue
 			}
 			args = append(args, a.argModel(c))
@@ -318,27 +318,50 @@ func hiddenMsg(c, win *fieldCand, group []*fieldCand) string {
 		c.json, strings.Join(names, " and "))
 }
 
-// jsonless reports whether encoding/json refuses a value of type t, directly
-// or through pointers: a channel, a function, a complex number or an
-// unsafe.Pointer (encoding/json, "Channel, complex, and function values
-// cannot be encoded in JSON"), unless the type marshals itself.
-func jsonless(t types.Type) bool {
-	for {
-		if ms := types.NewMethodSet(types.NewPointer(t)); ms.Lookup(nil, "MarshalJSON") != nil {
+// jsonless reports whether the tool's input schema cannot describe a value
+// of type t: invopop/jsonschema, which writes it, refuses a channel, a
+// function, a complex number and an unsafe.Pointer (as encoding/json does:
+// "Channel, complex, and function values cannot be encoded in JSON")
+// wherever it meets one, through pointers, slices, arrays, map values and
+// the exported fields of structs not tagged json:"-"; a type with a
+// JSONSchema or JSONSchemaAlias method describes itself and is not walked.
+func jsonless(t types.Type) bool { return jsonlessIn(t, map[types.Type]bool{}) }
+
+func jsonlessIn(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	ms := types.NewMethodSet(types.NewPointer(t))
+	if ms.Lookup(nil, "JSONSchema") != nil || ms.Lookup(nil, "JSONSchemaAlias") != nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan, *types.Signature:
+		return true
+	case *types.Basic:
+		switch u.Kind() {
+		case types.Complex64, types.Complex128, types.UnsafePointer:
+			return true
+		}
+	case *types.Pointer:
+		return jsonlessIn(u.Elem(), seen)
+	case *types.Slice:
+		return jsonlessIn(u.Elem(), seen)
+	case *types.Array:
+		return jsonlessIn(u.Elem(), seen)
+	case *types.Map:
+		return jsonlessIn(u.Elem(), seen)
+	case *types.Struct:
+		if isTime(t) {
 			return false
 		}
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Chan, *types.Signature:
-			return true
-		case *types.Basic:
-			switch u.Kind() {
-			case types.Complex64, types.Complex128, types.UnsafePointer:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if (f.Exported() || f.Embedded()) && reflect.StructTag(u.Tag(i)).Get("json") != "-" && jsonlessIn(f.Type(), seen) {
 				return true
 			}
 		}
-		return false
 	}
+	return false
 }

@@ -102,12 +102,29 @@ type Repeats struct {
 }
 
 // NeverAsked has plain arguments by elicit:"-": each is checked as if it had
-// no elicit tag, and one JSON cannot carry is refused.
+// no elicit tag, and one JSON cannot carry is refused, wherever it holds it.
 type NeverAsked struct {
-	Gone   string     `json:"-" elicit:"-"`
-	Counts []int      `json:"counts,string" elicit:"-"`
-	Ch     chan int   `json:"ch" elicit:"-"` // want `^Ch has type chan int, which encoding/json cannot carry, so no tool argument can hold it; tag it json:"-" to keep it out of the arguments$`
-	Fn     func()     `json:"fn"`            // want `^Fn has type func\(\), which encoding/json cannot carry`
-	Z      complex128 `json:"z"`             // want `^Z has type complex128, which encoding/json cannot carry`
-	Answer string     `json:"answer" elicit:"optional"`
+	Gone   string              `json:"-" elicit:"-"`
+	Counts []int               `json:"counts,string" elicit:"-"`
+	Ch     chan int            `json:"ch" elicit:"-"` // want `^Ch has type chan int, which holds a channel, a function, a complex number or an unsafe\.Pointer: JSON cannot carry it, and the tool's input schema cannot describe it; tag it json:"-" to keep it out of the arguments$`
+	Fn     func()              `json:"fn"`            // want `^Fn has type func\(\), which holds a channel`
+	Z      complex128          `json:"z"`             // want `^Z has type complex128, which holds a channel`
+	Fns    []func()            `json:"fns"`           // want `^Fns has type \[\]func\(\), which holds a channel`
+	Chans  map[string]chan int `json:"chans"`         // want `^Chans has type map\[string\]chan int, which holds a channel`
+	In     Hooks               `json:"in"`            // want `^In has type corpus\.Hooks, which holds a channel`
+	Said   Described           `json:"said"`
+	Answer string              `json:"answer" elicit:"optional"`
 }
+
+// Hooks holds a function among its exported fields.
+type Hooks struct {
+	OnDone func()
+	skip   func()
+	Quiet  func() `json:"-"`
+}
+
+// Described is a function type that describes itself to the input schema.
+type Described func()
+
+// JSONSchema makes Described a string in the input schema.
+func (Described) JSONSchema() *struct{} { return nil }
