@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/build/constraint"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -122,26 +123,33 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	return out, nil, f.Close()
 }
 
-// sharedConstraint returns the build constraint every tool is declared
-// under, which the main must carry to build where they do: "" when none has
-// one. Tools under different constraints (or some under none) need a main
-// per combination, which is the user's to write: an error names them.
+// sharedConstraint returns the build constraint the main must carry to
+// build where the tools it registers do: the AND of the tools' constraints,
+// each once ("" when none has one). Under it every tool's files are in the
+// build whenever the main is. An expression that does not parse is an
+// error naming the tool.
 func sharedConstraint(tools []*annotate.Struct) (string, error) {
-	c := tools[0].BuildConstraint
-	for _, t := range tools[1:] {
-		if t.BuildConstraint != c {
-			var each []string
-			for _, t := range tools {
-				under := "no build constraint"
-				if t.BuildConstraint != "" {
-					under = "//go:build " + t.BuildConstraint
-				}
-				each = append(each, t.Name+" ("+under+")")
-			}
-			return "", fmt.Errorf("the tools are declared under different build constraints: %s; one main.go cannot register them all and build under each, so write it by hand (from the one mcpgen init writes for a package without constraints)", strings.Join(each, ", "))
+	var all constraint.Expr
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if t.BuildConstraint == "" || seen[t.BuildConstraint] {
+			continue
+		}
+		seen[t.BuildConstraint] = true
+		x, err := constraint.Parse("//go:build " + t.BuildConstraint)
+		if err != nil {
+			return "", fmt.Errorf("%s: its build constraint %q: %w", t.Name, t.BuildConstraint, err)
+		}
+		if all == nil {
+			all = x
+		} else {
+			all = &constraint.AndExpr{X: all, Y: x}
 		}
 	}
-	return c, nil
+	if all == nil {
+		return "", nil
+	}
+	return all.String(), nil
 }
 
 // declared are the package-level names the main declares or imports.

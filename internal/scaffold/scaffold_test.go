@@ -35,19 +35,23 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 	}
 }
 
-// A main registers tools declared under one build constraint under that
-// constraint; tools under different ones need mains of their own, which is
-// said, naming each.
+// A main carries the AND of its tools' build constraints, each once, so
+// that it builds only where every tool it registers does.
 func TestSharedConstraint(t *testing.T) {
 	tool := func(name, constraint string) *annotate.Struct {
 		return &annotate.Struct{Name: name, BuildConstraint: constraint}
 	}
-	c, err := sharedConstraint([]*annotate.Struct{tool("A", "pro"), tool("B", "pro")})
-	require.NoError(t, err)
-	assert.Equal(t, "pro", c)
-	c, err = sharedConstraint([]*annotate.Struct{tool("A", ""), tool("B", "")})
-	require.NoError(t, err)
-	assert.Empty(t, c)
-	_, err = sharedConstraint([]*annotate.Struct{tool("A", ""), tool("B", "pro && linux")})
-	require.ErrorContains(t, err, "A (no build constraint), B (//go:build pro && linux)")
+	for _, c := range []struct {
+		tools []*annotate.Struct
+		want  string
+	}{
+		{[]*annotate.Struct{tool("A", ""), tool("B", "")}, ""},
+		{[]*annotate.Struct{tool("A", "pro"), tool("B", "pro")}, "pro"},
+		{[]*annotate.Struct{tool("A", ""), tool("B", "pro && linux")}, "pro && linux"},
+		{[]*annotate.Struct{tool("A", "amd64 && linux"), tool("B", "pro"), tool("C", "amd64 && linux")}, "amd64 && linux && pro"},
+	} {
+		got, err := sharedConstraint(c.tools)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got)
+	}
 }
