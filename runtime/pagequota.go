@@ -27,6 +27,7 @@ type pageQuota struct {
 type openPage struct {
 	id      string
 	expires time.Time
+	counted time.Time // when take counted it (before the store has it)
 }
 
 // pageQuotas holds a pageQuota per store (by the Store value when it is
@@ -73,7 +74,7 @@ func (q *pageQuota) take(principal, id string, expires, now time.Time, limit int
 		}
 		return false, first
 	}
-	q.open[principal] = append(pages, openPage{id: id, expires: expires})
+	q.open[principal] = append(pages, openPage{id: id, expires: expires, counted: now})
 	return true, time.Time{}
 }
 
@@ -117,13 +118,17 @@ func (q *pageQuota) recheck(principal string, now time.Time) bool {
 	return true
 }
 
-// ids returns the ids of principal's counted pages.
-func (q *pageQuota) ids(principal string) []string {
+// settled returns the ids of principal's pages counted before since: the
+// ones the store must hold by now (a page counted later may still be on its
+// way there, and would look deleted).
+func (q *pageQuota) settled(principal string, since time.Time) []string {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	out := make([]string, 0, len(q.open[principal]))
+	var out []string
 	for _, p := range q.open[principal] {
-		out = append(out, p.id)
+		if p.counted.Before(since) {
+			out = append(out, p.id)
+		}
 	}
 	return out
 }

@@ -144,7 +144,11 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	}
 	id := newPageID()
 	quota := quotaFor(r.o.Store)
-	if ok, first := r.takePage(quota, id, expires); !ok {
+	ok, first, err := r.takePage(quota, id, expires)
+	if err != nil {
+		return reply{}, nil, nil, err
+	}
+	if !ok {
 		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
 			"open (neither completed nor expired); nothing was done: complete one of them, or call again after %s",
 			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC")), nil
@@ -169,19 +173,30 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 // the pages it counts, at most once a second per user: one completed on
 // another instance was deleted there, and counts no more. It returns false
 // and the first expiry when the user still has as many pages open.
-func (r *round) takePage(quota *pageQuota, id string, expires time.Time) (bool, time.Time) {
+func (r *round) takePage(quota *pageQuota, id string, expires time.Time) (bool, time.Time, error) {
 	now := r.o.Now()
 	ok, first := quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
 	if ok || !quota.recheck(r.req.Principal, now) {
-		return ok, first
+		return ok, first, nil
 	}
-	for _, open := range quota.ids(r.req.Principal) {
-		if _, _, err := r.o.Store.Page(r.ctx, open); errors.Is(err, ErrNoPage) {
+	// Pages counted in the last seconds may be on their way to the store
+	// (a concurrent call of the same user): they are not looked up.
+	for _, open := range quota.settled(r.req.Principal, now.Add(-pageSettle)) {
+		_, _, err := r.o.Store.Page(r.ctx, open)
+		switch {
+		case errors.Is(err, ErrNoPage):
 			quota.release(r.req.Principal, open)
+		case err != nil:
+			return false, first, r.pageStoreFailed(err)
 		}
 	}
-	return quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
+	ok, first = quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
+	return ok, first, nil
 }
+
+// pageSettle is how long after a page was counted takePage trusts the
+// count without asking the store: longer than a PutPage takes.
+const pageSettle = 10 * time.Second
 
 // pageURL returns the URL of page id: Options.PageURL, a slash, the id.
 func (r *round) pageURL(id string) string {

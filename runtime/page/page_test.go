@@ -592,6 +592,8 @@ type keysOnB struct{ runtime.Store }
 func TestPagesCompletedOnAnotherInstanceCountNoMore(t *testing.T) {
 	e := newEnv(t)
 	e.o.MaxPagesPerPrincipal = 3
+	now := time.Now()
+	e.o.Now = func() time.Time { return now } // both instances' clock
 	a, b := e.o, *e.o
 	b.Store = &keysOnB{e.store}
 	for i := range 7 {
@@ -607,8 +609,7 @@ func TestPagesCompletedOnAnotherInstanceCountNoMore(t *testing.T) {
 		require.NoError(t, err)
 		require.NotNil(t, done.Result)
 		require.False(t, done.Result.IsError, done.Result.Text)
-		now := time.Now().Add(time.Duration(i+1) * 2 * time.Second) // past the once-a-second look at the store
-		a.Now = func() time.Time { return now }
+		now = now.Add(11 * time.Second) // past the once-a-second look, and the pages' settling
 	}
 }
 
@@ -671,4 +672,45 @@ func TestPagesOfEndedOrChangedQuestionsAreDropped(t *testing.T) {
 	assert.ErrorIs(t, err, runtime.ErrNoPage, "the replaced page, and the answer on it, are deleted")
 	_, _, err = e.store.Page(context.Background(), strings.TrimPrefix(ir2.URL, e.o.PageURL))
 	assert.NoError(t, err, "the new page is there")
+}
+
+// slowPut holds the first PutPage until release is closed.
+type slowPut struct {
+	runtime.Store
+	held    atomic.Bool
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func (s *slowPut) PutPage(ctx context.Context, id string, record []byte, expires time.Time) error {
+	if s.held.CompareAndSwap(false, true) {
+		close(s.arrived)
+		<-s.release
+	}
+	return s.Store.PutPage(ctx, id, record, expires)
+}
+
+// A page counted but not yet in the store (its call still writing it) is
+// not taken for one deleted elsewhere: a second call of the same user at
+// the limit is refused, not given a page beyond it.
+func TestPageOnItsWayCounts(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxPagesPerPrincipal = 1
+	slow := &slowPut{Store: e.store, arrived: make(chan struct{}), release: make(chan struct{})}
+	e.o.Store = slow
+	first := make(chan *runtime.Response, 1)
+	go func() {
+		r, err := e.call("alice", "", "", nil)
+		assert.NoError(t, err)
+		first <- r
+	}()
+	<-slow.arrived
+	release := sync.OnceFunc(func() { close(slow.release) })
+	t.Cleanup(release) // a failing test does not leave the first call waiting
+	r, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	require.NotNil(t, r.Result, "the second call is refused while the first one's page is on its way")
+	assert.Contains(t, r.Result.Text, "1 pages asked of this user are still open")
+	release()
+	urlRequest(t, <-first)
 }
