@@ -172,25 +172,10 @@ func (r *rules) problems(fresh func() Args) []string {
 		check("the default", r.defaults)
 	}
 	for name, d := range r.defaults {
-		choices, ok := r.choices[name]
-		if !ok {
-			continue
-		}
-		var items []any
-		switch v := d.(type) {
-		case []string:
-			for _, x := range v {
-				items = append(items, x)
-			}
-		case []any:
-			items = v
-		default:
-			items = []any{v}
-		}
-		for _, x := range items {
-			// "" pre-fills nothing (a "last used" option the user never had).
-			if str, ok := x.(string); ok && str != "" && !slices.ContainsFunc(choices, func(c Choice) bool { return c.Value == str }) {
-				out = append(out, fmt.Sprintf("the default of %s, %q, is not one of its Choices", name, str))
+		// "" pre-fills nothing (a "last used" option the user never had).
+		if choices, ok := r.choices[name]; ok && d != "" {
+			if why := notChosen(d, choices); why != "" {
+				out = append(out, fmt.Sprintf("the default of %s, %q, is not one of its Choices (%s)", name, d, why))
 			}
 		}
 	}

@@ -323,9 +323,12 @@ func (r *round) pageStoreFailed(err error) error {
 	return r.storeFailed(r.ctx, fmt.Errorf("%w: URL-mode page: %w", ErrStore, err))
 }
 
-// dropPage deletes page id from the store (best effort: it expires anyway).
-func (r *round) dropPage(id string) {
-	_ = r.o.Store.DeletePage(context.WithoutCancel(r.ctx), id)
+// dropPage deletes page id from the store (best effort: it expires anyway)
+// and stops counting it against its user.
+func (r *round) dropPage(id string) { r.deletePage(context.WithoutCancel(r.ctx), id) }
+
+func (r *round) deletePage(ctx context.Context, id string) {
+	_ = r.o.Store.DeletePage(ctx, id)
 	quotaFor(r.o.Store).release(r.req.Principal, id)
 }
 
@@ -335,25 +338,18 @@ func (r *round) dropPage(id string) {
 // a tool error), so that no answer outlives the call that needed it and no
 // page left open counts against its user (Options.MaxPagesPerPrincipal).
 func (r *round) dropPages(ctx context.Context) {
-	quota := quotaFor(r.o.Store)
-	drop := func(id string) {
-		_ = r.o.Store.DeletePage(ctx, id)
-		quota.release(r.req.Principal, id)
-	}
-	for _, id := range r.pages {
-		drop(id)
-	}
-	for _, id := range r.created { // asked in this request, which then ended the call (the round limit)
-		drop(id)
-	}
-	r.pages, r.created = nil, nil
+	ids := append(r.pages, r.created...) // created: asked in this request, which then ended the call (the round limit)
 	if r.st != nil {
 		for _, a := range r.st.Asked {
 			if a.Page != "" {
-				drop(a.Page)
+				ids = append(ids, a.Page)
 			}
 		}
 	}
+	for _, id := range ids {
+		r.deletePage(ctx, id)
+	}
+	r.pages, r.created = nil, nil
 }
 
 func joinTitles(q Args) string { return strings.Join(titles(q.RequestedSchema()), ", ") }
