@@ -80,3 +80,54 @@ func TestURLModeAcrossInstances(t *testing.T) {
 	_, _, err = b.Store.Page(context.Background(), strings.TrimPrefix(pageURL, b.PageURL))
 	assert.ErrorIs(t, err, runtime.ErrNoPage)
 }
+
+// The limit of open pages per user, across two instances on one Redis (each
+// its own client, so its own count): every call asks on instance a and
+// completes on instance b, which deletes its page; a, at the limit, finds
+// them gone in Redis and goes on asking.
+func TestPageLimitAcrossInstances(t *testing.T) {
+	srv := redistest.Start(t)
+	keys := runtime.EphemeralKeyRing()
+	now := time.Now()
+	clock := func() time.Time { return now }
+	instance := func() *runtime.Options {
+		s, _ := newStore(t, srv, nil)
+		return &runtime.Options{Keys: keys, Store: s, MaxPagesPerPrincipal: 3, Now: clock}
+	}
+	a, b := instance(), instance()
+	pages := httptest.NewServer(page.Handler(a, page.Options{Identify: func(http.ResponseWriter, *http.Request) (string, bool) {
+		return "alice", true
+	}}))
+	t.Cleanup(pages.Close)
+	a.PageURL, b.PageURL = pages.URL+"/elicit/", pages.URL+"/elicit/"
+	call := func(o *runtime.Options, state string, responses map[string]protocol.InputResponse) *runtime.Response {
+		t.Helper()
+		x, err := runtime.NewExchange("import", o, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`),
+			RequestState: state, InputResponses: responses, URLElicitation: true, Principal: "alice"})
+		require.NoError(t, err)
+		resp, err := x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+			var q fixture.Key
+			if _, err := runtime.Ask(ctx, "key", &q, nil); err != nil {
+				return nil, err
+			}
+			return &runtime.Response{Result: runtime.Text("imported")}, nil
+		})
+		require.NoError(t, err)
+		return resp
+	}
+	for i := range 6 {
+		r := call(a, "", nil)
+		require.Nil(t, r.Result, "call %d on a, after %d completed on b", i, i)
+		var key, pageURL string
+		for k, ir := range r.InputRequests {
+			key, pageURL = k, ir.(*protocol.ElicitRequest).URL
+		}
+		status, body, err := pagetest.Submit(pageURL, nil, url.Values{"key": {"ck-alice-123"}})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, status, body)
+		done := call(b, r.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+		require.NotNil(t, done.Result)
+		require.Equal(t, "imported", done.Result.Text)
+		now = now.Add(11 * time.Second) // past the once-a-second look at the store, and a page's settling
+	}
+}
