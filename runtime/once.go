@@ -121,6 +121,9 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 			break
 		}
 		if errors.Is(err, ErrEpoch) {
+			// This flow can never complete: its pages, and the answers on
+			// them, are done with.
+			r.dropPages(context.WithoutCancel(ctx))
 			return nil, r.forgotten(ctx, err)
 		}
 		if !errors.Is(err, ErrClaimed) {

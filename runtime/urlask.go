@@ -150,7 +150,8 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	}
 	if !ok {
 		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
-			"open (neither completed nor expired); nothing was done: complete one of them, or call again after %s",
+			"open (their calls have neither finished nor expired); nothing was done: finish one of those calls (complete its page, "+
+			"then call with its answer), or call again after %s",
 			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC")), nil
 	}
 	rec, err := urlmode.SealRecord(r.o.Keys, id, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,

@@ -714,3 +714,41 @@ func TestPageOnItsWayCounts(t *testing.T) {
 	release()
 	urlRequest(t, <-first)
 }
+
+// forgetful is a store that, once forget is set, answers every claim as a
+// store that lost its memory (runtime.ErrEpoch: a restart, a failover).
+type forgetful struct {
+	runtime.Store
+	forget atomic.Bool
+}
+
+func (s *forgetful) Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error) {
+	if s.forget.Load() {
+		return nil, runtime.ErrEpoch
+	}
+	return s.Store.Claim(ctx, flow, token, epoch, lease)
+}
+
+// A retry the store can no longer honour (it may have forgotten the flow)
+// ends the call: its page, with the answer on it, is deleted, and counts no
+// more against the user.
+func TestForgottenFlowDropsItsPage(t *testing.T) {
+	e := newEnv(t)
+	e.o.MaxPagesPerPrincipal = 1
+	store := &forgetful{Store: e.store}
+	e.o.Store = store
+	r1, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	key, ir := urlRequest(t, r1)
+	code, body := e.complete(ir.URL, "alice", "ck-alice-123")
+	require.Equal(t, http.StatusOK, code, body)
+	store.forget.Store(true)
+	_, err = e.call("alice", "", r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
+	require.ErrorContains(t, err, "start the call again")
+	_, _, err = e.store.Page(context.Background(), strings.TrimPrefix(ir.URL, e.o.PageURL))
+	assert.ErrorIs(t, err, runtime.ErrNoPage, "the page and its answer are gone")
+	store.forget.Store(false)
+	r2, err := e.call("alice", "", "", nil)
+	require.NoError(t, err)
+	urlRequest(t, r2) // not refused by the limit
+}
