@@ -75,15 +75,15 @@ func TestIntFieldsRender(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`content["i"]; ok {
+		`raw := answers[0]
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`content["u"]; ok {
+		`raw := answers[1]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`content["n"]; ok {
+		`raw := answers[2]
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`content["s"]; ok {
+		`raw := answers[3]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`content["i64"]; ok {
+		`raw := answers[4]
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {`,
 		`"range", "does not fit in N")`,
 		`= int64(-9007199254740993), true`,

@@ -143,11 +143,34 @@ func (t *Floats) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var answers [8]any // content's values, by field
+	var answered [8]bool
+	for k, v := range content {
+		switch k {
+		case "f64":
+			answers[0], answered[0] = v, true
+		case "f32":
+			answers[1], answered[1] = v, true
+		case "ratio":
+			answers[2], answered[2] = v, true
+		case "temp":
+			answers[3], answered[3] = v, true
+		case "price":
+			answers[4], answered[4] = v, true
+		case "scale":
+			answers[5], answered[5] = v, true
+		case "edge":
+			answers[6], answered[6] = v, true
+		case "tiny":
+			answers[7], answered[7] = v, true
+		}
+	}
 	var v0 float64
 	var set0 bool
 	// F64 (JSON "f64")
 	if t.F64 == nil {
-		if raw, ok := content["f64"]; ok {
+		if answered[0] {
+			raw := answers[0]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "f64", "type", "must be a number, got "+impl.TypeName(raw))
@@ -164,7 +187,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// F32 (JSON "f32")
 	if t.F32 == 0 {
-		if raw, ok := content["f32"]; ok {
+		if answered[1] {
+			raw := answers[1]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "f32", "type", "must be a number, got "+impl.TypeName(raw))
@@ -183,7 +207,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
-		if raw, ok := content["ratio"]; ok {
+		if answered[2] {
+			raw := answers[2]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
@@ -202,7 +227,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Temp (JSON "temp")
 	if t.Temp == nil {
-		if raw, ok := content["temp"]; ok {
+		if answered[3] {
+			raw := answers[3]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "temp", "type", "must be a number, got "+impl.TypeName(raw))
@@ -223,7 +249,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Price (JSON "price")
 	if t.Price == 0 {
-		if raw, ok := content["price"]; ok {
+		if answered[4] {
+			raw := answers[4]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "price", "type", "must be a number, got "+impl.TypeName(raw))
@@ -242,7 +269,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Scale (JSON "scale")
 	if t.Scale == 0 {
-		if raw, ok := content["scale"]; ok {
+		if answered[5] {
+			raw := answers[5]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "scale", "type", "must be a number, got "+impl.TypeName(raw))
@@ -261,7 +289,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// Edge (JSON "edge")
 	if t.Edge == nil {
-		if raw, ok := content["edge"]; ok {
+		if answered[6] {
+			raw := answers[6]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "edge", "type", "must be a number, got "+impl.TypeName(raw))
@@ -282,7 +311,8 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Tiny (JSON "tiny")
 	if t.Tiny == nil {
-		if raw, ok := content["tiny"]; ok {
+		if answered[7] {
+			raw := answers[7]
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "tiny", "type", "must be a number, got "+impl.TypeName(raw))

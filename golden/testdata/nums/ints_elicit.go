@@ -250,11 +250,56 @@ func (t *Ints) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var answers [19]any // content's values, by field
+	var answered [19]bool
+	for k, v := range content {
+		switch k {
+		case "i":
+			answers[0], answered[0] = v, true
+		case "i8":
+			answers[1], answered[1] = v, true
+		case "i16":
+			answers[2], answered[2] = v, true
+		case "i32":
+			answers[3], answered[3] = v, true
+		case "i64":
+			answers[4], answered[4] = v, true
+		case "u":
+			answers[5], answered[5] = v, true
+		case "u8":
+			answers[6], answered[6] = v, true
+		case "u16":
+			answers[7], answered[7] = v, true
+		case "u32":
+			answers[8], answered[8] = v, true
+		case "u64":
+			answers[9], answered[9] = v, true
+		case "age":
+			answers[10], answered[10] = v, true
+		case "rune":
+			answers[11], answered[11] = v, true
+		case "low":
+			answers[12], answered[12] = v, true
+		case "high":
+			answers[13], answered[13] = v, true
+		case "up":
+			answers[14], answered[14] = v, true
+		case "count":
+			answers[15], answered[15] = v, true
+		case "size":
+			answers[16], answered[16] = v, true
+		case "edge":
+			answers[17], answered[17] = v, true
+		case "uedge":
+			answers[18], answered[18] = v, true
+		}
+	}
 	var v0 int
 	var set0 bool
 	// I (JSON "i")
 	if t.I == nil {
-		if raw, ok := content["i"]; ok {
+		if answered[0] {
+			raw := answers[0]
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -271,7 +316,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// I8 (JSON "i8")
 	if t.I8 == 0 {
-		if raw, ok := content["i8"]; ok {
+		if answered[1] {
+			raw := answers[1]
 			switch x, st := impl.AsInt(raw, math.MinInt8, math.MaxInt8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i8", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -286,7 +332,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// I16 (JSON "i16")
 	if t.I16 == nil {
-		if raw, ok := content["i16"]; ok {
+		if answered[2] {
+			raw := answers[2]
 			switch x, st := impl.AsInt(raw, math.MinInt16, math.MaxInt16); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i16", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -305,7 +352,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// I32 (JSON "i32")
 	if t.I32 == 0 {
-		if raw, ok := content["i32"]; ok {
+		if answered[3] {
+			raw := answers[3]
 			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i32", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -322,7 +370,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// I64 (JSON "i64")
 	if t.I64 == nil {
-		if raw, ok := content["i64"]; ok {
+		if answered[4] {
+			raw := answers[4]
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i64", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -339,7 +388,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// U (JSON "u")
 	if t.U == 0 {
-		if raw, ok := content["u"]; ok {
+		if answered[5] {
+			raw := answers[5]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -356,7 +406,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// U8 (JSON "u8")
 	if t.U8 == nil {
-		if raw, ok := content["u8"]; ok {
+		if answered[6] {
+			raw := answers[6]
 			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u8", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -373,7 +424,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// U16 (JSON "u16")
 	if t.U16 == 0 {
-		if raw, ok := content["u16"]; ok {
+		if answered[7] {
+			raw := answers[7]
 			switch x, st := impl.AsUint(raw, math.MaxUint16); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u16", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -392,7 +444,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// U32 (JSON "u32")
 	if t.U32 == nil {
-		if raw, ok := content["u32"]; ok {
+		if answered[8] {
+			raw := answers[8]
 			switch x, st := impl.AsUint(raw, math.MaxUint32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u32", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -407,7 +460,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// U64 (JSON "u64")
 	if t.U64 == 0 {
-		if raw, ok := content["u64"]; ok {
+		if answered[9] {
+			raw := answers[9]
 			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u64", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -424,7 +478,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// Age (JSON "age")
 	if t.Age == 0 {
-		if raw, ok := content["age"]; ok {
+		if answered[10] {
+			raw := answers[10]
 			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -443,7 +498,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set11 bool
 	// Rune (JSON "rune")
 	if t.Rune == nil {
-		if raw, ok := content["rune"]; ok {
+		if answered[11] {
+			raw := answers[11]
 			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "rune", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -458,7 +514,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set12 bool
 	// Low (JSON "low")
 	if t.Low == nil {
-		if raw, ok := content["low"]; ok {
+		if answered[12] {
+			raw := answers[12]
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "low", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -475,7 +532,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set13 bool
 	// High (JSON "high")
 	if t.High == nil {
-		if raw, ok := content["high"]; ok {
+		if answered[13] {
+			raw := answers[13]
 			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "high", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -492,7 +550,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set14 bool
 	// UP (JSON "up")
 	if t.UP == nil {
-		if raw, ok := content["up"]; ok {
+		if answered[14] {
+			raw := answers[14]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "up", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -507,7 +566,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set15 bool
 	// Count (JSON "count")
 	if t.Count == 0 {
-		if raw, ok := content["count"]; ok {
+		if answered[15] {
+			raw := answers[15]
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -522,7 +582,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set16 bool
 	// Size (JSON "size")
 	if t.Size == 0 {
-		if raw, ok := content["size"]; ok {
+		if answered[16] {
+			raw := answers[16]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "size", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -539,7 +600,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set17 bool
 	// Edge (JSON "edge")
 	if t.Edge == nil {
-		if raw, ok := content["edge"]; ok {
+		if answered[17] {
+			raw := answers[17]
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "edge", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -556,7 +618,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set18 bool
 	// UEdge (JSON "uedge")
 	if t.UEdge == nil {
-		if raw, ok := content["uedge"]; ok {
+		if answered[18] {
+			raw := answers[18]
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "uedge", "type", "must be an integer, got "+impl.TypeName(raw))

@@ -143,11 +143,28 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var strs0 []string // the backing array of the multi selects of this element type
 	var strs1 []Window // the backing array of the multi selects of this element type
 	var strs2 []Level  // the backing array of the multi selects of this element type
+	var answers [5]any // content's values, by field
+	var answered [5]bool
+	for k, v := range content {
+		switch k {
+		case "tags":
+			answers[0], answered[0] = v, true
+		case "toppings":
+			answers[1], answered[1] = v, true
+		case "windows":
+			answers[2], answered[2] = v, true
+		case "levels":
+			answers[3], answered[3] = v, true
+		case "empty":
+			answers[4], answered[4] = v, true
+		}
+	}
 	var v0 []string
 	var set0 bool
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
-		if raw, ok := content["tags"]; ok {
+		if answered[0] {
+			raw := answers[0]
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "tags", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -162,7 +179,8 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Toppings (JSON "toppings")
 	if len(t.Toppings) == 0 {
-		if raw, ok := content["toppings"]; ok {
+		if answered[1] {
+			raw := answers[1]
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "empty"); !ok {
 				impl.AddFieldError(&ve, "toppings", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -177,7 +195,8 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Windows (JSON "windows")
 	if len(t.Windows) == 0 {
-		if raw, ok := content["windows"]; ok {
+		if answered[2] {
+			raw := answers[2]
 			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
 				impl.AddFieldError(&ve, "windows", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -190,7 +209,8 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Levels (JSON "levels")
 	if len(t.Levels) == 0 {
-		if raw, ok := content["levels"]; ok {
+		if answered[3] {
+			raw := answers[3]
 			if x, ok := impl.AppendStrings(&strs2, raw, content); !ok {
 				impl.AddFieldError(&ve, "levels", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -205,7 +225,8 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Empty (JSON "empty")
 	if len(t.Empty) == 0 {
-		if raw, ok := content["empty"]; ok {
+		if answered[4] {
+			raw := answers[4]
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "empty", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))

@@ -174,11 +174,42 @@ func (t *Titles) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
+	var answers [12]any // content's values, by field
+	var answered [12]bool
+	for k, v := range content {
+		switch k {
+		case "first_name":
+			answers[0], answered[0] = v, true
+		case "departure_date":
+			answers[1], answered[1] = v, true
+		case "user_id":
+			answers[2], answered[2] = v, true
+		case "http_server_url":
+			answers[3], answered[3] = v, true
+		case "nick":
+			answers[4], answered[4] = v, true
+		case "motto":
+			answers[5], answered[5] = v, true
+		case "city":
+			answers[6], answered[6] = v, true
+		case "bio":
+			answers[7], answered[7] = v, true
+		case "NoJSON":
+			answers[8], answered[8] = v, true
+		case "confirm":
+			answers[9], answered[9] = v, true
+		case "sure":
+			answers[10], answered[10] = v, true
+		case "spaced":
+			answers[11], answered[11] = v, true
+		}
+	}
 	var v0 string
 	var set0 bool
 	// FirstName (JSON "first_name")
 	if t.FirstName == "" {
-		if raw, ok := content["first_name"]; ok {
+		if answered[0] {
+			raw := answers[0]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "first_name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Titles_check_FirstName(x, &ve) {
@@ -192,7 +223,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// DepartureDate (JSON "departure_date")
 	if t.DepartureDate == "" {
-		if raw, ok := content["departure_date"]; ok {
+		if answered[1] {
+			raw := answers[1]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "departure_date", "type",
 					"must be a string, got "+impl.TypeName(raw))
@@ -205,7 +237,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// UserID (JSON "user_id")
 	if t.UserID == "" {
-		if raw, ok := content["user_id"]; ok {
+		if answered[2] {
+			raw := answers[2]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "user_id", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -217,7 +250,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// HTTPServerURL (JSON "http_server_url")
 	if t.HTTPServerURL == "" {
-		if raw, ok := content["http_server_url"]; ok {
+		if answered[3] {
+			raw := answers[3]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "http_server_url", "type",
 					"must be a string, got "+impl.TypeName(raw))
@@ -230,7 +264,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Nick (JSON "nick")
 	if t.Nick == "" {
-		if raw, ok := content["nick"]; ok {
+		if answered[4] {
+			raw := answers[4]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -242,7 +277,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Motto (JSON "motto")
 	if t.Motto == "" {
-		if raw, ok := content["motto"]; ok {
+		if answered[5] {
+			raw := answers[5]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "motto", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -254,7 +290,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// City (JSON "city")
 	if t.City == "" {
-		if raw, ok := content["city"]; ok {
+		if answered[6] {
+			raw := answers[6]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -266,7 +303,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Bio (JSON "bio")
 	if t.Bio == "" {
-		if raw, ok := content["bio"]; ok {
+		if answered[7] {
+			raw := answers[7]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "bio", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -278,7 +316,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// NoJSON (JSON "NoJSON")
 	if t.NoJSON == "" {
-		if raw, ok := content["NoJSON"]; ok {
+		if answered[8] {
+			raw := answers[8]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "NoJSON", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -290,7 +329,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// Confirm (JSON "confirm")
 	{
-		if raw, ok := content["confirm"]; ok {
+		if answered[9] {
+			raw := answers[9]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Titles_check_Confirm(x, &ve) {
@@ -304,7 +344,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// Sure (JSON "sure")
 	{
-		if raw, ok := content["sure"]; ok {
+		if answered[10] {
+			raw := answers[10]
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "sure", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -318,7 +359,8 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set11 bool
 	// Spaced (JSON "spaced")
 	if t.Spaced == "" {
-		if raw, ok := content["spaced"]; ok {
+		if answered[11] {
+			raw := answers[11]
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "spaced", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
