@@ -508,6 +508,9 @@ func presentErrors(err error) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
+	if !slices.ContainsFunc(ve.Errors, func(fe FieldError) bool { return fe.Keyword != "required" }) {
+		return nil // only fields the form asks for: no error to present
+	}
 	out := &ValidationError{}
 	for _, fe := range ve.Errors {
 		if fe.Keyword != "required" {

@@ -119,6 +119,9 @@ func (r *round) end(ctx context.Context, resp *Response, err error) {
 		return
 	}
 	r.logged = true
+	if r.o.OnAsk == nil && r.o.OnComplete == nil && r.o.OnEnd == nil && r.o.Logger == nil {
+		return // no one to tell: build no record
+	}
 	ev := Event{Flow: r.name}
 	if r.st != nil {
 		ev.FlowID, ev.Round = r.flowIDText(r.st.FlowID), r.st.Round
