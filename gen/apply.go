@@ -33,8 +33,8 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf
 	// A key that is present is an answer, even null: null is not a value of
 	// any property type of the form grammar (MCP 2026-07-28,
 	// client/elicitation), so it is a type error, as the validator says.
-	present = append([]jen.Code{jen.Id("raw").Op(":=").Id("answers").Index(jen.Lit(i))}, present...)
-	inner := jen.If(jen.Id("answered").Index(jen.Lit(i))).Block(present...)
+	cond := jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("content").Index(jen.Lit(fd.JSONName)).Op(";").Id("ok")
+	inner := jen.If(cond).Block(present...)
 	if len(absent) > 0 {
 		inner = inner.Else().Block(absent...)
 	}
@@ -43,28 +43,6 @@ func applyField(g *jen.Group, s *annotate.Struct, fd *annotate.Field, i int, buf
 		return
 	}
 	g.If(ask).Block(inner)
-}
-
-// scanContent emits the one pass of _mcpgenApply over content: each key is
-// matched to its field by its exact JSON name (a key differing in case
-// matches nothing), its value kept in answers[i] and answered[i] set. One
-// switch over the keys present costs less than a hashed lookup per field.
-func scanContent(g *jen.Group, s *annotate.Struct) {
-	if len(s.Fields) == 0 {
-		return
-	}
-	n := jen.Lit(len(s.Fields))
-	g.Var().Id("answers").Index(n).Any().Comment("content's values, by field")
-	g.Var().Id("answered").Index(n).Bool()
-	g.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("content")).Block(
-		jen.Switch(jen.Id("k")).BlockFunc(func(sw *jen.Group) {
-			for i, fd := range s.Fields {
-				sw.Case(jen.Lit(fd.JSONName)).Block(
-					jen.List(jen.Id("answers").Index(jen.Lit(i)), jen.Id("answered").Index(jen.Lit(i))).Op("=").List(jen.Id("v"), jen.True()),
-				)
-			}
-		}),
-	)
 }
 
 func typeErr(fd *annotate.Field, want string) *jen.Statement {

@@ -115,7 +115,6 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 					If(jen.Id(b.name).Op("==").Nil()).Block(jen.Id(b.name).Op("=").Id("blk").Dot(b.array).Index(jen.Empty(), jen.Lit(0)))
 			}
 		}
-		scanContent(g, s)
 		for i, fd := range s.Fields {
 			applyField(g, s, fd, i, bufs.of[fd])
 		}

@@ -75,15 +75,15 @@ func TestIntFieldsRender(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`raw := answers[0]
+		`content["i"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`raw := answers[1]
+		`content["u"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`raw := answers[2]
+		`content["n"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`raw := answers[3]
+		`content["s"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`raw := answers[4]
+		`content["i64"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {`,
 		`"range", "does not fit in N")`,
 		`= int64(-9007199254740993), true`,

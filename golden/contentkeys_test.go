@@ -11,8 +11,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// An accepted answer's content is matched to the fields by exact JSON name,
-// in the one pass ApplyContent makes over it: a key that differs from a
+// An accepted answer's content is matched to the fields by exact JSON name:
+// a key that differs from a
 // field's name only in case fills nothing (the required field stays
 // missing), an unknown key is ignored, and a null under a field's own name
 // is a type error for that field.

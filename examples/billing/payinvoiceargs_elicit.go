@@ -65,20 +65,11 @@ func (t *PayInvoiceArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *PayInvoiceArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "account":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Account (JSON "account")
 	if t.Account == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["account"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "account", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {

@@ -67,20 +67,11 @@ func (t *ElicitationArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *ElicitationArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "name":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _ElicitationArgs_check_Name(x, &ve) {

@@ -78,22 +78,11 @@ func (t *MultiRoundArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *MultiRoundArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "name":
-			answers[0], answered[0] = v, true
-		case "color":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _MultiRoundArgs_check_Name(x, &ve) {
@@ -107,8 +96,7 @@ func (t *MultiRoundArgs) _mcpgenApply(content map[string]any, partial bool) erro
 	var set1 bool
 	// Color (JSON "color")
 	if t.Color == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["color"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _MultiRoundArgs_check_Color(x, &ve) {

@@ -66,20 +66,11 @@ func (t *PromptArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *PromptArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "context":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Context (JSON "context")
 	if t.Context == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["context"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "context", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _PromptArgs_check_Context(x, &ve) {

@@ -65,20 +65,11 @@ func (t *RequestStateArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *RequestStateArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "ok":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 bool
 	var set0 bool
 	// OK (JSON "ok")
 	if t.OK == nil {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["ok"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "ok", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {

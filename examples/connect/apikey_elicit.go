@@ -65,20 +65,11 @@ func (t *APIKey) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *APIKey) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "api_key":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Key (JSON "api_key")
 	if t.Key == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["api_key"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "api_key", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _APIKey_check_Key(x, &ve) {

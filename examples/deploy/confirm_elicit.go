@@ -64,20 +64,11 @@ func (t *Confirm) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Confirm) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "confirm":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Service (JSON "confirm")
 	if t.Service == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Confirm_check_Service(x, &ve) {

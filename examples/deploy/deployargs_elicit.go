@@ -71,20 +71,11 @@ func (t *DeployArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *DeployArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "environment":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 Environment
 	var set0 bool
 	// Environment (JSON "environment")
 	if t.Environment == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["environment"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "environment", "type",
 					"must be a string, got "+impl.TypeName(raw))

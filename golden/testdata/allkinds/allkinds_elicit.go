@@ -299,58 +299,13 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 		arr1 [2]Color
 	}
 	var blk *block
-	var strs0 []string  // the backing array of the multi selects of this element type
-	var strs1 []Color   // the backing array of the multi selects of this element type
-	var answers [19]any // content's values, by field
-	var answered [19]bool
-	for k, v := range content {
-		switch k {
-		case "email":
-			answers[0], answered[0] = v, true
-		case "name":
-			answers[1], answered[1] = v, true
-		case "website":
-			answers[2], answered[2] = v, true
-		case "birthday":
-			answers[3], answered[3] = v, true
-		case "meeting":
-			answers[4], answered[4] = v, true
-		case "small":
-			answers[5], answered[5] = v, true
-		case "count":
-			answers[6], answered[6] = v, true
-		case "big":
-			answers[7], answered[7] = v, true
-		case "ratio":
-			answers[8], answered[8] = v, true
-		case "weight":
-			answers[9], answered[9] = v, true
-		case "agree":
-			answers[10], answered[10] = v, true
-		case "newsletter":
-			answers[11], answered[11] = v, true
-		case "size":
-			answers[12], answered[12] = v, true
-		case "meal":
-			answers[13], answered[13] = v, true
-		case "level":
-			answers[14], answered[14] = v, true
-		case "color":
-			answers[15], answered[15] = v, true
-		case "tags":
-			answers[16], answered[16] = v, true
-		case "colors":
-			answers[17], answered[17] = v, true
-		case "confirm":
-			answers[18], answered[18] = v, true
-		}
-	}
+	var strs0 []string // the backing array of the multi selects of this element type
+	var strs1 []Color  // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Email (JSON "email")
 	if t.Contact.Email == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Contact_Email(x, &ve) {
@@ -364,8 +319,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Name(x, &ve) {
@@ -379,8 +333,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Website (JSON "website")
 	if t.Website == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["website"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "website", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Website(x, &ve) {
@@ -392,8 +345,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Birthday (JSON "birthday")
 	if t.Birthday == "" {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["birthday"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "birthday", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Birthday(x, &ve) {
@@ -405,8 +357,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Meeting (JSON "meeting")
 	if t.Meeting.IsZero() {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["meeting"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meeting", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
@@ -423,8 +374,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Small (JSON "small")
 	if t.Small == 0 {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["small"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt8, math.MaxInt8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "small", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -443,8 +393,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// Count (JSON "count")
 	if t.Count == nil {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["count"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -463,8 +412,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Big (JSON "big")
 	if t.Big == 0 {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["big"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "big", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -479,8 +427,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["ratio"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
@@ -499,8 +446,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// Weight (JSON "weight")
 	if t.Weight == nil {
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["weight"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "weight", "type", "must be a number, got "+impl.TypeName(raw))
@@ -519,8 +465,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// Agree (JSON "agree")
 	if t.Agree == nil {
-		if answered[10] {
-			raw := answers[10]
+		if raw, ok := content["agree"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -534,8 +479,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set11 bool
 	// Newsletter (JSON "newsletter")
 	if !t.Newsletter {
-		if answered[11] {
-			raw := answers[11]
+		if raw, ok := content["newsletter"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "newsletter", "type",
 					"must be a boolean, got "+impl.TypeName(raw))
@@ -548,8 +492,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set12 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if answered[12] {
-			raw := answers[12]
+		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Size(x, &ve) {
@@ -563,8 +506,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set13 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if answered[13] {
-			raw := answers[13]
+		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Meal(x, &ve) {
@@ -576,8 +518,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set14 bool
 	// Level (JSON "level")
 	if t.Level == nil {
-		if answered[14] {
-			raw := answers[14]
+		if raw, ok := content["level"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Level(x, &ve) {
@@ -589,8 +530,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set15 bool
 	// Color (JSON "color")
 	if t.Color == "" {
-		if answered[15] {
-			raw := answers[15]
+		if raw, ok := content["color"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "color", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Color(x, &ve) {
@@ -604,8 +544,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set16 bool
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
-		if answered[16] {
-			raw := answers[16]
+		if raw, ok := content["tags"]; ok {
 			if blk == nil {
 				blk = new(block)
 			}
@@ -626,8 +565,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set17 bool
 	// Colors (JSON "colors")
 	if len(t.Colors) == 0 {
-		if answered[17] {
-			raw := answers[17]
+		if raw, ok := content["colors"]; ok {
 			if blk == nil {
 				blk = new(block)
 			}
@@ -646,8 +584,7 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 	var set18 bool
 	// Confirm (JSON "confirm")
 	{
-		if answered[18] {
-			raw := answers[18]
+		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _AllKinds_check_Confirm(x, &ve) {

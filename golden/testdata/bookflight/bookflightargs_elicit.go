@@ -99,24 +99,11 @@ func (t *BookFlightArgs) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *BookFlightArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [3]any // content's values, by field
-	var answered [3]bool
-	for k, v := range content {
-		switch k {
-		case "date":
-			answers[0], answered[0] = v, true
-		case "window":
-			answers[1], answered[1] = v, true
-		case "passengers":
-			answers[2], answered[2] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Date (JSON "date")
 	if t.Date == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "date", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _BookFlightArgs_check_Date(x, &ve) {
@@ -130,8 +117,7 @@ func (t *BookFlightArgs) _mcpgenApply(content map[string]any, partial bool) erro
 	var set1 bool
 	// Window (JSON "window")
 	if t.Window == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _BookFlightArgs_check_Window(x, &ve) {
@@ -143,8 +129,7 @@ func (t *BookFlightArgs) _mcpgenApply(content map[string]any, partial bool) erro
 	var set2 bool
 	// Passengers (JSON "passengers")
 	if t.Passengers == 0 {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["passengers"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "passengers", "type",

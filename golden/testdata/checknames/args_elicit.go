@@ -97,27 +97,12 @@ func (t *Args) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var strs0 []Mode   // the backing array of the multi selects of this element type
-	var answers [4]any // content's values, by field
-	var answered [4]bool
-	for k, v := range content {
-		switch k {
-		case "date":
-			answers[0], answered[0] = v, true
-		case "inner_date":
-			answers[1], answered[1] = v, true
-		case "mode":
-			answers[2], answered[2] = v, true
-		case "modes":
-			answers[3], answered[3] = v, true
-		}
-	}
+	var strs0 []Mode // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Date (JSON "date")
 	if t.Inner.Date == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "date", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Args_check_Inner_Date(x, &ve) {
@@ -129,8 +114,7 @@ func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// InnerDate (JSON "inner_date")
 	if t.InnerDate == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["inner_date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "inner_date", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Args_check_InnerDate(x, &ve) {
@@ -142,8 +126,7 @@ func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Mode (JSON "mode")
 	if t.Mode == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["mode"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "mode", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Args_check_Mode(x, &ve) {
@@ -155,8 +138,7 @@ func (t *Args) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Modes (JSON "modes")
 	if len(t.Modes) == 0 {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["modes"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "modes", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))

@@ -117,30 +117,11 @@ func (t *Order) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [6]any // content's values, by field
-	var answered [6]bool
-	for k, v := range content {
-		switch k {
-		case "email":
-			answers[0], answered[0] = v, true
-		case "phone":
-			answers[1], answered[1] = v, true
-		case "city":
-			answers[2], answered[2] = v, true
-		case "express":
-			answers[3], answered[3] = v, true
-		case "ref":
-			answers[4], answered[4] = v, true
-		case "name":
-			answers[5], answered[5] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Email (JSON "email")
 	if t.Contact.Email == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Order_check_Contact_Email(x, &ve) {
@@ -154,8 +135,7 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Phone (JSON "phone")
 	if t.Contact.Phone == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["phone"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "phone", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Order_check_Contact_Phone(x, &ve) {
@@ -167,8 +147,7 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// City (JSON "city")
 	if t.Shipping.Address.City == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["city"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Order_check_Shipping_Address_City(x, &ve) {
@@ -182,8 +161,7 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Express (JSON "express")
 	if t.Shipping.Express == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["express"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "express", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -197,8 +175,7 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Ref (JSON "ref")
 	if t.meta.Ref == "" {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["ref"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "ref", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Order_check_meta_Ref(x, &ve) {
@@ -210,8 +187,7 @@ func (t *Order) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Order_check_Name(x, &ve) {

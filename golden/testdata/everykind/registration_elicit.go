@@ -247,47 +247,12 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 		arr0 [5]string
 	}
 	var blk *block
-	var strs0 []string  // the backing array of the multi selects of this element type
-	var answers [14]any // content's values, by field
-	var answered [14]bool
-	for k, v := range content {
-		switch k {
-		case "name":
-			answers[0], answered[0] = v, true
-		case "email":
-			answers[1], answered[1] = v, true
-		case "website":
-			answers[2], answered[2] = v, true
-		case "birthday":
-			answers[3], answered[3] = v, true
-		case "arrival":
-			answers[4], answered[4] = v, true
-		case "guests":
-			answers[5], answered[5] = v, true
-		case "budget":
-			answers[6], answered[6] = v, true
-		case "newsletter":
-			answers[7], answered[7] = v, true
-		case "ticket":
-			answers[8], answered[8] = v, true
-		case "seat":
-			answers[9], answered[9] = v, true
-		case "diet":
-			answers[10], answered[10] = v, true
-		case "note":
-			answers[11], answered[11] = v, true
-		case "tracks":
-			answers[12], answered[12] = v, true
-		case "workshops":
-			answers[13], answered[13] = v, true
-		}
-	}
+	var strs0 []string // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Name(x, &ve) {
@@ -301,8 +266,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set1 bool
 	// Email (JSON "email")
 	if t.Email == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Email(x, &ve) {
@@ -316,8 +280,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set2 bool
 	// Website (JSON "website")
 	if t.Website == nil {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["website"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "website", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Website(x, &ve) {
@@ -329,8 +292,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set3 bool
 	// Birthday (JSON "birthday")
 	if t.Birthday == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["birthday"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "birthday", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Birthday(x, &ve) {
@@ -342,8 +304,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set4 bool
 	// Arrival (JSON "arrival")
 	if t.Arrival == nil {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["arrival"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "arrival", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
@@ -360,8 +321,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set5 bool
 	// Guests (JSON "guests")
 	if t.Guests == nil {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["guests"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "guests", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -380,8 +340,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set6 bool
 	// Budget (JSON "budget")
 	if t.Budget == nil {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["budget"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "budget", "type", "must be a number, got "+impl.TypeName(raw))
@@ -398,8 +357,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set7 bool
 	// Newsletter (JSON "newsletter")
 	if t.Newsletter == nil {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["newsletter"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "newsletter", "type",
 					"must be a boolean, got "+impl.TypeName(raw))
@@ -414,8 +372,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set8 bool
 	// Ticket (JSON "ticket")
 	if t.Ticket == nil {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["ticket"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "ticket", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Ticket(x, &ve) {
@@ -429,8 +386,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set9 bool
 	// Seat (JSON "seat")
 	if t.Seat == nil {
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["seat"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Seat(x, &ve) {
@@ -442,8 +398,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set10 bool
 	// Diet (JSON "diet")
 	if t.Diet == nil {
-		if answered[10] {
-			raw := answers[10]
+		if raw, ok := content["diet"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "diet", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Diet(x, &ve) {
@@ -455,8 +410,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set11 bool
 	// Note (JSON "note")
 	if t.Note == "" {
-		if answered[11] {
-			raw := answers[11]
+		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Registration_check_Note(x, &ve) {
@@ -468,8 +422,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set12 bool
 	// Tracks (JSON "tracks")
 	if len(t.Tracks) == 0 {
-		if answered[12] {
-			raw := answers[12]
+		if raw, ok := content["tracks"]; ok {
 			if blk == nil {
 				blk = new(block)
 			}
@@ -490,8 +443,7 @@ func (t *Registration) _mcpgenApply(content map[string]any, partial bool) error 
 	var set13 bool
 	// Workshops (JSON "workshops")
 	if len(t.Workshops) == 0 {
-		if answered[13] {
-			raw := answers[13]
+		if raw, ok := content["workshops"]; ok {
 			if blk == nil {
 				blk = new(block)
 			}

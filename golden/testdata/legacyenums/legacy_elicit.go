@@ -105,26 +105,11 @@ func (t *Legacy) ApplyPartial(content map[string]any) error {
 func (t *Legacy) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var strs0 []Window // the backing array of the multi selects of this element type
-	var answers [4]any // content's values, by field
-	var answered [4]bool
-	for k, v := range content {
-		switch k {
-		case "window":
-			answers[0], answered[0] = v, true
-		case "meal":
-			answers[1], answered[1] = v, true
-		case "size":
-			answers[2], answered[2] = v, true
-		case "multi":
-			answers[3], answered[3] = v, true
-		}
-	}
 	var v0 Window
 	var set0 bool
 	// Window (JSON "window")
 	if t.Window == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Legacy_check_Window(x, &ve) {
@@ -138,8 +123,7 @@ func (t *Legacy) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Legacy_check_Meal(x, &ve) {
@@ -153,8 +137,7 @@ func (t *Legacy) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Legacy_check_Size(x, &ve) {
@@ -166,8 +149,7 @@ func (t *Legacy) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Multi (JSON "multi")
 	if len(t.Multi) == 0 {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["multi"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "multi", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))

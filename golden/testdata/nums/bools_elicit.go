@@ -102,28 +102,11 @@ func (t *Bools) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [5]any // content's values, by field
-	var answered [5]bool
-	for k, v := range content {
-		switch k {
-		case "agree":
-			answers[0], answered[0] = v, true
-		case "opt":
-			answers[1], answered[1] = v, true
-		case "on":
-			answers[2], answered[2] = v, true
-		case "off":
-			answers[3], answered[3] = v, true
-		case "flagged":
-			answers[4], answered[4] = v, true
-		}
-	}
 	var v0 bool
 	var set0 bool
 	// Agree (JSON "agree")
 	if t.Agree == nil {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["agree"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "agree", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -137,8 +120,7 @@ func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Opt (JSON "opt")
 	if t.Opt == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["opt"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "opt", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -152,8 +134,7 @@ func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// On (JSON "on")
 	if !t.On {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["on"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "on", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -167,8 +148,7 @@ func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Off (JSON "off")
 	if !t.Off {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["off"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "off", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -180,8 +160,7 @@ func (t *Bools) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Flagged (JSON "flagged")
 	if !t.Flagged {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["flagged"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "flagged", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {

@@ -143,34 +143,11 @@ func (t *Floats) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [8]any // content's values, by field
-	var answered [8]bool
-	for k, v := range content {
-		switch k {
-		case "f64":
-			answers[0], answered[0] = v, true
-		case "f32":
-			answers[1], answered[1] = v, true
-		case "ratio":
-			answers[2], answered[2] = v, true
-		case "temp":
-			answers[3], answered[3] = v, true
-		case "price":
-			answers[4], answered[4] = v, true
-		case "scale":
-			answers[5], answered[5] = v, true
-		case "edge":
-			answers[6], answered[6] = v, true
-		case "tiny":
-			answers[7], answered[7] = v, true
-		}
-	}
 	var v0 float64
 	var set0 bool
 	// F64 (JSON "f64")
 	if t.F64 == nil {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["f64"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "f64", "type", "must be a number, got "+impl.TypeName(raw))
@@ -187,8 +164,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// F32 (JSON "f32")
 	if t.F32 == 0 {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["f32"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "f32", "type", "must be a number, got "+impl.TypeName(raw))
@@ -207,8 +183,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["ratio"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
@@ -227,8 +202,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Temp (JSON "temp")
 	if t.Temp == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["temp"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "temp", "type", "must be a number, got "+impl.TypeName(raw))
@@ -249,8 +223,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Price (JSON "price")
 	if t.Price == 0 {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["price"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "price", "type", "must be a number, got "+impl.TypeName(raw))
@@ -269,8 +242,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Scale (JSON "scale")
 	if t.Scale == 0 {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["scale"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "scale", "type", "must be a number, got "+impl.TypeName(raw))
@@ -289,8 +261,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// Edge (JSON "edge")
 	if t.Edge == nil {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["edge"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "edge", "type", "must be a number, got "+impl.TypeName(raw))
@@ -311,8 +282,7 @@ func (t *Floats) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Tiny (JSON "tiny")
 	if t.Tiny == nil {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["tiny"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "tiny", "type", "must be a number, got "+impl.TypeName(raw))

@@ -250,56 +250,11 @@ func (t *Ints) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [19]any // content's values, by field
-	var answered [19]bool
-	for k, v := range content {
-		switch k {
-		case "i":
-			answers[0], answered[0] = v, true
-		case "i8":
-			answers[1], answered[1] = v, true
-		case "i16":
-			answers[2], answered[2] = v, true
-		case "i32":
-			answers[3], answered[3] = v, true
-		case "i64":
-			answers[4], answered[4] = v, true
-		case "u":
-			answers[5], answered[5] = v, true
-		case "u8":
-			answers[6], answered[6] = v, true
-		case "u16":
-			answers[7], answered[7] = v, true
-		case "u32":
-			answers[8], answered[8] = v, true
-		case "u64":
-			answers[9], answered[9] = v, true
-		case "age":
-			answers[10], answered[10] = v, true
-		case "rune":
-			answers[11], answered[11] = v, true
-		case "low":
-			answers[12], answered[12] = v, true
-		case "high":
-			answers[13], answered[13] = v, true
-		case "up":
-			answers[14], answered[14] = v, true
-		case "count":
-			answers[15], answered[15] = v, true
-		case "size":
-			answers[16], answered[16] = v, true
-		case "edge":
-			answers[17], answered[17] = v, true
-		case "uedge":
-			answers[18], answered[18] = v, true
-		}
-	}
 	var v0 int
 	var set0 bool
 	// I (JSON "i")
 	if t.I == nil {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["i"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -316,8 +271,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// I8 (JSON "i8")
 	if t.I8 == 0 {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["i8"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt8, math.MaxInt8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i8", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -332,8 +286,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// I16 (JSON "i16")
 	if t.I16 == nil {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["i16"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt16, math.MaxInt16); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i16", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -352,8 +305,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// I32 (JSON "i32")
 	if t.I32 == 0 {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["i32"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i32", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -370,8 +322,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// I64 (JSON "i64")
 	if t.I64 == nil {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["i64"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i64", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -388,8 +339,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// U (JSON "u")
 	if t.U == 0 {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["u"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -406,8 +356,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// U8 (JSON "u8")
 	if t.U8 == nil {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["u8"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u8", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -424,8 +373,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// U16 (JSON "u16")
 	if t.U16 == 0 {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["u16"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint16); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u16", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -444,8 +392,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// U32 (JSON "u32")
 	if t.U32 == nil {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["u32"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u32", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -460,8 +407,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// U64 (JSON "u64")
 	if t.U64 == 0 {
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["u64"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u64", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -478,8 +424,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// Age (JSON "age")
 	if t.Age == 0 {
-		if answered[10] {
-			raw := answers[10]
+		if raw, ok := content["age"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -498,8 +443,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set11 bool
 	// Rune (JSON "rune")
 	if t.Rune == nil {
-		if answered[11] {
-			raw := answers[11]
+		if raw, ok := content["rune"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt32, math.MaxInt32); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "rune", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -514,8 +458,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set12 bool
 	// Low (JSON "low")
 	if t.Low == nil {
-		if answered[12] {
-			raw := answers[12]
+		if raw, ok := content["low"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "low", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -532,8 +475,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set13 bool
 	// High (JSON "high")
 	if t.High == nil {
-		if answered[13] {
-			raw := answers[13]
+		if raw, ok := content["high"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint64); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "high", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -550,8 +492,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set14 bool
 	// UP (JSON "up")
 	if t.UP == nil {
-		if answered[14] {
-			raw := answers[14]
+		if raw, ok := content["up"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "up", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -566,8 +507,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set15 bool
 	// Count (JSON "count")
 	if t.Count == 0 {
-		if answered[15] {
-			raw := answers[15]
+		if raw, ok := content["count"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -582,8 +522,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set16 bool
 	// Size (JSON "size")
 	if t.Size == 0 {
-		if answered[16] {
-			raw := answers[16]
+		if raw, ok := content["size"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "size", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -600,8 +539,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set17 bool
 	// Edge (JSON "edge")
 	if t.Edge == nil {
-		if answered[17] {
-			raw := answers[17]
+		if raw, ok := content["edge"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "edge", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -618,8 +556,7 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 	var set18 bool
 	// UEdge (JSON "uedge")
 	if t.UEdge == nil {
-		if answered[18] {
-			raw := answers[18]
+		if raw, ok := content["uedge"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "uedge", "type", "must be an integer, got "+impl.TypeName(raw))

@@ -84,24 +84,11 @@ func (t *Preferences) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Preferences) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [3]any // content's values, by field
-	var answered [3]bool
-	for k, v := range content {
-		switch k {
-		case "seat":
-			answers[0], answered[0] = v, true
-		case "meal":
-			answers[1], answered[1] = v, true
-		case "pillow":
-			answers[2], answered[2] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Seat (JSON "seat")
 	if t.Seat == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["seat"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "seat", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Preferences_check_Seat(x, &ve) {
@@ -113,8 +100,7 @@ func (t *Preferences) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Preferences_check_Meal(x, &ve) {
@@ -126,8 +112,7 @@ func (t *Preferences) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Pillow (JSON "pillow")
 	if t.Pillow == nil {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["pillow"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "pillow", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {

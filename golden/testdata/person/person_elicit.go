@@ -77,22 +77,11 @@ func (t *Person) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Person) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "name":
-			answers[0], answered[0] = v, true
-		case "age":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Name (JSON "name")
 	if t.Name == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Person_check_Name(x, &ve) {
@@ -106,8 +95,7 @@ func (t *Person) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Age (JSON "age")
 	if t.Age == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["age"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))

@@ -78,22 +78,11 @@ func (t *Settings) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Settings) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "theme":
-			answers[0], answered[0] = v, true
-		case "volume":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Theme (JSON "theme")
 	if t.Theme == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["theme"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "theme", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Settings_check_Theme(x, &ve) {
@@ -107,8 +96,7 @@ func (t *Settings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Volume (JSON "volume")
 	if t.Volume == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["volume"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "volume", "type", "must be an integer, got "+impl.TypeName(raw))

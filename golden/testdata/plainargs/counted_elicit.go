@@ -65,20 +65,11 @@ func (t *Counted) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Counted) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "note":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Note (JSON "note")
 	if t.Note == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Counted_check_Note(x, &ve) {

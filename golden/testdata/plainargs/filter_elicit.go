@@ -65,20 +65,11 @@ func (t *Filter) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Filter) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [1]any // content's values, by field
-	var answered [1]bool
-	for k, v := range content {
-		switch k {
-		case "mode":
-			answers[0], answered[0] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Mode (JSON "mode")
 	if t.Mode == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["mode"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "mode", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Filter_check_Mode(x, &ve) {

@@ -76,22 +76,11 @@ func (t *Search) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Search) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "page":
-			answers[0], answered[0] = v, true
-		case "sort":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Page (JSON "page")
 	if t.Page == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["page"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "page", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Search_check_Page(x, &ve) {
@@ -103,8 +92,7 @@ func (t *Search) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Sort (JSON "sort")
 	if t.Sort == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["sort"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "sort", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Search_check_Sort(x, &ve) {

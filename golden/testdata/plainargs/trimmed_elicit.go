@@ -75,22 +75,11 @@ func (t *Trimmed) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Trimmed) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "note":
-			answers[0], answered[0] = v, true
-		case "size":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Note (JSON "note")
 	if t.Note == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["note"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "note", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Trimmed_check_Note(x, &ve) {
@@ -102,8 +91,7 @@ func (t *Trimmed) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Trimmed_check_Size(x, &ve) {

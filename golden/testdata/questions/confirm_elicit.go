@@ -73,22 +73,11 @@ func (t *Confirm) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Confirm) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "confirm":
-			answers[0], answered[0] = v, true
-		case "window":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Service (JSON "confirm")
 	if t.Service == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Confirm_check_Service(x, &ve) {
@@ -102,8 +91,7 @@ func (t *Confirm) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Window (JSON "window")
 	if t.Window == nil {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {

@@ -76,22 +76,11 @@ func (t *PayArgs) ApplyPartial(content map[string]any) error {
 func (t *PayArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
 	var strs0 []string // the backing array of the multi selects of this element type
-	var answers [2]any // content's values, by field
-	var answered [2]bool
-	for k, v := range content {
-		switch k {
-		case "account":
-			answers[0], answered[0] = v, true
-		case "notify":
-			answers[1], answered[1] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Account (JSON "account")
 	if t.Account == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["account"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "account", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -105,8 +94,7 @@ func (t *PayArgs) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Notify (JSON "notify")
 	if len(t.Notify) == 0 {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["notify"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "notify", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))

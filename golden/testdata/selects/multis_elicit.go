@@ -143,28 +143,11 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var strs0 []string // the backing array of the multi selects of this element type
 	var strs1 []Window // the backing array of the multi selects of this element type
 	var strs2 []Level  // the backing array of the multi selects of this element type
-	var answers [5]any // content's values, by field
-	var answered [5]bool
-	for k, v := range content {
-		switch k {
-		case "tags":
-			answers[0], answered[0] = v, true
-		case "toppings":
-			answers[1], answered[1] = v, true
-		case "windows":
-			answers[2], answered[2] = v, true
-		case "levels":
-			answers[3], answered[3] = v, true
-		case "empty":
-			answers[4], answered[4] = v, true
-		}
-	}
 	var v0 []string
 	var set0 bool
 	// Tags (JSON "tags")
 	if len(t.Tags) == 0 {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["tags"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "toppings", "empty"); !ok {
 				impl.AddFieldError(&ve, "tags", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -179,8 +162,7 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Toppings (JSON "toppings")
 	if len(t.Toppings) == 0 {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["toppings"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content, "empty"); !ok {
 				impl.AddFieldError(&ve, "toppings", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -195,8 +177,7 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Windows (JSON "windows")
 	if len(t.Windows) == 0 {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["windows"]; ok {
 			if x, ok := impl.AppendStrings(&strs1, raw, content); !ok {
 				impl.AddFieldError(&ve, "windows", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -209,8 +190,7 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Levels (JSON "levels")
 	if len(t.Levels) == 0 {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["levels"]; ok {
 			if x, ok := impl.AppendStrings(&strs2, raw, content); !ok {
 				impl.AddFieldError(&ve, "levels", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -225,8 +205,7 @@ func (t *Multis) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Empty (JSON "empty")
 	if len(t.Empty) == 0 {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["empty"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "empty", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))

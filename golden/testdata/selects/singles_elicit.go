@@ -125,28 +125,11 @@ func (t *Singles) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [5]any // content's values, by field
-	var answered [5]bool
-	for k, v := range content {
-		switch k {
-		case "size":
-			answers[0], answered[0] = v, true
-		case "meal":
-			answers[1], answered[1] = v, true
-		case "window":
-			answers[2], answered[2] = v, true
-		case "level":
-			answers[3], answered[3] = v, true
-		case "window2":
-			answers[4], answered[4] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Singles_check_Size(x, &ve) {
@@ -160,8 +143,7 @@ func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Meal (JSON "meal")
 	if t.Meal == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["meal"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meal", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Singles_check_Meal(x, &ve) {
@@ -175,8 +157,7 @@ func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Window (JSON "window")
 	if t.Window == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["window"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Singles_check_Window(x, &ve) {
@@ -190,8 +171,7 @@ func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Level (JSON "level")
 	if t.Level == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["level"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "level", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Singles_check_Level(x, &ve) {
@@ -203,8 +183,7 @@ func (t *Singles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Window2 (JSON "window2")
 	if t.Window2 == nil {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["window2"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "window2", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Singles_check_Window2(x, &ve) {

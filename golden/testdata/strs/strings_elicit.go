@@ -161,38 +161,11 @@ func (t *Strings) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [10]any // content's values, by field
-	var answered [10]bool
-	for k, v := range content {
-		switch k {
-		case "plain":
-			answers[0], answered[0] = v, true
-		case "short":
-			answers[1], answered[1] = v, true
-		case "long":
-			answers[2], answered[2] = v, true
-		case "email":
-			answers[3], answered[3] = v, true
-		case "site":
-			answers[4], answered[4] = v, true
-		case "day":
-			answers[5], answered[5] = v, true
-		case "when":
-			answers[6], answered[6] = v, true
-		case "nick":
-			answers[7], answered[7] = v, true
-		case "greeting":
-			answers[8], answered[8] = v, true
-		case "label":
-			answers[9], answered[9] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Plain (JSON "plain")
 	if t.Plain == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["plain"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "plain", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Plain(x, &ve) {
@@ -206,8 +179,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Short (JSON "short")
 	if t.Short == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["short"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "short", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Short(x, &ve) {
@@ -219,8 +191,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Long (JSON "long")
 	if t.Long == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["long"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "long", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Long(x, &ve) {
@@ -232,8 +203,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Email (JSON "email")
 	if t.Email == "" {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Email(x, &ve) {
@@ -247,8 +217,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Site (JSON "site")
 	if t.Site == nil {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["site"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "site", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Site(x, &ve) {
@@ -260,8 +229,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Day (JSON "day")
 	if t.Day == "" {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["day"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "day", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Day(x, &ve) {
@@ -275,8 +243,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// When (JSON "when")
 	if t.When == nil {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["when"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "when", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_When(x, &ve) {
@@ -288,8 +255,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Nick (JSON "nick")
 	if t.Nick == "" {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["nick"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Nick(x, &ve) {
@@ -303,8 +269,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// Greeting (JSON "greeting")
 	if t.Greeting == nil {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["greeting"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "greeting", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Greeting(x, &ve) {
@@ -318,8 +283,7 @@ func (t *Strings) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// Label (JSON "label")
 	if t.Label == nil {
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["label"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "label", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Strings_check_Label(x, &ve) {

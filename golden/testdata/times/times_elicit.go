@@ -108,28 +108,11 @@ func (t *Times) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [5]any // content's values, by field
-	var answered [5]bool
-	for k, v := range content {
-		switch k {
-		case "at":
-			answers[0], answered[0] = v, true
-		case "day":
-			answers[1], answered[1] = v, true
-		case "maybe":
-			answers[2], answered[2] = v, true
-		case "dayptr":
-			answers[3], answered[3] = v, true
-		case "explicit":
-			answers[4], answered[4] = v, true
-		}
-	}
 	var v0 time.Time
 	var set0 bool
 	// At (JSON "at")
 	if t.At.IsZero() {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["at"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "at", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
@@ -149,8 +132,7 @@ func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Day (JSON "day")
 	if t.Day.IsZero() {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["day"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "day", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDate(x); !ok {
@@ -166,8 +148,7 @@ func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Maybe (JSON "maybe")
 	if t.Maybe == nil {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["maybe"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "maybe", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
@@ -184,8 +165,7 @@ func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Dayptr (JSON "dayptr")
 	if t.Dayptr == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["dayptr"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "dayptr", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDate(x); !ok {
@@ -199,8 +179,7 @@ func (t *Times) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Explicit (JSON "explicit")
 	if t.Explicit.IsZero() {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["explicit"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "explicit", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {

@@ -174,42 +174,11 @@ func (t *Titles) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [12]any // content's values, by field
-	var answered [12]bool
-	for k, v := range content {
-		switch k {
-		case "first_name":
-			answers[0], answered[0] = v, true
-		case "departure_date":
-			answers[1], answered[1] = v, true
-		case "user_id":
-			answers[2], answered[2] = v, true
-		case "http_server_url":
-			answers[3], answered[3] = v, true
-		case "nick":
-			answers[4], answered[4] = v, true
-		case "motto":
-			answers[5], answered[5] = v, true
-		case "city":
-			answers[6], answered[6] = v, true
-		case "bio":
-			answers[7], answered[7] = v, true
-		case "NoJSON":
-			answers[8], answered[8] = v, true
-		case "confirm":
-			answers[9], answered[9] = v, true
-		case "sure":
-			answers[10], answered[10] = v, true
-		case "spaced":
-			answers[11], answered[11] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// FirstName (JSON "first_name")
 	if t.FirstName == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["first_name"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "first_name", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Titles_check_FirstName(x, &ve) {
@@ -223,8 +192,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// DepartureDate (JSON "departure_date")
 	if t.DepartureDate == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["departure_date"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "departure_date", "type",
 					"must be a string, got "+impl.TypeName(raw))
@@ -237,8 +205,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// UserID (JSON "user_id")
 	if t.UserID == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["user_id"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "user_id", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -250,8 +217,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// HTTPServerURL (JSON "http_server_url")
 	if t.HTTPServerURL == "" {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["http_server_url"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "http_server_url", "type",
 					"must be a string, got "+impl.TypeName(raw))
@@ -264,8 +230,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Nick (JSON "nick")
 	if t.Nick == "" {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["nick"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "nick", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -277,8 +242,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Motto (JSON "motto")
 	if t.Motto == "" {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["motto"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "motto", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -290,8 +254,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// City (JSON "city")
 	if t.City == "" {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["city"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "city", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -303,8 +266,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// Bio (JSON "bio")
 	if t.Bio == "" {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["bio"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "bio", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -316,8 +278,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// NoJSON (JSON "NoJSON")
 	if t.NoJSON == "" {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["NoJSON"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "NoJSON", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {
@@ -329,8 +290,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// Confirm (JSON "confirm")
 	{
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["confirm"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "confirm", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Titles_check_Confirm(x, &ve) {
@@ -344,8 +304,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// Sure (JSON "sure")
 	{
-		if answered[10] {
-			raw := answers[10]
+		if raw, ok := content["sure"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "sure", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -359,8 +318,7 @@ func (t *Titles) _mcpgenApply(content map[string]any, partial bool) error {
 	var set11 bool
 	// Spaced (JSON "spaced")
 	if t.Spaced == "" {
-		if answered[11] {
-			raw := answers[11]
+		if raw, ok := content["spaced"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "spaced", "type", "must be a string, got "+impl.TypeName(raw))
 			} else {

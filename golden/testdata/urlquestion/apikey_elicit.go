@@ -92,24 +92,11 @@ func (t *APIKey) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *APIKey) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var answers [3]any // content's values, by field
-	var answered [3]bool
-	for k, v := range content {
-		switch k {
-		case "api_key":
-			answers[0], answered[0] = v, true
-		case "label":
-			answers[1], answered[1] = v, true
-		case "region":
-			answers[2], answered[2] = v, true
-		}
-	}
 	var v0 string
 	var set0 bool
 	// Key (JSON "api_key")
 	if t.Key == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["api_key"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "api_key", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _APIKey_check_Key(x, &ve) {
@@ -123,8 +110,7 @@ func (t *APIKey) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Label (JSON "label")
 	if t.Label == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["label"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "label", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _APIKey_check_Label(x, &ve) {
@@ -138,8 +124,7 @@ func (t *APIKey) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Region (JSON "region")
 	if t.Region == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["region"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "region", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _APIKey_check_Region(x, &ve) {

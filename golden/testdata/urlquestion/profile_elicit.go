@@ -191,41 +191,12 @@ func (t *Profile) ApplyPartial(content map[string]any) error {
 // _mcpgenApply is ApplyContent (partial false) and ApplyPartial (partial true).
 func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var ve *runtime.ValidationError
-	var strs0 []string  // the backing array of the multi selects of this element type
-	var answers [11]any // content's values, by field
-	var answered [11]bool
-	for k, v := range content {
-		switch k {
-		case "email":
-			answers[0], answered[0] = v, true
-		case "site":
-			answers[1], answered[1] = v, true
-		case "born":
-			answers[2], answered[2] = v, true
-		case "meet":
-			answers[3], answered[3] = v, true
-		case "age":
-			answers[4], answered[4] = v, true
-		case "seats":
-			answers[5], answered[5] = v, true
-		case "ratio":
-			answers[6], answered[6] = v, true
-		case "news":
-			answers[7], answered[7] = v, true
-		case "topics":
-			answers[8], answered[8] = v, true
-		case "size":
-			answers[9], answered[9] = v, true
-		case "pin":
-			answers[10], answered[10] = v, true
-		}
-	}
+	var strs0 []string // the backing array of the multi selects of this element type
 	var v0 string
 	var set0 bool
 	// Email (JSON "email")
 	if t.Email == "" {
-		if answered[0] {
-			raw := answers[0]
+		if raw, ok := content["email"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "email", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Profile_check_Email(x, &ve) {
@@ -239,8 +210,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set1 bool
 	// Site (JSON "site")
 	if t.Site == "" {
-		if answered[1] {
-			raw := answers[1]
+		if raw, ok := content["site"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "site", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Profile_check_Site(x, &ve) {
@@ -252,8 +222,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set2 bool
 	// Born (JSON "born")
 	if t.Born == "" {
-		if answered[2] {
-			raw := answers[2]
+		if raw, ok := content["born"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "born", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Profile_check_Born(x, &ve) {
@@ -265,8 +234,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set3 bool
 	// Meet (JSON "meet")
 	if t.Meet == nil {
-		if answered[3] {
-			raw := answers[3]
+		if raw, ok := content["meet"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "meet", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if tm, ok := impl.ParseDateTime(x); !ok {
@@ -281,8 +249,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set4 bool
 	// Age (JSON "age")
 	if t.Age == nil {
-		if answered[4] {
-			raw := answers[4]
+		if raw, ok := content["age"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "age", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -299,8 +266,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set5 bool
 	// Seats (JSON "seats")
 	if t.Seats == 0 {
-		if answered[5] {
-			raw := answers[5]
+		if raw, ok := content["seats"]; ok {
 			switch x, st := impl.AsUint(raw, math.MaxUint8); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "seats", "type", "must be an integer, got "+impl.TypeName(raw))
@@ -317,8 +283,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set6 bool
 	// Ratio (JSON "ratio")
 	if t.Ratio == 0 {
-		if answered[6] {
-			raw := answers[6]
+		if raw, ok := content["ratio"]; ok {
 			switch x, st := impl.AsFloat64(raw); st {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "ratio", "type", "must be a number, got "+impl.TypeName(raw))
@@ -337,8 +302,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set7 bool
 	// News (JSON "news")
 	if t.News == nil {
-		if answered[7] {
-			raw := answers[7]
+		if raw, ok := content["news"]; ok {
 			if x, ok := impl.AsBool(raw); !ok {
 				impl.AddFieldError(&ve, "news", "type", "must be a boolean, got "+impl.TypeName(raw))
 			} else {
@@ -352,8 +316,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set8 bool
 	// Topics (JSON "topics")
 	if len(t.Topics) == 0 {
-		if answered[8] {
-			raw := answers[8]
+		if raw, ok := content["topics"]; ok {
 			if x, ok := impl.AppendStrings(&strs0, raw, content); !ok {
 				impl.AddFieldError(&ve, "topics", "type",
 					"must be an array of strings, got "+impl.TypeName(raw))
@@ -368,8 +331,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set9 bool
 	// Size (JSON "size")
 	if t.Size == "" {
-		if answered[9] {
-			raw := answers[9]
+		if raw, ok := content["size"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "size", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Profile_check_Size(x, &ve) {
@@ -383,8 +345,7 @@ func (t *Profile) _mcpgenApply(content map[string]any, partial bool) error {
 	var set10 bool
 	// PIN (JSON "pin")
 	if t.PIN == "" {
-		if answered[10] {
-			raw := answers[10]
+		if raw, ok := content["pin"]; ok {
 			if x, ok := impl.AsString(raw); !ok {
 				impl.AddFieldError(&ve, "pin", "type", "must be a string, got "+impl.TypeName(raw))
 			} else if _Profile_check_PIN(x, &ve) {
