@@ -12,10 +12,9 @@ import (
 )
 
 // An accepted answer's content is matched to the fields by exact JSON name:
-// a key that differs from a
-// field's name only in case fills nothing (the required field stays
-// missing), an unknown key is ignored, and a null under a field's own name
-// is a type error for that field.
+// a key that differs from a field's name only in case fills nothing (the
+// required field stays missing), an unknown key is ignored, and a null under
+// a field's own name is a type error for that field.
 func TestContentKeysAreExact(t *testing.T) {
 	exact := map[string]any{
 		"name": "Ada Lovelace", "email": "ada@example.com", "arrival": "2026-07-28T09:30:00Z",

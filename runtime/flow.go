@@ -508,14 +508,18 @@ func presentErrors(err error) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
-	if !slices.ContainsFunc(ve.Errors, func(fe FieldError) bool { return fe.Keyword != "required" }) {
-		return nil // only fields the form asks for: no error to present
-	}
-	out := &ValidationError{}
+	var out *ValidationError // made at the first error to present: none when only fields are missing
 	for _, fe := range ve.Errors {
-		if fe.Keyword != "required" {
-			out.Add(fe.Field, fe.Keyword, fe.Message)
+		if fe.Keyword == "required" {
+			continue
 		}
+		if out == nil {
+			out = &ValidationError{}
+		}
+		out.Add(fe.Field, fe.Keyword, fe.Message)
+	}
+	if out == nil {
+		return nil
 	}
 	return out.Err()
 }
