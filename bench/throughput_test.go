@@ -49,7 +49,7 @@ type throughputSide struct {
 // not the median), x-p50 likewise for the p50 latency of a round, and
 // x-cpu, mcpgen's server CPU per round over hand's.
 func BenchmarkThroughput(b *testing.B) {
-	alternate(b, throughputClients, throughputSlice, toolGenerated)
+	alternate(b, throughputClients, throughputSlice, toolGenerated, toolHand)
 }
 
 // BenchmarkThroughputNoise is BenchmarkThroughput with the hand-written tool
@@ -57,7 +57,16 @@ func BenchmarkThroughput(b *testing.B) {
 // machine and the alternation add, which tells how near 1.00 a goal on
 // BenchmarkThroughput's ratios can be told apart from noise.
 func BenchmarkThroughputNoise(b *testing.B) {
-	alternate(b, throughputClients, throughputSlice, toolHand)
+	alternate(b, throughputClients, throughputSlice, toolHand, toolHand)
+}
+
+// BenchmarkThroughputOnce is BenchmarkThroughput against the hand-written
+// tool that also keeps an at-most-once record (book_flight_hand_once, see
+// handRecords): what mcpgen's round costs beyond what the guarantee needs,
+// which the plain hand-written tool does not give (a replay of its state
+// books again).
+func BenchmarkThroughputOnce(b *testing.B) {
+	alternate(b, throughputClients, throughputSlice, toolGenerated, toolHandOnce)
 }
 
 // BenchmarkRoundLatency is BenchmarkThroughput with one client per tool,
@@ -67,23 +76,31 @@ func BenchmarkThroughputNoise(b *testing.B) {
 // reports x-p50, the median over pairs of slices of mcpgen's p50 over
 // hand's.
 func BenchmarkRoundLatency(b *testing.B) {
-	alternate(b, 1, 32, toolGenerated)
+	alternate(b, 1, 32, toolGenerated, toolHand)
 }
 
 // BenchmarkRoundLatencyNoise is BenchmarkRoundLatency as an A/A run, the
 // hand-written tool on both sides (see BenchmarkThroughputNoise).
 func BenchmarkRoundLatencyNoise(b *testing.B) {
-	alternate(b, 1, 32, toolHand)
+	alternate(b, 1, 32, toolHand, toolHand)
+}
+
+// BenchmarkRoundLatencyOnce is BenchmarkRoundLatency against the
+// hand-written tool with an at-most-once record (see
+// BenchmarkThroughputOnce).
+func BenchmarkRoundLatencyOnce(b *testing.B) {
+	alternate(b, 1, 32, toolGenerated, toolHandOnce)
 }
 
 // alternate runs b.N complete rounds of each tool with clients clients at
 // once, the tools alternating every slice rounds, and reports the metrics
 // of BenchmarkThroughput and BenchmarkRoundLatency. The side named mcpgen
-// calls tool: the generated one, or the hand-written one for an A/A run.
-func alternate(b *testing.B, clients, slice int, tool string) {
+// calls tool: the generated one, or the hand-written one for an A/A run;
+// the side named hand calls baseline, one of the hand-written tools.
+func alternate(b *testing.B, clients, slice int, tool, baseline string) {
 	srv := startServer(b)
 	sides := []*throughputSide{{name: "mcpgen"}, {name: "hand"}}
-	tools := map[string]string{"mcpgen": tool, "hand": toolHand}
+	tools := map[string]string{"mcpgen": tool, "hand": baseline}
 	ctx := context.Background()
 	for _, s := range sides {
 		m := roundTripMode{name: s.name, tool: tools[s.name], round: true}

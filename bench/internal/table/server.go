@@ -27,6 +27,9 @@ func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string))
 	add("the same: server CPU per round", "", "", num(r.get("Throughput", "x-cpu"), "%.2f×"), "")
 	add("the same with the hand-written tool on both sides (A/A: noise alone; median, and the range over runs)",
 		"", "", spread(r, "ThroughputNoise", "x-calls"), "")
+	if x := onceRatio(r, "ThroughputOnce", "x-calls"); x != "" {
+		add(onceWhat, "", "", x, "")
+	}
 	// BenchmarkRoundLatency alternates the tools within each run; without it,
 	// BenchmarkRoundTrip's runs of the two, paired by -count.
 	m, h := dur(r.get("RoundLatency", "mcpgen-p50-us")*1e3), dur(r.get("RoundLatency", "hand-p50-us")*1e3)
@@ -39,6 +42,9 @@ func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string))
 		m, h, num(lat, "%.2f×"), goal("≤ 1.03×", lat <= 1.03, !math.IsNaN(lat)))
 	add("the same with the hand-written tool on both sides (A/A: noise alone; median, and the range over runs)",
 		"", "", spread(r, "RoundLatencyNoise", "x-p50"), "")
+	if x := onceRatio(r, "RoundLatencyOnce", "x-p50"); x != "" {
+		add(onceWhat, "", "", x, "")
+	}
 	// BenchmarkTelemetry: the three set-ups alternate within each run.
 	tel := func(side string) string {
 		return dur(r.get("Telemetry", side+"-us")*1e3) + ", CPU " + dur(r.get("Telemetry", side+"-cpu-us")*1e3) +
@@ -52,6 +58,22 @@ func serverRows(r results, add func(what, mcpgen, baseline, ratio, goal string))
 		add(what, tel(side), tel("off"), num(r.get("Telemetry", "x-"+side), "%.2f×")+
 			", CPU "+num(r.get("Telemetry", "x-cpu-"+side), "%.2f×"), "say the cost")
 	}
+}
+
+// onceWhat names the rows against book_flight_hand_once (BenchmarkThroughputOnce,
+// BenchmarkRoundLatencyOnce).
+const onceWhat = "the same against a hand-written tool that also completes each flow at most once " +
+	"(a flow id in its state; the first result kept in memory and returned to every later retry; " +
+	"the plain hand-written tool books again on a replayed state) (median, and the range over runs)"
+
+// onceRatio shows name's unit as spread does, with the server CPU ratio
+// beside it; "" when name did not run (results from before it existed).
+func onceRatio(r results, name, unit string) string {
+	s := spread(r, name, unit)
+	if s == "" {
+		return ""
+	}
+	return s + ", server CPU " + num(r.get(name, "x-cpu"), "%.2f×")
 }
 
 // spread shows name's unit as its median over the runs and their range,
