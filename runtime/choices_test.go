@@ -237,3 +237,71 @@ func TestDefaultOutsideTheChoices(t *testing.T) {
 		assert.Contains(t, r1.Result.Text, tc.want)
 	}
 }
+
+// When a choices field is left with one option and the rest of the form is
+// optional, nothing is left that the user must fill: the answer to the form
+// the user was shown is taken for the form as it is now, as on a first call
+// no form of optional fields alone is asked. A refusal runs its branch; the
+// optional values answered are kept (re-asked when they break a rule); the
+// round limit is not spent on a form with nothing to fill.
+func TestFormChoicesShrunkToOneRestOptional(t *testing.T) {
+	ns := []runtime.Choice{{Value: "north"}, {Value: "south"}}
+	south := []runtime.Choice{{Value: "south"}}
+	setup := func(t *testing.T) (*pizzaShops, func(*protocol.Request) *runtime.Response, *runtime.Response) {
+		h := &pizzaShops{shops: ns}
+		flow := fixture.NewPizzaFlow(h)
+		opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+		call := func(r *protocol.Request) *runtime.Response {
+			t.Helper()
+			resp, err := flow.Call(context.Background(), opts, r)
+			require.NoError(t, err)
+			noEmptyForm(t, resp)
+			return resp
+		}
+		r1 := call(req(`{"size":"m"}`, "", nil))
+		_, _, fields := question(t, r1)
+		require.Equal(t, []string{"shop", "count"}, fields)
+		h.shops = south
+		return h, call, r1
+	}
+	t.Run("accepted", func(t *testing.T) {
+		_, call, r1 := setup(t)
+		r2 := call(req(`{"size":"m"}`, r1.RequestState, accept("order_pizza", map[string]any{"shop": "south", "count": 3})))
+		require.NotNil(t, r2.Result, "nothing left to fill: the branch runs")
+		assert.JSONEq(t, `{"size":"m","shop":"south","count":3}`, r2.Result.Text, "the count answered is kept")
+	})
+	for _, a := range []runtime.Action{runtime.Decline, runtime.Cancel} {
+		t.Run(string(a), func(t *testing.T) {
+			_, call, r1 := setup(t)
+			r2 := call(req(`{"size":"m"}`, r1.RequestState, act("order_pizza", a)))
+			require.NotNil(t, r2.Result, "the refusal runs its branch, no form of count alone")
+			assert.Equal(t, map[runtime.Action]string{runtime.Decline: "declined", runtime.Cancel: "cancelled"}[a], r2.Result.Text)
+		})
+	}
+	t.Run("a count out of range is asked again", func(t *testing.T) {
+		_, call, r1 := setup(t)
+		r2 := call(req(`{"size":"m"}`, r1.RequestState, accept("order_pizza", map[string]any{"shop": "south", "count": 9})))
+		key, q, fields := question(t, r2)
+		assert.Equal(t, "order_pizza_2", key)
+		assert.Equal(t, []string{"count"}, fields)
+		assert.Contains(t, q.Message, "count")
+		r3 := call(req(`{"size":"m"}`, r2.RequestState, accept(key, map[string]any{"count": 2})))
+		require.NotNil(t, r3.Result)
+		assert.JSONEq(t, `{"size":"m","shop":"south","count":2}`, r3.Result.Text)
+	})
+	t.Run("at the round limit", func(t *testing.T) {
+		h, call, r1 := setup(t)
+		h.shops = []runtime.Choice{{Value: "p1"}, {Value: "p2"}}
+		r2 := call(req(`{"size":"m"}`, r1.RequestState, accept("order_pizza", map[string]any{"shop": "north"})))
+		key, _, _ := question(t, r2)
+		h.shops = []runtime.Choice{{Value: "q1"}, {Value: "q2"}}
+		r3 := call(req(`{"size":"m"}`, r2.RequestState, accept(key, map[string]any{"shop": "p1"})))
+		key, _, _ = question(t, r3)
+		require.Equal(t, "order_pizza_3", key)
+		h.shops = []runtime.Choice{{Value: "q2"}}
+		r4 := call(req(`{"size":"m"}`, r3.RequestState, accept(key, map[string]any{"shop": "q2", "count": 3})))
+		require.NotNil(t, r4.Result)
+		assert.False(t, r4.Result.IsError, r4.Result.Text)
+		assert.JSONEq(t, `{"size":"m","shop":"q2","count":3}`, r4.Result.Text)
+	})
+}

@@ -244,7 +244,13 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		}
 	}
 	last := st.askedFor(f.name)
-	if empty || last == nil && f.optionalNotAsked && !f.mustAsk(schema()) {
+	nothingToAsk := empty || f.optionalNotAsked && !f.mustAsk(schema())
+	if nothingToAsk && last != nil && !equalDigest(last.Question, digest()) {
+		if last, err = r.resumeChanged(last, f.rules, schema(), digest()); err != nil {
+			return reply{}, nil, nil, err
+		}
+	}
+	if empty || last == nil && nothingToAsk {
 		// Nothing to ask (every field holds a value or its only option),
 		// or only optional fields the tool does without.
 		if hasPrev && prev.Action != Accept {
@@ -340,6 +346,34 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	}
 	p.digest = digest()
 	return reply{}, p, nil, nil
+}
+
+// resumeChanged resumes from last, a form whose options changed since it
+// was asked, when the form as it is now (rl its run-time rules, whole its
+// requestedSchema, d its digest) has nothing
+// the user must fill: most often a choices field left with one option, which
+// it takes whatever was picked (as a first call takes it). Asking that form
+// would show nothing to answer, or only optional fields the tool does
+// without, so the answer to last is taken for it: a refusal stands (of the
+// fields shown), and an accepted answer counts for the fields the form still
+// has (checked, and re-asked when they break a rule, as any answer). Without an answer under
+// last's key, last is returned unchanged.
+func (r *round) resumeChanged(last *asked, rl *rules, whole *jsonschema.Schema, d []byte) (*asked, error) {
+	er, answered, err := r.answer(last)
+	if err != nil || !answered {
+		return last, err
+	}
+	now := *last
+	now.Question = d
+	if er.Action != Accept {
+		return &now, nil // the fields refused are those shown
+	}
+	gone := func(name string) bool { _, ok := whole.Properties.Get(name); return !ok }
+	now.Fields = slices.DeleteFunc(slices.Clone(last.Fields), gone)
+	kept := maps.Clone(last.Content)
+	maps.DeleteFunc(kept, func(name string, _ any) bool { return gone(name) })
+	now.Content = rl.withFixed(kept) // the options the form now takes, as askForm keeps them
+	return &now, nil
 }
 
 // mustAsk reports whether whole, the form's requestedSchema, holds a field
