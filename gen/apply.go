@@ -117,10 +117,21 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		} else {
 			call = jen.Qual(implPkg, "AsInt").Call(jen.Id("raw"), lo, hi)
 		}
+		rangeErr := addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))
+		switch fd.Basic {
+		case "int", "int64", "uint", "uint64":
+			// A type that holds integers beyond 2^53: a float64 answer
+			// there may have been rounded, which the message says.
+			if lo == nil {
+				lo = jen.Lit(0)
+			}
+			rangeErr = jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("range"),
+				jen.Line().Qual(implPkg, "IntRangeMessage").Call(jen.Id("raw"), jen.Lit(fd.Type.Name), lo, hi))
+		}
 		return []jen.Code{
 			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Add(call), jen.Id("st")).Block(
 				jen.Case(jen.Qual(implPkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
-				jen.Case(jen.Qual(implPkg, "ConvOutOfRange")).Block(addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))),
+				jen.Case(jen.Qual(implPkg, "ConvOutOfRange")).Block(rangeErr),
 				jen.Default().Block(checkedStmt(jen.Id("x"), conv(jen.Id("x")))),
 			),
 		}

@@ -85,7 +85,10 @@ func TestIntFieldsRender(t *testing.T) {
 			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
 		`content["i64"]; ok {
 			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {`,
-		`"range", "does not fit in N")`,
+		`"range",
+					impl.IntRangeMessage(raw, "N", math.MinInt, math.MaxInt))`,
+		`"range",
+					impl.IntRangeMessage(raw, "S", 0, math.MaxUint))`,
 		`= int64(-9007199254740993), true`,
 		`= int(-2147483648), true`,
 		`= uint(uint64(0xffffffff)), true`,

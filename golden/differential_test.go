@@ -146,6 +146,20 @@ func cannotHold(k reflect.Kind, text string) bool {
 	return false
 }
 
+// beyondExactInt reports whether text, read as a float64 as an SDK does, is
+// an integer beyond ±impl.MaxExactInt for a field of integer kind k: one
+// that may have been rounded on its way, which mcpgen refuses.
+func beyondExactInt(k reflect.Kind, text string) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	default:
+		return false
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	return err == nil && f == math.Trunc(f) && math.Abs(f) > impl.MaxExactInt
+}
+
 // roundingMatters reports whether holding the JSON number text as a float64
 // (as SDKs decode form content, and as mcpgen compares number bounds) can
 // change a verdict of the property p: whether it is an integer, which side
@@ -227,6 +241,8 @@ func allowedDisagreement(a runtime.Args, props map[string]map[string]any, conten
 		switch {
 		case fe.Keyword == "range" && typ != nil && typ != timeType && cannotHold(typ.Kind(), string(raw)):
 			reasons["value the Go type cannot hold"] = true
+		case fe.Keyword == "range" && float && typ != nil && beyondExactInt(typ.Kind(), string(raw)):
+			reasons["an integer beyond ±(2^53−1) read as a float64 (it may have been rounded)"] = true
 		case fe.Keyword == "format" && typ == timeType && !timeParses(raw):
 			reasons["time.Parse cannot read it"] = true
 		case fe.Keyword == "range" && typ == timeType && !ptr && slices.Contains(required, fe.Field) && zeroTime(raw):

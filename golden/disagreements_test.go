@@ -86,7 +86,10 @@ func validStates(t testing.TB) map[string]runtime.Args {
 			a := gs.Def.New()
 			vals := map[string]any{}
 			for _, p := range properties(t, a.RequestedSchema(gs.Def.Fields...)) {
-				v, err := decodeContent([]byte(`{"v":`+g.valid(p.p)+`}`), false)
+				// json.Number: an integer beyond 2^53 read as a float64 is
+				// refused (it may have been rounded), and an unbounded
+				// integer field draws them.
+				v, err := decodeContent([]byte(`{"v":`+g.valid(p.p)+`}`), true)
 				require.NoError(t, err)
 				vals[p.name] = v["v"]
 			}
@@ -121,4 +124,32 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// An integer beyond ±(2^53−1) in content an SDK decoded into float64 is
+// refused with "range", saying why, where the validator (reading the exact
+// decimal) accepts it: 9007199254740993 arrives as 9007199254740992, and a
+// number the user did not send is never taken. With json.Number content it
+// is exact, and taken.
+func TestInexactIntegersAreRefused(t *testing.T) {
+	doc := []byte(`{"i":1,"age":30,"i64":9007199254740993,"u64":18446744073709551615}`)
+	rounded, err := decodeContent(doc, false) // float64, as go-sdk and mcp-go decode
+	require.NoError(t, err)
+	a := &nums.Ints{}
+	err = a.ApplyContent(rounded)
+	for _, field := range []string{"i64", "u64"} {
+		fe := fieldErr(t, err, field)
+		require.Equal(t, "range", fe.Keyword)
+		require.Contains(t, fe.Message, "may have lost digits")
+	}
+	var vals map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(doc, &vals))
+	require.NotEmpty(t, allowedDisagreement(&nums.Ints{}, nil, vals, nil, err, true, true), "the differential test admits it")
+
+	exact, err := decodeContent(doc, true)
+	require.NoError(t, err)
+	b := &nums.Ints{}
+	require.NoError(t, b.ApplyContent(exact))
+	require.Equal(t, int64(9007199254740993), *b.I64)
+	require.Equal(t, uint64(18446744073709551615), b.U64)
 }

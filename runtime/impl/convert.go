@@ -77,12 +77,24 @@ const (
 	ConvOutOfRange
 )
 
+// MaxExactInt is the largest integer that every JSON number read as a
+// float64 holds exactly: 2^53−1, the bound of I-JSON's interoperable
+// integers (RFC 7493 §2.2). An SDK that decodes a form's content with
+// encoding/json into any (go-sdk, mcp-go) hands over float64s, so an integer
+// answered beyond ±MaxExactInt may have arrived rounded (9007199254740993
+// reads as 9007199254740992): [AsInt] and [AsUint] refuse such a float64 as
+// [ConvOutOfRange] rather than take a number the user did not send, and
+// [IntRangeMessage] says why. A json.Number is exact at any size.
+const MaxExactInt = 1<<53 - 1
+
 // AsInt returns v as an int64 within [lo, hi], the range of the Go type that
 // will hold it (math.MinInt8, math.MaxInt8 … math.MinInt64, math.MaxInt64).
 // JSON numbers with a zero fractional part are integers (JSON Schema 2020-12
 // Validation §6.1.1), so 3.0 is 3 and 3.5 is [ConvWrongType]; a json.Number
-// is judged on its exact decimal, a float64 on its value. A number outside
-// [lo, hi] is [ConvOutOfRange]. The returned number is 0 unless [ConvOK].
+// or a Go integer is judged on its exact value, a float64 on its value
+// within ±[MaxExactInt]. A number outside [lo, hi], or a float64 beyond
+// ±MaxExactInt, is [ConvOutOfRange]. The returned number is 0 unless
+// [ConvOK].
 func AsInt(v any, lo, hi int64) (int64, Conv) {
 	if f, ok := v.(float64); ok { // what encoding/json decodes numbers into
 		return floatInt(f, lo, hi)
@@ -92,6 +104,13 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 		return clampInt(int64(n), lo, hi)
 	case int64:
 		return clampInt(n, lo, hi)
+	case int32:
+		return clampInt(int64(n), lo, hi)
+	case uint64:
+		if n > math.MaxInt64 {
+			return 0, ConvOutOfRange
+		}
+		return clampInt(int64(n), lo, hi)
 	case json.Number:
 		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			return clampInt(i, lo, hi)
@@ -118,16 +137,27 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 	return floatInt(f, lo, hi)
 }
 
-// floatInt is AsInt for a float64 (or another number read as one).
+// floatInt is AsInt for a float64 (or a float32 read as one).
 func floatInt(f float64, lo, hi int64) (int64, Conv) {
 	if f != math.Trunc(f) || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, ConvWrongType
 	}
-	// float64(math.MaxInt64) rounds up to 2^63, so compare against 2^63 exclusively.
-	if f < -(1<<63) || f >= 1<<63 {
+	if f < -MaxExactInt || f > MaxExactInt {
 		return 0, ConvOutOfRange
 	}
 	return clampInt(int64(f), lo, hi)
+}
+
+// IntRangeMessage is the message of a [ConvOutOfRange] from [AsInt] or
+// [AsUint] for v, an answer to a field of Go type goType holding [lo, hi]:
+// "does not fit in goType", or, for a float64 beyond ±[MaxExactInt] that
+// the type could hold, that the number may have been rounded on its way and
+// which integers can be sent.
+func IntRangeMessage(v any, goType string, lo int64, hi uint64) string {
+	if f, ok := v.(float64); ok && (f > MaxExactInt || f < -MaxExactInt) && f >= float64(lo) && f <= float64(hi) {
+		return "must be between -9007199254740991 and 9007199254740991: a larger integer may have lost digits when read as a 64-bit float (RFC 7493 §2.2)"
+	}
+	return "does not fit in " + goType
 }
 
 func clampInt(i, lo, hi int64) (int64, Conv) {
@@ -138,9 +168,9 @@ func clampInt(i, lo, hi int64) (int64, Conv) {
 }
 
 // AsUint returns v as a uint64 no greater than hi, the largest value of the Go
-// type that will hold it (math.MaxUint8 … math.MaxUint64). Integer-ness is
-// judged as in [AsInt]; negative values and values above hi are
-// [ConvOutOfRange], and the returned number is then 0.
+// type that will hold it (math.MaxUint8 … math.MaxUint64). Integer-ness and
+// the float64 bound are judged as in [AsInt]; negative values and values
+// above hi are [ConvOutOfRange], and the returned number is then 0.
 func AsUint(v any, hi uint64) (uint64, Conv) {
 	switch n := v.(type) {
 	case uint64:
@@ -165,29 +195,10 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 		return r.Num().Uint64(), ConvOK
 	}
 	i, st := AsInt(v, math.MinInt64, math.MaxInt64)
-	if st == ConvWrongType {
-		// Perhaps above MaxInt64 but within uint64.
-		f, ok := asNumber(v)
-		if !ok || f != math.Trunc(f) {
-			return 0, ConvWrongType
-		}
-		if f >= 1<<63 && f < 1<<64 {
-			u := uint64(f)
-			if u > hi {
-				return 0, ConvOutOfRange
-			}
-			return u, ConvOK
-		}
-		return 0, ConvOutOfRange
-	}
-	if st == ConvOutOfRange {
-		f, _ := asNumber(v)
-		if f >= 1<<63 && f < 1<<64 && uint64(f) <= hi {
-			return uint64(f), ConvOK
-		}
-		return 0, ConvOutOfRange
-	}
-	if i < 0 || uint64(i) > hi {
+	switch {
+	case st != ConvOK:
+		return 0, st
+	case i < 0 || uint64(i) > hi:
 		return 0, ConvOutOfRange
 	}
 	return uint64(i), ConvOK

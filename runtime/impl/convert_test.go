@@ -5,26 +5,38 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // TestFloat64FastPaths holds the float64 fast paths of AsInt, AsUint and
 // AsFloat64 (what encoding/json decodes numbers into) to the verdicts the
 // same numbers get as json.Number written out exactly, which take the exact path, at the edges:
-// fractions, NaN and infinities, the int64 and int8 limits, and 2^63.
+// fractions, NaN and infinities, the int64 and int8 limits, ±(2^53−1) and 2^63.
+// Beyond ±MaxExactInt an integer that arrived as a float64 may have been
+// rounded on its way, so it is refused (ConvOutOfRange) where the exact
+// decimal would be taken.
 func TestFloat64FastPaths(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 3, 3.5, -3.5, 127, 128, -128, -129, 1e18, -1e18,
+		MaxExactInt, -MaxExactInt, MaxExactInt + 1, -MaxExactInt - 1,
 		1 << 63, -(1 << 63), 1 << 64, 1e300, -1e300, 5e-324, math.MaxFloat64} {
 		n := json.Number(new(big.Float).SetFloat64(f).Text('f', 1100)) // exact
+		beyond := math.Abs(f) > MaxExactInt
 		for _, r := range [][2]int64{{math.MinInt64, math.MaxInt64}, {math.MinInt8, math.MaxInt8}, {0, 100}} {
 			gi, gs := AsInt(f, r[0], r[1])
 			wi, ws := AsInt(n, r[0], r[1])
+			if beyond && ws == ConvOK {
+				wi, ws = 0, ConvOutOfRange
+			}
 			if gi != wi || gs != ws {
 				t.Errorf("AsInt(%v, %d, %d) = %d, %d; as json.Number %s: %d, %d", f, r[0], r[1], gi, gs, n, wi, ws)
 			}
 		}
 		gu, gs := AsUint(f, math.MaxUint64)
 		wu, ws := AsUint(n, math.MaxUint64)
+		if beyond && ws == ConvOK {
+			wu, ws = 0, ConvOutOfRange
+		}
 		if gu != wu || gs != ws {
 			t.Errorf("AsUint(%v) = %d, %d; as json.Number %s: %d, %d", f, gu, gs, n, wu, ws)
 		}
@@ -122,5 +134,41 @@ func TestPlatformIntBounds(t *testing.T) {
 	past = new(big.Int).Add(new(big.Int).SetUint64(math.MaxUint), big.NewInt(1))
 	if _, st := AsUint(json.Number(past.String()), math.MaxUint); st != ConvOutOfRange {
 		t.Errorf("AsUint(MaxUint+1 = %s) = %d, want ConvOutOfRange", past, st)
+	}
+}
+
+// An integer beyond ±(2^53−1) that arrives as a float64 is refused with a
+// message that says why, never taken rounded: 9007199254740993 decodes to
+// 9007199254740992. As a json.Number, or a Go integer, it is exact.
+func TestInexactFloatIntegers(t *testing.T) {
+	var decoded any
+	if err := json.Unmarshal([]byte(`9007199254740993`), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if x, st := AsInt(decoded, math.MinInt64, math.MaxInt64); st != ConvOutOfRange {
+		t.Errorf("AsInt(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
+	}
+	if x, st := AsUint(decoded, math.MaxUint64); st != ConvOutOfRange {
+		t.Errorf("AsUint(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
+	}
+	if msg := IntRangeMessage(decoded, "int64", math.MinInt64, math.MaxInt64); !strings.Contains(msg, "lost digits") {
+		t.Errorf("IntRangeMessage(2^53+1 for int64) = %q", msg)
+	}
+	if msg := IntRangeMessage(decoded, "int32", math.MinInt32, math.MaxInt32); msg != "does not fit in int32" {
+		t.Errorf("IntRangeMessage(2^53+1 for int32) = %q", msg)
+	}
+	if msg := IntRangeMessage(float64(300), "int8", math.MinInt8, math.MaxInt8); msg != "does not fit in int8" {
+		t.Errorf("IntRangeMessage(300 for int8) = %q", msg)
+	}
+	for _, v := range []any{json.Number("9007199254740993"), int64(9007199254740993), uint64(9007199254740993)} {
+		if x, st := AsInt(v, math.MinInt64, math.MaxInt64); st != ConvOK || x != 9007199254740993 {
+			t.Errorf("AsInt(%T 2^53+1) = %d, %d", v, x, st)
+		}
+		if x, st := AsUint(v, math.MaxUint64); st != ConvOK || x != 9007199254740993 {
+			t.Errorf("AsUint(%T 2^53+1) = %d, %d", v, x, st)
+		}
+	}
+	if x, st := AsInt(float64(MaxExactInt), math.MinInt64, math.MaxInt64); st != ConvOK || x != MaxExactInt {
+		t.Errorf("AsInt(2^53-1) = %d, %d", x, st)
 	}
 }

@@ -27,8 +27,9 @@ const (
 	MinVersion = 3
 	// MaxVersion is the newest generated code version this package serves; it
 	// is the version the mcpgen of this module writes. Version 5 added
-	// [RegisterURLQuestion] (URL-mode questions).
-	MaxVersion = 5
+	// [RegisterURLQuestion] (URL-mode questions); version 6,
+	// [IntRangeMessage] (integers a float64 answer may have rounded).
+	MaxVersion = 6
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a

@@ -14,11 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 5. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 5)
-const _ = impl.EnforceVersion(5 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 6)
+const _ = impl.EnforceVersion(6 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of AllKinds that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -398,7 +398,8 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "count", "range", "does not fit in int")
+				impl.AddFieldError(&ve, "count", "range",
+					impl.IntRangeMessage(raw, "int", math.MinInt, math.MaxInt))
 			default:
 				if _AllKinds_check_Count(x, &ve) {
 					v6, set6 = int(x), true
@@ -417,7 +418,8 @@ func (t *AllKinds) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "big", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "big", "range", "does not fit in uint64")
+				impl.AddFieldError(&ve, "big", "range",
+					impl.IntRangeMessage(raw, "uint64", 0, math.MaxUint64))
 			default:
 				v7, set7 = uint64(x), true
 			}

@@ -13,11 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 5. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 5)
-const _ = impl.EnforceVersion(5 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 6)
+const _ = impl.EnforceVersion(6 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -259,7 +259,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "i", "range", "does not fit in int")
+				impl.AddFieldError(&ve, "i", "range",
+					impl.IntRangeMessage(raw, "int", math.MinInt, math.MaxInt))
 			default:
 				v0, set0 = int(x), true
 			}
@@ -327,7 +328,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "i64", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "i64", "range", "does not fit in int64")
+				impl.AddFieldError(&ve, "i64", "range",
+					impl.IntRangeMessage(raw, "int64", math.MinInt64, math.MaxInt64))
 			default:
 				v4, set4 = int64(x), true
 			}
@@ -344,7 +346,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "u", "range", "does not fit in uint")
+				impl.AddFieldError(&ve, "u", "range",
+					impl.IntRangeMessage(raw, "uint", 0, math.MaxUint))
 			default:
 				if _Ints_check_U(x, &ve) {
 					v5, set5 = uint(x), true
@@ -412,7 +415,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "u64", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "u64", "range", "does not fit in uint64")
+				impl.AddFieldError(&ve, "u64", "range",
+					impl.IntRangeMessage(raw, "uint64", 0, math.MaxUint64))
 			default:
 				v9, set9 = uint64(x), true
 			}
@@ -463,7 +467,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "low", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "low", "range", "does not fit in int64")
+				impl.AddFieldError(&ve, "low", "range",
+					impl.IntRangeMessage(raw, "int64", math.MinInt64, math.MaxInt64))
 			default:
 				if _Ints_check_Low(x, &ve) {
 					v12, set12 = int64(x), true
@@ -480,7 +485,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "high", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "high", "range", "does not fit in uint64")
+				impl.AddFieldError(&ve, "high", "range",
+					impl.IntRangeMessage(raw, "uint64", 0, math.MaxUint64))
 			default:
 				if _Ints_check_High(x, &ve) {
 					v13, set13 = uint64(x), true
@@ -497,7 +503,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "up", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "up", "range", "does not fit in uint")
+				impl.AddFieldError(&ve, "up", "range",
+					impl.IntRangeMessage(raw, "uint", 0, math.MaxUint))
 			default:
 				v14, set14 = uint(x), true
 			}
@@ -512,7 +519,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "count", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "count", "range", "does not fit in Count")
+				impl.AddFieldError(&ve, "count", "range",
+					impl.IntRangeMessage(raw, "Count", math.MinInt, math.MaxInt))
 			default:
 				v15, set15 = Count(x), true
 			}
@@ -527,7 +535,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "size", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "size", "range", "does not fit in Size")
+				impl.AddFieldError(&ve, "size", "range",
+					impl.IntRangeMessage(raw, "Size", 0, math.MaxUint))
 			default:
 				if _Ints_check_Size(x, &ve) {
 					v16, set16 = Size(x), true
@@ -544,7 +553,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "edge", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "edge", "range", "does not fit in int")
+				impl.AddFieldError(&ve, "edge", "range",
+					impl.IntRangeMessage(raw, "int", math.MinInt, math.MaxInt))
 			default:
 				v17, set17 = int(x), true
 			}
@@ -561,7 +571,8 @@ func (t *Ints) _mcpgenApply(content map[string]any, partial bool) error {
 			case impl.ConvWrongType:
 				impl.AddFieldError(&ve, "uedge", "type", "must be an integer, got "+impl.TypeName(raw))
 			case impl.ConvOutOfRange:
-				impl.AddFieldError(&ve, "uedge", "range", "does not fit in uint")
+				impl.AddFieldError(&ve, "uedge", "range",
+					impl.IntRangeMessage(raw, "uint", 0, math.MaxUint))
 			default:
 				v18, set18 = uint(x), true
 			}
