@@ -245,6 +245,8 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 	}
 	var fields []*Field
 	var args []*Arg
+	var kept []*fieldCand
+	defer func() { a.foldCollisions(kept) }()
 	for _, c := range cands {
 		group := byName[c.json]
 		if len(group) > 1 {
@@ -270,14 +272,35 @@ func (a *analyzer) resolve(cands []*fieldCand) ([]*Field, []*Arg) {
 				continue
 			}
 			args = append(args, a.argModel(c))
+			kept = append(kept, c)
 			continue
 		}
 		if f := a.fieldModel(c); f != nil {
 			f.DecodesItself = decodesItself(c.v.Type())
 			fields = append(fields, f)
+			kept = append(kept, c)
 		}
 	}
 	return fields, args
+}
+
+// foldCollisions reports the fields of kept (those encoding/json fills)
+// whose JSON names differ only in case (strings.EqualFold, how encoding/json
+// matches keys): encoding/json would fill either field from either key, so
+// the runtime refuses arguments that hold both keys with -32602, and the
+// tool would declare two arguments no call can pass together.
+func (a *analyzer) foldCollisions(kept []*fieldCand) {
+	for i, c := range kept {
+		for _, prev := range kept[:i] {
+			if prev.json != c.json && strings.EqualFold(prev.json, c.json) {
+				a.diags = append(a.diags, Diagnostic{Pos: c.top,
+					Message: fmt.Sprintf("JSON names %q (%s) and %q (%s) differ only in case: encoding/json matches keys without regard to case, so no call could pass both (the runtime refuses such arguments); give one of them another json name",
+						c.json, strings.Join(c.path, "."), prev.json, strings.Join(prev.path, ".")),
+					Related: []Related{{Pos: prev.fpos, Message: "the other field: " + strings.Join(prev.path, ".")}}})
+				break
+			}
+		}
+	}
 }
 
 // dominant returns the field encoding/json uses for a JSON name shared by

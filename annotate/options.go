@@ -206,6 +206,14 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 		vs, ve := c.valueSpan(o)
 		return c.fix(fmt.Sprintf("Write %s=%s", o.Key, value), vs, ve, value)
 	}
+	for _, key := range []string{"title", "description"} {
+		if o, has := opts[key]; has && strings.TrimSpace(o.Value) == "" {
+			// An empty text would silently fall back to the field's name
+			// (a title) or to nothing (a description): say it.
+			badFix(o, drop(o), "%s= is empty; write the text the user sees, e.g. %s=%s, or remove it", key, key,
+				map[string]string{"title": "Departure date", "description": "'The day the flight leaves, YYYY-MM-DD'"}[key])
+		}
+	}
 	if o, has := opts["title"]; has {
 		f.Title = o.Value
 	}

@@ -128,3 +128,9 @@ type Described func()
 
 // JSONSchema makes Described a string in the input schema.
 func (Described) JSONSchema() *struct{} { return nil }
+
+// CaseTwins has two fields whose JSON names differ only in case.
+type CaseTwins struct {
+	Acct  string `json:"acct" elicit:"optional"`
+	Upper string `json:"ACCT"` // want `^JSON names "ACCT" \(Upper\) and "acct" \(Acct\) differ only in case: encoding/json matches keys without regard to case, so no call could pass both \(the runtime refuses such arguments\); give one of them another json name$`
+}

@@ -55,6 +55,8 @@ type Values struct {
 	URL       string   `json:"url" elicit:"optional,format=url"`              // want `^elicit tag on URL: format=url is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=uri\?$`
 	Upper     string   `json:"upper" elicit:"optional,format=Email"`          // want `^elicit tag on Upper: format=Email is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=email\?$`
 	Greeting  string   `json:"greeting" elicit:"optional,title=Hello, world"` // want `^elicit tag on Greeting: title=Hello, world: a value holding "," goes in single quotes; write title='Hello, world'$`
+	NoText    string   `json:"noText" elicit:"optional,title="`               // want `^elicit tag on NoText: title= is empty; write the text the user sees, e\.g\. title=Departure date, or remove it$`
+	NoDesc    string   `json:"noDesc" elicit:"description=,optional"`         // want `^elicit tag on NoDesc: description= is empty; write the text the user sees, e\.g\. description='The day the flight leaves, YYYY-MM-DD', or remove it$`
 }
 
 // Enums are broken choice lists.
