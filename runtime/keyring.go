@@ -240,7 +240,11 @@ func (kr *KeyRing) Open(state string, maxLen int) ([]byte, error) {
 		return nil, ErrStateTooLarge
 	}
 	// Strict: a state whose last character differs only in its unused bits
-	// is a different string and must not open.
+	// is a different string and must not open. encoding/base64 skips line
+	// breaks even then, so they are refused first: one state, one spelling.
+	if strings.ContainsAny(state, "\r\n") {
+		return nil, ErrStateEncoding
+	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(state)
 	if err != nil {
 		return nil, ErrStateEncoding

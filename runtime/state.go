@@ -16,6 +16,7 @@ import (
 
 	segjson "github.com/segmentio/encoding/json"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -335,9 +336,9 @@ func canonicalObject(dec *json.Decoder, out *bytes.Buffer) error {
 		f := foldKey(key)
 		if prev, dup := folded[f]; dup {
 			if prev == key {
-				return fmt.Errorf("arguments have the key %q twice", key)
+				return fmt.Errorf("arguments have the key %q twice", clip.Text(key))
 			}
-			return fmt.Errorf("arguments have the keys %q and %q, which encoding/json would take for one (it matches keys without regard to case)", prev, key)
+			return fmt.Errorf("arguments have the keys %q and %q, which encoding/json would take for one (it matches keys without regard to case)", clip.Text(prev), clip.Text(key))
 		}
 		folded[f] = key
 		t, err = dec.Token()

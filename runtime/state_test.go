@@ -170,7 +170,10 @@ func TestHostileStates(t *testing.T) {
 		}
 	})
 	t.Run("not base64", func(t *testing.T) {
-		for _, s := range []string{"!!!!", state + "=", strings.ReplaceAll(state, state[5:6], "+"), "é" + state, state + " ", `{"r":1}`} {
+		// Line breaks anywhere: encoding/base64 skips them, but a state has
+		// one spelling.
+		for _, s := range []string{"!!!!", state + "=", strings.ReplaceAll(state, state[5:6], "+"), "é" + state, state + " ", `{"r":1}`,
+			state[:10] + "\n" + state[10:], state[:10] + "\r\n" + state[10:], state + "\n", "\r" + state} {
 			e.rejected(req(paris, s, answer), "not base64: "+s)
 		}
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -177,7 +178,7 @@ func paramsFault(method string, body []byte) string {
 	// go-sdk decodes arguments and _meta into any, whose numbers are
 	// float64: a number beyond its range fails the whole params.
 	if path, num := outOfRange(req.Params); path != "" {
-		return fmt.Sprintf("%s: number %s is out of range (a JSON number here must fit a 64-bit float)", path, num)
+		return fmt.Sprintf("%s: number %s is out of range (a JSON number here must fit a 64-bit float)", clip.Text(path), clip.Text(num))
 	}
 	var target any
 	switch method {

@@ -134,3 +134,26 @@ func TestJSONRPCErrorStatuses(t *testing.T) {
 		assert.Equal(t, http.StatusOK, status, "2025-11-25 %s: %s", name, msg)
 	}
 }
+
+// A hostile request cannot make its error response as large as itself: a
+// number of a million digits, or a key of 30 KB sent twice (within the
+// arguments' 64 KiB), is quoted in the -32602 message by its first bytes and
+// its length.
+func TestErrorsClipWhatTheyQuote(t *testing.T) {
+	trip := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	huge := "1" + strings.Repeat("0", 999_999)
+	key := strings.Repeat("k", 30_000)
+	for name, tc := range map[string]struct{ args, want string }{
+		"a million-digit number": {`{"city":"Paris","budget":` + huge + `}`, "arguments.budget: number 1000000000"},
+		"a huge key twice":       {`{"city":"Paris","` + key + `":1,"` + key + `":2}`, `have the key \"kkkk`},
+	} {
+		status, body := post(t, srv.URL, `{"name":"plan_trip","arguments":`+tc.args+`,`+meta2026+`}`)
+		assert.Less(t, len(body), 4096, "%s: a %d-byte response", name, len(body))
+		assert.Equal(t, http.StatusBadRequest, status, name)
+		assert.Contains(t, string(body), tc.want, name)
+		assert.Contains(t, string(body), " bytes)", name)
+	}
+	assert.Zero(t, trip.Count())
+}
