@@ -305,3 +305,69 @@ func TestFormChoicesShrunkToOneRestOptional(t *testing.T) {
 		assert.JSONEq(t, `{"size":"m","shop":"q2","count":3}`, r4.Result.Text)
 	})
 }
+
+// pizzaPay is an order_pizza handler whose Accept asks the pay question
+// among two accounts; a test changes the shops between rounds.
+type pizzaPay struct{ pizzaShops }
+
+func (h *pizzaPay) Accept(ctx context.Context, args *fixture.Pizza) (*runtime.Result, error) {
+	var q fixture.Pay
+	two := []runtime.Choice{{Value: "chk-1"}, {Value: "sav-2"}}
+	action, err := runtime.Ask(ctx, "pay", &q, &runtime.AskOptions{Choices: map[string][]runtime.Choice{"account": two}})
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(args)
+	return runtime.Textf("%s %s %s", action, q.Account, b), err
+}
+
+// What the user answered survives options that change under it: the
+// tool's form settled with a count keeps it when a later round settles it
+// again with one shop left; a field left with one option takes the option
+// it has now, not the one it had when the form was asked; and a retry that
+// carries no answer, once nothing is left to fill, is settled as a first
+// call is, not asked a form of optional fields alone.
+func TestFormChoicesChangedKeepWhatWasAnswered(t *testing.T) {
+	newCall := func(t *testing.T, flow *runtime.Flow) func(*protocol.Request) *runtime.Response {
+		opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+		return func(r *protocol.Request) *runtime.Response {
+			t.Helper()
+			resp, err := flow.Call(context.Background(), opts, r)
+			require.NoError(t, err)
+			noEmptyForm(t, resp)
+			return resp
+		}
+	}
+	t.Run("the count answered before a question", func(t *testing.T) {
+		h := &pizzaPay{pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}}
+		call := newCall(t, fixture.NewPizzaFlow(h))
+		r1 := call(req(`{"size":"m"}`, "", nil))
+		r2 := call(req(`{"size":"m"}`, r1.RequestState, accept("order_pizza", map[string]any{"shop": "north", "count": 3})))
+		key, _, _ := question(t, r2)
+		require.Equal(t, "pay", key)
+		h.shops = []runtime.Choice{{Value: "south"}}
+		r3 := call(req(`{"size":"m"}`, r2.RequestState, accept("pay", map[string]any{"account": "chk-1"})))
+		require.NotNil(t, r3.Result)
+		assert.Equal(t, `accept chk-1 {"size":"m","shop":"south","count":3}`, r3.Result.Text)
+	})
+	t.Run("the one option as it is now", func(t *testing.T) {
+		h := &pizzaShops{shops: []runtime.Choice{{Value: "south"}}}
+		call := newCall(t, fixture.NewPizzaFlow(h))
+		r1 := call(req(`{}`, "", nil))
+		_, _, fields := question(t, r1)
+		require.Equal(t, []string{"size", "count"}, fields)
+		h.shops = []runtime.Choice{{Value: "west"}}
+		r2 := call(req(`{}`, r1.RequestState, accept("order_pizza", map[string]any{"size": "l"})))
+		require.NotNil(t, r2.Result)
+		assert.JSONEq(t, `{"size":"l","shop":"west","count":1}`, r2.Result.Text)
+	})
+	t.Run("no answer once nothing is left to fill", func(t *testing.T) {
+		h := &pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}
+		call := newCall(t, fixture.NewPizzaFlow(h))
+		r1 := call(req(`{"size":"m"}`, "", nil))
+		h.shops = []runtime.Choice{{Value: "south"}}
+		r2 := call(req(`{"size":"m"}`, r1.RequestState, nil))
+		require.NotNil(t, r2.Result, "no form of count alone")
+		assert.JSONEq(t, `{"size":"m","shop":"south","count":1}`, r2.Result.Text)
+	})
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -265,9 +266,19 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 				return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 			}
 		}
-		content := f.rules.withFixed(nil)
+		// Values the user gave for fields the form still has are kept
+		// when an accepted form is settled again with other options (a
+		// question's round, after the tool's form changed).
+		var kept map[string]any
+		if hasPrev {
+			kept = inForm(prev.Content, schema())
+		}
+		content := f.rules.withFixed(kept)
 		if len(f.rules.defaultsOf()) > 0 {
 			for pair := schema().Properties.Oldest(); pair != nil; pair = pair.Next() {
+				if _, given := content[pair.Key]; given {
+					continue
+				}
 				if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(schema().Required, pair.Key) {
 					if content == nil {
 						content = map[string]any{}
@@ -311,6 +322,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			if merged == nil {
 				merged = map[string]any{}
 			}
+			f.rules.overlayFixed(merged) // a field left with one option takes it now, not the one it had when asked
 			for _, name := range last.Fields {
 				delete(merged, name)
 				if v, ok := er.Content[name]; ok {
@@ -350,30 +362,43 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 
 // resumeChanged resumes from last, a form whose options changed since it
 // was asked, when the form as it is now (rl its run-time rules, whole its
-// requestedSchema, d its digest) has nothing
-// the user must fill: most often a choices field left with one option, which
-// it takes whatever was picked (as a first call takes it). Asking that form
-// would show nothing to answer, or only optional fields the tool does
-// without, so the answer to last is taken for it: a refusal stands (of the
-// fields shown), and an accepted answer counts for the fields the form still
-// has (checked, and re-asked when they break a rule, as any answer). Without an answer under
-// last's key, last is returned unchanged.
+// requestedSchema, d its digest) has nothing the user must fill: most often
+// a choices field left with one option, which it takes whatever was picked
+// (as a first call takes it). Asking that form would show nothing to answer,
+// or only optional fields the tool does without, so the answer to last is
+// taken for it: a refusal stands (of the fields shown), and an accepted
+// answer counts for the fields the form still has (checked, and re-asked
+// when they break a rule, as any answer). Without an answer under last's
+// key it returns nil: the form is settled as on a first call.
 func (r *round) resumeChanged(last *asked, rl *rules, whole *jsonschema.Schema, d []byte) (*asked, error) {
 	er, answered, err := r.answer(last)
 	if err != nil || !answered {
-		return last, err
+		// No answer to it: the form is settled as on a first call.
+		return nil, err
 	}
 	now := *last
 	now.Question = d
 	if er.Action != Accept {
 		return &now, nil // the fields refused are those shown
 	}
-	gone := func(name string) bool { _, ok := whole.Properties.Get(name); return !ok }
-	now.Fields = slices.DeleteFunc(slices.Clone(last.Fields), gone)
-	kept := maps.Clone(last.Content)
-	maps.DeleteFunc(kept, func(name string, _ any) bool { return gone(name) })
-	now.Content = rl.withFixed(kept) // the options the form now takes, as askForm keeps them
+	now.Fields = slices.DeleteFunc(slices.Clone(last.Fields), func(name string) bool { _, ok := whole.Properties.Get(name); return !ok })
+	now.Content = rl.withFixed(inForm(last.Content, whole)) // the options the form now takes, as askForm keeps them
 	return &now, nil
+}
+
+// inForm returns the values of content whose fields whole (a requestedSchema)
+// has; nil when there are none.
+func inForm(content map[string]any, whole *jsonschema.Schema) map[string]any {
+	var out map[string]any
+	for name, v := range content {
+		if _, ok := whole.Properties.Get(name); ok {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[name] = v
+		}
+	}
+	return out
 }
 
 // mustAsk reports whether whole, the form's requestedSchema, holds a field
@@ -407,7 +432,7 @@ func (r *round) answer(last *asked) (*protocol.ElicitResult, bool, error) {
 		return er, true, nil
 	}
 	return nil, false, &protocol.Error{Code: protocol.CodeInvalidParams,
-		Message: "inputResponses[" + strconv.Quote(last.Key) + "] has unknown action " + strconv.Quote(string(er.Action))}
+		Message: "inputResponses[" + strconv.Quote(last.Key) + "] has unknown action " + strconv.Quote(clip.Text(string(er.Action)))}
 }
 
 // askForm ends the request in the input-required result that asks p, with

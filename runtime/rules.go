@@ -190,6 +190,14 @@ func (r *rules) problems(fresh func() Args) []string {
 	return out
 }
 
+// overlayFixed writes into content the option of each field left with one
+// (see settle), over any value it held.
+func (r *rules) overlayFixed(content map[string]any) {
+	if r != nil {
+		maps.Copy(content, r.fixed)
+	}
+}
+
 // withFixed returns content with the values settle fixed added (a new map;
 // content is not changed), or nil when both are empty.
 func (r *rules) withFixed(content map[string]any) map[string]any {

@@ -155,7 +155,11 @@ func floatInt(f float64, lo, hi int64) (int64, Conv) {
 // which integers can be sent.
 func IntRangeMessage(v any, goType string, lo int64, hi uint64) string {
 	if f, ok := v.(float64); ok && (f > MaxExactInt || f < -MaxExactInt) && f >= float64(lo) && f <= float64(hi) {
-		return "must be between -9007199254740991 and 9007199254740991: a larger integer may have lost digits when read as a 64-bit float (RFC 7493 §2.2)"
+		const why = ": a larger integer may have lost digits when read as a 64-bit float (RFC 7493 §2.2)"
+		if lo >= 0 {
+			return "must be at most 9007199254740991" + why
+		}
+		return "must be between -9007199254740991 and 9007199254740991" + why
 	}
 	return "does not fit in " + goType
 }

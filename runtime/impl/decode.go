@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/exact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
@@ -234,7 +235,7 @@ func integerText(ve **runtime.ValidationError, key string, v []byte) bool {
 		return false
 	}
 	if bytes.ContainsAny(v, ".eE") {
-		AddFieldError(ve, key, "type", "must be an integer, got "+string(v))
+		AddFieldError(ve, key, "type", "must be an integer, got "+clip.Text(string(v)))
 		return false
 	}
 	return true

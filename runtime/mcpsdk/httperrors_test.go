@@ -145,13 +145,18 @@ func TestErrorsClipWhatTheyQuote(t *testing.T) {
 	t.Cleanup(srv.Close)
 	huge := "1" + strings.Repeat("0", 999_999)
 	key := strings.Repeat("k", 30_000)
-	for name, tc := range map[string]struct{ args, want string }{
-		"a million-digit number": {`{"city":"Paris","budget":` + huge + `}`, "arguments.budget: number 1000000000"},
-		"a huge key twice":       {`{"city":"Paris","` + key + `":1,"` + key + `":2}`, `have the key \"kkkk`},
+	for name, tc := range map[string]struct {
+		args, want string
+		status     int
+	}{
+		"a million-digit number": {`{"city":"Paris","budget":` + huge + `}`, "arguments.budget: number 1000000000", http.StatusBadRequest},
+		"a huge key twice":       {`{"city":"Paris","` + key + `":1,"` + key + `":2}`, `have the key \"kkkk`, http.StatusBadRequest},
+		// A tool error, from the generated decoding of the argument.
+		"an integer with a 60 KB fraction": {`{"city":"Paris","budget":1.` + strings.Repeat("0", 60_000) + `1}`, "must be an integer, got 1.000", http.StatusOK},
 	} {
 		status, body := post(t, srv.URL, `{"name":"plan_trip","arguments":`+tc.args+`,`+meta2026+`}`)
 		assert.Less(t, len(body), 4096, "%s: a %d-byte response", name, len(body))
-		assert.Equal(t, http.StatusBadRequest, status, name)
+		assert.Equal(t, tc.status, status, name)
 		assert.Contains(t, string(body), tc.want, name)
 		assert.Contains(t, string(body), " bytes)", name)
 	}
