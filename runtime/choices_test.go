@@ -16,6 +16,19 @@ import (
 // These tests change run-time choices (elicit:"choices") between the rounds
 // of a call: the options a retry computes are the ones that count.
 
+// flowCaller returns a function that calls flow with its own keys and
+// in-memory store, failing t on an error or a form with no field in it.
+func flowCaller(t *testing.T, flow *runtime.Flow) func(*protocol.Request) *runtime.Response {
+	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
+	return func(r *protocol.Request) *runtime.Response {
+		t.Helper()
+		resp, err := flow.Call(context.Background(), opts, r)
+		require.NoError(t, err)
+		noEmptyForm(t, resp)
+		return resp
+	}
+}
+
 // noEmptyForm fails when resp asks for a form with no field in it.
 func noEmptyForm(t *testing.T, resp *runtime.Response) {
 	t.Helper()
@@ -114,14 +127,7 @@ func (h *pizzaShops) Cancel(context.Context, *fixture.Pizza) (*runtime.Result, e
 func TestFormChoicesShrunkToOneAskTheRest(t *testing.T) {
 	h := &pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}
 	flow := fixture.NewPizzaFlow(h)
-	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
-	call := func(r *protocol.Request) *runtime.Response {
-		t.Helper()
-		resp, err := flow.Call(context.Background(), opts, r)
-		require.NoError(t, err)
-		noEmptyForm(t, resp)
-		return resp
-	}
+	call := flowCaller(t, flow)
 	r1 := call(req(`{}`, "", nil))
 	_, _, fields := question(t, r1)
 	require.Equal(t, []string{"size", "shop", "count"}, fields)
@@ -250,14 +256,7 @@ func TestFormChoicesShrunkToOneRestOptional(t *testing.T) {
 	setup := func(t *testing.T) (*pizzaShops, func(*protocol.Request) *runtime.Response, *runtime.Response) {
 		h := &pizzaShops{shops: ns}
 		flow := fixture.NewPizzaFlow(h)
-		opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
-		call := func(r *protocol.Request) *runtime.Response {
-			t.Helper()
-			resp, err := flow.Call(context.Background(), opts, r)
-			require.NoError(t, err)
-			noEmptyForm(t, resp)
-			return resp
-		}
+		call := flowCaller(t, flow)
 		r1 := call(req(`{"size":"m"}`, "", nil))
 		_, _, fields := question(t, r1)
 		require.Equal(t, []string{"shop", "count"}, fields)
@@ -328,19 +327,9 @@ func (h *pizzaPay) Accept(ctx context.Context, args *fixture.Pizza) (*runtime.Re
 // carries no answer, once nothing is left to fill, is settled as a first
 // call is, not asked a form of optional fields alone.
 func TestFormChoicesChangedKeepWhatWasAnswered(t *testing.T) {
-	newCall := func(t *testing.T, flow *runtime.Flow) func(*protocol.Request) *runtime.Response {
-		opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: runtime.NewMemoryStore()}
-		return func(r *protocol.Request) *runtime.Response {
-			t.Helper()
-			resp, err := flow.Call(context.Background(), opts, r)
-			require.NoError(t, err)
-			noEmptyForm(t, resp)
-			return resp
-		}
-	}
 	t.Run("the count answered before a question", func(t *testing.T) {
 		h := &pizzaPay{pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}}
-		call := newCall(t, fixture.NewPizzaFlow(h))
+		call := flowCaller(t, fixture.NewPizzaFlow(h))
 		r1 := call(req(`{"size":"m"}`, "", nil))
 		r2 := call(req(`{"size":"m"}`, r1.RequestState, accept("order_pizza", map[string]any{"shop": "north", "count": 3})))
 		key, _, _ := question(t, r2)
@@ -352,7 +341,7 @@ func TestFormChoicesChangedKeepWhatWasAnswered(t *testing.T) {
 	})
 	t.Run("the one option as it is now", func(t *testing.T) {
 		h := &pizzaShops{shops: []runtime.Choice{{Value: "south"}}}
-		call := newCall(t, fixture.NewPizzaFlow(h))
+		call := flowCaller(t, fixture.NewPizzaFlow(h))
 		r1 := call(req(`{}`, "", nil))
 		_, _, fields := question(t, r1)
 		require.Equal(t, []string{"size", "count"}, fields)
@@ -363,7 +352,7 @@ func TestFormChoicesChangedKeepWhatWasAnswered(t *testing.T) {
 	})
 	t.Run("no answer once nothing is left to fill", func(t *testing.T) {
 		h := &pizzaShops{shops: []runtime.Choice{{Value: "north"}, {Value: "south"}}}
-		call := newCall(t, fixture.NewPizzaFlow(h))
+		call := flowCaller(t, fixture.NewPizzaFlow(h))
 		r1 := call(req(`{"size":"m"}`, "", nil))
 		h.shops = []runtime.Choice{{Value: "south"}}
 		r2 := call(req(`{"size":"m"}`, r1.RequestState, nil))
