@@ -79,6 +79,7 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name(), err))
 	}
 	tool := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
+	shapeResults(s)
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
