@@ -310,7 +310,7 @@ func inspectorWeb() *Client {
 			Source:  p + "#L100-L126",
 		},
 		Notes: []string{
-			"On 2026-07-28 the Inspector does not answer input_required rounds by itself: each round is shown as its own modal.",
+			"On 2026-07-28 the requests of each input_required round are shown in the same modal as a legacy request; the Inspector then retries the call with the answers, for at most 10 rounds (core/mcp/inspectorClient.ts L2868-L2880 at 2.3.0).",
 		},
 	}
 }
@@ -538,10 +538,8 @@ func inspectorCLI() *Client {
 }
 
 // passThrough is the cell of a library that hands a feature to the app's
-// handler as it came.
-func passThrough(src Source) Cell {
-	return rendersHow("passed to the app's handler as sent", src)
-}
+// handler as it came (Renders, for a Library).
+func passThrough(src Source) Cell { return renders(src) }
 
 func tsSDK1() *Client {
 	c := srcTS1Client
@@ -563,7 +561,7 @@ func tsSDK1() *Client {
 			URLMode:       rendersHow("passed to the app's handler when url is declared", c+"#L373-L381"),
 		}),
 		Notes: []string{
-			"It refuses the whole request (\"Invalid elicitation request\") for shapes outside the spec's schema: a format other than email, uri, date or date-time, a oneOf without type: string, a type array.",
+			"It refuses the whole request (\"Invalid elicitation request\") for shapes outside the spec's schema [inferred from its zod schemas, src/types.ts L1848-L1976]: a format other than email, uri, date or date-time, a oneOf without type: string, a type array.",
 			"The request schema is applied before the handler (src/shared/protocol.ts L1428-L1430).",
 		},
 	}
@@ -581,14 +579,14 @@ func tsClient2() *Client {
 		ProtocolsHow:    "legacy initialize (2025-11-25) unless the app sets versionNegotiation to auto or pins 2026-07-28",
 		ProtocolsSource: srcTS2Negotiation + "#L112",
 		Features: with(cells(pass, schemaFeatures...), map[Feature]Cell{
-			Pattern: degrades("the request is validated with a zod object that has no pattern key, so pattern does not reach the app's handler (typescript-sdk#1844; the fix, PR #1999, was open)",
+			Pattern: degrades("the request is validated with a zod object that has no pattern key, so pattern does not reach the app's handler (modelcontextprotocol/typescript-sdk#1844; the fix, PR #1999, was still open)",
 				fixServerSide, srcTS2Pattern),
 			Default:       rendersHow("passed; filled into an accepted answer only when the app declares elicitation.form.applyDefaults", c+"#L876-L888"),
 			DeclineCancel: rendersHow("the app's handler answers", c+"#L858-L890"),
 			URLMode:       rendersHow("passed to the app's handler when url is declared", c+"#L846-L856"),
 		}),
 		Notes: []string{
-			"Like 1.x it refuses the whole request for shapes outside the spec's schema (an unknown format, a oneOf without type: string, a type array).",
+			"Like 1.x it refuses the whole request for shapes outside the spec's schema (an unknown format, a oneOf without type: string, a type array) [inferred from its zod schemas].",
 		},
 	}
 }
