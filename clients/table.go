@@ -66,6 +66,8 @@ const (
 	srcClaudeCodeURL    Source = "https://github.com/anthropics/claude-code/issues/69555"
 	srcClaudeCodeEnum   Source = "https://github.com/anthropics/claude-code/issues/86469"
 	srcLaravelProbe     Source = "https://github.com/laravel/mcp/pull/190"
+	srcClaudeCodeLog    Source = "https://github.com/anthropics/claude-code/blob/5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357/CHANGELOG.md"
+	srcRmcpCaps         Source = "https://github.com/modelcontextprotocol/rust-sdk/blob/4a738b9dd99eaca418b614afa433a0cbdaf8d056/crates/rmcp/src/model/capabilities.rs"
 	srcClaudeAI         Source = "https://github.com/anthropics/claude-ai-mcp/issues/153"
 	srcCursor           Source = "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1396"
 	srcCodexCaps        Source = "https://github.com/openai/codex/issues/29344"
@@ -145,9 +147,15 @@ func claudeCode() *Client {
 			Default:     rendersHow("defaults are pre-filled", probe),
 			URLMode: breaks("URL requests are refused with -32602 \"Client does not support URL-mode elicitation requests\"; 2.1.87 declared url but answered every URL request with cancel",
 				fixNoURL, srcClaudeCodeURL),
+			DeclineCancel: rendersHow("the form has Accept and Decline, always visible since 2.1.239; which key sends cancel is not stated", srcClaudeCodeLog+"#L22"),
+		},
+		Look: &Look{
+			Layout:  "a dialog in the terminal; tall forms scroll (2.1.239)",
+			Buttons: []Button{{"Accept", Accept}, {"Decline", Decline}},
+			Source:  srcClaudeCodeLog + "#L22",
 		},
 		Notes: []string{
-			"Field cells come from a probe of 12 forms over HTTP and stdio (laravel/mcp#190): every kind rendered, defaults pre-filled; whether formats and lengths are checked was not reported. Labels, pattern and the decline/cancel keys have no source.",
+			"Field cells come from a probe of 12 forms over HTTP and stdio (laravel/mcp#190): every kind rendered, defaults pre-filled; whether formats and lengths are checked was not reported. Labels, pattern and the key that cancels have no source.",
 			"Some hosts of Claude Code declare no elicitation: the Desktop app's Code tab presents local stdio servers a client that declares none (anthropics/claude-code#96043), and 2.1.163 inside another agent's session declared none (anthropics/claude-code#65572).",
 		},
 	}
@@ -321,7 +329,9 @@ func gooseDesktop() *Client {
 	return &Client{
 		ID: "goose-desktop", Name: "Goose (desktop)", Version: "block/goose, form @414c29b, card @154bf8a, client @01aaa82",
 		Widely: true, Kind: App,
-		Form:            rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		Form: rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		URL: breaks("[inferred] rmcp's enable_elicitation() sets ElicitationCapability::default(), which serializes as {} (form only); the rmcp version Goose builds with was not checked",
+			fixNoURL, srcRmcpCaps+"#L313-L320"),
 		Protocols:       []string{"2025-03-26"},
 		ProtocolsHow:    "asks for 2025-03-26 in initialize (ProtocolVersion::V_2025_03_26 in get_info)",
 		ProtocolsSource: srcGooseClient,
@@ -362,7 +372,7 @@ func gooseDesktop() *Client {
 		},
 		Notes: []string{
 			"The field widgets are from the only stored version of JsonSchemaForm.tsx (@414c29b), the card that hosts them from @154bf8a; the desktop may have changed since.",
-			"URL requests take the same action-required path as forms, with {url} as the schema (crates/goose/src/agents/mcp_client.rs @01aaa82); whether url is declared and how the card shows it was not checked.",
+			"A URL request, if a server sends one anyway, takes the same action-required path as a form, with {url} as the schema (crates/goose/src/agents/mcp_client.rs @01aaa82); how the card shows it was not checked.",
 		},
 	}
 }
@@ -410,12 +420,14 @@ func gooseCLI() *Client {
 	e := srcGooseCLI
 	return &Client{
 		ID: "goose-cli", Name: "Goose (CLI)", Version: "block/goose, prompts @0de0a32, client @01aaa82", Kind: App,
-		Form:            rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		Form: rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		URL: breaks("[inferred] rmcp's enable_elicitation() sets ElicitationCapability::default(), which serializes as {} (form only); the rmcp version Goose builds with was not checked",
+			fixNoURL, srcRmcpCaps+"#L313-L320"),
 		Protocols:       []string{"2025-03-26"},
 		ProtocolsHow:    "asks for 2025-03-26 in initialize (ProtocolVersion::V_2025_03_26 in get_info)",
 		ProtocolsSource: srcGooseClient,
 		Features: map[Feature]Cell{
-			Label: degrades("the property key, with the description in brackets; title is not shown",
+			Label: degrades("the property key, with the description in parentheses; title is not shown",
 				"make property keys readable", e),
 			String:         rendersHow("a line prompt", e),
 			FormatEmail:    degrades("a plain line; not checked", fixServerSide, e),
