@@ -93,6 +93,8 @@ const (
 	srcFastAgentHandler Source = "https://github.com/evalstate/fast-agent/blob/v0.10.9/src/fast_agent/mcp/elicitation_handlers.py"
 	srcGemini           Source = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/tools/mcp-client.ts"
 	srcCline            Source = "https://github.com/cline/cline/blob/21cb8d2525bcedf1f4b6890b27a74a14fe7451e4/apps/vscode/src/services/mcp/McpHub.ts"
+	srcContinue         Source = "https://github.com/continuedev/continue/blob/d0a3c0b626b5bebc3bef4742eec05a0242be0bab/core/context/mcp/MCPConnection.ts"
+	srcContinuePkg      Source = "https://github.com/continuedev/continue/blob/d0a3c0b626b5bebc3bef4742eec05a0242be0bab/core/package.json"
 	srcTS1Client        Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/client/index.ts"
 	srcTS1Types         Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/types.ts"
 	srcTS1Protocol      Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/shared/protocol.ts"
@@ -117,7 +119,7 @@ func init() {
 	All = []*Client{
 		claudeCode(), vsCode(), cursor(), codex(), inspectorWeb(), gooseDesktop(),
 		inspectorV1(), gooseCLI(), fastAgent(),
-		claudeDesktop(), geminiCLI(), cline(), inspectorCLI(),
+		claudeDesktop(), geminiCLI(), cline(), continueDev(), inspectorCLI(),
 		tsSDK1(), tsClient2(), pythonSDK(), goSDK(), mcpGo(),
 	}
 }
@@ -538,6 +540,20 @@ func cline() *Client {
 	return &Client{
 		ID: "cline", Name: "Cline", Version: "4.1.13 (@21cb8d2)", Kind: App,
 		Form: none, URL: none,
+		Protocols:       []string{"2025-11-25"},
+		ProtocolsHow:    "[inferred] initialize through @modelcontextprotocol/sdk ^1.25.1, whose latest protocol version is 2025-11-25",
+		ProtocolsSource: "https://github.com/cline/cline/blob/21cb8d2525bcedf1f4b6890b27a74a14fe7451e4/apps/vscode/package.json#L471",
+	}
+}
+
+func continueDev() *Client {
+	none := breaks("declares no capabilities (capabilities: {})", fixFallback, srcContinue+"#L88-L96")
+	return &Client{
+		ID: "continue", Name: "Continue", Version: "main @d0a3c0b (2026-06, after 1.3.40)", Kind: App,
+		Form: none, URL: none,
+		Protocols:       []string{"2025-11-25"},
+		ProtocolsHow:    "[inferred] initialize through @modelcontextprotocol/sdk ^1.25.2, whose latest protocol version is 2025-11-25",
+		ProtocolsSource: srcContinuePkg + "#L67",
 	}
 }
 
