@@ -153,7 +153,7 @@ func claudeCode() *Client {
 		},
 		Look: &Look{
 			Layout:  "a dialog in the terminal; tall forms scroll (2.1.239)",
-			Buttons: []Button{{"Accept", Accept}, {"Decline", Decline}},
+			Buttons: []Button{{"Accept", ActionAccept}, {"Decline", ActionDecline}},
 			Source:  srcClaudeCodeLog + "#L22",
 		},
 		Notes: []string{
@@ -207,7 +207,7 @@ func vsCode() *Client {
 		Look: &Look{
 			Layout:     "a chat card \"Request for Input\" with Respond and Cancel; Respond opens a quick pick, one field per step",
 			FieldLabel: LabelTitle, OptionLabel: LabelConst,
-			Buttons: []Button{{"Respond", Accept}, {"Cancel", Decline}, {"Esc (in the picker)", Cancel}},
+			Buttons: []Button{{"Respond", ActionAccept}, {"Cancel", ActionDecline}, {"Esc (in the picker)", ActionCancel}},
 			Source:  s,
 		},
 		Notes: []string{
@@ -268,7 +268,7 @@ func codex() *Client {
 		Look: &Look{
 			Layout:     "an overlay over the composer, one field at a time, \"Field i/N\" at the top",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Enter (submit)", Accept}, {"Esc", Cancel}},
+			Buttons: []Button{{"Enter (submit)", ActionAccept}, {"Esc", ActionCancel}},
 			Source:  t,
 		},
 		Notes: []string{
@@ -316,7 +316,7 @@ func inspectorWeb() *Client {
 		Look: &Look{
 			Layout:     "a modal: the quoted message, the fields, a warning naming the server, then the buttons",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Cancel", Cancel}, {"Decline", Decline}, {"Submit", Accept}},
+			Buttons: []Button{{"Cancel", ActionCancel}, {"Decline", ActionDecline}, {"Submit", ActionAccept}},
 			Source:  p + "#L100-L126",
 		},
 		Notes: []string{
@@ -369,7 +369,7 @@ func gooseDesktop() *Client {
 		Look: &Look{
 			Layout:     "an inline card in the chat with a 5-minute countdown",
 			FieldLabel: LabelKey, OptionLabel: LabelConst,
-			Buttons: []Button{{"Submit", Accept}},
+			Buttons: []Button{{"Submit", ActionAccept}},
 			Source:  srcGooseCard,
 		},
 		Notes: []string{
@@ -458,7 +458,7 @@ func gooseCLI() *Client {
 		Look: &Look{
 			Layout:     "line prompts in the terminal, one field after another",
 			FieldLabel: LabelKey,
-			Buttons:    []Button{{"Enter (after the last field)", Accept}, {"Ctrl-C", Cancel}},
+			Buttons:    []Button{{"Enter (after the last field)", ActionAccept}, {"Ctrl-C", ActionCancel}},
 			Source:     e,
 		},
 		Notes: []string{
@@ -504,7 +504,7 @@ func fastAgent() *Client {
 		Look: &Look{
 			Layout:     "a full-screen terminal form",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Accept", Accept}, {"Decline", Decline}, {"Cancel", Cancel}, {"Cancel All", Cancel}},
+			Buttons: []Button{{"Accept", ActionAccept}, {"Decline", ActionDecline}, {"Cancel", ActionCancel}, {"Cancel All", ActionCancel}},
 			Source:  f + "#L248-L267",
 		},
 		Notes: []string{
