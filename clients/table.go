@@ -85,6 +85,7 @@ const (
 	srcInspectorV1Form  Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/components/DynamicJsonForm.tsx"
 	srcInspectorV1Req   Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/components/ElicitationRequest.tsx"
 	srcInspectorV1Pkg   Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/package.json"
+	srcInspectorV1Utils Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/utils/schemaUtils.ts"
 	srcGooseForm        Source = "https://github.com/block/goose/blob/414c29b7924251bc89ab5711fb46dece912bc25c/ui/desktop/src/components/ui/JsonSchemaForm.tsx"
 	srcGooseCard        Source = "https://github.com/block/goose/blob/154bf8ab399b523c2703f917205d00bf8c89e588/ui/desktop/src/components/ElicitationRequest.tsx"
 	srcGooseClient      Source = "https://github.com/block/goose/blob/01aaa8214543455f7a1ba3c2e3099a996bcb7b3b/crates/goose/src/agents/mcp_client.rs"
@@ -399,9 +400,14 @@ func inspectorV1() *Client {
 			Lengths: rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
 			Pattern: degrades("the input's pattern attribute is wired, but the SDK's request schema has no pattern key, so it is dropped before the form sees it [inferred]",
 				fixServerSide, f+"#L456"),
-			Number:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
-			Integer:       rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
-			Bounds:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Number:         rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Integer:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Bounds:         rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			OptionalNumber: rendersHow("an empty number box leaves the field out", f+"#L461-L496"),
+			Boolean:        rendersHow("a checkbox", f+"#L536-L551"),
+			DefaultFalse:   renders(srcInspectorV1Utils + "#L94-L96"),
+			Default: rendersHow("pre-filled from the schema's default; a required number without one starts at 0, a required boolean at false",
+				srcInspectorV1Utils+"#L89-L129"),
 			Enum:          renders(f + "#L388-L410"),
 			EnumNames:     rendersHow("enumNames label the options", f+"#L388-L410"),
 			TitledEnum:    rendersHow("title, else the const, labels each option", f+"#L347-L384"),
