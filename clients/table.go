@@ -221,12 +221,14 @@ func vsCode() *Client {
 func cursor() *Client {
 	return &Client{
 		ID: "cursor", Name: "Cursor", Version: "1.5 (2025-08)", Widely: true, Kind: App,
-		Form:            rendersHow("elicitation prompts appear inline with tool calls (tested on Cursor in 2025-08; elicitation arrived in 1.5)", srcCursor),
+		Form: rendersHow("elicitation prompts appear inline with tool calls (tested on Cursor in 2025-08; elicitation arrived in 1.5)", srcCursor),
+		URL: breaks("recorded as declaring elicitation: {} (form only) in a community list of client capabilities (2026-02)",
+			fixNoURL, srcApify+"#L128-L139"),
 		Protocols:       []string{"2025-06-18"},
-		ProtocolsHow:    "initialize at 2025-06-18 with elicitation: {}, as recorded by a community list of client capabilities (2026-02)",
+		ProtocolsHow:    "initialize at 2025-06-18, as recorded by the same list",
 		ProtocolsSource: srcApify + "#L128-L139",
 		Notes: []string{
-			"Cursor is closed source and no field-level probe was found: every feature is unknown, and so is url (the recorded declaration, elicitation: {}, means form only).",
+			"Cursor is closed source and no field-level probe was found: every feature is unknown.",
 		},
 	}
 }
