@@ -14,13 +14,35 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 )
 
-// ErrInputRequired is what [Ask], [AskURL] return while the user has not
-// answered yet in this request. Return it from the branch unchanged
-// (`if err != nil { return nil, err }`): the flow then answers the request
-// with an input-required result for that question (MCP 2026-07-28,
-// basic/patterns/mrtr) and runs the branch again, from the top, on the
-// client's retry.
-var ErrInputRequired = errors.New("mcpgen: waiting for the user's answer; return this error unchanged")
+var (
+	// ErrInputRequired is what [Ask], [AskURL] return while the user has not
+	// answered yet in this request. Return it from the branch unchanged
+	// (`if err != nil { return nil, err }`): the flow then answers the request
+	// with an input-required result for that question (MCP 2026-07-28,
+	// basic/patterns/mrtr) and runs the branch again, from the top, on the
+	// client's retry.
+	ErrInputRequired = errors.New("mcpgen: waiting for the user's answer; return this error unchanged")
+
+	// ErrUnaskable is what [Ask] and [AskURL] return (errors.Is matches it;
+	// the error's text is the tool error below) when the client of the
+	// request cannot be asked the question: it declared no form elicitation
+	// (or no URL-mode elicitation, for a URL-mode question or AskURL; MCP
+	// 2026-07-28, client/elicitation, capabilities; for a 2025-era client,
+	// MCP 2025-11-25, basic/lifecycle: what it declared at initialize), or
+	// the adapter cannot send it a request at all ([protocol.Client].Unaskable).
+	// Nothing is asked, and asking again in this request returns it again.
+	//
+	// A branch can act on it: point the user elsewhere, or go on without the
+	// answer when that is safe. A branch that returns it (wrapped or not)
+	// ends the call exactly as an unanswerable question always did: a tool
+	// error that names every field of the question with its title and
+	// constraints ("… needs the user to answer a question (…), but this
+	// client declared no form elicitation, so it cannot be asked"), or
+	// JSON-RPC -32021 with data.requiredCapabilities under
+	// [ProtocolErrorOnMissingCapability] (URL mode: -32021 for a 2026-07-28
+	// client, a tool error for an older one).
+	ErrUnaskable = errors.New("mcpgen: the client cannot be asked")
+)
 
 // AskOptions shape a question at run time, from what the branch computed.
 // Everything in them is part of the question: when a retry computes other
@@ -118,15 +140,26 @@ func askerFrom(ctx context.Context) *asker {
 // last question must be free of side effects.
 //
 // It returns:
+//
 //   - Accept, nil: q holds the user's valid answer (from this request, or
 //     sealed from an earlier round: an answered question is not asked again
 //     while it stays the same question);
+//
 //   - Decline or Cancel, nil: the user refused or walked away; q is
 //     unchanged and the branch decides what that means;
+//
 //   - "", ErrInputRequired: not answered yet; return the error unchanged.
 //     An accepted answer that breaks a rule (of the tags or of opts) is
 //     asked again for just the failing fields, with the reason, within the
 //     round limit, without returning to the branch.
+//
+//   - "", an error errors.Is reports as [ErrUnaskable]: the client of this
+//     request cannot be asked the question (it declared no form
+//     elicitation, or, for a URL-mode question, no URL-mode elicitation).
+//     Nothing is asked. The branch may act on it (point elsewhere, go on
+//     without the answer when that is safe); returned unchanged it ends
+//     the call in the tool error (or -32021) that names the question's
+//     fields, as before.
 //
 // Other errors: ctx is not a branch's or exchange handler's context; name is
 // empty; the answer is malformed (a *protocol.Error -32602).
@@ -179,6 +212,9 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 		a.final = final
 		return "", ErrInputRequired
 	case p != nil:
+		if ue := a.r.cannotSend(p); ue != nil {
+			return "", ue
+		}
 		a.pending = p
 		return "", ErrInputRequired
 	}
@@ -246,6 +282,9 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 		if answered {
 			p.problem = "the step at the URL has not finished yet"
 		}
+	}
+	if ue := a.r.cannotSend(p); ue != nil {
+		return "", ue
 	}
 	a.pending = p
 	return "", ErrInputRequired

@@ -123,7 +123,8 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		}
 	}
 	if final, err := r.noURLElicitation(what); final != nil || err != nil {
-		return reply{}, nil, final, err
+		// Ask returns it to the branch (see ErrUnaskable).
+		return reply{}, nil, nil, r.unaskable(f.name, undeclared(r.req, "URL-mode elicitation"), completeOrNil(final), err)
 	}
 	// A new page, bound to this flow and this user, ending with the flow.
 	expires := r.o.Now().Add(r.o.TTL)
