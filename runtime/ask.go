@@ -68,10 +68,20 @@ type AskOptions struct {
 	// 2026-07-28, client/elicitation: default) and an optional field left
 	// unanswered takes.
 	//
-	// Choices, Equal and Defaults are form mode's: for a URL-mode question
-	// (//mcpgen:question url) Ask returns an error when any is set, since
-	// its page applies the tags' rules alone; use Check.
 	Defaults map[string]any
+	// Descriptions gives, by JSON name, the field's description in this
+	// form in place of the tag's (MCP 2026-07-28, client/elicitation:
+	// a property's description, the help text a client shows): what only the
+	// branch knows, such as "Type octo/hello exactly". Like the rest of the
+	// options it is part of the question: a retry that computes another
+	// description asks again. An empty one, or a name that is no elicitable
+	// field, ends the call in a tool error naming it.
+	//
+	// Choices, Equal, Defaults and Descriptions are form mode's: for a
+	// URL-mode question (//mcpgen:question url) Ask returns an error when
+	// any is set, since its page applies the tags' rules and texts alone;
+	// use Check.
+	Descriptions map[string]string
 	// Check, when set, judges an accepted answer once it passed every rule
 	// and q holds it (a key the service it unlocks refuses, an account that
 	// is closed): a non-nil error refuses the answer, and the question is
@@ -179,12 +189,13 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	}
 	typ := reflect.TypeOf(q)
 	f := &form{name: name, key: name, target: q, message: opts.Message, memo: typ,
-		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}, page: urlmode.ByType(q)}
+		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults, descriptions: opts.Descriptions},
+		page:  urlmode.ByType(q)}
 	if f.page != nil && !f.rules.empty() {
 		// The page is written at generation time and validates with the
 		// generated rules alone: run-time ones would go unchecked.
 		return "", fmt.Errorf("mcpgen: runtime.Ask(%q): %T is a URL-mode question, asked on the server's page, which applies "+
-			"no AskOptions.Choices, Equal or Defaults; judge the answer in AskOptions.Check instead", name, q)
+			"no AskOptions.Choices, Equal, Defaults or Descriptions; judge the answer in AskOptions.Check instead", name, q)
 	}
 	if opts.Check != nil {
 		f.check = func() error { return opts.Check(ctx) }

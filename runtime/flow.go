@@ -382,7 +382,7 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 			if len(opts.Choices) > 0 {
 				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.def.Name)), nil
 			}
-			c.rules.equal, c.rules.defaults = opts.Equal, opts.Defaults
+			c.rules.equal, c.rules.defaults, c.rules.descriptions = opts.Equal, opts.Defaults, opts.Descriptions
 			if opts.Message != "" {
 				c.message = opts.Message
 			}
