@@ -111,6 +111,8 @@ type asker struct {
 	// flowID and round are what FlowID and Round return in the branch.
 	flowID string
 	round  int
+	// waited: an AskURL of this request already waited for its step.
+	waited bool
 }
 
 // newAsker returns the asker of a request: the replies and kept values of
@@ -246,10 +248,24 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 // (MCP 2026-07-28, client/elicitation, "URL Mode Elicitation Requests"):
 // signing in, paying, entering a secret that must not pass through the
 // client. done reports whether the step has finished; it is the
-// application's answer, checked on every round, never the client's. While it
-// has not, the user is asked (again), within the round limit. It returns
-// Accept once done says so, Decline or Cancel when the user refused the URL,
-// and ErrInputRequired while waiting (return it unchanged, as with [Ask]).
+// application's answer, checked on every round, never the client's. It
+// returns Accept once done says so, Decline or Cancel when the user refused
+// the URL, ErrInputRequired while waiting (return it unchanged, as with
+// [Ask]), and [ErrUnaskable] when the client declared no URL-mode
+// elicitation (nothing is asked).
+//
+// A client's accept only says that the user went to the URL (VS Code
+// accepts as soon as it opened the browser), so a retry that accepts waits
+// for the step as a hosted page's retry does: it calls done again, backing
+// off from 100 ms to 1 s, for up to [Options].PageWait (15 s by default; a
+// 2025-era session, answered in one round, until the flow expires), and
+// returns Accept as soon as done says so. When the wait ends first, the same
+// URL is asked again with "the step at the URL has not finished yet", which
+// does not count towards the round limit (the flow's TTL still bounds the
+// call). The wait runs inside the branch, holding the flow's at-most-once
+// claim: a duplicate of the retry waits Options.ClaimWait for it. A retry
+// without an answer, a decline or a cancel does not wait.
+//
 // The URL must carry no credentials or user data and must not be
 // pre-authenticated; done must check that whoever completed the step is the
 // caller. Errors from done are returned as they are.
@@ -290,8 +306,23 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 			a.settle(name, reply{Question: digest, Action: er.Action})
 			return er.Action, nil
 		}
+		if answered && !a.waited {
+			// Accepted: the user went to the URL (a client may accept as
+			// soon as it opened the browser). Wait for the step as a
+			// hosted page's retry does, rather than spend a round.
+			a.waited = true
+			ok, err := a.r.waitDone(ctx, done)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return Accept, nil
+			}
+		}
 		if answered {
-			p.problem = "the step at the URL has not finished yet"
+			// Asked again while the user completes the step: not a round
+			// towards the limit (state.Waits), as with a hosted page.
+			p.problem, p.wait = "the step at the URL has not finished yet", true
 		}
 	}
 	if ue := a.r.cannotSend(p); ue != nil {
