@@ -207,3 +207,19 @@ func TestClientOfInFormOptions(t *testing.T) {
 	assert.False(t, seen[0].MRTR())
 	assert.Equal(t, protocol.Client{}, runtime.ClientOf(t.Context()), "outside a flow: nothing declared")
 }
+
+// ClientOf answers in an exchange handler too.
+func TestClientOfInExchange(t *testing.T) {
+	r := req(`{}`, "", nil)
+	r.Roots = true
+	x, err := runtime.NewExchange("roots", tripOpts(), r)
+	require.NoError(t, err)
+	var got protocol.Client
+	_, err = x.Run(t.Context(), func(ctx context.Context) (*runtime.Response, error) {
+		got = runtime.ClientOf(ctx)
+		return &runtime.Response{Result: runtime.Text("ok")}, nil
+	})
+	require.NoError(t, err)
+	assert.True(t, got.Roots)
+	assert.True(t, got.CanAsk())
+}
