@@ -223,3 +223,27 @@ func TestClientOfInExchange(t *testing.T) {
 	assert.True(t, got.Roots)
 	assert.True(t, got.CanAsk())
 }
+
+// A client that accepts the form twice with nothing filled in cannot show
+// it: the fallback runs with that reason, and DefaultUnaskable answers with
+// the tool error the flow gives without one.
+func TestUnaskableAfterEmptyAccepts(t *testing.T) {
+	var whys []string
+	flow := withUnaskable(func(ctx context.Context, _ runtime.Args, _ []string, why string) (*runtime.Result, error) {
+		whys = append(whys, why)
+		return runtime.DefaultUnaskable(ctx)
+	})
+	opts := tripOpts()
+	r1, err := flow.Call(t.Context(), opts, req(paris, "", nil))
+	require.NoError(t, err)
+	key, _, _ := question(t, r1)
+	r2, err := flow.Call(t.Context(), opts, req(paris, r1.RequestState, accept(key, map[string]any{})))
+	require.NoError(t, err)
+	key2, _, _ := question(t, r2)
+	r3, err := flow.Call(t.Context(), opts, req(paris, r2.RequestState, accept(key2, nil)))
+	require.NoError(t, err)
+	require.NotNil(t, r3.Result)
+	assert.Equal(t, []string{"the client accepted the form twice with nothing filled in (it may be unable to show it)"}, whys)
+	assert.Contains(t, r3.Result.Text, "accepted the form twice with nothing filled in")
+	assert.Contains(t, r3.Result.Text, "Pass these as arguments and call again")
+}
