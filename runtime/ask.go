@@ -257,8 +257,8 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 // A client's accept only says that the user went to the URL (VS Code
 // accepts as soon as it opened the browser), so a retry that accepts waits
 // for the step as a hosted page's retry does: it calls done again, backing
-// off from 100 ms to 1 s, for up to [Options].PageWait (15 s by default; a
-// 2025-era session, answered in one round, until the flow expires), and
+// off from 100 ms to 1 s, for up to [Options].PageWait (15 s by default; on
+// a 2025-era session, as for a hosted page, until the flow expires), and
 // returns Accept as soon as done says so. When the wait ends first, the same
 // URL is asked again with "the step at the URL has not finished yet", which
 // does not count towards the round limit (the flow's TTL still bounds the

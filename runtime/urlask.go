@@ -317,7 +317,8 @@ func (r *round) pollPage(ctx context.Context, id string) (content map[string]any
 
 // pageWait is how long a retry waits for a step at a URL its client accepted
 // (the user went there) to be completed: Options.PageWait, or for a legacy
-// session, which answers one bridged round, until the flow expires.
+// session, whose client waits for the page on its session, until the flow
+// expires.
 func (r *round) pageWait() time.Duration {
 	if r.legacy() && r.st != nil {
 		return time.Unix(r.st.Expires, 0).Sub(r.o.Now())
