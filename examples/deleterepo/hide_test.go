@@ -18,7 +18,7 @@ import (
 // elicitation is not offered the two tools; one that did sees them. A call
 // by name still gets the fallback.
 func TestHiddenFromClientsWithoutForms(t *testing.T) {
-	b := NewBackend("octo/hello")
+	b := NewBackend("octo/hello", "svc-42")
 	s := mcp.NewServer(&mcp.Implementation{Name: "deleterepo", Version: "1"}, nil)
 	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	mcpsdk.AddTool(s, NewDeleteRepositoryArgsFlow(deleteRepositoryArgsHandler{b}), opts)
@@ -50,5 +50,24 @@ func TestHiddenFromClientsWithoutForms(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "https://github.com/octo/hello/settings")
+	assert.Empty(t, b.Deleted())
+
+	// A 2025-11-25 session that declared no elicitation at initialize: the
+	// same, from what it declared then.
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(t.Context(), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	old, err := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "1"}, nil).
+		Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { old.Close() })
+	list, err := old.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	assert.Empty(t, list.Tools)
+	res, err = old.CallTool(t.Context(), &mcp.CallToolParams{Name: "service_delete", Arguments: map[string]any{"service_id": "svc-42"}})
+	require.NoError(t, err)
+	assert.Equal(t, "service_delete: svc-42 was not deleted: this client cannot ask the user to confirm. "+
+		"Ask the user to run `tiger service delete svc-42` in a terminal.", res.Content[0].(*mcp.TextContent).Text)
 	assert.Empty(t, b.Deleted())
 }
