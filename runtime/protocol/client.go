@@ -26,7 +26,9 @@ type Client struct {
 }
 
 // ClientOf returns what r's client declared: [Request.Capabilities] (loaded
-// once), the protocol version and [Request].Unaskable.
+// once; MCP 2026-07-28, basic: the request's _meta capabilities, or MCP
+// 2025-11-25, basic/lifecycle: the session's initialize, as the adapter read
+// them), the protocol version and [Request].Unaskable.
 func ClientOf(r *Request) Client {
 	return Client{Capabilities: r.Capabilities(), ProtocolVersion: r.ProtocolVersion, Unaskable: r.Unaskable}
 }
