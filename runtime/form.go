@@ -130,6 +130,17 @@ const maxQuestions = 4096
 // the schema encoded as JSON, from the memo when the form has no run-time
 // rules (building and remembering them on the first request), or nil, nil,
 // nil when it is not memoised.
+// schemaOf returns the requestedSchema of fields, and its JSON when the
+// memo holds it (a form without run-time rules, see memoised): the fields
+// asked again after a bad answer are most often the same few, and an
+// adapter sends the JSON as it is instead of encoding the schema again.
+func (f *form) schemaOf(fields []string) (*jsonschema.Schema, []byte) {
+	if s, _, b := f.memoised(fields); s != nil {
+		return s, b
+	}
+	return f.rules.schema(f.target, fields...), nil
+}
+
 func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte, []byte) {
 	if f.memo == nil || !f.rules.empty() {
 		return nil, nil, nil
@@ -320,7 +331,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			return reply{}, nil, nil, err
 		case !answered:
 			// Asked again as it stands: the same fields, the answers kept.
-			p.schema, p.content = f.rules.schema(f.target, last.Fields...), last.Content
+			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
+			p.content = last.Content
 		case er.Action != Accept:
 			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 		case er.Refused != "":
@@ -328,7 +340,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			// (see protocol.AnswerRefusedError): the same fields again,
 			// with its reason, the answers kept from earlier rounds kept.
 			r.reasked = append(r.reasked, last.Fields...)
-			p.schema, p.content, p.problem = f.rules.schema(f.target, last.Fields...), last.Content, er.Refused
+			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
+			p.content, p.problem = last.Content, er.Refused
 		default:
 			if len(er.Content) == 0 && len(schema().Required) > 0 {
 				// Accepted with nothing in it: a client that could not show
@@ -369,7 +382,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			r.reasked = append(r.reasked, failing...)
 			p.content = maps.Clone(merged)
 			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
-			p.schema, p.problem = f.rules.schema(f.target, failing...), ve.Error()
+			p.schema, p.schemaJSON = f.schemaOf(failing)
+			p.problem = ve.Error()
 		}
 	}
 	if p.schema == nil {
