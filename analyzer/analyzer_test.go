@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/mcpgen/mcpgen/analyzer"
+	"github.com/mcpgen/mcpgen/clients"
 )
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
@@ -121,5 +122,49 @@ func TestGoVet(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("go vet output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestClientWarnings runs the client check through the analyzer, for a
+// made-up table: each warning at its struct or tag, in the category
+// clients, with its source as URL; the default=false fix applied gives the
+// .golden file; //mcpgen:clients off silences a struct.
+func TestClientWarnings(t *testing.T) {
+	old := clients.All
+	clients.All = []*clients.Client{
+		{ID: "codex", Name: "Codex", Version: "0.1", Widely: true, Features: map[clients.Feature]clients.Cell{
+			clients.Integer: {Support: clients.Breaks, WholeForm: true, How: "replaces the whole form with a yes/no box", Source: "https://example.com/codex/issues/1"},
+		}},
+		{ID: "vscode", Name: "VS Code", Version: "1.2", Widely: true, Features: map[clients.Feature]clients.Cell{
+			clients.TitledEnum:   {Support: clients.Degrades, How: "shows the option's value, the title in grey", Source: "https://example.com/vscode/issues/2"},
+			clients.DefaultFalse: {Support: clients.Degrades, How: "loses default false", Source: "https://example.com/vscode/issues/3"},
+		}},
+	}
+	t.Cleanup(func() { clients.All = old })
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "clients")
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			n++
+			if d.Category != "clients" || !strings.HasPrefix(d.URL, "https://example.com/") {
+				t.Errorf("%s: category %q, URL %q", d.Message, d.Category, d.URL)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d diagnostics, want 3", n)
+	}
+	// -clients none turns the check off.
+	if err := analyzer.Analyzer.Flags.Set("clients", "none"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("clients", "widely") })
+	analysistest.Run(t, dir, analyzer.Analyzer, "clientsoff") // no want comments: no diagnostic
+	if err := analyzer.Analyzer.Flags.Set("clients", "codx"); err == nil || !strings.Contains(err.Error(), `unknown client "codx"; did you mean codex?`) {
+		t.Errorf("-clients codx: %v", err)
 	}
 }
