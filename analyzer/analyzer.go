@@ -20,11 +20,12 @@
 //
 // With no problem in the package, it also runs mcpgen's build-time client
 // check (internal/clientcheck): warnings in the category "clients" about
-// each form feature a chosen client renders badly, for the clients of the
-// -clients flag (default widely; none turns the check off) or of a
-// //mcpgen:clients directive. go vet, like any vet tool, fails on any
-// diagnostic, warnings included: run it with -clients=none to fail on
-// problems alone.
+// each form feature a chosen client renders badly. By default only for the
+// structs whose //mcpgen:clients directive (or their file's) names clients:
+// go vet, like any vet tool, fails on any diagnostic, and a warning must
+// not fail a vet step that passed before. The -clients flag (widely, all,
+// ids; none turns directives off too) chooses the clients of the others,
+// as mcpgen's -clients flag does.
 package analyzer
 
 import (
@@ -59,8 +60,9 @@ that are not structs, and generated files that are stale.`,
 }
 
 // clientsFlag is the -clients flag: the clients the client check judges
-// each form for, as mcpgen's -clients flag takes them.
-var clientsFlag = "widely"
+// each form without a //mcpgen:clients directive for, as mcpgen's -clients
+// flag takes them; "" (the default): none, only the directives' clients.
+var clientsFlag = ""
 
 // clientList is the value of the -clients flag, checked when it is set.
 type clientList struct{ s *string }
@@ -73,7 +75,7 @@ func (c clientList) String() string {
 }
 
 func (c clientList) Set(v string) error {
-	if _, err := annotate.ParseClientList(v); err != nil {
+	if _, err := annotate.ParseClientList(v); err != nil && v != "" {
 		return err
 	}
 	*c.s = v
@@ -82,7 +84,7 @@ func (c clientList) Set(v string) error {
 
 func flags() flag.FlagSet {
 	var fs flag.FlagSet
-	fs.Var(clientList{&clientsFlag}, "clients", "the clients whose rendering of each form to warn about: widely, all, none, or client ids (id1,id2); a //mcpgen:clients directive overrides it, except none")
+	fs.Var(clientList{&clientsFlag}, "clients", "the clients whose rendering of each form to warn about: widely, all, none, or client ids (id1,id2); default: only those of //mcpgen:clients directives, which override it, except none")
 	return fs
 }
 
@@ -93,7 +95,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if len(diags) == 0 {
 		reportStale(pass, model)
-		if chosen, err := annotate.ParseClientList(clientsFlag); err == nil && !chosen.Off {
+		chosen, err := annotate.ParseClientList(clientsFlag)
+		if clientsFlag == "" || err == nil && !chosen.Off {
 			for _, d := range clientcheck.Check(model, chosen.Clients) {
 				pass.Report(toDiagnostic(pass, d))
 			}

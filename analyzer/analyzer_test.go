@@ -128,7 +128,9 @@ func TestGoVet(t *testing.T) {
 // TestClientWarnings runs the client check through the analyzer, for a
 // made-up table: each warning at its struct or tag, in the category
 // clients, with its source as URL; the default=false fix applied gives the
-// .golden file; //mcpgen:clients off silences a struct.
+// .golden file; //mcpgen:clients off silences a struct. By default only the
+// structs whose directive names clients are judged; -clients none turns
+// even those off.
 func TestClientWarnings(t *testing.T) {
 	old := clients.All
 	clients.All = []*clients.Client{
@@ -145,6 +147,12 @@ func TestClientWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// By default, only the structs with a directive naming clients.
+	analysistest.Run(t, dir, analyzer.Analyzer, "clientsdirective")
+	if err := analyzer.Analyzer.Flags.Set("clients", "widely"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("clients", "") })
 	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "clients")
 	n := 0
 	for _, r := range results {
@@ -158,11 +166,10 @@ func TestClientWarnings(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d diagnostics, want 3", n)
 	}
-	// -clients none turns the check off.
+	// -clients none turns the check off, directives too.
 	if err := analyzer.Analyzer.Flags.Set("clients", "none"); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("clients", "widely") })
 	analysistest.Run(t, dir, analyzer.Analyzer, "clientsoff") // no want comments: no diagnostic
 	if err := analyzer.Analyzer.Flags.Set("clients", "codx"); err == nil || !strings.Contains(err.Error(), `unknown client "codx"; did you mean codex?`) {
 		t.Errorf("-clients codx: %v", err)

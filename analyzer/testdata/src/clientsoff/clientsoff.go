@@ -24,3 +24,10 @@ const (
 type Quiet struct {
 	N int `json:"n,omitempty" elicit:"optional"`
 }
+
+// Listed names a client, but -clients none turns directives off too.
+//
+//mcpgen:clients codex
+type Listed struct {
+	N int `json:"n,omitempty" elicit:"optional,minimum=1"`
+}
