@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/clients"
@@ -64,7 +65,7 @@ func Features(s *annotate.Struct) []Use {
 		add := func(feat clients.Feature, key, what string) {
 			out = append(out, Use{Feature: feat, Field: f, Key: key, What: what})
 		}
-		if f.Title != "" && f.Title != f.JSONName {
+		if f.Title != "" && words(f.Title) != words(f.JSONName) {
 			add(clients.Label, "title", fmt.Sprintf("its title %q as its label", f.Title))
 		}
 		switch f.Kind {
@@ -127,6 +128,19 @@ func Features(s *annotate.Struct) []Use {
 	}
 	out = append(out, Use{Feature: clients.DeclineCancel, What: "its decline and cancel answers"})
 	return out
+}
+
+// words is s in lower case without what is not a letter or digit: a
+// client that shows a property's key instead of its title changes nothing
+// a user reads when the two have the same words ("Passengers",
+// "passengers"; "Departure date", "departure_date").
+func words(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
 }
 
 // key is yes when b, else no.

@@ -81,7 +81,6 @@ func TestClientWarningsOnExamples(t *testing.T) {
 			`args.go:13:55: warning: VS Code 1.2 (vscode) degrades window, a titled select (oneOf const+title): shows the option's value (chk-900), the title in grey; what to do: give options values a user can read`,
 			`args.go:13:55: warning: Goose desktop 1.0 (goose) breaks window, a titled select (oneOf const+title): turns titled selects into free text`,
 			`args.go:14:59: warning: Goose desktop 1.0 (goose) breaks passengers, an optional integer: sends optional numbers as their minimum or 0; what to do: make the number required`,
-			`args.go:14:98: warning: Goose desktop 1.0 (goose) degrades passengers, its title "Passengers" as its label: shows property keys instead of titles`,
 		},
 	}
 	for dir, want := range cases {

@@ -18,7 +18,7 @@ type EveryArgs struct {
 	Colour   Colour   `json:"colour,omitempty" elicit:"optional"`
 	Tags     []string `json:"tags,omitempty" elicit:"optional,enum=a|b|c"`
 	Fruit    string   `json:"fruit,omitempty" elicit:"optional,choices"`
-	Nickname string   `json:"nickname,omitempty" elicit:"optional"`
+	Nickname string   `json:"nickname,omitempty" elicit:"optional,title=What should we call you?"`
 }
 
 // Colour is a titled select.
