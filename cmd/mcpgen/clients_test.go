@@ -55,7 +55,7 @@ func TestClientWarnings(t *testing.T) {
 	bookflight(t)
 	code, _, stderr := mcpgen(t, "-type", "BookFlightArgs")
 	want := []string{
-		"args.go:9:6: warning: Codex 0.1 (codex) breaks the whole of the form of book_flight, for passengers: an integer field: replaces the whole form with a yes/no box; what to do: ask numbers as text\n" +
+		"args.go:9:6: warning: Codex 0.1 (codex) breaks the whole form of book_flight, because of passengers (an integer field): replaces the whole form with a yes/no box; what to do: ask numbers as text\n" +
 			"\targs.go:14:59: passengers: an integer field\n",
 		"args.go:13:55: warning: VS Code 1.2 (vscode) degrades window, a titled select (oneOf const+title): shows the option's value, the title in grey\n",
 	}

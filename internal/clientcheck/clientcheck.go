@@ -242,29 +242,28 @@ func related(u Use) annotate.Related {
 // wholeMessage is the message of a whole-form warning about u's feature,
 // caused by the fields of rel (none: the form itself).
 func wholeMessage(c *clients.Client, cl clients.Cell, s *annotate.Struct, u Use, rel []annotate.Related) string {
-	form := "the form of " + s.Tool
-	if s.Question {
-		form = "the question " + s.Name
-	}
-	var cause string
-	switch len(rel) {
-	case 0:
-		cause = u.What
-	case 1:
-		cause = rel[0].Message
-	default:
-		var names []string
-		for _, r := range rel {
-			name, _, _ := strings.Cut(r.Message, ":")
-			names = append(names, name)
-		}
-		cause = strings.Join(names, ", ") + ": " + u.What
-	}
-	scope := ""
+	whole := ""
 	if cl.WholeForm {
-		scope = "the whole of "
+		whole = "whole "
 	}
-	return fmt.Sprintf("%s %s %s%s, for %s: %s", clientName(c), cl.Support, scope, form, cause, advice(cl))
+	form := "the " + whole + "form of " + s.Tool
+	if s.Question {
+		form = "the " + whole + "question " + s.Name
+	}
+	var names []string
+	for _, r := range rel {
+		name, _, _ := strings.Cut(r.Message, ":")
+		names = append(names, name)
+	}
+	cause := "for " + u.What
+	switch len(names) {
+	case 0:
+	case 1:
+		cause = fmt.Sprintf("because of %s (%s)", names[0], u.What)
+	default:
+		cause = fmt.Sprintf("because of %s (each %s)", strings.Join(names, ", "), u.What)
+	}
+	return fmt.Sprintf("%s %s %s, %s: %s", clientName(c), cl.Support, form, cause, advice(cl))
 }
 
 // clientName is "Name Version (id)", as a warning names a client.

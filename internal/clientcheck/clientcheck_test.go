@@ -73,7 +73,7 @@ func TestClientWarningsOnExamples(t *testing.T) {
 	withTable(t, synthetic())
 	cases := map[string][]string{
 		"examples/bookflight": {
-			`args.go:9:6: warning: Codex 0.1 (codex) breaks the whole of the form of book_flight, for passengers: an integer field: replaces the whole form with a yes/no box whose "yes" sends accept with empty content; what to do: ask numbers as text, or in a question of their own
+			`args.go:9:6: warning: Codex 0.1 (codex) breaks the whole form of book_flight, because of passengers (an integer field): replaces the whole form with a yes/no box whose "yes" sends accept with empty content; what to do: ask numbers as text, or in a question of their own
 	args.go:14:59: passengers: an integer field`,
 			`args.go:9:6: warning: VS Code 1.2 (vscode) degrades the form of book_flight, for its decline and cancel answers: its chat "Cancel" sends decline; what to do: make Decline and Cancel do the same`,
 			`args.go:12:74: warning: Goose desktop 1.0 (goose) degrades date, its title "Departure date" as its label: shows property keys instead of titles`,
@@ -220,7 +220,7 @@ type ByFile struct {
 	}
 	got := strings.Join(lines(pkgs[0], clientcheck.Check(pkgs[0], clients.Widely())), "\n")
 	for _, want := range []string{
-		"a.go:14:6: warning: Codex 0.1 (codex) breaks the whole of the form of listed",
+		"a.go:14:6: warning: Codex 0.1 (codex) breaks the whole form of listed",
 		"a.go:16:48: warning: Inspector 1 (inspector) breaks t, format=date-time: cannot submit a date-time",
 		"a.go:21:36: warning: Goose desktop 1.0 (goose) breaks n, an optional integer",
 	} {
