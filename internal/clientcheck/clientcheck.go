@@ -186,8 +186,9 @@ func Check(pkg *annotate.Package, def []*clients.Client) []annotate.Diagnostic {
 }
 
 // Struct returns the warnings for the form of s, for each client of chosen
-// in order: one per field, feature and client, a whole-form effect once per
-// feature and client at the struct.
+// in order: one per field, feature and client; a whole-form effect once per
+// client and cell at the struct (the features whose cells say the same are
+// one warning), each field that causes it a related site.
 func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic {
 	uses := Features(s)
 	if len(uses) == 0 {
@@ -198,16 +199,20 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 	}
 	var out []annotate.Diagnostic
 	for _, c := range chosen {
-		whole := map[clients.Feature]int{} // feature → index in out of its whole-form warning
+		// One whole-form warning per effect: the cells of several features
+		// (integer, bounds, optional number) often say the same.
+		whole := map[clients.Cell]int{} // cell → index in out of its whole-form warning
 		for _, u := range uses {
 			cl := cell(c, u.Feature)
 			if cl.Support != clients.Degrades && cl.Support != clients.Breaks {
 				continue
 			}
 			if u.Field == nil || cl.WholeForm {
-				if i, ok := whole[u.Feature]; ok {
-					out[i].Related = append(out[i].Related, related(u))
-					out[i].Message = wholeMessage(c, cl, s, u, out[i].Related)
+				if i, ok := whole[cl]; ok {
+					if u.Field != nil {
+						out[i].Related = append(out[i].Related, related(u))
+						out[i].Message = wholeMessage(c, cl, s, u, out[i].Related)
+					}
 					continue
 				}
 				end := s.Pos
@@ -218,7 +223,7 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 					d.Related = []annotate.Related{related(u)}
 				}
 				d.Message = wholeMessage(c, cl, s, u, d.Related)
-				whole[u.Feature] = len(out)
+				whole[cl] = len(out)
 				out = append(out, d)
 				continue
 			}
@@ -250,18 +255,23 @@ func wholeMessage(c *clients.Client, cl clients.Cell, s *annotate.Struct, u Use,
 	if s.Question {
 		form = "the " + whole + "question " + s.Name
 	}
+	// The fields that cause it, each with what it carries, in order.
 	var names []string
+	whats := map[string][]string{}
 	for _, r := range rel {
-		name, _, _ := strings.Cut(r.Message, ":")
-		names = append(names, name)
+		name, what, _ := strings.Cut(r.Message, ": ")
+		if whats[name] == nil {
+			names = append(names, name)
+		}
+		whats[name] = append(whats[name], what)
 	}
 	cause := "for " + u.What
-	switch len(names) {
-	case 0:
-	case 1:
-		cause = fmt.Sprintf("because of %s (%s)", names[0], u.What)
-	default:
-		cause = fmt.Sprintf("because of %s (each %s)", strings.Join(names, ", "), u.What)
+	if len(names) > 0 {
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s (%s)", n, strings.Join(whats[n], "; ")))
+		}
+		cause = "because of " + strings.Join(parts, ", ")
 	}
 	return fmt.Sprintf("%s %s %s, %s: %s", clientName(c), cl.Support, form, cause, advice(cl))
 }
