@@ -210,7 +210,7 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 			if u.Field == nil || cl.WholeForm {
 				if i, ok := whole[cl]; ok {
 					if u.Field != nil {
-						out[i].Related = append(out[i].Related, related(u))
+						out[i].Related = addRelated(out[i].Related, related(u))
 						out[i].Message = wholeMessage(c, cl, s, u, out[i].Related)
 					}
 					continue
@@ -242,6 +242,19 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 func related(u Use) annotate.Related {
 	pos, end := u.Field.TagSpan(u.Key)
 	return annotate.Related{Pos: pos, End: end, Message: fmt.Sprintf("%s: %s", u.Field.JSONName, u.What)}
+}
+
+// addRelated adds r to rel, or what r says to the related site of rel at
+// the same place ("passengers: an integer field; an optional integer").
+func addRelated(rel []annotate.Related, r annotate.Related) []annotate.Related {
+	for i, o := range rel {
+		if o.Pos == r.Pos {
+			_, what, _ := strings.Cut(r.Message, ": ")
+			rel[i].Message += "; " + what
+			return rel
+		}
+	}
+	return append(rel, r)
 }
 
 // wholeMessage is the message of a whole-form warning about u's feature,
