@@ -146,9 +146,14 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 }
 
 // toDiagnostic turns a diagnostic of annotate into the pass's, with its
-// end, related sites and suggested fixes (`mcpgen-vet -fix` applies them).
+// end, related sites, suggested fixes (`mcpgen-vet -fix` applies them),
+// category and URL; a warning's message starts "warning: ".
 func toDiagnostic(pass *analysis.Pass, d annotate.Diagnostic) analysis.Diagnostic {
-	out := analysis.Diagnostic{Pos: toPos(pass, d.Pos), End: toPos(pass, d.End), Message: d.Message, Category: d.Category, URL: d.URL}
+	msg := d.Message
+	if d.Warning() {
+		msg = "warning: " + msg // as mcpgen prints it: go vet shows no category
+	}
+	out := analysis.Diagnostic{Pos: toPos(pass, d.Pos), End: toPos(pass, d.End), Message: msg, Category: d.Category, URL: d.URL}
 	for _, r := range d.Related {
 		if pos := toPos(pass, r.Pos); pos.IsValid() {
 			out.Related = append(out.Related, analysis.RelatedInformation{Pos: pos, End: toPos(pass, r.End), Message: r.Message})

@@ -175,3 +175,45 @@ func TestClientWarnings(t *testing.T) {
 		t.Errorf("-clients codx: %v", err)
 	}
 }
+
+// TestGoVetClients runs `go vet -vettool=mcpgen-vet` on a struct whose
+// directive names Codex, with the real table: the warning comes out of go
+// vet (which fails on it, as on any diagnostic), and -clients=none, passed
+// through go vet, turns it off.
+func TestGoVetClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary and runs go vet")
+	}
+	if clients.ByID("codex") == nil {
+		t.Fatal("no codex in the client table")
+	}
+	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
+	if out, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/v\n\ngo 1.24\n",
+		"v.go": "package v\n\n// Args asks a number.\n//\n//mcpgen:clients codex\ntype Args struct {\n" +
+			"\tN int `json:\"n,omitempty\" elicit:\"optional\"`\n}\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vet := func(args ...string) (string, error) {
+		cmd := exec.Command("go", append(append([]string{"vet", "-vettool=" + tool}, args...), "./...")...)
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := vet()
+	if err == nil || !strings.Contains(out, "v.go:6:6: warning: OpenAI Codex CLI ") || !strings.Contains(out, "(codex) breaks the whole form of args, because of n (an integer field") {
+		t.Errorf("go vet: %v, output:\n%s", err, out)
+	}
+	if out, err := vet("-clients=none"); err != nil {
+		t.Errorf("go vet -clients=none: %v, output:\n%s", err, out)
+	}
+}

@@ -3,10 +3,10 @@
 package clients
 
 // Args asks a number and a titled select.
-type Args struct { // want `Codex 0.1 \(codex\) breaks the whole form of args, because of n \(an integer field\): replaces the whole form with a yes/no box`
+type Args struct { // want `warning: Codex 0.1 \(codex\) breaks the whole form of args, because of n \(an integer field\): replaces the whole form with a yes/no box`
 	N      int    `json:"n,omitempty" elicit:"optional,minimum=1"`
-	Colour Colour `json:"colour,omitempty" elicit:"optional"`              // want `VS Code 1.2 \(vscode\) degrades colour, a titled select`
-	Agree  bool   `json:"agree,omitempty" elicit:"optional,default=false"` // want `VS Code 1.2 \(vscode\) degrades agree, default=false: loses default false`
+	Colour Colour `json:"colour,omitempty" elicit:"optional"`              // want `warning: VS Code 1.2 \(vscode\) degrades colour, a titled select`
+	Agree  bool   `json:"agree,omitempty" elicit:"optional,default=false"` // want `warning: VS Code 1.2 \(vscode\) degrades agree, default=false: loses default false`
 }
 
 // Colour is a titled select.

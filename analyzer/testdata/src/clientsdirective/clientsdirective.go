@@ -10,6 +10,6 @@ type Args struct {
 // Listed is judged for codex.
 //
 //mcpgen:clients codex
-type Listed struct { // want `Codex 0.1 \(codex\) breaks the whole form of listed`
+type Listed struct { // want `warning: Codex 0.1 \(codex\) breaks the whole form of listed`
 	N int `json:"n,omitempty" elicit:"optional,minimum=1"`
 }
