@@ -44,6 +44,7 @@ type ClientListError struct {
 	Nearest string // a known word or id it may misspell, or ""
 }
 
+// Error names the word, a near one, and every valid word.
 func (e *ClientListError) Error() string {
 	valid := strings.Join(append(ClientIDs(), clientWords...), ", ")
 	if e.Nearest != "" {
