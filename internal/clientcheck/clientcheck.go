@@ -58,7 +58,9 @@ func Features(s *annotate.Struct) []Use {
 		return nil
 	}
 	if s.URLMode {
-		return []Use{{Feature: clients.URLMode, What: "a URL-mode question (//mcpgen:question url)"}, {Feature: clients.DeclineCancel, What: "its decline and cancel answers"}}
+		// The decline and cancel cells are the form's buttons, which a URL
+		// question's consent prompt does not have.
+		return []Use{{Feature: clients.URLMode, What: "a URL-mode question (//mcpgen:question url)"}}
 	}
 	var out []Use
 	for _, f := range s.Fields {
