@@ -141,12 +141,12 @@ type Action string
 
 // The three answers.
 const (
-	// Accept sends the form's content.
-	Accept Action = "accept"
-	// Decline is the user's explicit no.
-	Decline Action = "decline"
-	// Cancel is a dismissal without a choice (closing, Esc, a timeout).
-	Cancel Action = "cancel"
+	// ActionAccept sends the form's content.
+	ActionAccept Action = "accept"
+	// ActionDecline is the user's explicit no.
+	ActionDecline Action = "decline"
+	// ActionCancel is a dismissal without a choice (closing, Esc, a timeout).
+	ActionCancel Action = "cancel"
 )
 
 // Button is a button or key a client's form offers and the answer it sends.
