@@ -30,7 +30,7 @@ func synthetic() []*clients.Client {
 			clients.DefaultFalse:  {Support: clients.Degrades, How: "loses default false", Source: "https://example.com/vscode/issues/3"},
 			clients.DeclineCancel: {Support: clients.Degrades, How: `its chat "Cancel" sends decline`, Fix: "make Decline and Cancel do the same", Source: "https://example.com/vscode/issues/4"},
 		}},
-		{ID: "goose", Name: "Goose desktop", Version: "1.0", Widely: true, Features: map[clients.Feature]clients.Cell{
+		{ID: "goose", Name: "Goose desktop", Version: "1.0", Widely: true, URL: clients.Cell{Support: clients.Breaks, How: "does not declare URL mode", Source: "https://example.com/goose/issues/9"}, Features: map[clients.Feature]clients.Cell{
 			clients.Label:          {Support: clients.Degrades, How: "shows property keys instead of titles", Source: "https://example.com/goose/issues/5"},
 			clients.TitledEnum:     {Support: clients.Breaks, How: "turns titled selects into free text", Source: "https://example.com/goose/issues/6"},
 			clients.MultiSelect:    {Support: clients.Breaks, How: "turns multi selects into free text", Source: "https://example.com/goose/issues/6"},
@@ -161,6 +161,16 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 				}
 			}
 			for _, c := range clients.Widely() {
+				// Whether it declares forms and URL mode at all: every form,
+				// and the URL-mode question Secret.
+				for what, cell := range map[string]clients.Cell{"form": c.Form, "url": c.URL} {
+					if what == "url" && c.Cell(clients.URLMode).Support != clients.Unknown {
+						continue // the URL-mode cell says it
+					}
+					if (cell.Support == clients.Degrades || cell.Support == clients.Breaks) && !found[c.ID+" "+string(cell.Source)] {
+						t.Errorf("%s %s: %s %s (%s) yields no warning", c.ID, c.Version, cell.Support, what, cell.Source)
+					}
+				}
 				for f, cell := range c.Features {
 					if (cell.Support == clients.Degrades || cell.Support == clients.Breaks) && seen[f] && !found[c.ID+" "+string(cell.Source)] {
 						t.Errorf("%s %s: %s %s (%s) yields no warning", c.ID, c.Version, cell.Support, f, cell.Source)
