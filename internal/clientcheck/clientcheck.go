@@ -200,6 +200,7 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 		uses = append([]Use{{Feature: formFeature, What: "a form (form-mode elicitation)"}}, uses...)
 	}
 	var out []annotate.Diagnostic
+	var who []*clients.Client // the client of each of out
 	for _, c := range chosen {
 		// One whole-form warning per effect: the cells of several features
 		// (integer, bounds, optional number) often say the same.
@@ -227,6 +228,7 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 				d.Message = wholeMessage(c, cl, s, u, d.Related)
 				whole[cl] = len(out)
 				out = append(out, d)
+				who = append(who, c)
 				continue
 			}
 			pos, end := u.Field.TagSpan(u.Key)
@@ -235,7 +237,49 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 				Message:        fmt.Sprintf("%s %s %s, %s: %s", clientName(c), cl.Support, u.Field.JSONName, u.What, advice(cl)),
 				SuggestedFixes: fixes(u),
 			})
+			who = append(who, c)
 		}
+	}
+	return group(out, who)
+}
+
+// group makes one warning of those that differ only in their client (the
+// same place, effect, advice and source: "Windsurf 1.12 (windsurf), Zed
+// 0.200 (zed) break …"), in the order of the first; who is the client of
+// each warning.
+func group(ws []annotate.Diagnostic, who []*clients.Client) []annotate.Diagnostic {
+	type entry struct {
+		i       int
+		clients []*clients.Client
+		verb    string
+	}
+	var out []annotate.Diagnostic
+	var entries []*entry
+	byKey := map[string]*entry{}
+	for i, w := range ws {
+		name := clientName(who[i]) + " "
+		verb, tail, _ := strings.Cut(strings.TrimPrefix(w.Message, name), " ")
+		key := fmt.Sprint(w.Pos, w.End, w.Related, w.URL, verb, tail)
+		if e, ok := byKey[key]; ok {
+			e.clients = append(e.clients, who[i])
+			continue
+		}
+		e := &entry{i: len(out), clients: []*clients.Client{who[i]}, verb: verb}
+		byKey[key] = e
+		entries = append(entries, e)
+		w.Message = tail
+		out = append(out, w)
+	}
+	for _, e := range entries {
+		var names []string
+		for _, c := range e.clients {
+			names = append(names, clientName(c))
+		}
+		verb := e.verb
+		if len(names) > 1 {
+			verb = strings.TrimSuffix(verb, "s") // degrade, break
+		}
+		out[e.i].Message = strings.Join(names, ", ") + " " + verb + " " + out[e.i].Message
 	}
 	return out
 }

@@ -140,7 +140,10 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 				}
 				named := false
 				for _, c := range table {
-					if strings.HasPrefix(w.Message, fmt.Sprintf("%s %s (%s) ", c.Name, c.Version, c.ID)) {
+					// The first client begins the message; clients that
+					// behave the same follow it ("A 1 (a), B 2 (b) break").
+					name := fmt.Sprintf("%s %s (%s)", c.Name, c.Version, c.ID)
+					if strings.HasPrefix(w.Message, name+" ") || strings.Contains(w.Message, ", "+name+" ") {
 						named = true
 						found[c.ID+" "+w.URL] = true
 					}
@@ -371,5 +374,23 @@ func TestRealTableOnExamples(t *testing.T) {
 				t.Errorf("%s: source %q", w.Format(p.Dir), w.URL)
 			}
 		}
+	}
+}
+
+// TestSameBehaviourIsOneWarning: clients whose cells say the same, from
+// the same source, share one warning.
+func TestSameBehaviourIsOneWarning(t *testing.T) {
+	none := clients.Cell{Support: clients.Breaks, How: "declares no elicitation", Fix: "none", Source: "https://example.com/list#L1"}
+	withTable(t, []*clients.Client{
+		{ID: "a", Name: "A", Version: "1", Form: none},
+		{ID: "b", Name: "B", Version: "2", Form: none},
+		{ID: "c", Name: "C", Version: "3", Form: clients.Cell{Support: clients.Breaks, How: "declares no elicitation", Source: "https://example.com/other"}},
+	})
+	p := load(t, "examples/bookflight")
+	got := strings.Join(lines(p, clientcheck.Check(p, clients.All)), "\n")
+	want := "args.go:9:6: warning: A 1 (a), B 2 (b) break the form of book_flight, for a form (form-mode elicitation): declares no elicitation; what to do: none\n" +
+		"args.go:9:6: warning: C 3 (c) breaks the form of book_flight, for a form (form-mode elicitation): declares no elicitation"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
