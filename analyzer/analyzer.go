@@ -17,9 +17,19 @@
 // above it, and nothing below imports this package) and reports, at the
 // struct, a t_elicit.go on disk that differs: the struct changed without
 // go generate.
+//
+// With no problem in the package, it also runs mcpgen's build-time client
+// check (internal/clientcheck): warnings in the category "clients" about
+// each form feature a chosen client renders badly. By default only for the
+// structs whose //mcpgen:clients directive (or their file's) names clients:
+// go vet, like any vet tool, fails on any diagnostic, and a warning must
+// not fail a vet step that passed before. The -clients flag (widely, all,
+// ids; none turns directives off too) chooses the clients of the others,
+// as mcpgen's -clients flag does.
 package analyzer
 
 import (
+	"flag"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -28,6 +38,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/internal/clientcheck"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
@@ -43,8 +54,38 @@ tag options, struct tag keys that misspell elicit (elict:"…"), bad values, bou
 the rules, Go types a form cannot hold, secret-looking fields, JSON name clashes,
 generated names that collide, -type names in //go:generate mcpgen directives
 that are not structs, and generated files that are stale.`,
-	URL: "https://github.com/mcpgen/mcpgen#diagnostics",
-	Run: run,
+	URL:   "https://github.com/mcpgen/mcpgen#diagnostics",
+	Run:   run,
+	Flags: flags(),
+}
+
+// clientsFlag is the -clients flag: the clients the client check judges
+// each form without a //mcpgen:clients directive for, as mcpgen's -clients
+// flag takes them; "" (the default): none, only the directives' clients.
+var clientsFlag = ""
+
+// clientList is the value of the -clients flag, checked when it is set.
+type clientList struct{ s *string }
+
+func (c clientList) String() string {
+	if c.s == nil {
+		return ""
+	}
+	return *c.s
+}
+
+func (c clientList) Set(v string) error {
+	if _, err := annotate.ParseClientList(v); err != nil && v != "" {
+		return err
+	}
+	*c.s = v
+	return nil
+}
+
+func flags() flag.FlagSet {
+	var fs flag.FlagSet
+	fs.Var(clientList{&clientsFlag}, "clients", "the clients whose rendering of each form to warn about: widely, all, none, or client ids (id1,id2); default: only those of //mcpgen:clients directives, which override it, except none")
+	return fs
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -54,6 +95,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if len(diags) == 0 {
 		reportStale(pass, model)
+		chosen, err := annotate.ParseClientList(clientsFlag)
+		if clientsFlag == "" || err == nil && !chosen.Off {
+			for _, d := range clientcheck.Check(model, chosen.Clients) {
+				pass.Report(toDiagnostic(pass, d))
+			}
+		}
 	}
 	for _, t := range generateTypes(pass.Files) {
 		obj := pass.Pkg.Scope().Lookup(t.name)
@@ -99,9 +146,14 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 }
 
 // toDiagnostic turns a diagnostic of annotate into the pass's, with its
-// end, related sites and suggested fixes (`mcpgen-vet -fix` applies them).
+// end, related sites, suggested fixes (`mcpgen-vet -fix` applies them),
+// category and URL; a warning's message starts "warning: ".
 func toDiagnostic(pass *analysis.Pass, d annotate.Diagnostic) analysis.Diagnostic {
-	out := analysis.Diagnostic{Pos: toPos(pass, d.Pos), End: toPos(pass, d.End), Message: d.Message}
+	msg := d.Message
+	if d.Warning() {
+		msg = "warning: " + msg // as mcpgen prints it: go vet shows no category
+	}
+	out := analysis.Diagnostic{Pos: toPos(pass, d.Pos), End: toPos(pass, d.End), Message: msg, Category: d.Category, URL: d.URL}
 	for _, r := range d.Related {
 		if pos := toPos(pass, r.Pos); pos.IsValid() {
 			out.Related = append(out.Related, analysis.RelatedInformation{Pos: pos, End: toPos(pass, r.End), Message: r.Message})

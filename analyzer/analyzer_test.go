@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/mcpgen/mcpgen/analyzer"
+	"github.com/mcpgen/mcpgen/clients"
 )
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
@@ -121,5 +122,98 @@ func TestGoVet(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("go vet output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestClientWarnings runs the client check through the analyzer, for a
+// made-up table: each warning at its struct or tag, in the category
+// clients, with its source as URL; the default=false fix applied gives the
+// .golden file; //mcpgen:clients off silences a struct. By default only the
+// structs whose directive names clients are judged; -clients none turns
+// even those off.
+func TestClientWarnings(t *testing.T) {
+	old := clients.All
+	clients.All = []*clients.Client{
+		{ID: "codex", Name: "Codex", Version: "0.1", Widely: true, Features: map[clients.Feature]clients.Cell{
+			clients.Integer: {Support: clients.Breaks, WholeForm: true, How: "replaces the whole form with a yes/no box", Source: "https://example.com/codex/issues/1"},
+		}},
+		{ID: "vscode", Name: "VS Code", Version: "1.2", Widely: true, Features: map[clients.Feature]clients.Cell{
+			clients.TitledEnum:   {Support: clients.Degrades, How: "shows the option's value, the title in grey", Source: "https://example.com/vscode/issues/2"},
+			clients.DefaultFalse: {Support: clients.Degrades, How: "loses default false", Source: "https://example.com/vscode/issues/3"},
+		}},
+	}
+	t.Cleanup(func() { clients.All = old })
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By default, only the structs with a directive naming clients.
+	analysistest.Run(t, dir, analyzer.Analyzer, "clientsdirective")
+	if err := analyzer.Analyzer.Flags.Set("clients", "widely"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("clients", "") })
+	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "clients")
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			n++
+			if d.Category != "clients" || !strings.HasPrefix(d.URL, "https://example.com/") {
+				t.Errorf("%s: category %q, URL %q", d.Message, d.Category, d.URL)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d diagnostics, want 3", n)
+	}
+	// -clients none turns the check off, directives too.
+	if err := analyzer.Analyzer.Flags.Set("clients", "none"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, analyzer.Analyzer, "clientsoff") // no want comments: no diagnostic
+	if err := analyzer.Analyzer.Flags.Set("clients", "codx"); err == nil || !strings.Contains(err.Error(), `unknown client "codx"; did you mean codex?`) {
+		t.Errorf("-clients codx: %v", err)
+	}
+}
+
+// TestGoVetClients runs `go vet -vettool=mcpgen-vet` on a struct whose
+// directive names Codex, with the real table: the warning comes out of go
+// vet (which fails on it, as on any diagnostic), and -clients=none, passed
+// through go vet, turns it off.
+func TestGoVetClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary and runs go vet")
+	}
+	if clients.ByID("codex") == nil {
+		t.Fatal("no codex in the client table")
+	}
+	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
+	if out, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/v\n\ngo 1.24\n",
+		"v.go": "package v\n\n// Args asks a number.\n//\n//mcpgen:clients codex\ntype Args struct {\n" +
+			"\tN int `json:\"n,omitempty\" elicit:\"optional\"`\n}\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vet := func(args ...string) (string, error) {
+		cmd := exec.Command("go", append(append([]string{"vet", "-vettool=" + tool}, args...), "./...")...)
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := vet()
+	if err == nil || !strings.Contains(out, "v.go:6:6: warning: OpenAI Codex CLI ") || !strings.Contains(out, "(codex) breaks the whole form of args, because of n (an integer field") {
+		t.Errorf("go vet: %v, output:\n%s", err, out)
+	}
+	if out, err := vet("-clients=none"); err != nil {
+		t.Errorf("go vet -clients=none: %v, output:\n%s", err, out)
 	}
 }

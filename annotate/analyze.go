@@ -138,6 +138,9 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		s := a.structModel(obj, c.gd, c.ts)
 		if s != nil {
 			s.BuildConstraint = buildConstraint(c.f, s.File)
+			if s.Clients == nil {
+				s.Clients = a.fileClients(c.f)
+			}
 		}
 		if s != nil && !s.Question {
 			if first := tools[s.Tool]; first != s.Pos {

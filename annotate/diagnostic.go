@@ -26,7 +26,19 @@ type Diagnostic struct {
 	// you mean format=date-time?"), as text edits. A fix is given only
 	// when its edits can be placed exactly in the source.
 	SuggestedFixes []SuggestedFix
+	// Category is empty for a problem, which stops generation, and names
+	// the kind of a warning, which never does: "clients" for the
+	// build-time client check (internal/clientcheck). It is go/analysis's
+	// Diagnostic.Category.
+	Category string
+	// URL is where the diagnostic's evidence is: for a client warning, the
+	// source of the fact about the client (go/analysis Diagnostic.URL).
+	URL string
 }
+
+// Warning reports whether d is a warning (it has a Category): printed as
+// "warning: …", it never changes mcpgen's exit status nor stops it writing.
+func (d Diagnostic) Warning() bool { return d.Category != "" }
 
 // Related is a second site of a [Diagnostic], with what it is.
 type Related struct {
@@ -49,10 +61,15 @@ type TextEdit struct {
 }
 
 // Format renders the diagnostic with the file name relative to dir (when it
-// is below dir), as `file:line:col: message`, followed by one line
-// `\tfile:line:col: message` for each related site.
+// is below dir), as `file:line:col: message` (`file:line:col: warning:
+// message` for a warning), followed by one line `\tfile:line:col: message`
+// for each related site.
 func (d Diagnostic) Format(dir string) string {
-	s := formatAt(dir, d.Pos, d.Message)
+	msg := d.Message
+	if d.Warning() {
+		msg = "warning: " + msg
+	}
+	s := formatAt(dir, d.Pos, msg)
 	for _, r := range d.Related {
 		s += "\n\t" + formatAt(dir, r.Pos, r.Message)
 	}

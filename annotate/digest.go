@@ -24,6 +24,7 @@ var digestExcluded = map[string]string{
 	"Package.Stale":          "files to remove; a package with any is never skipped",
 	"Struct.Pos":             "positions are never written into generated code",
 	"Struct.File":            "the directory of the output, not its content",
+	"Struct.Clients":         "which clients the client check judges the form for; it warns, and renders nothing",
 	"Struct.HandlerDeclared": "whether the handler file is written, not what the generated file says; Current checks the handler file itself",
 	"Field.Pos":              "positions are never written into generated code",
 	"Arg.Pos":                "positions are never written into generated code",

@@ -61,6 +61,8 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 				a.directiveError(c, a.dropValue(c, verb), "//mcpgen:enumnames takes no value (got %q)", rest)
 			}
 			s.LegacyEnumNames = true
+		case "clients":
+			s.Clients = a.clientsDirective(c, rest)
 		case "rounds":
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 1 || n > 10 {
@@ -79,7 +81,7 @@ func (a *analyzer) directives(s *Struct, doc *ast.CommentGroup) {
 }
 
 // directiveVerbs are the //mcpgen: directives [analyzer.directives] reads.
-var directiveVerbs = []string{"message", "tool", "key", "unsealed", "rounds", "enumnames", "question"}
+var directiveVerbs = []string{"message", "tool", "key", "unsealed", "rounds", "enumnames", "question", "clients"}
 
 // valueAt is the byte offset of a directive's value, rest, in its comment's
 // text (after the verb and its spaces).

@@ -75,6 +75,7 @@ func (a *analyzer) fieldModel(c *fieldCand) *Field {
 		a.nameErrorf(v, "%s is a required %s whose bounds allow 0, but 0 would read as missing: declare it as *%s (nil means missing), give it bounds that exclude 0, or mark it optional", v.Name(), f.Type.Name, f.Type.Name)
 		return nil
 	}
+	f.src, f.opts = c, byKey
 	return f
 }
 

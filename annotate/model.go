@@ -158,6 +158,11 @@ type Struct struct {
 	// the deprecated form of MCP 2025-06-18, instead of oneOf of const+title.
 	// Titled multi selects keep anyOf (the legacy form has no arrays).
 	LegacyEnumNames bool
+	// Clients (//mcpgen:clients LIST in the struct's doc comment, else in
+	// its file's): the clients the build-time client check judges the
+	// struct's form for; nil when neither has the directive (the check then
+	// judges it for the clients mcpgen's -clients flag names).
+	Clients *ClientList
 	// HandlerDeclared: the package already declares the handler type
 	// (HandlerTypeName(Name)) in a file that is not mcpgen's output, e.g. a
 	// handler file the user moved or renamed. gen then writes no
@@ -300,6 +305,12 @@ type Field struct {
 	// run-time options of a tool's elicit:"choices" field, <Path>Choices
 	// (the path joined); "" otherwise.
 	ChoicesMethod string
+
+	// src and opts are the field's elicit tag in the source, for the
+	// positions and fixes of the client check ([Field.TagSpan]); nil in a
+	// model built by hand.
+	src  *fieldCand
+	opts map[string]Option
 }
 
 // EnumItem is one choice of a select.

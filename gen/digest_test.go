@@ -84,6 +84,7 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 		"Struct.File": func(p *annotate.Package) {
 			p.Structs[0].File = filepath.Join(filepath.Dir(p.Structs[0].File), "moved.go")
 		},
+		"Struct.Clients":         func(p *annotate.Package) { p.Structs[0].Clients = &annotate.ClientList{Off: true} },
 		"Struct.HandlerDeclared": func(p *annotate.Package) { p.Structs[0].HandlerDeclared = !p.Structs[0].HandlerDeclared },
 		"Field.Pos": func(p *annotate.Package) {
 			for _, fd := range p.Structs[0].Fields {

@@ -10,6 +10,11 @@
 // mean", a misspelt elicit key, …) to the source:
 //
 //	mcpgen-vet -fix ./...
+//
+// It also warns, in the category "clients", about each form feature a
+// client renders badly (mcpgen's build-time client check): for the structs
+// whose //mcpgen:clients directive names clients, and with -clients=widely
+// (all, or client ids) for every struct; -clients=none turns it off.
 package main
 
 import (

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]
+//	mcpgen [-type T1,T2] [-tags list] [-clients list] [-v] [-check] [packages]
 //	mcpgen keygen
 //	mcpgen init [-pkg dir] [-o file] [-tags list] [-v]
 //	mcpgen call [flags] URL [tool ['{json arguments}']]
@@ -49,6 +49,13 @@
 // warning, slog, development bearer tokens (runtime/devauth, loopback
 // only), graceful shutdown on SIGINT and SIGTERM. It never overwrites a file.
 //
+// The build-time client check warns, as file:line:col: warning: …, about
+// each feature of a form that a client renders badly (package clients has
+// the table): -clients widely (the default), all, none, or client ids;
+// //mcpgen:clients LIST or //mcpgen:clients off in a struct's or a file's
+// doc comment overrides it there. Warnings never change the exit status
+// nor stop the files being written; -v adds each one's source.
+//
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
 // file:line:col: message, all of them; no file is written) or, with -check,
 // files to regenerate; 2 on usage errors.
@@ -80,7 +87,7 @@ func main() {
 
 func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
-		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
+		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-clients list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
 			"       mcpgen init [-pkg dir] [-o file] [-tags list] [-v]\n"+
 			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -174,7 +181,7 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 			fmt.Fprintln(stderr, "mcpgen:", msg)
 			return 2, nil
 		}
-		if (name == "type" || name == "tags") && !hasValue {
+		if (name == "type" || name == "tags" || name == "clients") && !hasValue {
 			i++ // the flag's value
 		}
 	}
@@ -186,6 +193,7 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	version := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "list the files written or removed")
 	fs.Bool("q", false, "no effect (mcpgen is silent unless -v); accepted for compatibility")
+	clientsFlag := fs.String("clients", "widely", "the clients whose rendering of each form to warn about: widely (the widely used ones), all, none, or client ids (id1,id2); a //mcpgen:clients directive overrides it for its struct or file, except none, which turns the check off")
 	check := fs.Bool("check", false, "write nothing; exit 1 listing each generated file that is stale, missing or to be removed, with the diff on stdout")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -198,7 +206,12 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		fmt.Fprintln(stdout, "mcpgen", gen.Version())
 		return 0, nil
 	}
-	opts := driver.Options{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args}
+	chosen, perr := annotate.ParseClientList(*clientsFlag)
+	if perr != nil {
+		fmt.Fprintf(stderr, "mcpgen: -clients: %v\n", perr)
+		return 2, nil
+	}
+	opts := driver.Options{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
 	for _, t := range opts.Types {
 		if !token.IsIdentifier(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)
@@ -217,6 +230,7 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	if len(res.Diagnostics) > 0 {
 		return report(stderr, wd, res.Diagnostics), res
 	}
+	warn(stderr, wd, res.Warnings, *verbose)
 	if *check {
 		code := 0
 		for _, c := range res.Changes() {
@@ -252,6 +266,17 @@ func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {
 		fmt.Fprintln(stderr, d.Format(wd))
 	}
 	return 1
+}
+
+// warn prints the client check's warnings, relative to wd (with verbose,
+// each with its source on a second line); they change no exit status.
+func warn(stderr io.Writer, wd string, warnings []annotate.Diagnostic, verbose bool) {
+	for _, d := range warnings {
+		fmt.Fprintln(stderr, d.Format(wd))
+		if verbose && d.URL != "" {
+			fmt.Fprintf(stderr, "\tsource: %s\n", d.URL)
+		}
+	}
 }
 
 func rel(wd, path string) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/clientcheck"
 	"github.com/mcpgen/mcpgen/internal/memo"
 )
 
@@ -30,6 +31,10 @@ type Options struct {
 	// Args is the command line, flags and patterns, as the memo keys a run
 	// by it (package memo); nil keys nothing and always loads.
 	Args []string
+	// Clients are the clients the build-time client check judges each
+	// form for (internal/clientcheck), unless a //mcpgen:clients directive
+	// says otherwise; nil, or Off, turns the check off, directives and all.
+	Clients *annotate.ClientList
 }
 
 // ErrNothingToGenerate is returned when the packages hold no struct to
@@ -51,6 +56,10 @@ type Result struct {
 	// were current (their files are what this mcpgen renders for their
 	// model) and were only type-checked.
 	Rendered []string
+	// Warnings are the build-time client check's (internal/clientcheck),
+	// sorted by position: they never stop a run. The check runs only on a
+	// run without Diagnostics from loading.
+	Warnings []annotate.Diagnostic
 	// Memoized: the memo found the run's inputs those of an earlier run
 	// that found every file current, so nothing was loaded (package memo).
 	Memoized bool
@@ -85,6 +94,11 @@ func Run(opts Options) (*Result, error) {
 	if !generating {
 		return res, ErrNothingToGenerate
 	}
+	if opts.Clients != nil && !opts.Clients.Off {
+		for _, p := range pkgs {
+			res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients)...)
+		}
+	}
 	for _, p := range pkgs {
 		var files []gen.File
 		if opts.Check || !current(p) {
@@ -110,8 +124,10 @@ func Run(opts Options) (*Result, error) {
 		res.Diagnostics = append(res.Diagnostics, diags...)
 		res.Files = append(res.Files, files...)
 	}
-	if len(res.Rendered) == 0 && len(res.Diagnostics) == 0 {
-		inputs.Record() // every package was current: nothing to write
+	if len(res.Rendered) == 0 && len(res.Diagnostics) == 0 && len(res.Warnings) == 0 {
+		// Every package was current: nothing to write. (A run with
+		// warnings is not recorded, so that every run prints them.)
+		inputs.Record()
 	}
 	return res, nil
 }

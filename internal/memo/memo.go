@@ -2,7 +2,8 @@
 // and type-checking its packages, the way the go command's build cache lets
 // a rebuild skip compiling: a run whose every generated file was found
 // current records a key of everything its output was computed from, and a
-// later run with the same key exits at once.
+// later run with the same key exits at once. (The driver records no run
+// that printed a warning of the client check, so that every run prints it.)
 //
 // The key is the SHA-256 of:
 //   - the running executable's bytes (the renderer, the model, the version:
