@@ -11,6 +11,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/fallback"
 	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
@@ -450,7 +451,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	caps := r.req.Capabilities()
 	msg := p.message
 	if msg == "" && p.schema != nil {
-		msg = "Please provide: " + strings.Join(titles(p.schema), ", ")
+		msg = "Please provide: " + strings.Join(fallback.Titles(p.schema), ", ")
 	}
 	if p.problem != "" {
 		msg += "\n\nPlease check: " + p.problem
@@ -514,48 +515,7 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 				"elicitation": map[string]any{"form": map[string]any{}}}},
 		}
 	}
-	var b strings.Builder
-	if p.name != "" {
-		msg := p.message
-		if msg == "" {
-			msg = "Please provide: " + strings.Join(titles(schema), ", ")
-		}
-		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked:")
-		for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-			b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
-		}
-		return complete(&Result{Text: b.String(), IsError: true}), nil
-	}
-	// The tool's own form: fields the model can supply as arguments, and
-	// ask=always fields, which only the user can confirm in a form.
-	var required, optional, confirm []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		req := slices.Contains(schema.Required, pair.Key)
-		line := "\n- " + describeField(pair.Key, pair.Value, req)
-		switch {
-		case slices.Contains(p.always, pair.Key):
-			confirm = append(confirm, line)
-		case req:
-			required = append(required, line)
-		default:
-			optional = append(optional, line)
-		}
-	}
-	b.WriteString(r.name + " needs input from the user, but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked.")
-	if len(confirm) > 0 {
-		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
-		b.WriteString(strings.Join(confirm, ""))
-	}
-	if len(required) > 0 {
-		b.WriteString("\nPass these as arguments and call again:")
-		b.WriteString(strings.Join(required, ""))
-	}
-	if len(optional) > 0 {
-		b.WriteString("\nOptional; pass them as arguments if known:")
-		b.WriteString(strings.Join(optional, ""))
-	}
-	if p.problem != "" {
-		b.WriteString("\nProblem with the last answer: " + p.problem)
-	}
-	return complete(&Result{Text: b.String(), IsError: true}), nil
+	text := fallback.Text(fallback.Form{Tool: r.name, Question: p.name, Message: p.message, Schema: schema,
+		AskAlways: p.always, Why: undeclared(r.req, "form elicitation"), Problem: p.problem})
+	return complete(&Result{Text: text, IsError: true}), nil
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,77 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
-
-// describeField renders one property of a requestedSchema for a model to
-// read, for example `date ("Departure date"): required string, format date`.
-func describeField(name string, s *jsonschema.Schema, required bool) string {
-	var b strings.Builder
-	b.WriteString(name)
-	if s.Title != "" {
-		fmt.Fprintf(&b, " (%q)", s.Title)
-	}
-	b.WriteString(": ")
-	if required {
-		b.WriteString("required ")
-	} else {
-		b.WriteString("optional ")
-	}
-	typ := s.Type
-	if typ == "array" {
-		typ = "array of strings"
-	}
-	b.WriteString(typ)
-	var parts []string
-	if s.Format != "" {
-		parts = append(parts, "format "+s.Format)
-	}
-	if s.MinLength != nil {
-		parts = append(parts, fmt.Sprintf("minLength %d", *s.MinLength))
-	}
-	if s.MaxLength != nil {
-		parts = append(parts, fmt.Sprintf("maxLength %d", *s.MaxLength))
-	}
-	if s.Minimum != "" {
-		parts = append(parts, "minimum "+s.Minimum.String())
-	}
-	if s.Maximum != "" {
-		parts = append(parts, "maximum "+s.Maximum.String())
-	}
-	if s.MinItems != nil {
-		parts = append(parts, fmt.Sprintf("minItems %d", *s.MinItems))
-	}
-	if s.MaxItems != nil {
-		parts = append(parts, fmt.Sprintf("maxItems %d", *s.MaxItems))
-	}
-	if vals := enumValues(s); len(vals) > 0 {
-		parts = append(parts, "one of "+strings.Join(vals, ", "))
-	}
-	if len(parts) > 0 {
-		b.WriteString(", ")
-		b.WriteString(strings.Join(parts, ", "))
-	}
-	if s.Description != "" {
-		b.WriteString(" — ")
-		b.WriteString(s.Description)
-	}
-	return b.String()
-}
-
-// enumValues lists the allowed values of a select property in any of its
-// forms (enum, oneOf/anyOf of consts, items of either).
-func enumValues(s *jsonschema.Schema) []string {
-	if s.Items != nil {
-		return enumValues(s.Items)
-	}
-	var out []string
-	for _, v := range s.Enum {
-		out = append(out, fmt.Sprint(v))
-	}
-	for _, alt := range append(append([]*jsonschema.Schema(nil), s.OneOf...), s.AnyOf...) {
-		out = append(out, fmt.Sprint(alt.Const))
-	}
-	return out
-}
 
 // downgradeSchema returns a copy of a requestedSchema that a client on an
 // older protocol version can render (the grammars of MCP 2025-06-18 and
