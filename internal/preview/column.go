@@ -1,0 +1,350 @@
+package preview
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/clients"
+	"github.com/mcpgen/mcpgen/internal/fallback"
+)
+
+// Reference is the column of the specification (MCP 2026-07-28,
+// client/elicitation): every feature rendered as the specification
+// describes it, with its names of the actions.
+var Reference = &clients.Client{ID: "spec", Name: "MCP specification", Version: "2026-07-28",
+	Form: clients.Cell{Support: clients.Renders}, URL: clients.Cell{Support: clients.Renders}}
+
+// Column is one form as one client shows it.
+type Column struct {
+	Client *clients.Client
+	// Reference reports the specification's column.
+	Reference bool
+	// Chrome is the client's button names and layout.
+	Chrome clients.Chrome
+	// NoForm: the client cannot be asked this form (it declares no form
+	// elicitation, or no URL mode for a URL question): the tool returns
+	// Fallback instead.
+	NoForm   bool
+	Fallback string
+	// YesNo: a cell with WholeForm turned the form into a yes/no box (or
+	// refused it); YesNoWhy says why, from those cells.
+	YesNo    bool
+	YesNoWhy []string
+	// URL: the form is a URL-mode question, shown as the page's link.
+	URL bool
+	// Message is the form's message.
+	Message string
+	// Fields are the form's fields, in order.
+	Fields []Field
+	// Buttons are the buttons under the form, in order; Notes what the
+	// table says of the form as a whole (buttons, required fields).
+	Buttons []string
+	Notes   []string
+	// Unknown lists the features this column needed that the table has no
+	// evidence for: the column is then approximate (drawn as the
+	// specification says).
+	Unknown []string
+	// Sources are the sources of the cells that shaped the column, each
+	// once, in the order they were read.
+	Sources []clients.Source
+}
+
+// Approximate reports whether a cell the column needed is Unknown.
+func (c *Column) Approximate() bool { return len(c.Unknown) > 0 }
+
+// Field is one field of a column.
+type Field struct {
+	Key string
+	// Label is what the field is labelled with: its title, or its key when
+	// the client shows keys (LabelIsKey); Title is the title it has.
+	Label      string
+	LabelIsKey bool
+	Title      string
+	// Description is the help text.
+	Description string
+	Required    bool
+	// Control is what the user fills: "text", "date", "date-time",
+	// "email", "uri", "number", "integer", "checkbox", "select",
+	// "multi-select".
+	Control string
+	// Value is the pre-filled value ("" for none).
+	Value string
+	// Options are a select's options; RunTime: the server lists them for
+	// each call.
+	Options []Option
+	RunTime bool
+	// Rules are the constraints the client checks ("1 to 9", "YYYY-MM-DD").
+	Rules []string
+	// Dropped are what the client drops of the field ("default false",
+	// "format check (date)", "pattern").
+	Dropped []string
+	// Notes are what the table says of the field, each with its support.
+	Notes []Note
+}
+
+// Option is one option of a select: Label is what the user reads; Grey is
+// the title shown next to a raw value, in grey.
+type Option struct {
+	Value, Label, Grey string
+}
+
+// Note is a cell's How, with its support ("degrades", "breaks").
+type Note struct {
+	Support, Text string
+}
+
+// column draws form f as client c shows it.
+func column(f Form, c *clients.Client) Column {
+	col := Column{Client: c, Reference: c == Reference, Chrome: c.Chrome(), URL: f.URL, Message: f.Message}
+	// cell reads one cell, recording its source or that it is unknown.
+	cell := func(name string, x clients.Cell) clients.Cell {
+		if x.Support == clients.Unknown {
+			if !slices.Contains(col.Unknown, name) {
+				col.Unknown = append(col.Unknown, name)
+			}
+		} else if x.Source != "" && !slices.Contains(col.Sources, x.Source) {
+			col.Sources = append(col.Sources, x.Source)
+		}
+		return x
+	}
+	feature := func(ft clients.Feature) clients.Cell { return cell(string(ft), c.Cell(ft)) }
+	if c == Reference {
+		feature = func(clients.Feature) clients.Cell { return clients.Cell{Support: clients.Renders} }
+	}
+	if f.URL {
+		if cell("url-mode", c.URL).Support == clients.Breaks {
+			col.NoForm = true
+			col.Fallback = fmt.Sprintf("%s needs the user to complete a step at a URL (%s), but %s",
+				cmp.Or(f.Tool, "the tool"), f.Struct, "this client declared no URL-mode elicitation")
+			return col
+		}
+	} else if cell("form", c.Form).Support == clients.Breaks {
+		col.NoForm = true
+		question := ""
+		if f.Question {
+			question = f.Struct
+		}
+		col.Fallback = fallback.Text(fallback.Form{Tool: cmp.Or(f.Tool, "the tool"), Question: question,
+			Message: f.Message, Schema: f.Schema, AskAlways: f.AskAlways, Why: "this client declared no form elicitation"})
+		return col
+	}
+	for pair := f.Schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
+		col.Fields = append(col.Fields, col.field(f, pair.Key, pair.Value, slices.Contains(f.Schema.Required, pair.Key), feature))
+	}
+	if len(f.Schema.Required) > 0 && !f.URL {
+		if x := feature(clients.Required); lost(x) {
+			col.Notes = append(col.Notes, x.How)
+		}
+	}
+	ch := col.Chrome
+	if col.YesNo {
+		col.Buttons = []string{ch.Approve, ch.Deny}
+		return col
+	}
+	x := feature(clients.DeclineCancel)
+	if x.Support == clients.Degrades || x.Support == clients.Breaks {
+		col.Buttons = []string{ch.Accept, ch.Dismiss}
+		if x.How != "" {
+			col.Notes = append(col.Notes, x.How)
+		}
+	} else {
+		col.Buttons = []string{ch.Accept, ch.Decline, ch.Cancel}
+	}
+	return col
+}
+
+// lost reports whether a cell says the feature does not reach the user as
+// the specification describes it: it degrades or breaks.
+func lost(x clients.Cell) bool { return x.Support == clients.Degrades || x.Support == clients.Breaks }
+
+// enumNames are the legacy titles of a select (enum + enumNames).
+func enumNames(p *jsonschema.Schema) []string {
+	names, _ := p.Extras["enumNames"].([]string)
+	return names
+}
+
+// field draws one property as the client shows it, reading the cells of
+// the features the property carries.
+func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool, feature func(clients.Feature) clients.Cell) Field {
+	fd := Field{Key: key, Title: p.Title, Description: p.Description, Required: required,
+		RunTime: slices.Contains(f.Choices, key)}
+	use := func(ft clients.Feature) clients.Cell {
+		x := feature(ft)
+		if lost(x) {
+			if x.WholeForm {
+				col.YesNo = true
+				col.YesNoWhy = append(col.YesNoWhy, key+": "+cmp.Or(x.How, string(ft)))
+			}
+			if x.How != "" {
+				fd.Notes = append(fd.Notes, Note{Support: x.Support.String(), Text: x.How})
+			}
+		}
+		return x
+	}
+	fd.Label = cmp.Or(p.Title, key)
+	if p.Title != "" && lost(use(clients.Label)) {
+		fd.Label, fd.LabelIsKey = key, true
+	}
+	switch p.Type {
+	case "string":
+		fd.Control = "text"
+		switch {
+		case len(p.OneOf) > 0:
+			fd.Control = "select"
+			fd.Options = options(p.OneOf, nil, use(clients.TitledEnum))
+		case len(enumNames(p)) > 0:
+			fd.Control = "select"
+			fd.Options = options(nil, enumOptions(p.Enum, enumNames(p)), use(clients.EnumNames))
+		case len(p.Enum) > 0 || fd.RunTime:
+			fd.Control = "select"
+			fd.Options = options(nil, enumOptions(p.Enum, nil), use(clients.Enum))
+		case p.Format != "":
+			ft := clients.Feature("format:" + p.Format)
+			if lost(use(ft)) {
+				fd.Dropped = append(fd.Dropped, "format check ("+p.Format+")")
+			} else {
+				fd.Control = p.Format
+				fd.Rules = append(fd.Rules, formatRule(p.Format))
+			}
+		default:
+			use(clients.String)
+		}
+		if p.MinLength != nil || p.MaxLength != nil {
+			if lost(use(clients.Lengths)) {
+				fd.Dropped = append(fd.Dropped, "length limits")
+			} else {
+				fd.Rules = append(fd.Rules, lengthRule(p.MinLength, p.MaxLength))
+			}
+		}
+		if p.Pattern != "" && lost(use(clients.Pattern)) {
+			fd.Dropped = append(fd.Dropped, "pattern")
+		}
+	case "integer", "number":
+		fd.Control = p.Type
+		use(clients.Feature(p.Type))
+		if !required {
+			use(clients.OptionalNumber)
+		}
+		if p.Minimum != "" || p.Maximum != "" {
+			if lost(use(clients.Bounds)) {
+				fd.Dropped = append(fd.Dropped, "bounds")
+			} else {
+				fd.Rules = append(fd.Rules, boundsRule(p.Minimum, p.Maximum))
+			}
+		}
+	case "boolean":
+		fd.Control = "checkbox"
+		use(clients.Boolean)
+	case "array":
+		fd.Control = "multi-select"
+		use(clients.MultiSelect)
+		if p.Items != nil {
+			fd.Options = options(p.Items.AnyOf, enumOptions(p.Items.Enum, nil), clients.Cell{Support: clients.Renders})
+		}
+	}
+	if p.Default != nil {
+		if b, ok := p.Default.(bool); ok && !b {
+			if lost(use(clients.DefaultFalse)) {
+				fd.Dropped = append(fd.Dropped, "default false")
+			} else {
+				fd.Value = "false"
+			}
+		} else if lost(use(clients.Default)) {
+			fd.Dropped = append(fd.Dropped, "default "+jsonText(p.Default))
+		} else {
+			fd.Value = jsonText(p.Default)
+		}
+	}
+	return fd
+}
+
+// enumOptions are the options of an untitled enum, or of enum + enumNames.
+func enumOptions(enum []any, names []string) []Option {
+	var out []Option
+	for i, v := range enum {
+		o := Option{Value: fmt.Sprint(v)}
+		if i < len(names) {
+			o.Label = names[i]
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// options are a select's options as the client labels them: a titled
+// option by its title when the cell renders it, by its raw value with the
+// title in grey when it degrades, by its raw value alone when it breaks.
+func options(alts []*jsonschema.Schema, plain []Option, x clients.Cell) []Option {
+	for _, a := range alts {
+		plain = append(plain, Option{Value: fmt.Sprint(a.Const), Label: a.Title})
+	}
+	out := make([]Option, len(plain))
+	for i, o := range plain {
+		title := o.Label
+		o.Label = o.Value
+		switch {
+		case title == "":
+		case x.Support == clients.Degrades:
+			o.Grey = title
+		case x.Support == clients.Breaks:
+		default:
+			o.Label = title
+		}
+		out[i] = o
+	}
+	return out
+}
+
+func jsonText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func formatRule(format string) string {
+	switch format {
+	case "date":
+		return "a date, YYYY-MM-DD"
+	case "date-time":
+		return "a date and time (RFC 3339)"
+	case "email":
+		return "an email address"
+	case "uri":
+		return "a URI"
+	}
+	return format
+}
+
+func lengthRule(lo, hi *uint64) string {
+	chars := func(n uint64) string {
+		if n == 1 {
+			return "1 character"
+		}
+		return fmt.Sprintf("%d characters", n)
+	}
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("%d to %s", *lo, chars(*hi))
+	case lo != nil && *lo == 1:
+		return "not empty"
+	case lo != nil:
+		return "at least " + chars(*lo)
+	}
+	return "at most " + chars(*hi)
+}
+
+func boundsRule(lo, hi json.Number) string {
+	switch {
+	case lo != "" && hi != "":
+		return fmt.Sprintf("%s to %s", lo, hi)
+	case lo != "":
+		return "at least " + lo.String()
+	}
+	return "at most " + hi.String()
+}
