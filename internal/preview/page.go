@@ -116,10 +116,10 @@ type Options struct {
 	Command   string // the command line, shown on the page
 }
 
-// Generate loads the packages as mcpgen does (the driver: load, model,
-// render and type-check, nothing written) and returns the page's HTML, or
-// the diagnostics that stop mcpgen itself.
-func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
+// Load loads the packages as mcpgen does (the driver: load, model, render
+// and type-check, nothing written) and returns their forms, or the
+// diagnostics that stop mcpgen itself.
+func Load(opts Options) ([]Form, []annotate.Diagnostic, error) {
 	res, err := driver.Run(driver.Options{Dir: opts.Dir, Patterns: opts.Patterns, BuildTags: opts.BuildTags, Check: true})
 	if err != nil {
 		return nil, nil, err
@@ -131,6 +131,16 @@ func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
 	if len(forms) == 0 {
 		return nil, nil, errors.New("no form to show: no tool with an elicitable field and no //mcpgen:question")
 	}
+	return forms, nil, nil
+}
+
+// Generate loads the packages ([Load]) and returns the page's HTML for
+// opts.Clients.
+func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
+	forms, diags, err := Load(opts)
+	if err != nil || len(diags) > 0 {
+		return nil, diags, err
+	}
 	p := Build(forms, opts.Clients)
 	p.Command = opts.Command
 	var b bytes.Buffer
@@ -139,7 +149,6 @@ func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
 	}
 	return b.Bytes(), nil, nil
 }
-
 // sourceLabel is a source's URL shortened for a link's text: a GitHub
 // thread as OWNER/REPO#N, a file at a commit as OWNER/REPO@COMMIT:PATH with
 // the commit cut to 7 digits; another URL without its scheme.
