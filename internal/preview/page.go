@@ -149,6 +149,7 @@ func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
 	}
 	return b.Bytes(), nil, nil
 }
+
 // sourceLabel is a source's URL shortened for a link's text: a GitHub
 // thread as OWNER/REPO#N, a file at a commit as OWNER/REPO@COMMIT:PATH with
 // the commit cut to 7 digits; another URL without its scheme.
