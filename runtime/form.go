@@ -463,7 +463,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 				return complete(final), err
 			}
 		} else if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, undeclared(r.req, "URL-mode elicitation"))), nil
+			return complete(&Result{Text: fallback.URLText(r.name, p.name, undeclared(r.req, "URL-mode elicitation")), IsError: true}), nil
 		}
 		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url, ElicitationID: p.page}
 	} else {

@@ -86,6 +86,13 @@ func Text(f Form) string {
 	return b.String()
 }
 
+// URLText is the tool error's text when tool must ask question on the
+// server's page (URL mode) but the client cannot be asked that: why says
+// why, as "this client declared no URL-mode elicitation".
+func URLText(tool, question, why string) string {
+	return tool + " needs the user to complete a step at a URL (" + question + "), but " + why
+}
+
 // Titles lists the title of each property of schema (its key when it has
 // none), in order.
 func Titles(schema *jsonschema.Schema) []string {

@@ -118,8 +118,7 @@ func column(f Form, c *clients.Client) Column {
 	if f.URL {
 		if cell("url-mode", c.URL).Support == clients.Breaks {
 			col.NoForm = true
-			col.Fallback = fmt.Sprintf("%s needs the user to complete a step at a URL (%s), but %s",
-				cmp.Or(f.Tool, "the tool"), f.Struct, "this client declared no URL-mode elicitation")
+			col.Fallback = fallback.URLText(cmp.Or(f.Tool, "the tool"), f.Struct, "this client declared no URL-mode elicitation")
 			return col
 		}
 	} else if cell("form", c.Form).Support == clients.Breaks {
