@@ -11,6 +11,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/downgrade"
 	"github.com/mcpgen/mcpgen/internal/fallback"
 	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
@@ -100,7 +101,7 @@ type pendingQuestion struct {
 // form.memo), the whole form's requestedSchema and its digest; formMemoCount
 // counts its entries, at most maxQuestions. The schema is shared by every
 // request that asks that form: it is never changed once built (run-time
-// rules copy what they change, see rules.apply; downgradeSchema copies).
+// rules copy what they change, see rules.apply; downgrade.Schema copies).
 var (
 	formMemo      sync.Map // formMemoID → memoEntry
 	formMemoCount atomic.Int32
@@ -475,7 +476,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		sent := p.schema
 		if r.legacy() {
 			var err error
-			if sent, err = downgradeSchema(p.schema, r.req.ProtocolVersion); err != nil {
+			if sent, err = downgrade.Schema(p.schema, r.req.ProtocolVersion); err != nil {
 				return complete(ToolError("%s: %v", r.name, err)), nil
 			}
 		}

@@ -1,65 +1,12 @@
 package runtime
 
 import (
-	"errors"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
-
-	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
-
-// downgradeSchema returns a copy of a requestedSchema that a client on an
-// older protocol version can render (the grammars of MCP 2025-06-18 and
-// MCP 2025-11-25, client/elicitation):
-//   - 2025-11-25 knows the whole 2026-07-28 grammar: returned unchanged;
-//   - 2025-06-18 knows no arrays, no titled oneOf/anyOf selects and no
-//     defaults except on booleans: titled selects become enum + enumNames,
-//     non-boolean defaults are dropped, an optional multi select is left out,
-//     and a required multi select is an error naming it (the caller turns it
-//     into a tool error).
-func downgradeSchema(s *jsonschema.Schema, version string) (*jsonschema.Schema, error) {
-	if version >= protocol.Version20251125 {
-		return s, nil
-	}
-	out := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	var unrenderable []string
-	for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		name, p := pair.Key, pair.Value
-		required := slices.Contains(s.Required, name)
-		if p.Type == "array" {
-			if required {
-				unrenderable = append(unrenderable, name)
-			}
-			continue
-		}
-		cp := *p
-		if cp.Type != "boolean" {
-			cp.Default = nil
-		}
-		if len(cp.OneOf) > 0 {
-			var enum []any
-			var names []string
-			for _, alt := range cp.OneOf {
-				enum = append(enum, alt.Const)
-				names = append(names, alt.Title)
-			}
-			cp.OneOf = nil
-			cp.Enum = enum
-			cp.Extras = map[string]any{"enumNames": names}
-		}
-		out.Properties.Set(name, &cp)
-		if required {
-			out.Required = append(out.Required, name)
-		}
-	}
-	if len(unrenderable) > 0 {
-		return nil, errors.New("protocol " + version + " clients cannot show a multi-select, so pass these as arguments: " + strings.Join(unrenderable, ", "))
-	}
-	return out, nil
-}
 
 // InputSchema returns the tool's input schema (MCP 2026-07-28, server/tools:
 // Tool.inputSchema, what tools/list shows the model; an adapter registers it;

@@ -9,6 +9,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/clients"
+	"github.com/mcpgen/mcpgen/internal/downgrade"
 	"github.com/mcpgen/mcpgen/internal/fallback"
 )
 
@@ -38,6 +39,10 @@ type Column struct {
 	URL bool
 	// Message is the form's message.
 	Message string
+	// Protocol is the older protocol version the client negotiates, whose
+	// smaller grammar the runtime downgrades the schema to ("" when the
+	// client knows the whole grammar).
+	Protocol string
 	// Fields are the form's fields, in order.
 	Fields []Field
 	// Buttons are the buttons under the form, in order; Notes what the
@@ -131,10 +136,22 @@ func column(f Form, c *clients.Client) Column {
 			Message: f.Message, Schema: f.Schema, AskAlways: f.AskAlways, Why: "this client declared no form elicitation"})
 		return col
 	}
-	for pair := f.Schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
-		col.Fields = append(col.Fields, col.field(f, pair.Key, pair.Value, slices.Contains(f.Schema.Required, pair.Key), feature))
+	schema := f.Schema
+	if len(c.Protocols) > 0 && c.Protocols[0] < downgrade.Full && !f.URL {
+		// The runtime sends an older client the schema of its grammar.
+		col.Protocol = c.Protocols[0]
+		s, err := downgrade.Schema(schema, col.Protocol)
+		if err != nil {
+			col.NoForm = true
+			col.Fallback = cmp.Or(f.Tool, "the tool") + ": " + err.Error()
+			return col
+		}
+		schema = s
 	}
-	if len(f.Schema.Required) > 0 && !f.URL {
+	for pair := schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
+		col.Fields = append(col.Fields, col.field(f, pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key), feature))
+	}
+	if len(schema.Required) > 0 && !f.URL {
 		if x := feature(clients.Required); lost(x) {
 			col.Notes = append(col.Notes, x.How)
 		}

@@ -113,6 +113,24 @@ Optional; pass them as arguments if known:
 	require.Equal(t, []clients.Source{"https://example.com/silent/caps"}, c.Sources)
 }
 
+func TestOlderClientGetsTheDowngradedSchema(t *testing.T) {
+	old := &clients.Client{ID: "old", Name: "Old", Protocols: []string{"2025-06-18"}, Form: clients.Cell{Support: clients.Renders},
+		Features: map[clients.Feature]clients.Cell{clients.EnumNames: {Support: clients.Degrades, How: "shows values"}}}
+	c := column(bookForm(t), old)
+	require.Equal(t, "2025-06-18", c.Protocol)
+	w := fieldOf(t, c, "window")
+	require.Equal(t, []Option{{Value: "morning", Label: "morning", Grey: "Morning"}, {Value: "evening", Label: "evening", Grey: "Evening"}}, w.Options)
+	require.Empty(t, fieldOf(t, c, "passengers").Value, "2025-06-18 has no default but a boolean's")
+	require.Equal(t, "false", fieldOf(t, c, "insured").Value)
+
+	f := bookForm(t)
+	f.Schema.Properties.Set("seats", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: []any{"a"}}})
+	f.Schema.Required = append(f.Schema.Required, "seats")
+	c = column(f, old)
+	require.True(t, c.NoForm)
+	require.Equal(t, "book_flight: protocol 2025-06-18 clients cannot show a multi-select, so pass these as arguments: seats", c.Fallback)
+}
+
 func TestPageHTML(t *testing.T) {
 	p := Build([]Form{bookForm(t)}, []*clients.Client{codex, goose, vscode, silent})
 	var b bytes.Buffer
