@@ -42,7 +42,7 @@ const readColumns = `[...document.querySelectorAll("section.form .column")].map(
 			(o.querySelector(".grey") ? " (" + o.querySelector(".grey").textContent + ")" : ""))])),
 	Dropped: Object.fromEntries([...c.querySelectorAll(".field")].filter(f => f.querySelector(".dropped")).map(f =>
 		[f.dataset.key, f.querySelector(".dropped").textContent])),
-	Buttons: [...c.querySelectorAll(".button")].map(b => b.textContent),
+	Buttons: [...c.querySelectorAll(".button")].map(b => b.firstChild.textContent.trim() + (b.dataset.action ? " → " + b.dataset.action : "")),
 	Fallback: c.querySelector("pre.fallback") ? c.querySelector("pre.fallback").textContent : "",
 	Sources: [...c.querySelectorAll("footer.sources a")].map(a => a.href),
 }))`
@@ -105,7 +105,7 @@ func TestChromiumColumns(t *testing.T) {
 	require.False(t, spec.Approximate)
 	require.Equal(t, []string{"Departure date", "Time of day", "Passengers"}, spec.Labels)
 	require.Equal(t, []string{"Morning", "Afternoon", "Evening"}, spec.Options["window"])
-	require.Equal(t, []string{"Accept", "Decline", "Cancel"}, spec.Buttons)
+	require.Equal(t, []string{"Accept → accept", "Decline → decline", "Cancel → cancel"}, spec.Buttons)
 
 	cx := find(t, cols, "book_flight", "codex") // passengers is an integer
 	require.Equal(t, "yes-no", cx.Look)
@@ -119,7 +119,7 @@ func TestChromiumColumns(t *testing.T) {
 
 	vs := find(t, cols, "book_flight", "vscode")
 	require.Equal(t, []string{"morning (Morning)", "afternoon (Afternoon)", "evening (Evening)"}, vs.Options["window"])
-	require.Equal(t, []string{"Accept", "Cancel"}, vs.Buttons)
+	require.Equal(t, []string{"Accept → accept", "Dismiss"}, vs.Buttons)
 
 	s := find(t, cols, "book_flight", "silent")
 	require.Equal(t, "no-form", s.Look)
@@ -128,22 +128,32 @@ func TestChromiumColumns(t *testing.T) {
 }
 
 // TestChromiumTable renders examples/bookflight for the clients the check
-// cares about by default, holds what Chromium shows of every column to the
-// page's model, and takes the screenshot of docs/preview.md (written to
-// MCPGEN_SCREENSHOTS when set; copy it to docs/preview.png).
+// cares about by default and Claude Desktop (no elicitation), holds what
+// Chromium shows of every column to the page's model and to what the table
+// says of a few clients, and takes the screenshot of docs/preview.md
+// (written to MCPGEN_SCREENSHOTS when set; copy it to docs/preview.png).
 func TestChromiumTable(t *testing.T) {
-	p, cols := open(t, clients.Widely())
+	cs := append(clients.Widely(), clients.ByID("claude-desktop"))
+	p, cols := open(t, cs)
 	forms, diags, err := Load(bookflight(t, nil))
 	require.NoError(t, err)
 	require.Empty(t, diags)
-	page := Build(forms, clients.Widely())
 	var want []shown
-	for _, f := range page.Forms {
+	for _, f := range Build(forms, cs).Forms {
 		for _, c := range f.Columns {
 			want = append(want, expected(f.ID, c))
 		}
 	}
 	require.Equal(t, want, cols)
+
+	// What the table says today of the clients the synthetic ones stand for.
+	require.Equal(t, "yes-no", find(t, cols, "book_flight", "codex").Look, "Codex: passengers is an integer")
+	require.Equal(t, []string{"date", "window", "passengers"}, find(t, cols, "book_flight", "goose-desktop").KeyLabels)
+	require.Equal(t, []string{"morning (Morning)", "afternoon (Afternoon)", "evening (Evening)"},
+		find(t, cols, "book_flight", "vscode").Options["window"])
+	desktop := find(t, cols, "book_flight", "claude-desktop")
+	require.Equal(t, "no-form", desktop.Look)
+	require.Contains(t, desktop.Fallback, "this client declared no form elicitation")
 	p.Screenshot("preview")
 }
 
@@ -152,7 +162,13 @@ func expected(form string, c Column) shown {
 	// Empty, not nil, as the page's JSON decodes.
 	s := shown{Form: form, Client: c.Client.ID, Look: "form", Approximate: c.Approximate(), Labels: []string{},
 		KeyLabels: []string{}, Options: map[string][]string{}, Dropped: map[string]string{},
-		Buttons: append([]string{}, c.Buttons...), Fallback: c.Fallback, Sources: []string{}}
+		Buttons: []string{}, Fallback: c.Fallback, Sources: []string{}}
+	for _, b := range c.Buttons {
+		if b.Action != "" {
+			b.Label += " → " + string(b.Action)
+		}
+		s.Buttons = append(s.Buttons, b.Label)
+	}
 	switch {
 	case c.NoForm:
 		s.Look, s.Buttons = "no-form", []string{}

@@ -15,17 +15,20 @@ import (
 
 // Reference is the column of the specification (MCP 2026-07-28,
 // client/elicitation): every feature rendered as the specification
-// describes it, with its names of the actions.
+// describes it, a button for each action.
 var Reference = &clients.Client{ID: "spec", Name: "MCP specification", Version: "2026-07-28",
-	Form: clients.Cell{Support: clients.Renders}, URL: clients.Cell{Support: clients.Renders}}
+	Form: clients.Cell{Support: clients.Renders}, URL: clients.Cell{Support: clients.Renders},
+	Look: &clients.Look{Layout: "as the specification describes it", FieldLabel: clients.LabelTitle, OptionLabel: clients.LabelTitle,
+		Buttons: []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Decline", Action: clients.Decline},
+			{Label: "Cancel", Action: clients.Cancel}}}}
 
 // Column is one form as one client shows it.
 type Column struct {
 	Client *clients.Client
 	// Reference reports the specification's column.
 	Reference bool
-	// Chrome is the client's button names and layout.
-	Chrome clients.Chrome
+	// Layout is where and how the client shows the form (Look.Layout).
+	Layout string
 	// NoForm: the client cannot be asked this form (it declares no form
 	// elicitation, or no URL mode for a URL question): the tool returns
 	// Fallback instead.
@@ -45,9 +48,10 @@ type Column struct {
 	Protocol string
 	// Fields are the form's fields, in order.
 	Fields []Field
-	// Buttons are the buttons under the form, in order; Notes what the
+	// Buttons are the buttons (or keys) of the form, in order, each with
+	// the action it sends ("" when the table does not say); Notes what the
 	// table says of the form as a whole (buttons, required fields).
-	Buttons []string
+	Buttons []clients.Button
 	Notes   []string
 	// Unknown lists the features this column needed that the table has no
 	// evidence for: the column is then approximate (drawn as the
@@ -103,8 +107,18 @@ type Note struct {
 }
 
 // column draws form f as client c shows it.
-func column(f Form, c *clients.Client) Column {
-	col := Column{Client: c, Reference: c == Reference, Chrome: c.Chrome(), URL: f.URL, Message: f.Message}
+func column(f Form, c *clients.Client) (col Column) {
+	col = Column{Client: c, Reference: c == Reference, URL: f.URL, Message: f.Message}
+	defer func() {
+		// The sources of one file together, as the page lists them.
+		var srcs []clients.Source
+		for _, g := range groupSources(col.Sources) {
+			for _, l := range g.Links {
+				srcs = append(srcs, l.Href)
+			}
+		}
+		col.Sources = srcs
+	}()
 	// cell reads one cell, recording its source or that it is unknown.
 	cell := func(name string, x clients.Cell) clients.Cell {
 		if x.Support == clients.Unknown {
@@ -126,7 +140,7 @@ func column(f Form, c *clients.Client) Column {
 			col.Fallback = fallback.URLText(cmp.Or(f.Tool, "the tool"), f.Struct, "this client declared no URL-mode elicitation")
 			return col
 		}
-	} else if cell("form", c.Form).Support == clients.Breaks {
+	} else if cell("form", c.Form); !c.Elicits() {
 		col.NoForm = true
 		question := ""
 		if f.Question {
@@ -148,29 +162,59 @@ func column(f Form, c *clients.Client) Column {
 		}
 		schema = s
 	}
-	for pair := schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
-		col.Fields = append(col.Fields, col.field(f, pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key), feature))
+	for pair := f.Schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
+		p, ok := schema.Properties.Get(pair.Key)
+		if !ok {
+			col.Notes = append(col.Notes, pair.Key+" is left out: protocol "+col.Protocol+" has no multi select")
+			continue
+		}
+		fd := col.field(f, pair.Key, p, slices.Contains(schema.Required, pair.Key), feature)
+		if d := pair.Value.Default; d != nil && p.Default == nil {
+			fd.Dropped = append(fd.Dropped, "default "+jsonText(d)+" (protocol "+col.Protocol+")")
+		}
+		col.Fields = append(col.Fields, fd)
 	}
 	if len(schema.Required) > 0 && !f.URL {
 		if x := feature(clients.Required); lost(x) {
 			col.Notes = append(col.Notes, x.How)
 		}
 	}
-	ch := col.Chrome
+	col.look(c, feature)
+	return col
+}
+
+// look sets the column's layout and buttons: the client's Look when the
+// table has one (its source then shapes the column), else the
+// specification's buttons as the DeclineCancel cell allows. A library's
+// application draws its own form: only the cells say anything of it.
+func (col *Column) look(c *clients.Client, feature func(clients.Feature) clients.Cell) {
 	if col.YesNo {
-		col.Buttons = []string{ch.Approve, ch.Deny}
-		return col
+		col.Buttons = []clients.Button{{Label: "Yes"}, {Label: "No"}}
+		return
 	}
 	x := feature(clients.DeclineCancel)
-	if x.Support == clients.Degrades || x.Support == clients.Breaks {
-		col.Buttons = []string{ch.Accept, ch.Dismiss}
-		if x.How != "" {
-			col.Notes = append(col.Notes, x.How)
-		}
-	} else {
-		col.Buttons = []string{ch.Accept, ch.Decline, ch.Cancel}
+	if lost(x) && x.How != "" {
+		col.Notes = append(col.Notes, x.How)
 	}
-	return col
+	if l := c.Look; l != nil {
+		col.Layout = l.Layout
+		if l.Source != "" && !slices.Contains(col.Sources, l.Source) {
+			col.Sources = append(col.Sources, l.Source)
+		}
+		if len(l.Buttons) > 0 {
+			col.Buttons = l.Buttons
+			return
+		}
+	} else if c.Kind == clients.Library {
+		col.Layout = "an SDK's client helper: the application draws the form from what reaches its handler"
+	} else {
+		col.Unknown = append(col.Unknown, "look (layout, buttons)")
+	}
+	if lost(x) {
+		col.Buttons = []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Dismiss"}}
+		return
+	}
+	col.Buttons = Reference.Look.Buttons
 }
 
 // lost reports whether a cell says the feature does not reach the user as
@@ -191,33 +235,35 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 	use := func(ft clients.Feature) clients.Cell {
 		x := feature(ft)
 		if lost(x) {
-			if x.WholeForm {
+			if why := key + ": " + cmp.Or(x.How, string(ft)); x.WholeForm && !slices.Contains(col.YesNoWhy, why) {
 				col.YesNo = true
-				col.YesNoWhy = append(col.YesNoWhy, key+": "+cmp.Or(x.How, string(ft)))
+				col.YesNoWhy = append(col.YesNoWhy, why)
 			}
-			if x.How != "" {
-				fd.Notes = append(fd.Notes, Note{Support: x.Support.String(), Text: x.How})
+			if n := (Note{Support: x.Support.String(), Text: x.How}); x.How != "" && !slices.Contains(fd.Notes, n) {
+				fd.Notes = append(fd.Notes, n)
 			}
 		}
 		return x
 	}
 	fd.Label = cmp.Or(p.Title, key)
-	if p.Title != "" && lost(use(clients.Label)) {
+	byKey := col.Client.Look != nil && col.Client.Look.FieldLabel == clients.LabelKey
+	if p.Title != "" && (lost(use(clients.Label)) || byKey) {
 		fd.Label, fd.LabelIsKey = key, true
 	}
+	byConst := col.Client.Look != nil && col.Client.Look.OptionLabel == clients.LabelConst
 	switch p.Type {
 	case "string":
 		fd.Control = "text"
 		switch {
 		case len(p.OneOf) > 0:
 			fd.Control = "select"
-			fd.Options = options(p.OneOf, nil, use(clients.TitledEnum))
+			fd.Options = options(p.OneOf, nil, use(clients.TitledEnum), byConst)
 		case len(enumNames(p)) > 0:
 			fd.Control = "select"
-			fd.Options = options(nil, enumOptions(p.Enum, enumNames(p)), use(clients.EnumNames))
+			fd.Options = options(nil, enumOptions(p.Enum, enumNames(p)), use(clients.EnumNames), byConst)
 		case len(p.Enum) > 0 || fd.RunTime:
 			fd.Control = "select"
-			fd.Options = options(nil, enumOptions(p.Enum, nil), use(clients.Enum))
+			fd.Options = options(nil, enumOptions(p.Enum, nil), use(clients.Enum), false)
 		case p.Format != "":
 			ft := clients.Feature("format:" + p.Format)
 			if lost(use(ft)) {
@@ -259,7 +305,7 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 		fd.Control = "multi-select"
 		use(clients.MultiSelect)
 		if p.Items != nil {
-			fd.Options = options(p.Items.AnyOf, enumOptions(p.Items.Enum, nil), clients.Cell{Support: clients.Renders})
+			fd.Options = options(p.Items.AnyOf, enumOptions(p.Items.Enum, nil), clients.Cell{Support: clients.Renders}, byConst)
 		}
 	}
 	if p.Default != nil {
@@ -293,8 +339,9 @@ func enumOptions(enum []any, names []string) []Option {
 
 // options are a select's options as the client labels them: a titled
 // option by its title when the cell renders it, by its raw value with the
-// title in grey when it degrades, by its raw value alone when it breaks.
-func options(alts []*jsonschema.Schema, plain []Option, x clients.Cell) []Option {
+// title in grey when it degrades or the client's look labels options by
+// their const (byConst), by its raw value alone when it breaks.
+func options(alts []*jsonschema.Schema, plain []Option, x clients.Cell, byConst bool) []Option {
 	for _, a := range alts {
 		plain = append(plain, Option{Value: fmt.Sprint(a.Const), Label: a.Title})
 	}
@@ -304,9 +351,9 @@ func options(alts []*jsonschema.Schema, plain []Option, x clients.Cell) []Option
 		o.Label = o.Value
 		switch {
 		case title == "":
-		case x.Support == clients.Degrades:
-			o.Grey = title
 		case x.Support == clients.Breaks:
+		case x.Support == clients.Degrades || byConst:
+			o.Grey = title
 		default:
 			o.Label = title
 		}

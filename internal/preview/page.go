@@ -69,8 +69,8 @@ func Build(forms []Form, cs []*clients.Client) *Page {
 var files embed.FS
 
 var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"join":   strings.Join,
-	"source": sourceLabel,
+	"join":    strings.Join,
+	"sources": groupSources,
 }).ParseFS(files, "page.html"))
 
 // WriteHTML writes the page as one self-contained HTML document.
@@ -148,6 +148,40 @@ func Generate(opts Options) ([]byte, []annotate.Diagnostic, error) {
 		return nil, nil, err
 	}
 	return b.Bytes(), nil, nil
+}
+
+// sourceGroup is the sources of one page or file: its label, and a link to
+// each source (Text: its line fragment, "L10-L20", or the label alone).
+type sourceGroup struct {
+	Label string
+	Links []sourceLink
+}
+
+type sourceLink struct {
+	Href clients.Source
+	Text string
+}
+
+// groupSources groups sources by the page or file they point into, in
+// order, so that a file cited at many lines is named once.
+func groupSources(srcs []clients.Source) []sourceGroup {
+	var out []sourceGroup
+	at := map[string]int{}
+	for _, s := range srcs {
+		page, frag, _ := strings.Cut(string(s), "#")
+		label := sourceLabel(clients.Source(page))
+		if strings.Contains(page, "/issues/") || strings.Contains(page, "/pull/") {
+			label, frag = sourceLabel(s), "" // a thread: the fragment is a comment
+		}
+		i, ok := at[label]
+		if !ok {
+			i = len(out)
+			at[label] = i
+			out = append(out, sourceGroup{Label: label})
+		}
+		out[i].Links = append(out[i].Links, sourceLink{Href: s, Text: frag})
+	}
+	return out
 }
 
 // sourceLabel is a source's URL shortened for a link's text: a GitHub

@@ -61,7 +61,7 @@ func fieldOf(t *testing.T, c Column, key string) Field {
 func TestCodexIntegerMakesAYesNoBox(t *testing.T) {
 	c := column(bookForm(t), codex)
 	require.True(t, c.YesNo)
-	require.Equal(t, []string{"Yes", "No"}, c.Buttons)
+	require.Equal(t, []clients.Button{{Label: "Yes"}, {Label: "No"}}, c.Buttons)
 	require.Equal(t, []string{"passengers: the form becomes a yes/no approval"}, c.YesNoWhy)
 	require.Contains(t, c.Sources, clients.Source("https://example.com/codex/integer"))
 	require.True(t, c.Approximate(), "Label, format:date, … are unknown for this Codex")
@@ -88,15 +88,32 @@ func TestVSCodeShowsConstWithGreyTitle(t *testing.T) {
 	require.Equal(t, []Option{{Value: "morning", Label: "morning", Grey: "Morning"}, {Value: "evening", Label: "evening", Grey: "Evening"}}, w.Options)
 	require.Equal(t, "Time of day", w.Label, "the label cell is unknown: the title")
 	require.Equal(t, []string{"default false"}, fieldOf(t, c, "insured").Dropped)
-	require.Equal(t, []string{"Accept", "Cancel"}, c.Buttons)
+	require.Equal(t, []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Dismiss"}}, c.Buttons)
 	require.Equal(t, []string{"closing the form sends cancel: no decline"}, c.Notes)
 
 	ref := column(bookForm(t), Reference)
 	require.Equal(t, []Option{{Value: "morning", Label: "Morning"}, {Value: "evening", Label: "Evening"}}, fieldOf(t, ref, "window").Options)
-	require.Equal(t, []string{"Accept", "Decline", "Cancel"}, ref.Buttons)
+	require.Equal(t, Reference.Look.Buttons, ref.Buttons)
 	require.False(t, ref.Approximate())
 	require.Equal(t, "false", fieldOf(t, ref, "insured").Value)
 	require.Equal(t, []string{"a date, YYYY-MM-DD"}, fieldOf(t, ref, "date").Rules)
+}
+
+// A client's Look labels fields by key and options by const, and names
+// its buttons; its source shapes the column.
+func TestLookFromTheTable(t *testing.T) {
+	c := &clients.Client{ID: "looks", Name: "Looks", Form: clients.Cell{Support: clients.Renders},
+		Look: &clients.Look{Layout: "a card", FieldLabel: clients.LabelKey, OptionLabel: clients.LabelConst,
+			Buttons: []clients.Button{{Label: "Submit", Action: clients.Accept}}, Source: "https://example.com/looks"}}
+	col := column(bookForm(t), c)
+	require.Equal(t, "date", fieldOf(t, col, "date").Label)
+	require.True(t, fieldOf(t, col, "date").LabelIsKey)
+	require.Equal(t, Option{Value: "morning", Label: "morning", Grey: "Morning"}, fieldOf(t, col, "window").Options[0])
+	require.Equal(t, []clients.Button{{Label: "Submit", Action: clients.Accept}}, col.Buttons)
+	require.Equal(t, "a card", col.Layout)
+	require.Equal(t, []clients.Source{"https://example.com/looks"}, col.Sources)
+	require.NotContains(t, col.Unknown, "look (layout, buttons)")
+	require.Contains(t, column(bookForm(t), goose).Unknown, "look (layout, buttons)")
 }
 
 func TestNoElicitationShowsTheFallback(t *testing.T) {
@@ -121,10 +138,14 @@ func TestOlderClientGetsTheDowngradedSchema(t *testing.T) {
 	w := fieldOf(t, c, "window")
 	require.Equal(t, []Option{{Value: "morning", Label: "morning", Grey: "Morning"}, {Value: "evening", Label: "evening", Grey: "Evening"}}, w.Options)
 	require.Empty(t, fieldOf(t, c, "passengers").Value, "2025-06-18 has no default but a boolean's")
+	require.Equal(t, []string{"default 1 (protocol 2025-06-18)"}, fieldOf(t, c, "passengers").Dropped)
 	require.Equal(t, "false", fieldOf(t, c, "insured").Value)
 
 	f := bookForm(t)
 	f.Schema.Properties.Set("seats", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: []any{"a"}}})
+	c = column(f, old)
+	require.Equal(t, []string{"seats is left out: protocol 2025-06-18 has no multi select"}, c.Notes)
+	require.Len(t, c.Fields, 4)
 	f.Schema.Required = append(f.Schema.Required, "seats")
 	c = column(f, old)
 	require.True(t, c.NoForm)
@@ -160,6 +181,16 @@ func TestSourceLabel(t *testing.T) {
 	} {
 		require.Equal(t, want, sourceLabel(in), in)
 	}
+}
+
+func TestGroupSources(t *testing.T) {
+	f := "https://github.com/o/r/blob/0123456789/a.ts"
+	got := groupSources([]clients.Source{clients.Source(f + "#L1"), "https://github.com/o/r/issues/5#issuecomment-1",
+		clients.Source(f + "#L2-L3"), "https://github.com/o/r/issues/5"})
+	require.Equal(t, []sourceGroup{
+		{Label: "o/r@0123456:a.ts", Links: []sourceLink{{Href: clients.Source(f + "#L1"), Text: "L1"}, {Href: clients.Source(f + "#L2-L3"), Text: "L2-L3"}}},
+		{Label: "o/r#5", Links: []sourceLink{{Href: "https://github.com/o/r/issues/5#issuecomment-1"}, {Href: "https://github.com/o/r/issues/5"}}},
+	}, got)
 }
 
 func TestSelectClients(t *testing.T) {
