@@ -135,12 +135,19 @@ func column(f Form, c *clients.Client) (col Column) {
 		feature = func(clients.Feature) clients.Cell { return clients.Cell{Support: clients.Renders} }
 	}
 	if f.URL {
-		if cell("url-mode", c.URL).Support == clients.Breaks {
+		if cell("url capability", c.URL).Support == clients.Breaks {
 			col.NoForm = true
 			col.Fallback = fallback.URLText(cmp.Or(f.Tool, "the tool"), f.Struct, "this client declared no URL-mode elicitation")
 			return col
 		}
-	} else if cell("form", c.Form); !c.Elicits() {
+		// The server's page asks the fields; the client shows the link.
+		if x := feature(clients.URLMode); x.How != "" {
+			col.Notes = append(col.Notes, x.How)
+		}
+		col.Layout = "the server's page, opened from the client"
+		col.Buttons = Reference.Look.Buttons
+		return col
+	} else if cell("form capability", c.Form); !c.Elicits() {
 		col.NoForm = true
 		question := ""
 		if f.Question {
@@ -151,7 +158,7 @@ func column(f Form, c *clients.Client) (col Column) {
 		return col
 	}
 	schema := f.Schema
-	if len(c.Protocols) > 0 && c.Protocols[0] < downgrade.Full && !f.URL {
+	if len(c.Protocols) > 0 && c.Protocols[0] < downgrade.Full {
 		// The runtime sends an older client the schema of its grammar.
 		col.Protocol = c.Protocols[0]
 		s, err := downgrade.Schema(schema, col.Protocol)
@@ -162,7 +169,7 @@ func column(f Form, c *clients.Client) (col Column) {
 		}
 		schema = s
 	}
-	for pair := f.Schema.Properties.Oldest(); pair != nil && !f.URL; pair = pair.Next() {
+	for pair := f.Schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		p, ok := schema.Properties.Get(pair.Key)
 		if !ok {
 			col.Notes = append(col.Notes, pair.Key+" is left out: protocol "+col.Protocol+" has no multi select")
@@ -174,7 +181,7 @@ func column(f Form, c *clients.Client) (col Column) {
 		}
 		col.Fields = append(col.Fields, fd)
 	}
-	if len(schema.Required) > 0 && !f.URL {
+	if len(schema.Required) > 0 {
 		if x := feature(clients.Required); lost(x) {
 			col.Notes = append(col.Notes, x.How)
 		}
