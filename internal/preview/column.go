@@ -101,9 +101,10 @@ type Option struct {
 	Value, Label, Grey string
 }
 
-// Note is a cell's How, with its support ("degrades", "breaks").
+// Note is a cell's How, with its support ("degrades", "breaks") and its
+// Fix, what the tool's author can do about it.
 type Note struct {
-	Support, Text string
+	Support, Text, Fix string
 }
 
 // column draws form f as client c shows it.
@@ -246,7 +247,7 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 				col.YesNo = true
 				col.YesNoWhy = append(col.YesNoWhy, why)
 			}
-			if n := (Note{Support: x.Support.String(), Text: x.How}); x.How != "" && !slices.Contains(fd.Notes, n) {
+			if n := (Note{Support: x.Support.String(), Text: x.How, Fix: x.Fix}); x.How != "" && !slices.Contains(fd.Notes, n) {
 				fd.Notes = append(fd.Notes, n)
 			}
 		}

@@ -22,7 +22,7 @@ var (
 		}}
 	goose = &clients.Client{ID: "goose", Name: "Goose", Version: "1.2", Form: clients.Cell{Support: clients.Renders},
 		Features: map[clients.Feature]clients.Cell{
-			clients.Label: {Support: clients.Degrades, How: "labels each field with its key", Source: "https://example.com/goose/label"},
+			clients.Label: {Support: clients.Degrades, How: "labels each field with its key", Fix: "none", Source: "https://example.com/goose/label"},
 		}}
 	vscode = &clients.Client{ID: "vscode", Name: "VS Code", Version: "1.100", Form: clients.Cell{Support: clients.Renders},
 		Features: map[clients.Feature]clients.Cell{
@@ -78,7 +78,7 @@ func TestGooseShowsKeys(t *testing.T) {
 	require.Equal(t, "date", d.Label)
 	require.True(t, d.LabelIsKey)
 	require.Equal(t, "Departure date", d.Title)
-	require.Equal(t, []Note{{Support: "degrades", Text: "labels each field with its key"}}, d.Notes)
+	require.Equal(t, []Note{{Support: "degrades", Text: "labels each field with its key", Fix: "none"}}, d.Notes)
 	require.Equal(t, []clients.Source{"https://example.com/goose/label"}, c.Sources)
 }
 
