@@ -43,14 +43,17 @@ func (s Support) String() string {
 }
 
 // Source is where a fact comes from: the URL of an issue or pull-request
-// thread, or of a source file at a commit
-// ("https://github.com/OWNER/REPO/blob/COMMIT/PATH#L1-L9"); a changelog entry
-// is cited by its file at a commit too.
+// thread, or of a source file at a commit or version tag
+// ("https://github.com/OWNER/REPO/blob/COMMIT/PATH#L1-L9", COMMIT being 7 to
+// 40 hex digits or a tag such as v1.8.0); a changelog entry is cited by its
+// file at a commit too.
 type Source string
 
 // Cell is one fact about a client: how it handles a feature, what its user
 // sees when it does not render it plainly, and the source.
 type Cell struct {
+	// Support is how the client handles the feature; Unknown when no
+	// source was found (then the other fields are empty).
 	Support Support
 	// How says, for a user of the client, what happens: "shows the option's
 	// value (chk-900), the title in grey". Empty only for Renders.
@@ -59,7 +62,9 @@ type Cell struct {
 	// field alone (a form replaced by a yes/no box, a request refused).
 	WholeForm bool
 	// Fix is what a tool author can do about it, when anything.
-	Fix    string
+	Fix string
+	// Source is the evidence: an issue or pull-request URL, or a source
+	// file at a commit or version tag.
 	Source Source
 }
 
@@ -136,9 +141,12 @@ type Action string
 
 // The three answers.
 const (
-	Accept  Action = "accept"
-	Decline Action = "decline"
-	Cancel  Action = "cancel"
+	// ActionAccept sends the form's content.
+	ActionAccept Action = "accept"
+	// ActionDecline is the user's explicit no.
+	ActionDecline Action = "decline"
+	// ActionCancel is a dismissal without a choice (closing, Esc, a timeout).
+	ActionCancel Action = "cancel"
 )
 
 // Button is a button or key a client's form offers and the answer it sends.
@@ -161,7 +169,8 @@ type Look struct {
 	// Buttons are the buttons or keys of a form with fields, in the order
 	// shown.
 	Buttons []Button
-	Source  Source
+	// Source is where the look is shown (a source file at a commit).
+	Source Source
 }
 
 // Client is one client, at the version the evidence is from.

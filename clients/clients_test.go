@@ -132,7 +132,7 @@ func TestProtocolsAndLooks(t *testing.T) {
 			}
 			for _, b := range c.Look.Buttons {
 				assert.NotEmpty(t, b.Label, "%s: button label", c.ID)
-				assert.Contains(t, []clients.Action{clients.Accept, clients.Decline, clients.Cancel}, b.Action, "%s: button %q", c.ID, b.Label)
+				assert.Contains(t, []clients.Action{clients.ActionAccept, clients.ActionDecline, clients.ActionCancel}, b.Action, "%s: button %q", c.ID, b.Label)
 			}
 		}
 		for _, n := range c.Notes {

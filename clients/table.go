@@ -66,6 +66,8 @@ const (
 	srcClaudeCodeURL    Source = "https://github.com/anthropics/claude-code/issues/69555"
 	srcClaudeCodeEnum   Source = "https://github.com/anthropics/claude-code/issues/86469"
 	srcLaravelProbe     Source = "https://github.com/laravel/mcp/pull/190"
+	srcClaudeCodeLog    Source = "https://github.com/anthropics/claude-code/blob/5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357/CHANGELOG.md"
+	srcRmcpCaps         Source = "https://github.com/modelcontextprotocol/rust-sdk/blob/4a738b9dd99eaca418b614afa433a0cbdaf8d056/crates/rmcp/src/model/capabilities.rs"
 	srcClaudeAI         Source = "https://github.com/anthropics/claude-ai-mcp/issues/153"
 	srcCursor           Source = "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1396"
 	srcCodexCaps        Source = "https://github.com/openai/codex/issues/29344"
@@ -83,6 +85,7 @@ const (
 	srcInspectorV1Form  Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/components/DynamicJsonForm.tsx"
 	srcInspectorV1Req   Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/components/ElicitationRequest.tsx"
 	srcInspectorV1Pkg   Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/package.json"
+	srcInspectorV1Utils Source = "https://github.com/modelcontextprotocol/inspector/blob/9d74acf52689b479f2dc87ae0deb0dfa8af1213f/client/src/utils/schemaUtils.ts"
 	srcGooseForm        Source = "https://github.com/block/goose/blob/414c29b7924251bc89ab5711fb46dece912bc25c/ui/desktop/src/components/ui/JsonSchemaForm.tsx"
 	srcGooseCard        Source = "https://github.com/block/goose/blob/154bf8ab399b523c2703f917205d00bf8c89e588/ui/desktop/src/components/ElicitationRequest.tsx"
 	srcGooseClient      Source = "https://github.com/block/goose/blob/01aaa8214543455f7a1ba3c2e3099a996bcb7b3b/crates/goose/src/agents/mcp_client.rs"
@@ -91,6 +94,8 @@ const (
 	srcFastAgentHandler Source = "https://github.com/evalstate/fast-agent/blob/v0.10.9/src/fast_agent/mcp/elicitation_handlers.py"
 	srcGemini           Source = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/tools/mcp-client.ts"
 	srcCline            Source = "https://github.com/cline/cline/blob/21cb8d2525bcedf1f4b6890b27a74a14fe7451e4/apps/vscode/src/services/mcp/McpHub.ts"
+	srcContinue         Source = "https://github.com/continuedev/continue/blob/d0a3c0b626b5bebc3bef4742eec05a0242be0bab/core/context/mcp/MCPConnection.ts"
+	srcContinuePkg      Source = "https://github.com/continuedev/continue/blob/d0a3c0b626b5bebc3bef4742eec05a0242be0bab/core/package.json"
 	srcTS1Client        Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/client/index.ts"
 	srcTS1Types         Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/types.ts"
 	srcTS1Protocol      Source = "https://github.com/modelcontextprotocol/typescript-sdk/blob/v1.29.0/src/shared/protocol.ts"
@@ -115,7 +120,7 @@ func init() {
 	All = []*Client{
 		claudeCode(), vsCode(), cursor(), codex(), inspectorWeb(), gooseDesktop(),
 		inspectorV1(), gooseCLI(), fastAgent(),
-		claudeDesktop(), geminiCLI(), cline(), inspectorCLI(),
+		claudeDesktop(), geminiCLI(), cline(), continueDev(), inspectorCLI(),
 		tsSDK1(), tsClient2(), pythonSDK(), goSDK(), mcpGo(),
 	}
 }
@@ -145,9 +150,15 @@ func claudeCode() *Client {
 			Default:     rendersHow("defaults are pre-filled", probe),
 			URLMode: breaks("URL requests are refused with -32602 \"Client does not support URL-mode elicitation requests\"; 2.1.87 declared url but answered every URL request with cancel",
 				fixNoURL, srcClaudeCodeURL),
+			DeclineCancel: rendersHow("the form has Accept and Decline, always visible since 2.1.239; which key sends cancel is not stated", srcClaudeCodeLog+"#L22"),
+		},
+		Look: &Look{
+			Layout:  "a dialog in the terminal; tall forms scroll (2.1.239)",
+			Buttons: []Button{{"Accept", ActionAccept}, {"Decline", ActionDecline}},
+			Source:  srcClaudeCodeLog + "#L22",
 		},
 		Notes: []string{
-			"Field cells come from a probe of 12 forms over HTTP and stdio (laravel/mcp#190): every kind rendered, defaults pre-filled; whether formats and lengths are checked was not reported. Labels, pattern and the decline/cancel keys have no source.",
+			"Field cells come from a probe of 12 forms over HTTP and stdio (laravel/mcp#190): every kind rendered, defaults pre-filled; whether formats and lengths are checked was not reported. Labels, pattern and the key that cancels have no source.",
 			"Some hosts of Claude Code declare no elicitation: the Desktop app's Code tab presents local stdio servers a client that declares none (anthropics/claude-code#96043), and 2.1.163 inside another agent's session declared none (anthropics/claude-code#65572).",
 		},
 	}
@@ -197,7 +208,7 @@ func vsCode() *Client {
 		Look: &Look{
 			Layout:     "a chat card \"Request for Input\" with Respond and Cancel; Respond opens a quick pick, one field per step",
 			FieldLabel: LabelTitle, OptionLabel: LabelConst,
-			Buttons: []Button{{"Respond", Accept}, {"Cancel", Decline}, {"Esc (in the picker)", Cancel}},
+			Buttons: []Button{{"Respond", ActionAccept}, {"Cancel", ActionDecline}, {"Esc (in the picker)", ActionCancel}},
 			Source:  s,
 		},
 		Notes: []string{
@@ -258,7 +269,7 @@ func codex() *Client {
 		Look: &Look{
 			Layout:     "an overlay over the composer, one field at a time, \"Field i/N\" at the top",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Enter (submit)", Accept}, {"Esc", Cancel}},
+			Buttons: []Button{{"Enter (submit)", ActionAccept}, {"Esc", ActionCancel}},
 			Source:  t,
 		},
 		Notes: []string{
@@ -306,11 +317,11 @@ func inspectorWeb() *Client {
 		Look: &Look{
 			Layout:     "a modal: the quoted message, the fields, a warning naming the server, then the buttons",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Cancel", Cancel}, {"Decline", Decline}, {"Submit", Accept}},
+			Buttons: []Button{{"Cancel", ActionCancel}, {"Decline", ActionDecline}, {"Submit", ActionAccept}},
 			Source:  p + "#L100-L126",
 		},
 		Notes: []string{
-			"On 2026-07-28 the Inspector does not answer input_required rounds by itself: each round is shown as its own modal.",
+			"On 2026-07-28 the requests of each input_required round are shown in the same modal as a legacy request; the Inspector then retries the call with the answers, for at most 10 rounds (core/mcp/inspectorClient.ts L2868-L2880 at 2.3.0).",
 		},
 	}
 }
@@ -321,7 +332,9 @@ func gooseDesktop() *Client {
 	return &Client{
 		ID: "goose-desktop", Name: "Goose (desktop)", Version: "block/goose, form @414c29b, card @154bf8a, client @01aaa82",
 		Widely: true, Kind: App,
-		Form:            rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		Form: rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		URL: breaks("[inferred] rmcp's enable_elicitation() sets ElicitationCapability::default(), which serializes as {} (form only); the rmcp version Goose builds with was not checked",
+			fixNoURL, srcRmcpCaps+"#L313-L320"),
 		Protocols:       []string{"2025-03-26"},
 		ProtocolsHow:    "asks for 2025-03-26 in initialize (ProtocolVersion::V_2025_03_26 in get_info)",
 		ProtocolsSource: srcGooseClient,
@@ -357,12 +370,12 @@ func gooseDesktop() *Client {
 		Look: &Look{
 			Layout:     "an inline card in the chat with a 5-minute countdown",
 			FieldLabel: LabelKey, OptionLabel: LabelConst,
-			Buttons: []Button{{"Submit", Accept}},
+			Buttons: []Button{{"Submit", ActionAccept}},
 			Source:  srcGooseCard,
 		},
 		Notes: []string{
 			"The field widgets are from the only stored version of JsonSchemaForm.tsx (@414c29b), the card that hosts them from @154bf8a; the desktop may have changed since.",
-			"URL requests take the same action-required path as forms, with {url} as the schema (crates/goose/src/agents/mcp_client.rs @01aaa82); whether url is declared and how the card shows it was not checked.",
+			"A URL request, if a server sends one anyway, takes the same action-required path as a form, with {url} as the schema (crates/goose/src/agents/mcp_client.rs @01aaa82); how the card shows it was not checked.",
 		},
 	}
 }
@@ -387,9 +400,14 @@ func inspectorV1() *Client {
 			Lengths: rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
 			Pattern: degrades("the input's pattern attribute is wired, but the SDK's request schema has no pattern key, so it is dropped before the form sees it [inferred]",
 				fixServerSide, f+"#L456"),
-			Number:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
-			Integer:       rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
-			Bounds:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Number:         rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Integer:        rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			Bounds:         rendersHow("checked by Ajv on Accept", r+"#L213-L221"),
+			OptionalNumber: rendersHow("an empty number box leaves the field out", f+"#L461-L496"),
+			Boolean:        rendersHow("a checkbox", f+"#L536-L551"),
+			DefaultFalse:   renders(srcInspectorV1Utils + "#L94-L96"),
+			Default: rendersHow("pre-filled from the schema's default; a required number without one starts at 0, a required boolean at false",
+				srcInspectorV1Utils+"#L89-L129"),
 			Enum:          renders(f + "#L388-L410"),
 			EnumNames:     rendersHow("enumNames label the options", f+"#L388-L410"),
 			TitledEnum:    rendersHow("title, else the const, labels each option", f+"#L347-L384"),
@@ -410,12 +428,14 @@ func gooseCLI() *Client {
 	e := srcGooseCLI
 	return &Client{
 		ID: "goose-cli", Name: "Goose (CLI)", Version: "block/goose, prompts @0de0a32, client @01aaa82", Kind: App,
-		Form:            rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		Form: rendersHow("declares elicitation through rmcp's enable_elicitation() (the exact JSON was not checked)", srcGooseClient),
+		URL: breaks("[inferred] rmcp's enable_elicitation() sets ElicitationCapability::default(), which serializes as {} (form only); the rmcp version Goose builds with was not checked",
+			fixNoURL, srcRmcpCaps+"#L313-L320"),
 		Protocols:       []string{"2025-03-26"},
 		ProtocolsHow:    "asks for 2025-03-26 in initialize (ProtocolVersion::V_2025_03_26 in get_info)",
 		ProtocolsSource: srcGooseClient,
 		Features: map[Feature]Cell{
-			Label: degrades("the property key, with the description in brackets; title is not shown",
+			Label: degrades("the property key, with the description in parentheses; title is not shown",
 				"make property keys readable", e),
 			String:         rendersHow("a line prompt", e),
 			FormatEmail:    degrades("a plain line; not checked", fixServerSide, e),
@@ -444,7 +464,7 @@ func gooseCLI() *Client {
 		Look: &Look{
 			Layout:     "line prompts in the terminal, one field after another",
 			FieldLabel: LabelKey,
-			Buttons:    []Button{{"Enter (after the last field)", Accept}, {"Ctrl-C", Cancel}},
+			Buttons:    []Button{{"Enter (after the last field)", ActionAccept}, {"Ctrl-C", ActionCancel}},
 			Source:     e,
 		},
 		Notes: []string{
@@ -471,9 +491,10 @@ func fastAgent() *Client {
 			Lengths: rendersHow("checked as the user types (not when a format is set too)", f+"#L643-L660"),
 			Pattern: degrades("checked with Python's re.fullmatch: the whole value must match, where a JSON Schema pattern may match anywhere in it",
 				"anchor patterns with ^…$ so both readings agree", f+"#L93-L127"),
-			Number:  renders(f + "#L60-L90"),
-			Integer: renders(f + "#L60-L90"),
-			Bounds:  renders(f + "#L60-L90"),
+			OptionalNumber: rendersHow("an empty box leaves the field out", f+"#L847-L858"),
+			Number:         renders(f + "#L60-L90"),
+			Integer:        renders(f + "#L60-L90"),
+			Bounds:         renders(f + "#L60-L90"),
 			Boolean: degrades("a \"Yes\" checkbox; its value is always sent, so an untouched optional boolean arrives as false",
 				"give booleans a default", f+"#L839-L840"),
 			DefaultFalse:  renders(f + "#L603-L609"),
@@ -490,7 +511,7 @@ func fastAgent() *Client {
 		Look: &Look{
 			Layout:     "a full-screen terminal form",
 			FieldLabel: LabelTitle, OptionLabel: LabelTitle,
-			Buttons: []Button{{"Accept", Accept}, {"Decline", Decline}, {"Cancel", Cancel}, {"Cancel All", Cancel}},
+			Buttons: []Button{{"Accept", ActionAccept}, {"Decline", ActionDecline}, {"Cancel", ActionCancel}, {"Cancel All", ActionCancel}},
 			Source:  f + "#L248-L267",
 		},
 		Notes: []string{
@@ -526,6 +547,20 @@ func cline() *Client {
 	return &Client{
 		ID: "cline", Name: "Cline", Version: "4.1.13 (@21cb8d2)", Kind: App,
 		Form: none, URL: none,
+		Protocols:       []string{"2025-11-25"},
+		ProtocolsHow:    "[inferred] initialize through @modelcontextprotocol/sdk ^1.25.1, whose latest protocol version is 2025-11-25",
+		ProtocolsSource: "https://github.com/cline/cline/blob/21cb8d2525bcedf1f4b6890b27a74a14fe7451e4/apps/vscode/package.json#L471",
+	}
+}
+
+func continueDev() *Client {
+	none := breaks("declares no capabilities (capabilities: {})", fixFallback, srcContinue+"#L88-L96")
+	return &Client{
+		ID: "continue", Name: "Continue", Version: "main @d0a3c0b (2026-06, after 1.3.40)", Kind: App,
+		Form: none, URL: none,
+		Protocols:       []string{"2025-11-25"},
+		ProtocolsHow:    "[inferred] initialize through @modelcontextprotocol/sdk ^1.25.2, whose latest protocol version is 2025-11-25",
+		ProtocolsSource: srcContinuePkg + "#L67",
 	}
 }
 
@@ -538,10 +573,8 @@ func inspectorCLI() *Client {
 }
 
 // passThrough is the cell of a library that hands a feature to the app's
-// handler as it came.
-func passThrough(src Source) Cell {
-	return rendersHow("passed to the app's handler as sent", src)
-}
+// handler as it came (Renders, for a Library).
+func passThrough(src Source) Cell { return renders(src) }
 
 func tsSDK1() *Client {
 	c := srcTS1Client
@@ -563,7 +596,7 @@ func tsSDK1() *Client {
 			URLMode:       rendersHow("passed to the app's handler when url is declared", c+"#L373-L381"),
 		}),
 		Notes: []string{
-			"It refuses the whole request (\"Invalid elicitation request\") for shapes outside the spec's schema: a format other than email, uri, date or date-time, a oneOf without type: string, a type array.",
+			"It refuses the whole request (\"Invalid elicitation request\") for shapes outside the spec's schema [inferred from its zod schemas, src/types.ts L1848-L1976]: a format other than email, uri, date or date-time, a oneOf without type: string, a type array.",
 			"The request schema is applied before the handler (src/shared/protocol.ts L1428-L1430).",
 		},
 	}
@@ -581,14 +614,14 @@ func tsClient2() *Client {
 		ProtocolsHow:    "legacy initialize (2025-11-25) unless the app sets versionNegotiation to auto or pins 2026-07-28",
 		ProtocolsSource: srcTS2Negotiation + "#L112",
 		Features: with(cells(pass, schemaFeatures...), map[Feature]Cell{
-			Pattern: degrades("the request is validated with a zod object that has no pattern key, so pattern does not reach the app's handler (typescript-sdk#1844; the fix, PR #1999, was open)",
+			Pattern: degrades("the request is validated with a zod object that has no pattern key, so pattern does not reach the app's handler (modelcontextprotocol/typescript-sdk#1844; the fix, PR #1999, was still open)",
 				fixServerSide, srcTS2Pattern),
 			Default:       rendersHow("passed; filled into an accepted answer only when the app declares elicitation.form.applyDefaults", c+"#L876-L888"),
 			DeclineCancel: rendersHow("the app's handler answers", c+"#L858-L890"),
 			URLMode:       rendersHow("passed to the app's handler when url is declared", c+"#L846-L856"),
 		}),
 		Notes: []string{
-			"Like 1.x it refuses the whole request for shapes outside the spec's schema (an unknown format, a oneOf without type: string, a type array).",
+			"Like 1.x it refuses the whole request for shapes outside the spec's schema (an unknown format, a oneOf without type: string, a type array) [inferred from its zod schemas].",
 		},
 	}
 }

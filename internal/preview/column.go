@@ -19,8 +19,8 @@ import (
 var Reference = &clients.Client{ID: "spec", Name: "MCP specification", Version: "2026-07-28",
 	Form: clients.Cell{Support: clients.Renders}, URL: clients.Cell{Support: clients.Renders},
 	Look: &clients.Look{Layout: "as the specification describes it", FieldLabel: clients.LabelTitle, OptionLabel: clients.LabelTitle,
-		Buttons: []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Decline", Action: clients.Decline},
-			{Label: "Cancel", Action: clients.Cancel}}}}
+		Buttons: []clients.Button{{Label: "Accept", Action: clients.ActionAccept}, {Label: "Decline", Action: clients.ActionDecline},
+			{Label: "Cancel", Action: clients.ActionCancel}}}}
 
 // Column is one form as one client shows it.
 type Column struct {
@@ -219,7 +219,7 @@ func (col *Column) look(c *clients.Client, feature func(clients.Feature) clients
 		col.Unknown = append(col.Unknown, "look (layout, buttons)")
 	}
 	if lost(x) {
-		col.Buttons = []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Dismiss"}}
+		col.Buttons = []clients.Button{{Label: "Accept", Action: clients.ActionAccept}, {Label: "Dismiss"}}
 		return
 	}
 	col.Buttons = Reference.Look.Buttons

@@ -88,7 +88,7 @@ func TestVSCodeShowsConstWithGreyTitle(t *testing.T) {
 	require.Equal(t, []Option{{Value: "morning", Label: "morning", Grey: "Morning"}, {Value: "evening", Label: "evening", Grey: "Evening"}}, w.Options)
 	require.Equal(t, "Time of day", w.Label, "the label cell is unknown: the title")
 	require.Equal(t, []string{"default false"}, fieldOf(t, c, "insured").Dropped)
-	require.Equal(t, []clients.Button{{Label: "Accept", Action: clients.Accept}, {Label: "Dismiss"}}, c.Buttons)
+	require.Equal(t, []clients.Button{{Label: "Accept", Action: clients.ActionAccept}, {Label: "Dismiss"}}, c.Buttons)
 	require.Equal(t, []string{"closing the form sends cancel: no decline"}, c.Notes)
 
 	ref := column(bookForm(t), Reference)
@@ -104,12 +104,12 @@ func TestVSCodeShowsConstWithGreyTitle(t *testing.T) {
 func TestLookFromTheTable(t *testing.T) {
 	c := &clients.Client{ID: "looks", Name: "Looks", Form: clients.Cell{Support: clients.Renders},
 		Look: &clients.Look{Layout: "a card", FieldLabel: clients.LabelKey, OptionLabel: clients.LabelConst,
-			Buttons: []clients.Button{{Label: "Submit", Action: clients.Accept}}, Source: "https://example.com/looks"}}
+			Buttons: []clients.Button{{Label: "Submit", Action: clients.ActionAccept}}, Source: "https://example.com/looks"}}
 	col := column(bookForm(t), c)
 	require.Equal(t, "date", fieldOf(t, col, "date").Label)
 	require.True(t, fieldOf(t, col, "date").LabelIsKey)
 	require.Equal(t, Option{Value: "morning", Label: "morning", Grey: "Morning"}, fieldOf(t, col, "window").Options[0])
-	require.Equal(t, []clients.Button{{Label: "Submit", Action: clients.Accept}}, col.Buttons)
+	require.Equal(t, []clients.Button{{Label: "Submit", Action: clients.ActionAccept}}, col.Buttons)
 	require.Equal(t, "a card", col.Layout)
 	require.Equal(t, []clients.Source{"https://example.com/looks"}, col.Sources)
 	require.NotContains(t, col.Unknown, "look (layout, buttons)")
