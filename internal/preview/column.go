@@ -196,6 +196,12 @@ func column(f Form, c *clients.Client) (col Column) {
 // specification's buttons as the DeclineCancel cell allows. A library's
 // application draws its own form: only the cells say anything of it.
 func (col *Column) look(c *clients.Client, feature func(clients.Feature) clients.Cell) {
+	if l := c.Look; l != nil {
+		col.Layout = l.Layout
+		if l.Source != "" && !slices.Contains(col.Sources, l.Source) {
+			col.Sources = append(col.Sources, l.Source)
+		}
+	}
 	if col.YesNo {
 		col.Buttons = []clients.Button{{Label: "Yes"}, {Label: "No"}}
 		return
@@ -205,10 +211,6 @@ func (col *Column) look(c *clients.Client, feature func(clients.Feature) clients
 		col.Notes = append(col.Notes, x.How)
 	}
 	if l := c.Look; l != nil {
-		col.Layout = l.Layout
-		if l.Source != "" && !slices.Contains(col.Sources, l.Source) {
-			col.Sources = append(col.Sources, l.Source)
-		}
 		if len(l.Buttons) > 0 {
 			col.Buttons = l.Buttons
 			return
