@@ -71,6 +71,7 @@ const (
 	srcClaudeAI         Source = "https://github.com/anthropics/claude-ai-mcp/issues/153"
 	srcCursor           Source = "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1396"
 	srcCodexCaps        Source = "https://github.com/openai/codex/issues/29344"
+	srcApify            Source = "https://github.com/apify/mcp-client-capabilities/blob/9476cfb12d9a918336af521d8cdf513db3c197b9/src/mcp_client_capabilities/mcp-clients.json"
 	srcVSCodeProtocols  Source = "https://github.com/microsoft/vscode/issues/329848"
 	srcVSCodeElicit     Source = "https://github.com/microsoft/vscode/blob/c8898a244f6ff86601eae92349e47b7cb4a6bfbd/src/vs/workbench/contrib/mcp/browser/mcpElicitationService.ts"
 	srcVSCodeCaps       Source = "https://github.com/microsoft/vscode/blob/c5308376f79a19368c9bd9dccc81090aa1bfcb79/src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts"
@@ -120,7 +121,7 @@ func init() {
 	All = []*Client{
 		claudeCode(), vsCode(), cursor(), codex(), inspectorWeb(), gooseDesktop(),
 		inspectorV1(), gooseCLI(), fastAgent(),
-		claudeDesktop(), geminiCLI(), cline(), continueDev(), inspectorCLI(),
+		claudeDesktop(), geminiCLI(), cline(), continueDev(), windsurf(), zed(), inspectorCLI(),
 		tsSDK1(), tsClient2(), pythonSDK(), goSDK(), mcpGo(),
 	}
 }
@@ -221,8 +222,13 @@ func cursor() *Client {
 	return &Client{
 		ID: "cursor", Name: "Cursor", Version: "1.5 (2025-08)", Widely: true, Kind: App,
 		Form: rendersHow("elicitation prompts appear inline with tool calls (tested on Cursor in 2025-08; elicitation arrived in 1.5)", srcCursor),
+		URL: breaks("recorded as declaring elicitation: {} (form only) in a community list of client capabilities (2026-02)",
+			fixNoURL, srcApify+"#L128-L139"),
+		Protocols:       []string{"2025-06-18"},
+		ProtocolsHow:    "initialize at 2025-06-18, as recorded by the same list",
+		ProtocolsSource: srcApify + "#L128-L139",
 		Notes: []string{
-			"Cursor is closed source and no field-level probe was found: every feature is unknown, and so are url and the protocol versions.",
+			"Cursor is closed source and no field-level probe was found: every feature is unknown.",
 		},
 	}
 }
@@ -561,6 +567,34 @@ func continueDev() *Client {
 		Protocols:       []string{"2025-11-25"},
 		ProtocolsHow:    "[inferred] initialize through @modelcontextprotocol/sdk ^1.25.2, whose latest protocol version is 2025-11-25",
 		ProtocolsSource: srcContinuePkg + "#L67",
+	}
+}
+
+func windsurf() *Client {
+	none := breaks("recorded with no elicitation capability", fixFallback, srcApify+"#L324-L341")
+	return &Client{
+		ID: "windsurf", Name: "Windsurf", Version: "as recorded 2026-02", Kind: App,
+		Form: none, URL: none,
+		Protocols:       []string{"2025-03-26"},
+		ProtocolsHow:    "initialize at 2025-03-26, as recorded",
+		ProtocolsSource: srcApify + "#L324-L341",
+		Notes: []string{
+			"Closed source; the only evidence is a community list of the capabilities clients send (apify/mcp-client-capabilities, 2026-02). A newer build may differ.",
+		},
+	}
+}
+
+func zed() *Client {
+	none := breaks("recorded with no elicitation capability", fixFallback, srcApify+"#L350-L356")
+	return &Client{
+		ID: "zed", Name: "Zed", Version: "as recorded 2026-02", Kind: App,
+		Form: none, URL: none,
+		Protocols:       []string{"2025-03-26"},
+		ProtocolsHow:    "initialize at 2025-03-26, as recorded",
+		ProtocolsSource: srcApify + "#L350-L356",
+		Notes: []string{
+			"The evidence is a community list of the capabilities clients send (apify/mcp-client-capabilities, 2026-02); Zed's own source was too large to read here. A newer build may differ.",
+		},
 	}
 }
 
