@@ -3,6 +3,7 @@ package preview
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -208,4 +209,34 @@ func TestLoopback(t *testing.T) {
 		require.Error(t, Loopback(a), a)
 	}
 	require.True(t, strings.Contains(Loopback(":1").Error(), "loopback"))
+}
+
+// TestForms loads the examples' tools and questions: a question names the
+// package's one tool, a URL-mode question is marked, the message falls back
+// to the titles as the runtime's does, and the schema is gen's.
+func TestForms(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	forms, diags, err := Load(Options{Dir: root, Patterns: []string{"./examples/deploy", "./examples/connect", "./examples/billing"}})
+	require.NoError(t, err)
+	require.Empty(t, diags)
+	byID := map[string]Form{}
+	for _, f := range forms {
+		byID[f.ID] = f
+	}
+	confirm := byID["question:Confirm"]
+	require.True(t, confirm.Question)
+	require.Equal(t, "deploy", confirm.Tool)
+	require.Equal(t, "Type the service name to confirm.", confirm.Message)
+	require.True(t, byID["question:APIKey"].URL)
+	pay := byID["pay_invoice"]
+	require.Equal(t, []string{"account"}, pay.Choices)
+	b, err := json.Marshal(pay.Schema)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"type":"object","properties":{"account":{"type":"string","title":"Account"}},"required":["account"]}`, string(b))
+
+	// Run-time options: the column says the server lists them.
+	acct := fieldOf(t, column(pay, Reference), "account")
+	require.True(t, acct.RunTime)
+	require.Equal(t, "select", acct.Control)
 }
