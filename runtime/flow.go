@@ -543,18 +543,6 @@ func presentErrors(err error) error {
 
 func equalDigest(a, b []byte) bool { return string(a) == string(b) }
 
-func titles(schema *jsonschema.Schema) []string {
-	var out []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		t := pair.Value.Title
-		if t == "" {
-			t = pair.Key
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
 // applyAnswer applies an accepted answer's content to target (a flow's
 // arguments or a question) and checks the run-time rules of the fields
 // answered; it returns every failing field (the generated rules' and the

@@ -11,6 +11,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/internal/downgrade"
+	"github.com/mcpgen/mcpgen/internal/fallback"
 	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
@@ -105,7 +107,7 @@ type pendingQuestion struct {
 // form.memo), the whole form's requestedSchema and its digest; formMemoCount
 // counts its entries, at most maxQuestions. The schema is shared by every
 // request that asks that form: it is never changed once built (run-time
-// rules copy what they change, see rules.apply; downgradeSchema copies).
+// rules copy what they change, see rules.apply; downgrade.Schema copies).
 var (
 	formMemo      sync.Map // formMemoID → memoEntry
 	formMemoCount atomic.Int32
@@ -494,7 +496,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	caps := r.req.Capabilities()
 	msg := p.message
 	if msg == "" && p.schema != nil {
-		msg = "Please provide: " + strings.Join(titles(p.schema), ", ")
+		msg = "Please provide: " + strings.Join(fallback.Titles(p.schema), ", ")
 	}
 	if p.problem != "" {
 		msg += "\n\nPlease check: " + p.problem
@@ -506,7 +508,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 				return complete(final), err
 			}
 		} else if !caps.URLElicitation {
-			return complete(ToolError("%s needs the user to complete a step at a URL (%s), but %s", r.name, p.name, undeclared(r.req, "URL-mode elicitation"))), nil
+			return complete(&Result{Text: fallback.URLText(r.name, p.name, undeclared(r.req, "URL-mode elicitation")), IsError: true}), nil
 		}
 		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url, ElicitationID: p.page}
 	} else {
@@ -518,7 +520,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		sent := p.schema
 		if r.legacy() {
 			var err error
-			if sent, err = downgradeSchema(p.schema, r.req.ProtocolVersion); err != nil {
+			if sent, err = downgrade.Schema(p.schema, r.req.ProtocolVersion); err != nil {
 				return complete(ToolError("%s: %v", r.name, err)), nil
 			}
 		}
@@ -564,48 +566,7 @@ func (r *round) defaultCannotAsk(p *pendingQuestion, why string) (*Response, err
 	if why == "" {
 		why = undeclared(r.req, "form elicitation")
 	}
-	var b strings.Builder
-	if p.name != "" {
-		msg := p.message
-		if msg == "" {
-			msg = "Please provide: " + strings.Join(titles(schema), ", ")
-		}
-		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + why + ", so it cannot be asked:")
-		for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-			b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
-		}
-		return complete(&Result{Text: b.String(), IsError: true}), nil
-	}
-	// The tool's own form: fields the model can supply as arguments, and
-	// ask=always fields, which only the user can confirm in a form.
-	var required, optional, confirm []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		req := slices.Contains(schema.Required, pair.Key)
-		line := "\n- " + describeField(pair.Key, pair.Value, req)
-		switch {
-		case slices.Contains(p.always, pair.Key):
-			confirm = append(confirm, line)
-		case req:
-			required = append(required, line)
-		default:
-			optional = append(optional, line)
-		}
-	}
-	b.WriteString(r.name + " needs input from the user, but " + why + ", so it cannot be asked.")
-	if len(confirm) > 0 {
-		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
-		b.WriteString(strings.Join(confirm, ""))
-	}
-	if len(required) > 0 {
-		b.WriteString("\nPass these as arguments and call again:")
-		b.WriteString(strings.Join(required, ""))
-	}
-	if len(optional) > 0 {
-		b.WriteString("\nOptional; pass them as arguments if known:")
-		b.WriteString(strings.Join(optional, ""))
-	}
-	if p.problem != "" {
-		b.WriteString("\nProblem with the last answer: " + p.problem)
-	}
-	return complete(&Result{Text: b.String(), IsError: true}), nil
+	text := fallback.Text(fallback.Form{Tool: r.name, Question: p.name, Message: p.message, Schema: schema,
+		AskAlways: p.always, Why: why, Problem: p.problem})
+	return complete(&Result{Text: text, IsError: true}), nil
 }

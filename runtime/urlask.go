@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/fallback"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -383,4 +384,4 @@ func (r *round) dropPages(ctx context.Context) {
 	r.pages, r.created = nil, nil
 }
 
-func joinTitles(q Args) string { return strings.Join(titles(q.RequestedSchema()), ", ") }
+func joinTitles(q Args) string { return strings.Join(fallback.Titles(q.RequestedSchema()), ", ") }

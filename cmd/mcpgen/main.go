@@ -10,6 +10,7 @@
 //	mcpgen init [-pkg dir] [-o file] [-tags list] [-v]
 //	mcpgen call [flags] URL [tool ['{json arguments}']]
 //	mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
+//	mcpgen preview [-o dir | -serve addr] [-clients widely|all|id,id] [-tags list] [packages]
 //	mcpgen -version
 //
 // With no packages, mcpgen works on the package in the current directory, so
@@ -56,20 +57,29 @@
 // doc comment overrides it there. Warnings never change the exit status
 // nor stop the files being written; -v adds each one's source.
 //
+// mcpgen preview writes one self-contained HTML page (index.html in -o DIR,
+// default mcpgen-preview; or serves it on a loopback -serve ADDR) showing
+// each form of the packages as each client of the client table renders it
+// (package clients), beside the specification's rendering.
+//
 // Exit status: 0 on success, 1 when there are diagnostics (printed as
 // file:line:col: message, all of them; no file is written) or, with -check,
 // files to regenerate; 2 on usage errors.
 package main
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"go/token"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/mod/modfile"
 
@@ -78,6 +88,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/callclient"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
+	"github.com/mcpgen/mcpgen/internal/preview"
 	"github.com/mcpgen/mcpgen/internal/scaffold"
 )
 
@@ -89,7 +100,9 @@ func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
 		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-clients list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
 			"       mcpgen init [-pkg dir] [-o file] [-tags list] [-v]\n"+
-			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n       mcpgen -version\n\nFlags:\n")
+			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n"+
+			"       mcpgen preview [-o dir | -serve addr] [-clients widely|all|id,id] [packages] (mcpgen preview -h)\n"+
+			"       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
@@ -120,7 +133,7 @@ func misspeltCommand(arg string) string {
 	if mod := modulePath(); mod == arg || strings.HasPrefix(mod, arg+"/") {
 		return "" // the main module's path (go mod init calc), or its first element
 	}
-	if cmd := annotate.Nearest(arg, []string{"call", "init", "keygen"}); cmd != "" {
+	if cmd := annotate.Nearest(arg, []string{"call", "init", "keygen", "preview"}); cmd != "" {
 		return fmt.Sprintf("unknown command %q: did you mean mcpgen %s? (a package in a directory of that name is ./%s; see mcpgen -h)", arg, cmd, arg)
 	}
 	return ""
@@ -164,6 +177,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	}
 	if len(args) > 0 && args[0] == "init" {
 		return initMain(args[1:], stderr), nil
+	}
+	if len(args) > 0 && args[0] == "preview" {
+		return previewMain(args[1:], stderr), nil
 	}
 	if len(args) > 0 {
 		if msg := misspeltCommand(args[0]); msg != "" {
@@ -331,5 +347,70 @@ func initMain(args []string, stderr io.Writer) int {
 	if *verbose {
 		fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, path))
 	}
+	return 0
+}
+
+// previewMain runs `mcpgen preview`: the flags here, the work in
+// internal/preview.
+func previewMain(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcpgen preview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "the directory to write index.html into (default mcpgen-preview)")
+	serve := fs.String("serve", "", "serve the page on this loopback address (127.0.0.1:8090) instead of writing it; each reload loads the packages again")
+	which := fs.String("clients", "widely", "the clients shown: widely (those the check cares about), all, or client IDs separated by commas")
+	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mcpgen preview [-o dir | -serve addr] [-clients widely|all|id,id] [-tags list] [packages]\n\n"+
+			"Writes one HTML page showing each form of the packages as each client renders it.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if *out != "" && *serve != "" {
+		fmt.Fprintln(stderr, "mcpgen preview: -o and -serve exclude each other")
+		return 2
+	}
+	cs, err := preview.SelectClients(*which)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen preview: -clients:", err)
+		return 2
+	}
+	opts := preview.Options{Patterns: fs.Args(), BuildTags: splitList(*tags), Clients: cs,
+		Command: strings.Join(append([]string{"mcpgen", "preview"}, args...), " ")}
+	if *serve != "" {
+		if err := preview.Loopback(*serve); err != nil {
+			fmt.Fprintln(stderr, "mcpgen preview:", err)
+			return 2
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err := preview.Serve(ctx, *serve, opts, func(addr string) {
+			fmt.Fprintf(stderr, "mcpgen preview: serving http://%s/ (Ctrl-C stops)\n", addr)
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, "mcpgen preview:", err)
+			return 1
+		}
+		return 0
+	}
+	wd, _ := os.Getwd()
+	html, diags, err := preview.Generate(opts)
+	if len(diags) > 0 {
+		return report(stderr, wd, diags)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen preview:", err)
+		return 1
+	}
+	path, err := preview.WriteDir(cmp.Or(*out, "mcpgen-preview"), html)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen preview:", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "mcpgen preview: wrote", rel(wd, path))
 	return 0
 }

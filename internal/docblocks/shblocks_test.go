@@ -119,7 +119,7 @@ func programOf(c command) (program, bool) {
 var flagLine = regexp.MustCompile(`(?m)^\s+-{1,2}([A-Za-z0-9][\w.-]*)`)
 
 // subcommands are mcpgen's; each has flags of its own.
-var subcommands = map[string]bool{"init": true, "call": true, "keygen": true}
+var subcommands = map[string]bool{"init": true, "call": true, "keygen": true, "preview": true}
 
 // flagsOf returns the flags the program defines, read from its -h output
 // (the flag package's usage: "  -name value").
