@@ -165,29 +165,6 @@ func TestRunTimeChoices(t *testing.T) {
 	assert.JSONEq(t, `{"type":"object","properties":{"speed":{"enum":["fast","drone"],"title":"Speed","type":"string"}},"required":["speed"]}`, schemaJSON(t, q))
 }
 
-// A legacy client, bridged one round at a time, is asked one question per
-// call: the mid-branch question after the arguments round is the tool error
-// that says why.
-func TestLegacyClientGetsOneQuestionPerCall(t *testing.T) {
-	e := newShip(t, fastSlow...)
-	legacy := func(args, state string, answers map[string]protocol.InputResponse) *protocol.Request {
-		r := req(args, state, answers)
-		r.ProtocolVersion = protocol.Version20251125
-		return r
-	}
-	r1 := e.call(legacy(`{"parcel":"P1"}`, "", nil))
-	key, _, _ := question(t, r1)
-	require.Equal(t, "ship", key)
-	r2 := e.call(legacy(`{"parcel":"P1"}`, r1.RequestState, accept("ship", map[string]any{"speed": "fast"})))
-	require.NotNil(t, r2.Result)
-	assert.True(t, r2.Result.IsError)
-	assert.Contains(t, r2.Result.Text, "only one round")
-
-	r := e.call(legacy(`{"parcel":"P1","speed":"fast"}`, "", nil))
-	key, _, _ = question(t, r)
-	assert.Equal(t, "approve", key, "with the arguments complete, the question is the one round")
-}
-
 // Ask outside a branch is an error, not a panic.
 func TestAskOutsideABranch(t *testing.T) {
 	_, err := runtime.Ask(context.Background(), "x", &fixture.Approve{}, nil)

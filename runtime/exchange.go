@@ -185,9 +185,10 @@ func (x *Exchange) Carried(v any) (bool, error) {
 // the client declared; pick with [Exchange.Capabilities] first); a plain
 // error for an empty map, an empty key, a nil or unknown request, or a carry
 // that does not encode. When [Options.MaxRounds] rounds were already issued,
-// or when a legacy client (ProtocolVersion before 2026-07-28, served through
-// an SDK bridge that answers a single round) already answered one, Ask
-// returns a complete response holding a tool error result instead.
+// Ask returns a complete response holding a tool error result instead. A
+// client on a session (ProtocolVersion before 2026-07-28) is asked each
+// round within its one request, when the adapter runs the exchange through
+// [Converse].
 func (x *Exchange) Ask(requests map[string]protocol.InputRequest, carry any) (*Response, error) {
 	name := x.r.name
 	if len(requests) == 0 {

@@ -236,25 +236,6 @@ func TestExchangeRoundLimit(t *testing.T) {
 	assert.Contains(t, resp.Result.Text, "2 rounds")
 }
 
-func TestExchangeLegacyClientGetsOneRound(t *testing.T) {
-	o := exchangeOpts(t)
-	legacy := func(state string) *protocol.Request {
-		return allCaps(&protocol.Request{Method: "tools/call", ProtocolVersion: protocol.Version20251125, RequestState: state})
-	}
-	x, err := NewExchange("tool", o, legacy(""))
-	require.NoError(t, err)
-	r1, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
-	require.NoError(t, err)
-	require.Nil(t, r1.Result, "the first round is bridged by the SDK")
-	x, err = NewExchange("tool", o, legacy(r1.RequestState))
-	require.NoError(t, err)
-	r2, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
-	require.NoError(t, err)
-	require.NotNil(t, r2.Result, "a second round is not")
-	assert.True(t, r2.Result.IsError)
-	assert.Contains(t, r2.Result.Text, protocol.Version20251125)
-}
-
 // An exchange knows its caller, as a flow's branches do: x.Principal() and
 // Principal(ctx) inside Run.
 func TestExchangePrincipal(t *testing.T) {

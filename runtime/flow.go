@@ -221,10 +221,21 @@ func resolveInputSchema(f *Flow) any {
 // errors returned by the branch (recorded, and returned again on replay).
 // Call on the zero Flow, which no New<T>Flow made, returns an error and does
 // nothing else.
+//
+// A client asked within the request (req.Send set: a session of a protocol
+// before 2026-07-28) gets every round of the call in this one request (see
+// [Converse]).
 func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
 	if f.def.New == nil || f.def.Dispatch == nil {
 		return nil, errZeroFlow
 	}
+	return Converse(ctx, req, func(ctx context.Context, req *protocol.Request) (*Response, error) {
+		return f.call(ctx, opts, req)
+	})
+}
+
+// call runs one request of the flow: what Call does for each round.
+func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
 	r, err := newRound(ctx, opts, f.def.Name, req)
 	if err != nil {
 		return nil, err
@@ -314,6 +325,7 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 // or else encoding/json by exact JSON name and the input schema; then the
 // rules of the elicitable fields present (missing ones are asked for).
 func (f *Flow) decode(args Args, req *protocol.Request) error {
+	req.Arguments = dropEmptyAnswers(req.Arguments, f.def.Fields)
 	if f.def.Decode != nil {
 		decoded("decodeArguments")
 		if err := f.def.Decode(args, req.Arguments); err != nil {

@@ -317,7 +317,20 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			p.schema, p.content = f.rules.schema(f.target, last.Fields...), last.Content
 		case er.Action != Accept:
 			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+		case er.Refused != "":
+			// The adapter's SDK refused the answer before the flow saw it
+			// (see protocol.AnswerRefusedError): the same fields again,
+			// with its reason, the answers kept from earlier rounds kept.
+			r.reasked = append(r.reasked, last.Fields...)
+			p.schema, p.content, p.problem = f.rules.schema(f.target, last.Fields...), last.Content, er.Refused
 		default:
+			if len(er.Content) == 0 && len(schema().Required) > 0 {
+				// Accepted with nothing in it: a client that could not show
+				// the form (one that replaces a form it cannot render with
+				// a yes/no box) answers so; askForm ends the call the
+				// second time.
+				r.emptyAccept = true
+			}
 			merged := maps.Clone(last.Content)
 			if merged == nil {
 				merged = map[string]any{}
@@ -447,6 +460,17 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 	if resp := r.refuse(base, p.problem); resp != nil {
 		return resp, nil
 	}
+	if r.st != nil {
+		base.Empty = r.st.Empty
+	}
+	if r.emptyAccept {
+		base.Empty++
+		if base.Empty >= 2 && p.url == "" && p.schema != nil {
+			// Asking again would loop to the round limit: the model is
+			// told what to pass instead.
+			return r.cannotAsk(p, "the client accepted the form twice with nothing filled in (it may be unable to show it)")
+		}
+	}
 	caps := r.req.Capabilities()
 	msg := p.message
 	if msg == "" && p.schema != nil {
@@ -469,7 +493,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		if !caps.FormElicitation {
 			// Capabilities are declared on every request (MCP 2026-07-28):
 			// a retry that does not declare form elicitation is sent no form.
-			return r.cannotAsk(p)
+			return r.cannotAsk(p, "")
 		}
 		sent := p.schema
 		if r.legacy() {
@@ -494,19 +518,19 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		map[string]protocol.InputRequest{p.key: ir}, p.problem)
 }
 
-// cannotAsk answers a request that must ask form p but whose client did not
-// declare form elicitation: JSON-RPC -32021 with
-// data.requiredCapabilities when so configured, else a tool error naming
-// every field with its title and constraints. For the tool's own form it
-// says which fields the model can pass as arguments and call again, and
-// which only the user can confirm.
-func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
+// cannotAsk answers a request that must ask form p but whose client cannot
+// be asked: why says so ("" means it did not declare form elicitation:
+// then JSON-RPC -32021 with data.requiredCapabilities when so configured).
+// Otherwise it is a tool error naming every field with its title and
+// constraints; for the tool's own form it says which fields the model can
+// pass as arguments and call again, and which only the user can confirm.
+func (r *round) cannotAsk(p *pendingQuestion, why string) (*Response, error) {
 	schema := p.schema
 	var names []string
 	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		names = append(names, pair.Key)
 	}
-	if r.o.MissingCapability == ProtocolErrorOnMissingCapability {
+	if why == "" && r.o.MissingCapability == ProtocolErrorOnMissingCapability {
 		return nil, &protocol.Error{
 			Code:    protocol.CodeMissingCapability,
 			Message: r.name + " needs form elicitation to ask for " + strings.Join(names, ", "),
@@ -514,13 +538,16 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 				"elicitation": map[string]any{"form": map[string]any{}}}},
 		}
 	}
+	if why == "" {
+		why = undeclared(r.req, "form elicitation")
+	}
 	var b strings.Builder
 	if p.name != "" {
 		msg := p.message
 		if msg == "" {
 			msg = "Please provide: " + strings.Join(titles(schema), ", ")
 		}
-		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked:")
+		b.WriteString(r.name + " needs the user to answer a question (" + strconv.Quote(msg) + "), but " + why + ", so it cannot be asked:")
 		for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
 			b.WriteString("\n- " + describeField(pair.Key, pair.Value, slices.Contains(schema.Required, pair.Key)))
 		}
@@ -541,7 +568,7 @@ func (r *round) cannotAsk(p *pendingQuestion) (*Response, error) {
 			optional = append(optional, line)
 		}
 	}
-	b.WriteString(r.name + " needs input from the user, but " + undeclared(r.req, "form elicitation") + ", so it cannot be asked.")
+	b.WriteString(r.name + " needs input from the user, but " + why + ", so it cannot be asked.")
 	if len(confirm) > 0 {
 		b.WriteString("\nThese must be confirmed by the user in a form, so this call cannot complete with this client:")
 		b.WriteString(strings.Join(confirm, ""))

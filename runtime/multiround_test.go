@@ -377,14 +377,6 @@ func TestLegacyClients(t *testing.T) {
 	assert.NotContains(t, meal, "oneOf")
 	assert.Equal(t, true, props["quiet"].(map[string]any)["default"], "defaults stay on booleans")
 
-	// The bridge answers one round: a second one is a tool error that says why.
-	r2 := req(paris, resp.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "bad", "nights": 2}))
-	r2.ProtocolVersion = protocol.Version20250618
-	res := e.done(r2)
-	assert.True(t, res.IsError)
-	assert.Contains(t, res.Text, "only one round")
-	assert.Contains(t, res.Text, "email: must be")
-
 	// 2025-11-25 gets the full grammar.
 	r.ProtocolVersion = protocol.Version20251125
 	_, q, asked = question(t, e.ask(r))

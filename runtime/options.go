@@ -176,8 +176,9 @@ type Options struct {
 	// completed waits for it before asking again with the same URL
 	// (default [DefaultPageWait], 15 s). Such re-asks do not count towards
 	// MaxRounds; the page's expiry (the flow's) bounds them. A 2025-11-25
-	// session's single bridged round waits until the page expires or the
-	// request ends.
+	// session's call, whose client waits for
+	// notifications/elicitation/complete, waits until the page expires or
+	// the request ends.
 	PageWait time.Duration
 	// MaxPagesPerPrincipal bounds the URL-mode pages one principal may have
 	// open at once (default [DefaultMaxPagesPerPrincipal], 20; negative: no

@@ -15,8 +15,8 @@ import (
 // round is one request of a multi-round call (MCP 2026-07-28,
 // basic/patterns/mrtr) as the round engine sees it. Every multi-round
 // mechanism — a generated [Flow], a hand-written [Exchange] — runs on it, so
-// opening and binding the requestState, the round limit, the single round a
-// bridged legacy client answers, and sealing the next state live here once.
+// opening and binding the requestState, the round limit, and sealing the
+// next state live here once.
 type round struct {
 	ctx    context.Context // the request's, for the store's epoch when issue seals round 1
 	name   string          // tool or prompt name, bound into the state
@@ -38,6 +38,9 @@ type round struct {
 	// reasked are the fields asked again because their answers broke
 	// rules (see Event.Reasked).
 	reasked []string
+	// emptyAccept: the answer this request carries accepted a form with
+	// required fields and held no content at all (see askForm).
+	emptyAccept bool
 
 	// For the request's one log record and hooks (see end).
 	action   Action // the branch dispatched (a flow's); "" for an exchange
@@ -247,19 +250,19 @@ func (r *round) flowIDText(id []byte) string {
 	return r.idText
 }
 
-// legacy reports whether the client speaks a protocol before 2026-07-28 and
-// is served through an SDK bridge that answers one round and re-runs the
-// handler once.
+// legacy reports whether the client speaks a protocol before 2026-07-28:
+// it is asked on its session (see [Converse]), sent schemas its version
+// knows, and told of a completed URL-mode page by notification.
 func (r *round) legacy() bool {
 	v := r.req.ProtocolVersion
 	return v != "" && v < protocol.VersionMRTR
 }
 
 // refuse returns the complete tool-error response that ends a call which
-// needs another round it may not have: after max input-required results, or
-// after the one round a legacy client's bridge answers (a second
-// input-required result would reach a client that cannot read it). It
-// returns nil when st (nil on a first call) may ask again. problem, when set,
+// needs another round it may not have: after max input-required results
+// (a client on a session is asked each round within its one request, see
+// [Converse], under the same limit). It returns nil when st (nil on a first
+// call) may ask again. problem, when set,
 // is what was wrong with the last answer.
 func (r *round) refuse(st *state, problem string) *Response {
 	n := 0
@@ -272,11 +275,6 @@ func (r *round) refuse(st *state, problem string) *Response {
 		msg = fmt.Sprintf("%s: gave up after %d rounds of input requests without a usable answer", r.name, n)
 		if problem != "" {
 			msg += "; last problem: " + problem
-		}
-	case r.legacy() && n >= 1:
-		msg = fmt.Sprintf("%s: needs another round of input, but protocol %s clients answer only one round", r.name, r.req.ProtocolVersion)
-		if problem != "" {
-			msg += "; problem: " + problem
 		}
 	default:
 		return nil

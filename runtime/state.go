@@ -95,6 +95,11 @@ type state struct {
 	// Waits counts the rounds that asked a URL-mode page again while the
 	// user completed it: they do not count towards the round limit.
 	Waits int `json:"w,omitempty"`
+	// Empty counts the accepted answers of this call that held nothing
+	// although the form asked for required fields: some clients answer a
+	// form they cannot show so (see round.emptyAccept). The second ends
+	// the call in the tool error that names what is needed.
+	Empty int `json:"z,omitempty"`
 	// Trace is the W3C traceparent of the span of the request that issued
 	// this state ([Options].TraceContext), so that the next round's span
 	// can be its child on any instance ([Options.CarriedTrace]); "" when

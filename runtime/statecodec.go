@@ -49,6 +49,7 @@ func encodeState(st *state) ([]byte, error) {
 	w.bytes(st.FlowID)
 	w.int(int64(st.Round))
 	w.int(int64(st.Waits))
+	w.int(int64(st.Empty))
 	w.str(st.Trace)
 	w.uint(len(st.Asked))
 	for i := range st.Asked {
@@ -111,6 +112,7 @@ func decodeState(b []byte, st *state) error {
 	st.FlowID = r.bytes()
 	st.Round = int(r.int())
 	st.Waits = int(r.int())
+	st.Empty = int(r.int())
 	st.Trace = r.str()
 	if n := r.count(); n > 0 {
 		st.Asked = make([]asked, n)

@@ -52,8 +52,8 @@ func newPageID() string {
 //   - p: the page to ask for: a new one, or, while the user has not
 //     completed it, the same one again (p.wait: not counted towards the
 //     round limit) after waiting up to Options.PageWait for it; a 2025-11-25
-//     session, answered in one bridged round, waits until the page expires
-//     and then hears notifications/elicitation/complete;
+//     session, whose client waits for notifications/elicitation/complete
+//     rather than retrying, waits until the page expires and then hears it;
 //   - final: the call cannot ask in URL mode (no authenticated caller, no
 //     Options.PageURL) or the page expired while a legacy client waited.
 //

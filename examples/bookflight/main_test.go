@@ -319,7 +319,7 @@ func TestLegacyClientThroughBridge(t *testing.T) {
 	require.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "book_flight", Arguments: route})
 	require.NoError(t, err)
-	require.NotNil(t, asked, "the bridge asked the user")
+	require.NotNil(t, asked, "the user was asked on the session")
 	got := text(t, res)
 	assert.Contains(t, got, "Booked")
 	assert.Contains(t, got, "2026-12-31 (evening)")

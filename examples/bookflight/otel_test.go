@@ -381,7 +381,7 @@ func histogramCount(rm *metricdata.ResourceMetrics, name, key, value string) uin
 }
 
 // A 2025-11-25 client on a session: the call (one tools/call, its round
-// bridged by go-sdk through elicitation/create) has its span with the
+// asked on the call through elicitation/create) has its span with the
 // session id and the protocol version.
 func TestLegacySessionSpan(t *testing.T) {
 	tel := newTelemetry()
@@ -404,5 +404,5 @@ func TestLegacySessionSpan(t *testing.T) {
 	a := attrs(spans[0])
 	assert.Equal(t, "2025-11-25", a["mcp.protocol.version"].AsString())
 	assert.Equal(t, cs.ID(), a["mcp.session.id"].AsString())
-	assert.Equal(t, "completed", a["mcpgen.outcome"].AsString(), "the bridged round ends the call")
+	assert.Equal(t, "completed", a["mcpgen.outcome"].AsString(), "the round asked on the call ends it")
 }

@@ -6,9 +6,10 @@
 // It translates between mcp-go's requests and results and protocol.Request and
 // runtime.Response; the flow itself lives in package runtime. mcp-go builds
 // the input-required result (server.NewInputRequestBuilder), reads the
-// retry's answers (server.ElicitationResponse) and, for clients before
-// 2026-07-28 on a stateful session, bridges the rounds to server-initiated
-// elicitation/create requests itself; the flow answers such clients one round.
+// retry's answers (server.ElicitationResponse); a client before 2026-07-28
+// on a stateful session (stdio) is asked every round of a call within the
+// call, through server-initiated elicitation/create requests
+// (runtime.Converse).
 //
 // One difference from runtime/mcpsdk: mcp-go v1.2.1 turns every error a tool
 // handler returns into JSON-RPC -32603 (internal error), with the error's
@@ -85,12 +86,7 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			b := server.NewInputRequestBuilder(resp.RequestState)
 			for key, ir := range resp.InputRequests {
 				if er, ok := ir.(*protocol.ElicitRequest); ok {
-					var schema any = er.RequestedSchema
-					if er.RequestedSchemaJSON != nil {
-						schema = json.RawMessage(er.RequestedSchemaJSON)
-					}
-					b.Elicit(key, mcp.ElicitationParams{Mode: er.Mode, Message: er.Message,
-						RequestedSchema: schema, URL: er.URL, ElicitationID: er.ElicitationID})
+					b.Elicit(key, elicitationParams(er))
 				}
 			}
 			return b.ToolResult(), nil
@@ -125,6 +121,14 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*prot
 			r.NotifyElicitationComplete = func(ctx context.Context, id string) error {
 				return srv.SendElicitationComplete(ctx, session, id)
 			}
+			if _, ok := session.(server.SessionWithElicitation); ok {
+				// Every round of the call is asked on the session, within
+				// the call (MCP 2025-11-25, client/elicitation;
+				// runtime.Converse).
+				r.Send = func(ctx context.Context, ir protocol.InputRequest) (protocol.InputResponse, error) {
+					return send(ctx, srv, session, ir)
+				}
+			}
 		}
 	}
 	if caps := clientCapabilities(ctx); caps != nil && caps.Elicitation != nil {
@@ -146,6 +150,40 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*prot
 		}
 	}
 	return r, nil
+}
+
+// send sends the elicitation/create request ir to the client of session on
+// the open call and returns its answer ([protocol.Request.Send]); mcp-go
+// sends no other kind of request for a flow.
+func send(ctx context.Context, srv *server.MCPServer, session server.ClientSession, ir protocol.InputRequest) (protocol.InputResponse, error) {
+	er, ok := ir.(*protocol.ElicitRequest)
+	if !ok {
+		return nil, fmt.Errorf("mcpgen: cannot send a %s request on an mcp-go session", ir.Method())
+	}
+	var res *mcp.ElicitationResult
+	var err error
+	if er.Mode == "url" {
+		res, err = srv.RequestURLElicitation(ctx, session, er.ElicitationID, er.URL, er.Message)
+	} else {
+		res, err = srv.RequestElicitation(ctx, mcp.ElicitationRequest{
+			Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
+			Params:  elicitationParams(er),
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	content, _ := res.Content.(map[string]any)
+	return &protocol.ElicitResult{Action: protocol.Action(res.Action), Content: content}, nil
+}
+
+// elicitationParams is mcp-go's form of an elicitation/create request.
+func elicitationParams(er *protocol.ElicitRequest) mcp.ElicitationParams {
+	var schema any = er.RequestedSchema
+	if er.RequestedSchemaJSON != nil {
+		schema = json.RawMessage(er.RequestedSchemaJSON)
+	}
+	return mcp.ElicitationParams{Mode: er.Mode, Message: er.Message, RequestedSchema: schema, URL: er.URL, ElicitationID: er.ElicitationID}
 }
 
 // clientCapabilities returns the capabilities the request declared
@@ -216,8 +254,8 @@ func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
-// is done. A stdio session is stateful, so older clients (2025-11-25 and
-// earlier) are served through mcp-go's bridge, one round per call.
+// is done. A stdio session is stateful, so a client of 2025-11-25 or earlier
+// is asked every round of a call on it, within the call.
 func ServeStdio(ctx context.Context, s *server.MCPServer) error {
 	return server.NewStdioServer(s).Listen(ctx, os.Stdin, os.Stdout)
 }

@@ -326,9 +326,9 @@ func (userSwap) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // An mcp-go client pinned to 2025-11-25 on a stateful (in-process) session
-// is served through mcp-go's bridge: one round works, a second is a tool
-// error that says why.
-func TestMCPGoLegacyClientThroughTheBridge(t *testing.T) {
+// is asked every round on the call: one round works, a bad answer is asked
+// again, and the round limit holds.
+func TestMCPGoLegacyClientOnItsSession(t *testing.T) {
 	rec, rj := &fixture.TripRecorder{}, &rejections{}
 	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithElicitation())
 	mcpgo.AddTool(s, fixture.NewTripFlow(rec), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), OnReject: rj.hook}})
@@ -353,12 +353,22 @@ func TestMCPGoLegacyClientThroughTheBridge(t *testing.T) {
 	require.Len(t, a.asked, 1)
 	assert.Equal(t, 1, rec.Count())
 
+	// A bad answer is asked again on the same call, with the reason.
+	a = &answerer{content: []map[string]any{{"name": "Ada", "email": "bad", "nights": 2}, {"email": "ada@example.com"}}}
+	res, err = callPlanTrip(legacy(a))
+	require.NoError(t, err)
+	assert.False(t, res.IsError, mgText(res))
+	require.Len(t, a.asked, 2)
+	assert.Contains(t, a.asked[1].Message, "email: must be an email address")
+	assert.Equal(t, 2, rec.Count())
+
+	// One that stays bad ends at the round limit.
 	a = &answerer{content: []map[string]any{{"name": "Ada", "email": "bad", "nights": 2}}}
 	res, err = callPlanTrip(legacy(a))
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Contains(t, mgText(res), "only one round")
-	assert.Len(t, a.asked, 1)
-	assert.Equal(t, 1, rec.Count())
+	assert.Contains(t, mgText(res), "gave up after 3 rounds")
+	assert.Len(t, a.asked, 3)
+	assert.Equal(t, 2, rec.Count())
 	assert.Zero(t, rj.count())
 }

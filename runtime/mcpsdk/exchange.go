@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // ExchangeHandler handles one tools/call, prompts/get or resources/read through a
@@ -30,16 +31,13 @@ func AddExchangeTool(s *mcp.Server, tool *mcp.Tool, opts *Options, h ExchangeHan
 	if t.InputSchema == nil {
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
+	shapeResults(s)
 	s.AddTool(&t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}
-		x, err := runtime.NewExchange(t.Name, &opts.Flow, rreq)
-		if err != nil {
-			return nil, protocolError(err)
-		}
-		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
+		resp, err := runExchange(ctx, t.Name, opts, rreq, h)
 		if err != nil {
 			return toolErrorResult(err)
 		}
@@ -65,15 +63,24 @@ func AddExchangePrompt(s *mcp.Server, prompt *mcp.Prompt, opts *Options, h Excha
 		if err != nil {
 			return nil, err
 		}
-		x, err := runtime.NewExchange(p.Name, &opts.Flow, rreq)
-		if err != nil {
-			return nil, protocolError(err)
-		}
-		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
+		resp, err := runExchange(ctx, p.Name, opts, rreq, h)
 		if err != nil {
 			return nil, protocolError(err)
 		}
 		return promptResponse(p.Description, resp)
+	})
+}
+
+// runExchange runs h through an exchange bound to name for rreq and, for a
+// client asked on its session, for every further round of the call
+// (runtime.Converse).
+func runExchange(ctx context.Context, name string, opts *Options, rreq *protocol.Request, h ExchangeHandler) (*runtime.Response, error) {
+	return runtime.Converse(ctx, rreq, func(ctx context.Context, req *protocol.Request) (*runtime.Response, error) {
+		x, err := runtime.NewExchange(name, &opts.Flow, req)
+		if err != nil {
+			return nil, err
+		}
+		return x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
 	})
 }
 
@@ -119,11 +126,7 @@ func resourceHandler(name, mimeType string, opts *Options, h ExchangeHandler) mc
 		if err != nil {
 			return nil, err
 		}
-		x, err := runtime.NewExchange(name, &opts.Flow, rreq)
-		if err != nil {
-			return nil, protocolError(err)
-		}
-		resp, err := x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) { return h(ctx, x) })
+		resp, err := runExchange(ctx, name, opts, rreq, h)
 		if err != nil {
 			return nil, protocolError(err)
 		}

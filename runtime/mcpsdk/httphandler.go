@@ -80,8 +80,8 @@ type HTTPOptions struct {
 	// DefaultMaxCallsPerSession (16); negative means no bound.
 	MaxCallsPerSession int
 	// AnswerTimeout bounds how long a call on a session waits for the
-	// client's answer to a request the server sent it (the bridge's
-	// elicitation/create, sampling/createMessage, roots/list): after it, the
+	// client's answer to a request the server sent it (elicitation/create,
+	// sampling/createMessage, roots/list, see runtime.Converse): after it, the
 	// call ends (a tools/call in a tool error saying the answer never came;
 	// its branch does not run). A call also stops waiting at once when the
 	// client's POST that carried it goes away (its response stream, where
@@ -124,10 +124,10 @@ type HTTPOptions struct {
 // serves MCP 2026-07-28 requests statelessly (basic/patterns/mrtr needs no
 // session, so any instance behind a load balancer can answer any retry),
 // and opens go-sdk sessions for older clients, which declare their
-// capabilities once at initialize and are asked through the SDK's bridge:
-// elicitation/create goes down the tools/call's own response stream and the
-// handler runs once more with the answer (MCP 2025-11-25, basic/transports,
-// Streamable HTTP). Behind a load balancer, such sessions need stickiness on
+// capabilities once at initialize and are asked on the call: every round's
+// elicitation/create goes down the tools/call's own response stream and its
+// answer goes back into the flow, until the call completes (MCP 2025-11-25,
+// basic/transports, Streamable HTTP; runtime.Converse). Behind a load balancer, such sessions need stickiness on
 // the Mcp-Session-Id header (see examples/loadbalanced/haproxy.cfg), or ids
 // that name their instance for a balancer that routes on them
 // ([InstanceSessionIDs], examples/loadbalanced/nginx-sessions.conf).
@@ -223,7 +223,7 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 		h.stateful = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, so)
 		h.max = o.MaxSessions
 		h.slots = make(chan struct{}, o.MaxSessions)
-		s.AddReceivingMiddleware(h.receive, bridgeErrors)
+		s.AddReceivingMiddleware(h.receive)
 		s.AddSendingMiddleware(h.send)
 	}
 	return h

@@ -135,3 +135,27 @@ func TestMalformedParamsStillPassTheSDKsTransportChecks(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, send(bad, "", "application/json"), "%s: malformed params: -32602 with 400", name)
 	}
 }
+
+// An input-required result carries resultType, inputRequests and
+// requestState and no "content" (go-sdk would write "content": null); a
+// complete result keeps its content.
+func TestInputRequiredResultHasNoContent(t *testing.T) {
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}},
+		&fixture.TripRecorder{}, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	status, body := post(t, srv.URL, `{"name":"plan_trip","arguments":{"city":"Paris"},`+meta+`}`)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	res, ok := rpcResponse(t, body)["result"].(map[string]any)
+	require.True(t, ok, "%s", body)
+	assert.Equal(t, "input_required", res["resultType"])
+	assert.NotEmpty(t, res["inputRequests"])
+	assert.NotEmpty(t, res["requestState"])
+	assert.NotContains(t, res, "content", "%s", body)
+
+	status, body = post(t, srv.URL, `{"name":"plan_trip","arguments":{"city":"Paris","name":"Ada","email":"a@b.c","nights":2},`+meta+`}`)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	res = rpcResponse(t, body)["result"].(map[string]any)
+	assert.Equal(t, "complete", res["resultType"])
+	assert.NotEmpty(t, res["content"])
+}

@@ -58,14 +58,30 @@ func legacyHTTP(t testing.TB, endpoint, version string, answer func(n int) *mcp.
 	return cs, nil
 }
 
+// legacyHTTPRequests is legacyHTTP whose answer sees each request.
+func legacyHTTPRequests(t testing.TB, endpoint, version string, answer func(*mcp.ElicitRequest) *mcp.ElicitResult) (*mcp.ClientSession, error) {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer(req), nil },
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, nil
+}
+
 func always(r *mcp.ElicitResult) func(int) *mcp.ElicitResult {
 	return func(int) *mcp.ElicitResult { return r }
 }
 
-// An older client over HTTP is asked through go-sdk's bridge on its session,
-// as over stdio: accept, decline and cancel each run their branch once, a
-// second round and an answer the bridge refuses are tool errors that say
-// why, and a client that declared no elicitation is told exactly that.
+// An older client over HTTP is asked on its session, as over stdio: accept,
+// decline and cancel each run their branch once; a bad answer, and one
+// go-sdk refuses before the flow sees it, are asked again on the same call
+// with the reason; the round limit holds; and a client that declared no
+// elicitation is told exactly that.
 func TestLegacyClientOverHTTP(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2025-06-18"} {
 		t.Run(version, func(t *testing.T) {
@@ -95,30 +111,61 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 			runs := trip.Runs()
 			assert.Equal(t, []mrt.Action{mrt.Accept, mrt.Decline, mrt.Cancel}, []mrt.Action{runs[0].Action, runs[1].Action, runs[2].Action})
 
-			asked := 0
-			cs, err = legacyHTTP(t, srv.URL, version, func(n int) *mcp.ElicitResult {
-				asked = n
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "bad", "nights": 2}}
+			// A bad answer is asked again on the same call, with the
+			// reason, and the call completes when the answer is good.
+			var messages []string
+			var mu sync.Mutex
+			cs, err = legacyHTTPRequests(t, srv.URL, version, func(req *mcp.ElicitRequest) *mcp.ElicitResult {
+				mu.Lock()
+				defer mu.Unlock()
+				messages = append(messages, req.Params.Message)
+				if len(messages) == 1 {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "bad", "nights": 2}}
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}
 			})
 			require.NoError(t, err)
 			res, err = cs.CallTool(ctx, paris)
 			require.NoError(t, err)
-			assert.True(t, res.IsError)
-			assert.Contains(t, text(res), "needs another round of input, but protocol "+version+" clients answer only one round")
-			assert.Equal(t, 1, asked)
+			require.False(t, res.IsError, text(res))
+			assert.Contains(t, text(res), `"email":"ada@example.com"`)
+			require.Len(t, messages, 2)
+			assert.Contains(t, messages[1], "email: must be an email address")
+			assert.Equal(t, 4, trip.Count())
 
-			// An answer go-sdk's bridge itself refuses (nights beyond its
-			// maximum, before the flow sees it) is a tool error too, not a
-			// JSON-RPC error with code 0.
-			cs, err = legacyHTTP(t, srv.URL, version, always(&mcp.ElicitResult{Action: "accept",
-				Content: map[string]any{"name": "Ada", "email": "ada@example.com", "nights": 50}}))
+			// An answer go-sdk itself refuses (nights beyond its maximum,
+			// before the flow sees it) is asked again with the reason, not
+			// ended; the value the user typed is not quoted.
+			messages = nil
+			cs, err = legacyHTTPRequests(t, srv.URL, version, func(req *mcp.ElicitRequest) *mcp.ElicitResult {
+				mu.Lock()
+				defer mu.Unlock()
+				messages = append(messages, req.Params.Message)
+				nights := 50
+				if len(messages) > 1 {
+					nights = 5
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "ada@example.com", "nights": nights}}
+			})
 			require.NoError(t, err)
 			res, err = cs.CallTool(ctx, paris)
-			require.NoError(t, err, "a tool error, not a JSON-RPC error")
+			require.NoError(t, err, "a tool result, not a JSON-RPC error")
+			require.False(t, res.IsError, text(res))
+			assert.Contains(t, text(res), `"nights":5`)
+			require.Len(t, messages, 2)
+			assert.Contains(t, messages[1], "nights breaks its maximum rule")
+			assert.NotContains(t, messages[1], "50", "the value the user typed is not quoted")
+			assert.Equal(t, 5, trip.Count())
+
+			// An answer that stays bad ends at the round limit, as for a
+			// client that retries by itself.
+			cs, err = legacyHTTP(t, srv.URL, version, always(&mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"name": "Ada", "email": "bad", "nights": 2}}))
+			require.NoError(t, err)
+			res, err = cs.CallTool(ctx, paris)
+			require.NoError(t, err)
 			assert.True(t, res.IsError)
-			assert.Equal(t, "mcpgen: the client's answer does not fit the form it was sent: nights breaks its maximum rule "+
-				"(go-sdk refused it before the server saw it); nothing ran, call the tool again", text(res))
-			assert.NotContains(t, text(res), "50", "the value the user typed is not shown to the model")
+			assert.Contains(t, text(res), "gave up after 3 rounds")
 
 			cs, err = legacyHTTP(t, srv.URL, version, nil)
 			require.NoError(t, err)
@@ -126,8 +173,8 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, res.IsError)
 			assert.Contains(t, text(res), "this client declared no form elicitation")
-			assert.Equal(t, 3, trip.Count(), "no branch ran")
-			assert.Equal(t, 6, h.Sessions())
+			assert.Equal(t, 5, trip.Count(), "no branch ran")
+			assert.Equal(t, 7, h.Sessions())
 		})
 	}
 }

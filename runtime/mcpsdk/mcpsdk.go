@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +79,7 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name(), err))
 	}
 	tool := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
+	shapeResults(s)
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
@@ -101,10 +103,38 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 func toolErrorResult(err error) (*mcp.CallToolResult, error) {
 	var pe *protocol.Error
 	var je *jsonrpc.Error
-	if errors.As(err, &pe) || errors.As(err, &je) {
+	var u *unanswered
+	switch {
+	case errors.As(err, &pe) || errors.As(err, &je):
 		return nil, protocolError(err)
+	case errors.As(err, &u):
+		// A question on a session whose answer will not come: its own
+		// words say what happened.
+		err = u
 	}
 	return toolResult(&runtime.Result{Text: err.Error(), IsError: true}), nil
+}
+
+// send sends ir to the client of session ss as a server-to-client request
+// on the open call and returns its answer ([protocol.Request.Send]): an
+// elicitation/create through ServerSession.Elicit, whose own check of an
+// accepted answer against the requestedSchema, when it fails, becomes a
+// *protocol.AnswerRefusedError (the form is asked again with the reason);
+// sampling/createMessage and roots/list through their ServerSession
+// methods.
+func send(ctx context.Context, ss *mcp.ServerSession, ir protocol.InputRequest) (protocol.InputResponse, error) {
+	switch x := ir.(type) {
+	case *protocol.ElicitRequest:
+		res, err := ss.Elicit(ctx, elicitParams(x))
+		if err != nil {
+			if _, why, ok := strings.Cut(err.Error(), schemaMismatch); ok {
+				return nil, &protocol.AnswerRefusedError{Reason: refusedReason(why)}
+			}
+			return nil, err
+		}
+		return inputResponse(res), nil
+	}
+	return sendDeprecated(ctx, ss, ir)
 }
 
 // request translates an SDK request into the flow's. Its error, a
@@ -136,7 +166,13 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		r.NotifyElicitationComplete = func(ctx context.Context, id string) error {
 			return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
 		}
-		if p := req.Session.InitializeParams(); p == nil || p.Capabilities == nil {
+		if p := req.Session.InitializeParams(); p != nil && p.Capabilities != nil {
+			// A session: every round of the call goes down the call's own
+			// stream (MCP 2025-11-25, basic/transports).
+			r.Send = func(ctx context.Context, ir protocol.InputRequest) (protocol.InputResponse, error) {
+				return send(ctx, ss, ir)
+			}
+		} else {
 			// go-sdk's stateless transport stands in an initialize without
 			// capabilities: this client's own initialize was not kept.
 			r.Unaskable = "this protocol " + v + " client reached the server over stateless HTTP, which keeps no session: " +
@@ -282,12 +318,10 @@ func ServeHandler(ctx context.Context, addr string, h *Handler, middleware func(
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
-// is done. A stdio session is stateful, so older clients (2025-11-25 and
-// earlier) are served through the SDK's bridge, one round per call; an
-// answer the bridge refuses is a tool error that says why (it installs a
-// receiving middleware on s for that).
+// is done. A stdio session is stateful, so a client of 2025-11-25 or
+// earlier is asked every round of a call on it, within the call (see
+// runtime.Converse).
 func ServeStdio(ctx context.Context, s *mcp.Server) error {
-	s.AddReceivingMiddleware(bridgeErrors)
 	return s.Run(ctx, &mcp.StdioTransport{})
 }
 

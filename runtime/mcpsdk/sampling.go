@@ -3,6 +3,8 @@
 package mcpsdk
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,4 +71,29 @@ func joinText(content []mcp.Content) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// sendDeprecated sends a sampling or roots request to the client of session
+// ss on the open call (MCP 2025-11-25, client/sampling and client/roots)
+// and returns its answer; any other request is an error.
+func sendDeprecated(ctx context.Context, ss *mcp.ServerSession, ir protocol.InputRequest) (protocol.InputResponse, error) {
+	switch p := deprecatedInputRequest(ir).(type) {
+	case *mcp.CreateMessageParams:
+		msgs := make([]*mcp.SamplingMessageV2, 0, len(p.Messages))
+		for _, m := range p.Messages {
+			msgs = append(msgs, &mcp.SamplingMessageV2{Role: m.Role, Content: []mcp.Content{m.Content}})
+		}
+		res, err := ss.CreateMessageWithTools(ctx, &mcp.CreateMessageWithToolsParams{Messages: msgs, SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens})
+		if err != nil {
+			return nil, err
+		}
+		return deprecatedInputResponse(res), nil
+	case *mcp.ListRootsParams:
+		res, err := ss.ListRoots(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return deprecatedInputResponse(res), nil
+	}
+	return nil, fmt.Errorf("mcpgen: cannot send a %s request on a session", ir.Method())
 }

@@ -17,9 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // session is what a [Handler] keeps of one session it opened for a client
@@ -41,7 +38,7 @@ type session struct {
 }
 
 // post is one open HTTP POST of a session that carries calls: go-sdk sends
-// the requests a call makes of the client (the bridge's elicitation/create)
+// the requests a call makes of the client (elicitation/create)
 // down that POST's response stream, and with no event store configured a
 // stream that breaks cannot be resumed, so a client that went away cannot
 // answer them.
@@ -65,68 +62,19 @@ func (u *unanswered) Error() string {
 	return "mcpgen: the client's answer to " + u.method + " never came: " + u.why + "; nothing ran, call the tool again"
 }
 
-// bridgeFailed starts every error go-sdk v1.8.0's bridge for clients
-// before 2026-07-28 returns when the round it runs on a session fails
-// (mcp/mrtr.go, fulfillServerInputRequests); schemaMismatch is the reason
-// it gives when its own check of the client's answer against the
-// requestedSchema refused it (mcp/server.go, ServerSession.Elicit).
-const (
-	bridgeFailed   = "multi-round-trip: "
-	schemaMismatch = "elicitation result content does not match requested schema: "
-)
+// schemaMismatch starts the error go-sdk v1.8.0's ServerSession.Elicit
+// returns when its own check of the client's accepted answer against the
+// requestedSchema refused it (mcp/server.go, ServerSession.Elicit): the
+// server never sees the answer, only this error.
+const schemaMismatch = "elicitation result content does not match requested schema: "
 
-// bridgeErrors is a receiving middleware for every session (stdio, HTTP):
-// the error of a round go-sdk's bridge ran for an older client — the answer
-// refused by go-sdk's own check against the requestedSchema before the flow
-// saw it, or an error the client answered with — is a plain error, which
-// go-sdk would send as a JSON-RPC error with code 0 in its own words. It
-// becomes what a refused answer is on every other path: a tool error that
-// says why (MCP 2026-07-28, server/tools: tool execution errors), or for
-// prompts/get and resources/read a JSON-RPC -32602. (go-sdk's client makes
-// the same check of its own answer and answers elicitation/create with a
-// JSON-RPC error instead; the bridge wraps that error the same way.) A
-// tools/call whose question was never answered (an [unanswered]: the
-// AnswerTimeout, the POST or the session gone) is the tool error of
-// unanswered. Nothing ran either way: the bridge fails before the handler
-// runs again with the answer.
-func bridgeErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		var u *unanswered
-		switch {
-		case err == nil:
-			return res, nil
-		case errors.As(err, &u):
-			if method == "tools/call" {
-				return toolResult(&runtime.Result{Text: u.Error(), IsError: true}), nil
-			}
-			return res, err
-		case !strings.HasPrefix(err.Error(), bridgeFailed):
-			return res, err
-		}
-		again := map[string]string{"tools/call": "call the tool again", "prompts/get": "get the prompt again",
-			"resources/read": "read the resource again"}[method]
-		msg := err.Error()
-		if _, why, ok := strings.Cut(msg, schemaMismatch); ok {
-			msg = "mcpgen: the client's answer does not fit the form it was sent: " + bridgeReason(why) +
-				" (go-sdk refused it before the server saw it); nothing ran, " + again
-		} else {
-			msg = "mcpgen: the client did not complete the form (" + strings.TrimPrefix(msg, bridgeFailed) +
-				"); nothing ran, " + again
-		}
-		if method == "tools/call" {
-			return toolResult(&runtime.Result{Text: msg, IsError: true}), nil
-		}
-		return nil, &jsonrpc.Error{Code: protocol.CodeInvalidParams, Message: msg}
-	}
-}
-
-// bridgeReason words go-sdk's reason for refusing an answer ("validating
+// refusedReason words go-sdk's reason for refusing an answer ("validating
 // root: validating /properties/nights: maximum: 99/1 is greater than 9")
 // by field and rule alone ("nights breaks its maximum rule"): go-sdk's
-// words quote the value the user typed, which a tool result would show the
-// model. A reason not about one field is kept, cut to 200 bytes.
-func bridgeReason(why string) string {
+// words quote the value the user typed, which the form's message and a
+// tool result would show. A reason not about one field is kept, cut to 200
+// bytes.
+func refusedReason(why string) string {
 	why = strings.TrimPrefix(why, "validating root: ")
 	if rest, ok := strings.CutPrefix(why, "validating /properties/"); ok {
 		field, tail, _ := strings.Cut(rest, ": ")
@@ -282,8 +230,8 @@ func (h *Handler) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if extra := req.GetExtra(); extra != nil && extra.Header != nil {
 			c.p = s.postOf(extra.Header)
 		}
-		// A call whose question was never answered becomes a tool error in
-		// bridgeErrors, which runs inside this.
+		// A call whose question was never answered ends in the tool error
+		// of unanswered (see toolErrorResult).
 		return next(context.WithValue(ctx, callKey{}, c), method, req)
 	}
 }

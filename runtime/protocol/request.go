@@ -32,7 +32,7 @@ type Request struct {
 	Roots bool
 	// ProtocolVersion is the request's protocol version ([VersionMRTR],
 	// [Version20251125], [Version20250618], …). Before 2026-07-28 the
-	// client is served through an SDK bridge that answers one round.
+	// client is asked on its session (see Send).
 	ProtocolVersion string
 	// Principal identifies the authenticated caller ("" when anonymous); it
 	// is bound into the state.
@@ -56,6 +56,36 @@ type Request struct {
 	// it for a client on a stateful session of a protocol before
 	// 2026-07-28, which learns that a URL-mode step finished only that way.
 	NotifyElicitationComplete func(ctx context.Context, id string) error
+	// Send, when set, sends ir to the client as a server-to-client request
+	// on the open call and returns the client's answer: an adapter sets it
+	// for a client on a stateful session of a protocol before 2026-07-28,
+	// which the server may send any number of elicitation/create (and
+	// sampling/createMessage, roots/list) requests while a tools/call is
+	// open (MCP 2025-11-25, client/elicitation and basic/transports). The
+	// flow then runs every round of the call within this one request (see
+	// runtime.Converse): each input-required result it would return is sent
+	// this way and its answers are fed back, until the call completes.
+	//
+	// Errors: an *[AnswerRefusedError] when the adapter's SDK refused an
+	// accepted answer before the server saw it (the form is asked again
+	// with the reason); any other error (the client answered with a
+	// JSON-RPC error, its stream or session went away, ctx ended) ends the
+	// call with nothing run.
+	Send func(ctx context.Context, ir InputRequest) (InputResponse, error)
+}
+
+// AnswerRefusedError is what [Request.Send] returns when the adapter's SDK
+// refused the client's accepted answer to elicitation/create before the
+// server saw it: go-sdk v1.8.0's ServerSession.Elicit checks the content
+// against the requestedSchema it sent (MCP 2025-11-25, client/elicitation:
+// the server validates the content) and returns only an error. Reason says
+// which field broke which rule, quoting no value the user typed.
+type AnswerRefusedError struct{ Reason string }
+
+// Error returns "the client's answer does not fit the form: " and the
+// reason.
+func (e *AnswerRefusedError) Error() string {
+	return "the client's answer does not fit the form: " + e.Reason
 }
 
 // Capabilities returns the client capabilities the request declared (from
@@ -75,8 +105,8 @@ func (r *Request) Capabilities() Capabilities {
 // 2026-07-28, basic/lifecycle). Versions are dates and compare as strings.
 const (
 	// VersionMRTR is the first version with input-required results
-	// (SEP-2322, basic/patterns/mrtr); a client before it is served through
-	// an SDK bridge that answers one round.
+	// (SEP-2322, basic/patterns/mrtr); a client before it is asked through
+	// server-to-client requests on its session ([Request.Send]).
 	VersionMRTR = "2026-07-28"
 	// Version20251125 is the first version whose form elicitation knows the
 	// whole requestedSchema grammar of 2026-07-28 (multi selects, titled
