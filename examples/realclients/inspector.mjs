@@ -4,18 +4,18 @@
 // card's switch, open Tools, pick the tool, fill its arguments, Execute
 // Tool, and answer each "Elicitation Request" dialog the Inspector opens.
 //
-// Usage: node inspector.mjs ERA EXAMPLE INSPECTOR_URL
+// Usage: node inspector.mjs ERA EXAMPLE=INSPECTOR_URL...
 //
-// ERA is the --protocol-era the Inspector was started with (legacy: a
+// ERA is the --protocol-era the Inspectors were started with (legacy: a
 // 2025-11-25 session, each question an elicitation/create on the open
 // tools/call; modern: 2026-07-28, input_required results the Inspector
 // retries), checked against the "MCP <version>" the server card shows.
 // EXAMPLE is bookflight, deploy, billing or connect; the Inspector at
 // INSPECTOR_URL (with its ?MCP_INSPECTOR_API_TOKEN=…) must be started on
 // that example's endpoint (deploy, billing and connect with --header
-// "Authorization: Bearer alice-token"). Each flow runs on a fresh page and
-// connection. Prints one line per step and per flow, then
-// "inspector ERA EXAMPLE: ok, N flows"; or the flows that went wrong and
+// "Authorization: Bearer alice-token"). One Chromium runs all; each flow
+// runs on a fresh page and connection. Prints one line per step and per
+// flow, then "inspector ERA: ok, N flows"; or the flows that went wrong and
 // "… FAIL", exiting 1. With MCPGEN_SCREENSHOTS set, keeps a PNG of each
 // step there.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -23,10 +23,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const [era, example, inspectorURL] = process.argv.slice(2);
+const [era, ...targets] = process.argv.slice(2);
 const wantVersion = { legacy: 'MCP 2025-11-25', modern: 'MCP 2026-07-28' }[era];
-if (!wantVersion || !inspectorURL) {
-  console.error('usage: node inspector.mjs legacy|modern bookflight|deploy|billing|connect INSPECTOR_URL');
+if (!wantVersion || targets.length === 0 || !targets.every((t) => /^[a-z]+=http/.test(t))) {
+  console.error('usage: node inspector.mjs legacy|modern EXAMPLE=INSPECTOR_URL... (EXAMPLE: bookflight, deploy, billing, connect)');
   process.exit(2);
 }
 const chromiumPath = process.env.MCPGEN_CHROMIUM || '/usr/bin/chromium';
@@ -34,8 +34,9 @@ const shots = process.env.MCPGEN_SCREENSHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
 const step = 10000; // ms: how long one step of the UI may take
 
-// flow NAME: what the user does, and the result's text it must end with.
-const flows = {
+// allFlows EXAMPLE NAME: what the user does, and the result's text it
+// must end with.
+const allFlows = {
   bookflight: {
     // A date that does not exist: the server asks again with the reason.
     'bad date asked again': async (ui) => {
@@ -113,10 +114,13 @@ const flows = {
       await ui.result(/^Imported 3 contacts for alice\.$/);
     },
   },
-}[example];
-if (!flows) {
-  console.error(`inspector: unknown example ${example}`);
-  process.exit(2);
+};
+for (const t of targets) {
+  const example = t.slice(0, t.indexOf('='));
+  if (!allFlows[example]) {
+    console.error(`inspector: unknown example ${example}`);
+    process.exit(2);
+  }
 }
 
 const profile = mkdtempSync(join(tmpdir(), 'mcpgen-inspector-chromium-'));
@@ -129,16 +133,17 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 context.setDefaultTimeout(step);
 
-let shotN = 0;
-async function shot(page, what) {
+const shotN = {};
+async function shot(page, example, what) {
   if (!shots) return;
-  shotN++;
-  const name = `inspector-${era}-${example}-${String(shotN).padStart(2, '0')}-${what}`.replace(/[^A-Za-z0-9._-]+/g, '_');
+  shotN[example] = (shotN[example] ?? 0) + 1;
+  const name = `inspector-${era}-${example}-${String(shotN[example]).padStart(2, '0')}-${what}`.replace(/[^A-Za-z0-9._-]+/g, '_');
   await page.screenshot({ path: join(shots, `${name}.png`) });
 }
 
-// ui returns the steps of one flow on page.
-function ui(page, log) {
+// ui returns the steps of one flow of example on page, with the Inspector
+// at inspectorURL.
+function ui(page, example, inspectorURL, log) {
   return {
     // call connects, opens the tool and executes it with args.
     async call(tool, args) {
@@ -147,13 +152,13 @@ function ui(page, log) {
       await page.getByText('Connected', { exact: true }).waitFor();
       const card = await page.locator('body').innerText();
       if (!card.includes(wantVersion)) throw new Error(`the server card does not show ${wantVersion}:\n${card.slice(0, 600)}`);
-      await shot(page, 'connected');
+      await shot(page, example, 'connected');
       await page.getByText('Tools', { exact: true }).first().click();
       await page.getByRole('button', { name: tool, exact: true }).click();
       for (const [name, value] of Object.entries(args)) {
         await page.getByRole('textbox', { name, exact: true }).fill(String(value));
       }
-      await shot(page, `${tool}-arguments`);
+      await shot(page, example, `${tool}-arguments`);
       await page.getByRole('button', { name: 'Execute Tool' }).click();
       log(`connected (${wantVersion}), executed ${tool} ${JSON.stringify(args)}`);
     },
@@ -170,7 +175,7 @@ function ui(page, log) {
       // question.
       const gone = () => page.waitForFunction(([e, t]) => !e.isConnected || e.innerText !== t, [el, text]);
       log(`asked: ${JSON.stringify(text.split('\n').filter(Boolean)[1] ?? '')}`);
-      await shot(page, 'asked');
+      await shot(page, example, 'asked');
       return {
         async text(label, value) {
           await d.getByRole('textbox', { name: label, exact: true }).fill(value);
@@ -188,13 +193,13 @@ function ui(page, log) {
           log(`  ${label}: ${option}`);
         },
         async submit() {
-          await shot(page, 'answered');
+          await shot(page, example, 'answered');
           await d.getByRole('button', { name: 'Submit' }).click();
           log('  Submit');
           await gone();
         },
         async button(name) {
-          await shot(page, `before-${name}`);
+          await shot(page, example, `before-${name}`);
           await d.getByRole('button', { name, exact: true }).click();
           log(`  ${name}`);
           await gone();
@@ -210,7 +215,7 @@ function ui(page, log) {
             await Promise.all([tab.waitForNavigation(), tab.locator('form [type=submit]').click()]);
           }
           await tab.locator('input[name=api_key]').fill(key);
-          await shot(tab, 'page');
+          await shot(tab, example, 'page');
           await Promise.all([tab.waitForNavigation(), tab.locator('form [type=submit]').click()]);
           const h1 = await tab.locator('h1').innerText();
           if (h1 !== 'Received') throw new Error(`the page after entering the key says ${JSON.stringify(h1)}`);
@@ -224,7 +229,7 @@ function ui(page, log) {
     async result(want) {
       await page.getByRole('button', { name: 'Close results' }).waitFor().catch(() => {});
       const text = await resultText();
-      await shot(page, 'result');
+      await shot(page, example, 'result');
       log(`result: ${text}`);
       if (!want.test(text)) throw new Error(`result ${JSON.stringify(text)}, want ${want}`);
     },
@@ -244,25 +249,31 @@ function ui(page, log) {
 }
 
 let failed = 0;
-const names = Object.keys(flows);
-for (const name of names) {
-  const page = await context.newPage();
-  const log = (s) => console.log(`inspector ${era} ${example} ${name}: ${s}`);
-  try {
-    await flows[name](ui(page, log));
-    log('ok');
-  } catch (err) {
-    failed++;
-    await shot(page, 'failed').catch(() => {});
-    console.error(`inspector ${era} ${example} ${name}: FAIL: ${err?.message ?? err}`);
-  } finally {
-    for (const p of context.pages()) await p.close();
+let total = 0;
+for (const t of targets) {
+  const example = t.slice(0, t.indexOf('='));
+  const inspectorURL = t.slice(t.indexOf('=') + 1);
+  for (const [name, flow] of Object.entries(allFlows[example])) {
+    total++;
+    const page = await context.newPage();
+    const log = (s) => console.log(`inspector ${era} ${example} ${name}: ${s}`);
+    const start = Date.now();
+    try {
+      await flow(ui(page, example, inspectorURL, log));
+      log(`ok (${Date.now() - start} ms)`);
+    } catch (err) {
+      failed++;
+      await shot(page, example, 'failed').catch(() => {});
+      console.error(`inspector ${era} ${example} ${name}: FAIL: ${err?.message ?? err}`);
+    } finally {
+      for (const p of context.pages()) await p.close();
+    }
   }
 }
 await context.close();
 rmSync(profile, { recursive: true, force: true });
 if (failed) {
-  console.error(`inspector ${era} ${example}: FAIL, ${failed} of ${names.length} flows`);
+  console.error(`inspector ${era}: FAIL, ${failed} of ${total} flows`);
   process.exit(1);
 }
-console.log(`inspector ${era} ${example}: ok, ${names.length} flows`);
+console.log(`inspector ${era}: ok, ${total} flows`);
