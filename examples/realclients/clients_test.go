@@ -30,10 +30,12 @@ var versions = []string{"2025-11-25", "2025-06-18"}
 type caller func(t *testing.T, version string, target target, tool string, args map[string]any, ask func(question) answer) (string, bool, error)
 
 // target is where a client connects: an HTTP endpoint with a bearer token
-// ("": none), or a stdio command.
+// ("": none), or a stdio command. urlMode declares URL-mode elicitation
+// besides forms.
 type target struct {
 	url, token string
 	command    string
+	urlMode    bool
 }
 
 func (tg target) String() string {
@@ -55,7 +57,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func goSDKCall(t *testing.T, version string, tg target, tool string, args map[string]any, ask func(question) answer) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "realclients-go-sdk", Version: "1"}, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			q := question{Message: r.Params.Message, Mode: r.Params.Mode, URL: r.Params.URL}
 			if err := remarshal(r.Params.RequestedSchema, &q.Schema); err != nil {
@@ -64,7 +66,12 @@ func goSDKCall(t *testing.T, version string, tg target, tool string, args map[st
 			a := ask(q)
 			return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
 		},
-	})
+	}
+	if tg.urlMode {
+		opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "realclients-go-sdk", Version: "1"}, opts)
 	var tr mcp.Transport
 	if tg.command != "" {
 		tr = &mcp.CommandTransport{Command: exec.Command(tg.command, "-stdio")}
@@ -140,6 +147,9 @@ func mcpGoCall(t *testing.T, version string, tg target, tool string, args map[st
 	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mg.Implementation{Name: "realclients-mcp-go", Version: "1"}
 	init.Params.Capabilities.Elicitation = &mg.ElicitationCapability{}
+	if tg.urlMode {
+		init.Params.Capabilities.Elicitation = &mg.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+	}
 	ir, err := c.Initialize(ctx, init)
 	if err != nil {
 		return "", false, err

@@ -97,3 +97,70 @@ func TestTSSDKConnect(t *testing.T) {
 	assert.NotContains(t, all+stderr.String(), alicesKey, "the client never saw the key")
 	assert.NotContains(t, s.log.String(), alicesKey)
 }
+
+// TestGoClientsConnect: go-sdk's and mcp-go's clients on 2025-11-25 (URL
+// mode came with that version), declaring URL-mode elicitation, call
+// import_contacts as alice over Streamable HTTP. Each URL-mode request's
+// page is completed by the test in headless Chromium before the client's
+// handler accepts (as a person clicks "done" after the page): a key no
+// account has first, asked again on a new page with the reason, then
+// alice's key. Each client gets a fresh server, which keeps the key once
+// entered.
+func TestGoClientsConnect(t *testing.T) {
+	for _, cl := range []struct {
+		name string
+		call caller
+	}{{"go-sdk", goSDKCall}, {"mcp-go", mcpGoCall}} {
+		t.Run(cl.name, func(t *testing.T) {
+			b := browsertest.Start(t)
+			s := serveHTTP(t, "connect")
+			pages := make(chan string)
+			done := make(chan struct{})
+			type out struct {
+				text    string
+				isError bool
+				err     error
+				asked   []question
+			}
+			result := make(chan out, 1)
+			go func() {
+				var asked []question
+				text, isError, err := cl.call(t, "2025-11-25", target{url: s.url, token: "alice-token", urlMode: true},
+					"import_contacts", map[string]any{}, func(q question) answer {
+						asked = append(asked, q)
+						if q.Mode != "url" || q.URL == "" {
+							return answer{Action: "cancel"}
+						}
+						pages <- q.URL
+						<-done
+						return answer{Action: "accept"}
+					})
+				result <- out{text, isError, err, asked}
+			}()
+			keys := []string{unknownKey, alicesKey}
+			var o out
+		loop:
+			for {
+				select {
+				case link := <-pages:
+					require.NotEmpty(t, keys, "asked more pages than the test has keys")
+					enterKey(t, b.NewPage(), link, keys[0])
+					keys = keys[1:]
+					done <- struct{}{}
+				case o = <-result:
+					break loop
+				case <-time.After(time.Minute):
+					t.Fatal("import_contacts did not return")
+				}
+			}
+			require.NoError(t, o.err)
+			require.False(t, o.isError, o.text)
+			assert.Equal(t, "Imported 3 contacts for alice.", o.text)
+			assert.Empty(t, keys, "pages asked")
+			require.Len(t, o.asked, 2)
+			assert.Contains(t, o.asked[1].Message, "no account has this key")
+			assert.NotEqual(t, o.asked[0].URL, o.asked[1].URL, "a new page")
+			assert.NotContains(t, s.log.String(), alicesKey)
+		})
+	}
+}

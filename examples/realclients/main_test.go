@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/internal/browsertest"
 )
 
 // The tests of this package run the examples as their users do: each is
@@ -36,7 +38,7 @@ func TestMain(m *testing.M) {
 	bins.dir = dir
 	bins.built = map[string]string{}
 	bins.errs = map[string]error{}
-	code := m.Run()
+	code := browsertest.Main(m) // one Chromium for the tests that need one
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
