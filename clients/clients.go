@@ -43,14 +43,17 @@ func (s Support) String() string {
 }
 
 // Source is where a fact comes from: the URL of an issue or pull-request
-// thread, or of a source file at a commit
-// ("https://github.com/OWNER/REPO/blob/COMMIT/PATH#L1-L9"); a changelog entry
-// is cited by its file at a commit too.
+// thread, or of a source file at a commit or version tag
+// ("https://github.com/OWNER/REPO/blob/COMMIT/PATH#L1-L9", COMMIT being 7 to
+// 40 hex digits or a tag such as v1.8.0); a changelog entry is cited by its
+// file at a commit too.
 type Source string
 
 // Cell is one fact about a client: how it handles a feature, what its user
 // sees when it does not render it plainly, and the source.
 type Cell struct {
+	// Support is how the client handles the feature; Unknown when no
+	// source was found (then the other fields are empty).
 	Support Support
 	// How says, for a user of the client, what happens: "shows the option's
 	// value (chk-900), the title in grey". Empty only for Renders.
@@ -59,7 +62,9 @@ type Cell struct {
 	// field alone (a form replaced by a yes/no box, a request refused).
 	WholeForm bool
 	// Fix is what a tool author can do about it, when anything.
-	Fix    string
+	Fix string
+	// Source is the evidence: an issue or pull-request URL, or a source
+	// file at a commit or version tag.
 	Source Source
 }
 
@@ -99,6 +104,75 @@ var Features = []Feature{Label, String, FormatEmail, FormatURI, FormatDate, Form
 	Number, Integer, Bounds, OptionalNumber, Boolean, DefaultFalse, Enum, TitledEnum, EnumNames, MultiSelect,
 	Default, Required, DeclineCancel, URLMode}
 
+// Kind is what sort of client an entry is.
+type Kind string
+
+// The kinds of client the table holds.
+const (
+	// App is a client people run: an editor, an agent, a chat app. Its
+	// cells say what its user sees.
+	App Kind = "app"
+	// Library is an SDK's client helper, what a home-grown client gets for
+	// free. Its cells say what reaches the application's own handler:
+	// Renders means the feature is passed to the handler unchanged (the
+	// application draws the form), Degrades that the helper changes or drops
+	// it on the way, Breaks that the helper refuses the request.
+	Library Kind = "library"
+)
+
+// LabelFrom says which part of a schema a client shows as a label.
+type LabelFrom string
+
+// The parts a label comes from (MCP 2025-11-25, client/elicitation,
+// "Requested Schema": a property's title, its key in properties, an
+// option's const or its title).
+const (
+	// LabelTitle is the title, and the property key when there is none.
+	LabelTitle LabelFrom = "title"
+	// LabelKey is the property key alone; the title is not shown.
+	LabelKey LabelFrom = "key"
+	// LabelConst is an option's const value (the raw value the tool gets).
+	LabelConst LabelFrom = "const"
+)
+
+// Action is an answer a form gives (MCP 2025-11-25, client/elicitation,
+// "Response Actions").
+type Action string
+
+// The three answers.
+const (
+	// ActionAccept sends the form's content.
+	ActionAccept Action = "accept"
+	// ActionDecline is the user's explicit no.
+	ActionDecline Action = "decline"
+	// ActionCancel is a dismissal without a choice (closing, Esc, a timeout).
+	ActionCancel Action = "cancel"
+)
+
+// Button is a button or key a client's form offers and the answer it sends.
+type Button struct {
+	// Label is what the user sees or presses: "Submit", "Esc".
+	Label string
+	// Action is the answer it sends.
+	Action Action
+}
+
+// Look is how a client draws a form, for `mcpgen preview`: the labels and
+// buttons its source shows. It is evidence like a Cell, from Source.
+type Look struct {
+	// Layout names the shape in a few words: "modal dialog", "one field at a
+	// time in a quick pick", "line prompts in the terminal".
+	Layout string
+	// FieldLabel is what labels a field; OptionLabel what labels an option
+	// of a titled select. Empty when the source does not show it.
+	FieldLabel, OptionLabel LabelFrom
+	// Buttons are the buttons or keys of a form with fields, in the order
+	// shown.
+	Buttons []Button
+	// Source is where the look is shown (a source file at a commit).
+	Source Source
+}
+
 // Client is one client, at the version the evidence is from.
 type Client struct {
 	// ID names the client in flags and directives: "vscode", "codex",
@@ -120,7 +194,24 @@ type Client struct {
 	ProtocolsSource Source
 	// Features is how it handles each feature; a missing one is Unknown.
 	Features map[Feature]Cell
+
+	// Kind is App or Library (the zero value is read as App).
+	Kind Kind
+	// ProtocolsHow says how it picks among Protocols ("initialize only",
+	// "server/discover first, then initialize"), and what is inferred.
+	ProtocolsHow string
+	// Look is how it draws a form; nil when no source shows it.
+	Look *Look
+	// Notes are short remarks for the docs: what the evidence covers, what
+	// a tool author should know that no single cell says.
+	Notes []string
 }
+
+// Elicits reports whether c declares form elicitation at all (its Form cell
+// is not Breaks). A client that does not gets the tool's no-elicitation
+// fallback (MCP 2025-11-25, client/elicitation: servers MUST NOT send
+// requests for a mode the client did not declare).
+func (c *Client) Elicits() bool { return c.Form.Support != Breaks }
 
 // Cell returns how c handles f (Unknown when the table has no evidence).
 func (c *Client) Cell(f Feature) Cell { return c.Features[f] }

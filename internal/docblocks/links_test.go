@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -70,8 +71,15 @@ func parseLinks(t *testing.T, rel string) parsed {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An HTML anchor (<a id="x"></a>, which GitHub keeps) is a target too.
+	for _, m := range htmlAnchor.FindAllSubmatch(src, -1) {
+		p.anchors[string(m[1])] = true
+	}
 	return p
 }
+
+// htmlAnchor matches the id of an HTML anchor in Markdown.
+var htmlAnchor = regexp.MustCompile(`<a id="([^"]+)"></a>`)
 
 // headingText is a heading's text, code spans included without their
 // backticks.

@@ -375,3 +375,38 @@ func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
 		t.Fatal("ServeHTTP did not return")
 	}
 }
+
+// A session's client that cancels its tools/call while it is asked
+// (notifications/cancelled, MCP 2025-11-25, basic/utilities/cancellation)
+// ends the call: no branch runs, and the handler returns at once.
+func TestLegacyCancelledCallRunsNothing(t *testing.T) {
+	trip := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	asked := make(chan struct{}, 4)
+	release := make(chan struct{})
+	cs, err := legacyHTTPRequests(t, srv.URL, "2025-11-25", func(*mcp.ElicitRequest) *mcp.ElicitResult {
+		asked <- struct{}{}
+		<-release
+		return &mcp.ElicitResult{Action: "accept", Content: good}
+	})
+	require.NoError(t, err)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the session closes (cleanups run last first)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+		done <- err
+	}()
+	<-asked
+	cancel()
+	require.Error(t, <-done)
+	// The server saw the cancellation: the answer the client's form gives
+	// now reaches no one, and the branch never runs.
+	free()
+	assert.Never(t, func() bool { return trip.Count() > 0 }, 500*time.Millisecond, 20*time.Millisecond, "no branch ran")
+	_, err = cs.ListTools(context.Background(), nil)
+	assert.NoError(t, err, "the session goes on")
+}
