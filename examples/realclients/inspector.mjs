@@ -137,7 +137,7 @@ async function shot(page, example, what) {
   if (!shots) return;
   shotN[example] = (shotN[example] ?? 0) + 1;
   const name = `inspector-${era}-${example}-${String(shotN[example]).padStart(2, '0')}-${what}`.replace(/[^A-Za-z0-9._-]+/g, '_');
-  await page.screenshot({ path: join(shots, `${name}.png`) });
+  await page.screenshot({ path: join(shots, `${name}.png`), animations: 'disabled' });
 }
 
 // ui returns the steps of one flow of example on page, with the Inspector
