@@ -106,7 +106,7 @@ func (a *analyzer) handlerOf(f *ast.File) (orphanHandler, bool) {
 				continue
 			}
 			switch d.Name.Name {
-			case MethodAccept, MethodDecline, MethodCancel:
+			case MethodAccept, MethodDecline, MethodCancel, MethodUnaskable:
 			default:
 				continue
 			}

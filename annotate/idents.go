@@ -48,6 +48,9 @@ const (
 	MethodAccept  = "Accept"
 	MethodDecline = "Decline"
 	MethodCancel  = "Cancel"
+	// MethodUnaskable is the handler's optional fallback for a client that
+	// cannot be asked; the skeleton declares it, the interface does not.
+	MethodUnaskable = "Unaskable"
 )
 
 // GeneratedMethods returns the methods mcpgen declares on every struct it

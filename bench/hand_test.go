@@ -6,8 +6,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -114,6 +116,7 @@ func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
 		tool := &mcp.Tool{Name: name, InputSchema: json.RawMessage(schemaJSON.Bytes())}
 		s.AddTool(tool, handWritten(keys, name, schema, records))
 	}
+	s.AddTool(&mcp.Tool{Name: toolHandSession, InputSchema: json.RawMessage(schemaJSON.Bytes())}, handSession(handForms()))
 }
 
 // handWritten is the handler of the hand-written tool name; records is nil
@@ -121,13 +124,7 @@ func addHandWritten(s *mcp.Server, keys *runtime.KeyRing) {
 func handWritten(keys *runtime.KeyRing, name string, schema []byte, records *handRecords) mcp.ToolHandler {
 	const message = "Which day should the flight leave, and how many people are flying?"
 	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args struct {
-			Origin      string `json:"origin"`
-			Destination string `json:"destination"`
-			Date        string `json:"date"`
-			Window      string `json:"window"`
-			Passengers  int    `json:"passengers"`
-		}
+		var args handArgs
 		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || args.Origin == "" || args.Destination == "" {
 			return toolError("origin and destination are required"), nil
 		}
@@ -182,6 +179,15 @@ func handWritten(keys *runtime.KeyRing, name string, schema []byte, records *han
 		}
 		return records.do(st.Flow, answer), nil
 	}
+}
+
+// handArgs are book_flight's arguments as the hand-written tools decode them.
+type handArgs struct {
+	Origin      string `json:"origin"`
+	Destination string `json:"destination"`
+	Date        string `json:"date"`
+	Window      string `json:"window"`
+	Passengers  int    `json:"passengers"`
 }
 
 // handRecords is the least a hand-written tool can do for at most once, in
@@ -259,4 +265,166 @@ func TestHandOnceRecords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// handMaxRounds is the hand-written session tool's round limit: the
+// engine's default (runtime.DefaultMaxRounds).
+const handMaxRounds = runtime.DefaultMaxRounds
+
+// handForms returns the requestedSchema of every set of book_flight's
+// elicitable fields, encoded once, by the fields' JSON names in field order
+// joined with commas ("date", "date,window,passengers", …): what the
+// hand-written session tool asks, the whole form first and then the fields
+// whose answers were bad (the same documents the engine sends, as
+// addHandWritten's tools borrow theirs).
+func handForms() map[string]json.RawMessage {
+	names := []string{"date", "window", "passengers"}
+	forms := map[string]json.RawMessage{}
+	for set := 1; set < 1<<len(names); set++ {
+		var fields []string
+		for i, n := range names {
+			if set&(1<<i) != 0 {
+				fields = append(fields, n)
+			}
+		}
+		b, err := json.Marshal((&bookflight.BookFlightArgs{}).RequestedSchema(fields...))
+		if err != nil {
+			panic(err)
+		}
+		forms[strings.Join(fields, ",")] = b
+	}
+	return forms
+}
+
+// handSession is the hand-written baseline for a client on a session
+// (protocol 2025-11-25): the tool a go-sdk author writes without mcpgen,
+// asking within the one tools/call with ServerSession.Elicit in a loop. It
+// asks the same questions as the generated tool on a session (the same
+// message and requestedSchema; after a bad answer, the fields that were bad,
+// with the same "Please check" reason, keeping the good ones), checks the
+// answer by the same rules, asks again when go-sdk refused the answer
+// before the tool saw it, gives up after the same number of rounds with the
+// same tool error, and books once, after the answer that passes.
+//
+// What it gives for at most once: one goroutine runs the whole
+// conversation and books at most once per tools/call, and only after an
+// accepted answer that passes its checks; a call that ends before that (a
+// decline, a cancel, a client that answers with an error, goes away or
+// closes its session) books nothing. What it does not give: a client that
+// sends the tools/call again (its connection broke after the booking, before
+// the result arrived) books again, since nothing in the call says it is the
+// same one; and a server that stops in the middle loses the call. The
+// generated tool on a session does no better: its requestState never
+// leaves the server, so each tools/call is a new flow with a new id, and
+// the at-most-once record it claims and writes on every call guards only
+// the call it is in.
+func handSession(forms map[string]json.RawMessage) mcp.ToolHandler {
+	const message = "Which day should the flight leave, and how many people are flying?"
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args handArgs
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || args.Origin == "" || args.Destination == "" {
+			return toolError("origin and destination are required"), nil
+		}
+		if args.Date != "" {
+			return text(booked(max(args.Passengers, 1), args.Origin, args.Destination, args.Date)), nil
+		}
+		date, window, passengers := "", args.Window, args.Passengers
+		var problem string
+		for round := 1; ; round++ {
+			if round > handMaxRounds {
+				return toolError(fmt.Sprintf("%s: gave up after %d rounds of input requests without a usable answer; last problem: %s",
+					toolGenerated, handMaxRounds, problem)), nil
+			}
+			asked := make([]string, 0, 3)
+			if date == "" {
+				asked = append(asked, "date")
+			}
+			if window == "" {
+				asked = append(asked, "window")
+			}
+			if passengers == 0 {
+				asked = append(asked, "passengers")
+			}
+			msg := message
+			if problem != "" {
+				msg += "\n\nPlease check: " + problem
+			}
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: forms[strings.Join(asked, ",")]})
+			if err != nil {
+				if _, why, ok := strings.Cut(err.Error(), handSchemaMismatch); ok {
+					problem = handRefusedReason(why) // go-sdk's own check refused it: ask again
+					continue
+				}
+				return nil, err // nothing booked
+			}
+			switch res.Action {
+			case "decline":
+				return text("nothing booked"), nil
+			case "cancel":
+				return text("cancelled"), nil
+			case "accept":
+			default:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown action " + strconv.Quote(res.Action)}
+			}
+			var problems []string
+			for _, f := range asked {
+				v, ok := res.Content[f]
+				switch f {
+				case "date":
+					s, _ := v.(string)
+					switch {
+					case !ok:
+						problems = append(problems, "date: is required")
+					case !impl.IsDate(s):
+						problems = append(problems, "date: must be a date as YYYY-MM-DD (RFC 3339 full-date)")
+					default:
+						date = s
+					}
+				case "window":
+					switch s, _ := v.(string); {
+					case !ok:
+					case s == "morning" || s == "afternoon" || s == "evening":
+						window = s
+					default:
+						problems = append(problems, "window: must be one of: morning, afternoon, evening")
+					}
+				case "passengers":
+					p, _ := v.(float64)
+					switch {
+					case !ok:
+						passengers = 1
+					case p < 1:
+						problems = append(problems, "passengers: must be at least 1")
+					case p > 9:
+						problems = append(problems, "passengers: must be at most 9")
+					default:
+						passengers = int(p)
+					}
+				}
+			}
+			if len(problems) == 0 {
+				return text(booked(passengers, args.Origin, args.Destination, date)), nil
+			}
+			problem = strings.Join(problems, "; ")
+		}
+	}
+}
+
+// handSchemaMismatch starts the error go-sdk v1.8.0's ServerSession.Elicit
+// returns when its own check of an accepted answer against the
+// requestedSchema refused it.
+const handSchemaMismatch = "elicitation result content does not match requested schema: "
+
+// handRefusedReason words go-sdk's reason for refusing an answer by field
+// and rule ("passengers breaks its maximum rule"), as a careful author
+// would, not to show the model the value the user typed (the engine's
+// adapter words it the same way).
+func handRefusedReason(why string) string {
+	why = strings.TrimPrefix(why, "validating root: ")
+	if rest, ok := strings.CutPrefix(why, "validating /properties/"); ok {
+		field, tail, _ := strings.Cut(rest, ": ")
+		keyword, _, _ := strings.Cut(tail, ":")
+		return field + " breaks its " + keyword + " rule"
+	}
+	return why
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,10 @@ type roundTripMode struct {
 	tool  string
 	round bool // call without the date, so that the tool asks for it
 	auto  bool // let the SDK's client run the rounds (ElicitationHandler)
+	// session: a 2025-11-25 client on a session, asked within the one
+	// tools/call (elicitation/create on the open call), answering as
+	// sessionAnswer does: a bad date first, then a good one (implies round).
+	session bool
 }
 
 var roundTripModes = []roundTripMode{
@@ -39,33 +44,47 @@ const wantText = "Booked 2 passengers from CDG to JFK on 2026-12-24."
 
 // roundTripClient is a go-sdk client session for one mode.
 type roundTripClient struct {
-	mode roundTripMode
-	cs   *mcp.ClientSession
+	mode  roundTripMode
+	cs    *mcp.ClientSession
+	asked atomic.Int64 // elicitation/create requests the session's client answered
 }
 
 func connectMode(tb testing.TB, url string, m roundTripMode) *roundTripClient {
 	tb.Helper()
+	rc := &roundTripClient{mode: m}
 	opts := &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if m.session {
+				rc.asked.Add(1)
+				return sessionAnswer(req.Params), nil
+			}
 			if !m.auto {
 				return nil, errors.New("rounds are driven by the benchmark")
 			}
 			return &mcp.ElicitResult{Action: "accept", Content: formReply}, nil
 		},
 	}
-	if !m.auto {
+	var sopts *mcp.ClientSessionOptions
+	switch {
+	case m.session:
+		sopts = &mcp.ClientSessionOptions{ProtocolVersion: sessionVersion}
+	case !m.auto:
 		opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, opts)
 	// A transport of its own per session, so that modes do not share idle
 	// connections.
 	tr := &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}}
-	cs, err := c.Connect(context.Background(), tr, nil)
+	cs, err := c.Connect(context.Background(), tr, sopts)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	if m.session && cs.InitializeResult().ProtocolVersion != sessionVersion {
+		tb.Fatalf("the session speaks %s, not %s", cs.InitializeResult().ProtocolVersion, sessionVersion)
+	}
 	tb.Cleanup(func() { _ = cs.Close() })
-	return &roundTripClient{mode: m, cs: cs}
+	rc.cs = cs
+	return rc
 }
 
 // call makes one complete tool call in the client's mode and returns the
@@ -79,7 +98,7 @@ func (c *roundTripClient) call(ctx context.Context) (string, error) {
 // (manual mode; "" otherwise).
 func (c *roundTripClient) callState(ctx context.Context) (string, string, error) {
 	args := fullArgs
-	if c.mode.round {
+	if c.mode.round || c.mode.session {
 		args = routeArgs
 	}
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: c.mode.tool, Arguments: args})
@@ -89,7 +108,7 @@ func (c *roundTripClient) callState(ctx context.Context) (string, string, error)
 	state := ""
 	if res.NeedsInput() {
 		state = res.RequestState
-		if c.mode.auto || !c.mode.round {
+		if c.mode.auto || c.mode.session || !c.mode.round {
 			return "", "", errors.New("unexpected input-required result")
 		}
 		res, err = c.cs.CallTool(ctx, &mcp.CallToolParams{
@@ -100,7 +119,7 @@ func (c *roundTripClient) callState(ctx context.Context) (string, string, error)
 		if err != nil {
 			return "", "", err
 		}
-	} else if c.mode.round && !c.mode.auto {
+	} else if c.mode.round && !c.mode.auto && !c.mode.session {
 		return "", "", errors.New("expected an input-required result")
 	}
 	if res.NeedsInput() || len(res.Content) != 1 {

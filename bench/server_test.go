@@ -56,14 +56,16 @@ func TestMain(m *testing.M) {
 
 // The tools the server offers.
 const (
-	toolGenerated = "book_flight"           // the generated flow, through runtime/mcpsdk
-	toolHand      = "book_flight_hand"      // the hand-written baseline
-	toolHandOnce  = "book_flight_hand_once" // the baseline with an at-most-once record
-	inputKey      = "book_flight"           // the inputRequests key both use
+	toolGenerated   = "book_flight"              // the generated flow, through runtime/mcpsdk
+	toolHand        = "book_flight_hand"         // the hand-written baseline
+	toolHandOnce    = "book_flight_hand_once"    // the baseline with an at-most-once record
+	toolHandSession = "book_flight_hand_session" // the baseline for a session's client: ServerSession.Elicit in a loop
+	inputKey        = "book_flight"              // the inputRequests key both use
 )
 
 // serve listens on a loopback port, prints its base URL on stdout, and serves
-// /mcp (stateless Streamable HTTP) and /cpu (this process's CPU time in
+// /mcp (Streamable HTTP through mcpsdk.HTTPHandler: stateless for 2026-07-28
+// clients, sessions for older ones) and /cpu (this process's CPU time in
 // nanoseconds, user plus system) until stdin closes.
 func serve() error {
 	keys := runtime.EphemeralKeyRing()

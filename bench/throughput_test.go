@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -98,12 +99,20 @@ func BenchmarkRoundLatencyOnce(b *testing.B) {
 // calls tool: the generated one, or the hand-written one for an A/A run;
 // the side named hand calls baseline, one of the hand-written tools.
 func alternate(b *testing.B, clients, slice int, tool, baseline string) {
+	alternateModes(b, clients, slice, roundTripMode{tool: tool, round: true}, roundTripMode{tool: baseline, round: true})
+}
+
+// alternateModes is alternate with each side's clients in a mode of their
+// own: the side named mcpgen calls as m says, the side named hand as
+// baseline says (their names are set here).
+func alternateModes(b *testing.B, clients, slice int, m, baseline roundTripMode) {
 	srv := startServer(b)
 	sides := []*throughputSide{{name: "mcpgen"}, {name: "hand"}}
-	tools := map[string]string{"mcpgen": tool, "hand": baseline}
+	modes := map[string]roundTripMode{"mcpgen": m, "hand": baseline}
 	ctx := context.Background()
 	for _, s := range sides {
-		m := roundTripMode{name: s.name, tool: tools[s.name], round: true}
+		m := modes[s.name]
+		m.name = s.name
 		for range clients {
 			s.clients = append(s.clients, connectMode(b, srv.url, m))
 		}
@@ -169,11 +178,15 @@ func (s *throughputSide) run(ctx context.Context, srv *benchServer, tb testing.T
 	for i, c := range s.clients {
 		wg.Go(func() {
 			for left.Add(-1) >= 0 {
+				a0 := c.asked.Load()
 				t0 := time.Now()
 				got, err := c.call(ctx)
 				lats[i] = append(lats[i], time.Since(t0))
 				if err == nil && got != wantText {
 					err = errors.New("got " + got)
+				}
+				if asked := c.asked.Load() - a0; err == nil && c.mode.session && asked != sessionAsks {
+					err = fmt.Errorf("the session's client was asked %d times in a call, not %d", asked, sessionAsks)
 				}
 				if err != nil {
 					failed.CompareAndSwap(nil, &err)

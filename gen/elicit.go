@@ -18,7 +18,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 6
+const ImplVersion = 7
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
@@ -235,6 +235,10 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 	doc(f, "A handler may also shape the form at run time (its message, typed echoes, defaults) with "+
 		"FormOptions(ctx context.Context, args *%s) (*runtime.AskOptions, error), called on every "+
 		"request of the call before anything is asked.", s.Name)
+	f.Comment("")
+	doc(f, "A handler may also answer a call whose form its client cannot be asked (it declared no form "+
+		"elicitation) with Unaskable(ctx context.Context, args *%s, missing []string, why string) "+
+		"(*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.", s.Name)
 	f.Type().Id(h).Interface(
 		jen.Comment("Accept runs when every required field holds a valid answer, from the arguments or the form."),
 		accept,

@@ -62,6 +62,7 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 	}
 	if !s.AcceptOnly {
 		d["Form"] = jen.Qual(implPkg, "FormOptions").Types(jen.Id(s.Name)).Call(jen.Id("h"))
+		d["Unaskable"] = jen.Qual(implPkg, "Unaskable").Types(jen.Id(s.Name)).Call(jen.Id("h"))
 	}
 	if s.Decodes {
 		d["Decode"] = jen.Parens(t()).Dot(s.Names.Decode)

@@ -63,6 +63,17 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]s
 		jen.Return(jen.Qual(runtimePkg, "Text").Call(jen.Lit(s.Tool+": cancelled by the user; nothing done")), jen.Nil()),
 	)
 
+	f.Comment("Unaskable runs instead of the form when the client cannot be asked: it declared no form")
+	f.Comment("elicitation, the server cannot send it a request, or it accepted the form twice with nothing")
+	f.Comment("filled in (why says which). missing holds the JSON names of the fields the form would ask.")
+	f.Comment("runtime.DefaultUnaskable is the runtime's answer: a tool error naming each field and which ones")
+	f.Comment("the model can pass as arguments (or JSON-RPC -32021, per Options.MissingCapability). Point the")
+	f.Comment("user elsewhere (a web page, another tool), or fill safe defaults and return h.Accept(ctx, args).")
+	sig = fmt.Sprintf("func (h %s) Unaskable(ctx context.Context, args *%s, missing []string, why string) (*runtime.Result, error) {", typ, s.Name)
+	f.Func().Params(jen.Id("h").Id(typ)).Id(annotate.MethodUnaskable).Add(params(0, sig, ctx(), args(), jen.Id("missing").Index().String(), jen.Id("why").String())).Add(res()).Block(
+		jen.Return(jen.Qual(runtimePkg, "DefaultUnaskable").Call(jen.Id("ctx"))),
+	)
+
 	for _, fd := range s.Fields {
 		if !fd.Choices {
 			continue

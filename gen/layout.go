@@ -19,7 +19,7 @@ import (
 var (
 	schemaType   = fieldNames(reflect.TypeFor[jsonschema.Schema]())
 	flowSpecType = []string{"Name", "Description", "Message", "Key", "Fields", "AskAlways", "DateFields",
-		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch"}
+		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Unaskable", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch"}
 	choiceType = []string{"Value", "Title"}
 )
 

@@ -9,8 +9,9 @@ import (
 // maxAPILines bounds `go doc -short` of package runtime: it holds what a
 // handler author and a server's main use; what SDK adapters need is in
 // runtime/protocol, what generated code needs in runtime/impl. A new
-// exported identifier for either audience belongs there.
-const maxAPILines = 45
+// exported identifier for either audience belongs there. (47: ClientOf and
+// DefaultUnaskable, for handler authors.)
+const maxAPILines = 47
 
 func TestAPIStaysSmall(t *testing.T) {
 	out, err := exec.Command("go", "doc", "-short", ".").Output()

@@ -14,13 +14,35 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 )
 
-// ErrInputRequired is what [Ask], [AskURL] return while the user has not
-// answered yet in this request. Return it from the branch unchanged
-// (`if err != nil { return nil, err }`): the flow then answers the request
-// with an input-required result for that question (MCP 2026-07-28,
-// basic/patterns/mrtr) and runs the branch again, from the top, on the
-// client's retry.
-var ErrInputRequired = errors.New("mcpgen: waiting for the user's answer; return this error unchanged")
+var (
+	// ErrInputRequired is what [Ask], [AskURL] return while the user has not
+	// answered yet in this request. Return it from the branch unchanged
+	// (`if err != nil { return nil, err }`): the flow then answers the request
+	// with an input-required result for that question (MCP 2026-07-28,
+	// basic/patterns/mrtr) and runs the branch again, from the top, on the
+	// client's retry.
+	ErrInputRequired = errors.New("mcpgen: waiting for the user's answer; return this error unchanged")
+
+	// ErrUnaskable is what [Ask] and [AskURL] return (errors.Is matches it;
+	// the error's text is the tool error below) when the client of the
+	// request cannot be asked the question: it declared no form elicitation
+	// (or no URL-mode elicitation, for a URL-mode question or AskURL; MCP
+	// 2026-07-28, client/elicitation, capabilities; for a 2025-era client,
+	// MCP 2025-11-25, basic/lifecycle: what it declared at initialize), or
+	// the adapter cannot send it a request at all ([protocol.Client].Unaskable).
+	// Nothing is asked, and asking again in this request returns it again.
+	//
+	// A branch can act on it: point the user elsewhere, or go on without the
+	// answer when that is safe. A branch that returns it (wrapped or not)
+	// ends the call exactly as an unanswerable question always did: a tool
+	// error that names every field of the question with its title and
+	// constraints ("… needs the user to answer a question (…), but this
+	// client declared no form elicitation, so it cannot be asked"), or
+	// JSON-RPC -32021 with data.requiredCapabilities under
+	// [ProtocolErrorOnMissingCapability] (URL mode: -32021 for a 2026-07-28
+	// client, a tool error for an older one).
+	ErrUnaskable = errors.New("mcpgen: the client cannot be asked")
+)
 
 // AskOptions shape a question at run time, from what the branch computed.
 // Everything in them is part of the question: when a retry computes other
@@ -46,10 +68,20 @@ type AskOptions struct {
 	// 2026-07-28, client/elicitation: default) and an optional field left
 	// unanswered takes.
 	//
-	// Choices, Equal and Defaults are form mode's: for a URL-mode question
-	// (//mcpgen:question url) Ask returns an error when any is set, since
-	// its page applies the tags' rules alone; use Check.
 	Defaults map[string]any
+	// Descriptions gives, by JSON name, the field's description in this
+	// form in place of the tag's (MCP 2026-07-28, client/elicitation:
+	// a property's description, the help text a client shows): what only the
+	// branch knows, such as "Type octo/hello exactly". Like the rest of the
+	// options it is part of the question: a retry that computes another
+	// description asks again. An empty one, or a name that is no elicitable
+	// field, ends the call in a tool error naming it.
+	//
+	// Choices, Equal, Defaults and Descriptions are form mode's: for a
+	// URL-mode question (//mcpgen:question url) Ask returns an error when
+	// any is set, since its page applies the tags' rules and texts alone;
+	// use Check.
+	Descriptions map[string]string
 	// Check, when set, judges an accepted answer once it passed every rule
 	// and q holds it (a key the service it unlocks refuses, an account that
 	// is closed): a non-nil error refuses the answer, and the question is
@@ -79,6 +111,8 @@ type asker struct {
 	// flowID and round are what FlowID and Round return in the branch.
 	flowID string
 	round  int
+	// waited: an AskURL of this request already waited for its step.
+	waited bool
 }
 
 // newAsker returns the asker of a request: the replies and kept values of
@@ -118,15 +152,26 @@ func askerFrom(ctx context.Context) *asker {
 // last question must be free of side effects.
 //
 // It returns:
+//
 //   - Accept, nil: q holds the user's valid answer (from this request, or
 //     sealed from an earlier round: an answered question is not asked again
 //     while it stays the same question);
+//
 //   - Decline or Cancel, nil: the user refused or walked away; q is
 //     unchanged and the branch decides what that means;
+//
 //   - "", ErrInputRequired: not answered yet; return the error unchanged.
 //     An accepted answer that breaks a rule (of the tags or of opts) is
 //     asked again for just the failing fields, with the reason, within the
 //     round limit, without returning to the branch.
+//
+//   - "", an error errors.Is reports as [ErrUnaskable]: the client of this
+//     request cannot be asked the question (it declared no form
+//     elicitation, or, for a URL-mode question, no URL-mode elicitation).
+//     Nothing is asked. The branch may act on it (point elsewhere, go on
+//     without the answer when that is safe); returned unchanged it ends
+//     the call in the tool error (or -32021) that names the question's
+//     fields, as before.
 //
 // Other errors: ctx is not a branch's or exchange handler's context; name is
 // empty; the answer is malformed (a *protocol.Error -32602).
@@ -146,12 +191,13 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 	}
 	typ := reflect.TypeOf(q)
 	f := &form{name: name, key: name, target: q, message: opts.Message, memo: typ,
-		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults}, page: urlmode.ByType(q)}
+		rules: &rules{choices: opts.Choices, equal: opts.Equal, defaults: opts.Defaults, descriptions: opts.Descriptions},
+		page:  urlmode.ByType(q)}
 	if f.page != nil && !f.rules.empty() {
 		// The page is written at generation time and validates with the
 		// generated rules alone: run-time ones would go unchecked.
 		return "", fmt.Errorf("mcpgen: runtime.Ask(%q): %T is a URL-mode question, asked on the server's page, which applies "+
-			"no AskOptions.Choices, Equal or Defaults; judge the answer in AskOptions.Check instead", name, q)
+			"no AskOptions.Choices, Equal, Defaults or Descriptions; judge the answer in AskOptions.Check instead", name, q)
 	}
 	if opts.Check != nil {
 		f.check = func() error { return opts.Check(ctx) }
@@ -179,6 +225,9 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 		a.final = final
 		return "", ErrInputRequired
 	case p != nil:
+		if ue := a.r.cannotSend(p); ue != nil {
+			return "", ue
+		}
 		a.pending = p
 		return "", ErrInputRequired
 	}
@@ -199,10 +248,24 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 // (MCP 2026-07-28, client/elicitation, "URL Mode Elicitation Requests"):
 // signing in, paying, entering a secret that must not pass through the
 // client. done reports whether the step has finished; it is the
-// application's answer, checked on every round, never the client's. While it
-// has not, the user is asked (again), within the round limit. It returns
-// Accept once done says so, Decline or Cancel when the user refused the URL,
-// and ErrInputRequired while waiting (return it unchanged, as with [Ask]).
+// application's answer, checked on every round, never the client's. It
+// returns Accept once done says so, Decline or Cancel when the user refused
+// the URL, ErrInputRequired while waiting (return it unchanged, as with
+// [Ask]), and [ErrUnaskable] when the client declared no URL-mode
+// elicitation (nothing is asked).
+//
+// A client's accept only says that the user went to the URL (VS Code
+// accepts as soon as it opened the browser), so a retry that accepts waits
+// for the step as a hosted page's retry does: it calls done again, backing
+// off from 100 ms to 1 s, for up to [Options].PageWait (15 s by default; on
+// a 2025-era session, as for a hosted page, until the flow expires), and
+// returns Accept as soon as done says so. When the wait ends first, the same
+// URL is asked again with "the step at the URL has not finished yet", which
+// does not count towards the round limit (the flow's TTL still bounds the
+// call). The wait runs inside the branch, holding the flow's at-most-once
+// claim: a duplicate of the retry waits Options.ClaimWait for it. A retry
+// without an answer, a decline or a cancel does not wait.
+//
 // The URL must carry no credentials or user data and must not be
 // pre-authenticated; done must check that whoever completed the step is the
 // caller. Errors from done are returned as they are.
@@ -243,9 +306,27 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 			a.settle(name, reply{Question: digest, Action: er.Action})
 			return er.Action, nil
 		}
-		if answered {
-			p.problem = "the step at the URL has not finished yet"
+		if answered && !a.waited {
+			// Accepted: the user went to the URL (a client may accept as
+			// soon as it opened the browser). Wait for the step as a
+			// hosted page's retry does, rather than spend a round.
+			a.waited = true
+			ok, err := a.r.waitDone(ctx, done)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return Accept, nil
+			}
 		}
+		if answered {
+			// Asked again while the user completes the step: not a round
+			// towards the limit (state.Waits), as with a hosted page.
+			p.problem, p.wait = "the step at the URL has not finished yet", true
+		}
+	}
+	if ue := a.r.cannotSend(p); ue != nil {
+		return "", ue
 	}
 	a.pending = p
 	return "", ErrInputRequired

@@ -271,6 +271,9 @@ func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Respon
 		ctx = context.WithValue(ctx, ctxAskerKey{}, a)
 		ctx = context.WithValue(ctx, principalKey, x.r.req.Principal)
 		resp, err := guard(x.r.o.Logger, x.r.name+"'s handler", func() (*Response, error) { return h(ctx) })
+		if uresp, ok, uerr := x.r.unasked(err); ok {
+			return uresp, uerr // a question the client cannot be asked, returned unchanged
+		}
 		if err != nil && errors.Is(err, ErrInputRequired) {
 			base := x.base()
 			if x.r.st != nil {

@@ -352,6 +352,7 @@ func (f *Flow) decode(args Args, req *protocol.Request) error {
 // call is one request of a Flow: the round it runs in, its decoded
 // arguments and its form's run-time shape.
 type call struct {
+	ctx     context.Context // the request's, with the principal: for the Unaskable fallback
 	f       *Flow
 	r       *round
 	args    Args
@@ -366,10 +367,11 @@ type call struct {
 // argument), the exact echo. It returns nil, nil to go on, or the tool error
 // that ends the call.
 func (c *call) prepare(ctx context.Context) (*Response, error) {
-	c.message = c.f.def.Message
+	c.ctx, c.message = ctx, c.f.def.Message
 	if len(c.f.def.Choices) == 0 && c.f.def.Form == nil {
 		return nil, nil
 	}
+	ctx = context.WithValue(ctx, ctxRoundKey{}, c.r) // for ClientOf
 	c.rules = &rules{}
 	if c.f.def.Form != nil {
 		opts, err := guard(c.r.o.Logger, c.f.def.Name+"'s FormOptions", func() (*AskOptions, error) { return c.f.def.Form(ctx, c.args) })
@@ -380,7 +382,7 @@ func (c *call) prepare(ctx context.Context) (*Response, error) {
 			if len(opts.Choices) > 0 {
 				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.def.Name)), nil
 			}
-			c.rules.equal, c.rules.defaults = opts.Equal, opts.Defaults
+			c.rules.equal, c.rules.defaults, c.rules.descriptions = opts.Equal, opts.Defaults, opts.Descriptions
 			if opts.Message != "" {
 				c.message = opts.Message
 			}
@@ -442,7 +444,7 @@ func (c *call) form() *form {
 		}
 	}
 	return &form{key: c.f.def.Key, target: c.args, fresh: c.f.def.New, rules: c.rules, message: c.message, fields: fields,
-		always: c.f.def.AskAlways, optionalNotAsked: true, memo: c.f}
+		always: c.f.def.AskAlways, optionalNotAsked: true, memo: c.f, unaskable: c.runUnaskable}
 }
 
 // unsealed returns the state an opted-in first call (//mcpgen:unsealed)
@@ -494,6 +496,9 @@ func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, e
 	res, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+string(rep.Action)+" branch", func() (*Result, error) {
 		return c.f.def.Dispatch(ctx, c.args, rep.Action, declined)
 	})
+	if resp, ok, err := c.r.unasked(err); ok {
+		return resp, err // a question the client cannot be asked, returned unchanged
+	}
 	if err != nil && errors.Is(err, ErrInputRequired) {
 		// The state of the next round carries the id the branch saw.
 		next := &state{FlowID: id}

@@ -62,6 +62,10 @@ type form struct {
 	// never changes while the process runs, and encoding the schema to JSON
 	// was most of the engine's own cost per request. nil: not memoised.
 	memo any
+	// unaskable, for the tool's own form, answers a request whose client
+	// cannot be asked it (the handler's Unaskable fallback, see
+	// call.runUnaskable); nil: cannotAsk's default.
+	unaskable func(p *pendingQuestion, why string) (*Response, error)
 }
 
 // reply is a form's outcome as the state carries it: the user's action and,
@@ -93,6 +97,8 @@ type pendingQuestion struct {
 	content    map[string]any // valid answers kept from earlier rounds
 	problem    string         // what was wrong with the last answer
 	always     []string       // ask=always fields, which no argument can supply
+	// unaskable is the form's (see form.unaskable).
+	unaskable func(p *pendingQuestion, why string) (*Response, error)
 }
 
 // formMemo holds, by form identity, key, message and fields (see
@@ -124,6 +130,17 @@ const maxQuestions = 4096
 // the schema encoded as JSON, from the memo when the form has no run-time
 // rules (building and remembering them on the first request), or nil, nil,
 // nil when it is not memoised.
+// schemaOf returns the requestedSchema of fields, and its JSON when the
+// memo holds it (a form without run-time rules, see memoised): the fields
+// asked again after a bad answer are most often the same few, and an
+// adapter sends the JSON as it is instead of encoding the schema again.
+func (f *form) schemaOf(fields []string) (*jsonschema.Schema, []byte) {
+	if s, _, b := f.memoised(fields); s != nil {
+		return s, b
+	}
+	return f.rules.schema(f.target, fields...), nil
+}
+
 func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte, []byte) {
 	if f.memo == nil || !f.rules.empty() {
 		return nil, nil, nil
@@ -301,7 +318,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		return reply{Action: Accept, Content: content}, nil, nil, nil
 	}
 	p = &pendingQuestion{name: f.name, key: f.key, message: f.message,
-		content: f.rules.withFixed(nil), always: f.always}
+		content: f.rules.withFixed(nil), always: f.always, unaskable: f.unaskable}
 	if last != nil || hasPrev {
 		// Asked before in this call: a new key, so that no answer to the
 		// earlier form is taken for this one.
@@ -314,7 +331,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			return reply{}, nil, nil, err
 		case !answered:
 			// Asked again as it stands: the same fields, the answers kept.
-			p.schema, p.content = f.rules.schema(f.target, last.Fields...), last.Content
+			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
+			p.content = last.Content
 		case er.Action != Accept:
 			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 		case er.Refused != "":
@@ -322,7 +340,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			// (see protocol.AnswerRefusedError): the same fields again,
 			// with its reason, the answers kept from earlier rounds kept.
 			r.reasked = append(r.reasked, last.Fields...)
-			p.schema, p.content, p.problem = f.rules.schema(f.target, last.Fields...), last.Content, er.Refused
+			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
+			p.content, p.problem = last.Content, er.Refused
 		default:
 			if len(er.Content) == 0 && len(schema().Required) > 0 {
 				// Accepted with nothing in it: a client that could not show
@@ -363,7 +382,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			r.reasked = append(r.reasked, failing...)
 			p.content = maps.Clone(merged)
 			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
-			p.schema, p.problem = f.rules.schema(f.target, failing...), ve.Error()
+			p.schema, p.schemaJSON = f.schemaOf(failing)
+			p.problem = ve.Error()
 		}
 	}
 	if p.schema == nil {
@@ -519,24 +539,27 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 }
 
 // cannotAsk answers a request that must ask form p but whose client cannot
-// be asked: why says so ("" means it did not declare form elicitation:
-// then JSON-RPC -32021 with data.requiredCapabilities when so configured).
-// Otherwise it is a tool error naming every field with its title and
-// constraints; for the tool's own form it says which fields the model can
-// pass as arguments and call again, and which only the user can confirm.
+// be asked: why says so ("" means it did not declare form elicitation). The
+// form's unaskable fallback answers when it has one (the tool's handler's
+// Unaskable, see call.runUnaskable), else defaultCannotAsk.
 func (r *round) cannotAsk(p *pendingQuestion, why string) (*Response, error) {
-	schema := p.schema
-	var names []string
-	for pair := schema.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		names = append(names, pair.Key)
+	if p.unaskable != nil {
+		return p.unaskable(p, why)
 	}
+	return r.defaultCannotAsk(p, why)
+}
+
+// defaultCannotAsk answers a request that must ask form p but whose client
+// cannot be asked: why says so ("" means it did not declare form
+// elicitation: then JSON-RPC -32021 with data.requiredCapabilities when so
+// configured). Otherwise it is a tool error naming every field with its
+// title and constraints; for the tool's own form it says which fields the
+// model can pass as arguments and call again, and which only the user can
+// confirm.
+func (r *round) defaultCannotAsk(p *pendingQuestion, why string) (*Response, error) {
+	schema := p.schema
 	if why == "" && r.o.MissingCapability == ProtocolErrorOnMissingCapability {
-		return nil, &protocol.Error{
-			Code:    protocol.CodeMissingCapability,
-			Message: r.name + " needs form elicitation to ask for " + strings.Join(names, ", "),
-			Data: map[string]any{"requiredCapabilities": map[string]any{
-				"elicitation": map[string]any{"form": map[string]any{}}}},
-		}
+		return nil, missingForm(r.name + " needs form elicitation to ask for " + strings.Join(p.fieldsOf(), ", "))
 	}
 	if why == "" {
 		why = undeclared(r.req, "form elicitation")

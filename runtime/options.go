@@ -173,12 +173,13 @@ type Options struct {
 	// page, its store shared (see Store).
 	PageURL string
 	// PageWait is how long a retry that finds its URL-mode page not yet
-	// completed waits for it before asking again with the same URL
-	// (default [DefaultPageWait], 15 s). Such re-asks do not count towards
-	// MaxRounds; the page's expiry (the flow's) bounds them. A 2025-11-25
-	// session's call, whose client waits for
-	// notifications/elicitation/complete, waits until the page expires or
-	// the request ends.
+	// completed, or whose [AskURL] step the client accepted but done does
+	// not report finished yet, waits for it before asking again with the
+	// same URL (default [DefaultPageWait], 15 s). Such re-asks do not count
+	// towards MaxRounds; the page's expiry (the flow's) bounds them. A
+	// 2025-11-25 session's call, whose client waits for
+	// notifications/elicitation/complete, waits until the page (the flow)
+	// expires or the request ends.
 	PageWait time.Duration
 	// MaxPagesPerPrincipal bounds the URL-mode pages one principal may have
 	// open at once (default [DefaultMaxPagesPerPrincipal], 20; negative: no

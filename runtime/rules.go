@@ -32,11 +32,14 @@ type rules struct {
 	choices  map[string][]Choice // by JSON name: the only values an answer may hold
 	equal    map[string]string   // by JSON name: the value an answer must equal
 	defaults map[string]any      // by JSON name: pre-filled values
-	fixed    map[string]any      // by JSON name: the only option of a required select (settle), not asked
+	// descriptions are, by JSON name, the help text of this form in place
+	// of the tag's description.
+	descriptions map[string]string
+	fixed        map[string]any // by JSON name: the only option of a required select (settle), not asked
 }
 
 func (r *rules) empty() bool {
-	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0
+	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0 && len(r.descriptions) == 0
 }
 
 // defaultsOf returns the run-time defaults (nil without rules).
@@ -60,7 +63,8 @@ func (r *rules) defaultOf(name string) (any, bool) {
 // as the grammar's select of the property's type (a string property becomes
 // a single select, an array property a multi select, titled when every
 // choice has a title, exactly as a static enum renders), defaults as
-// "default". Properties without rules are shared with schema, not copied.
+// "default", descriptions as "description". Properties without rules are
+// shared with schema, not copied.
 func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
 	if r.empty() {
 		return schema
@@ -70,13 +74,17 @@ func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
 		p := pair.Value
 		choices, hasChoices := r.choices[pair.Key]
 		def, hasDefault := r.defaults[pair.Key]
-		if hasChoices || hasDefault {
+		desc, hasDesc := r.descriptions[pair.Key]
+		if hasChoices || hasDefault || hasDesc {
 			cp := *p
 			if hasChoices {
 				setChoices(&cp, choices)
 			}
 			if hasDefault {
 				cp.Default = def
+			}
+			if hasDesc {
+				cp.Description = desc
 			}
 			p = &cp
 		}
@@ -145,6 +153,12 @@ func (r *rules) problems(fresh func() Args) []string {
 	known("Choices", slices.Collect(maps.Keys(r.choices)))
 	known("Equal", slices.Collect(maps.Keys(r.equal)))
 	known("Defaults", slices.Collect(maps.Keys(r.defaults)))
+	known("Descriptions", slices.Collect(maps.Keys(r.descriptions)))
+	for name, d := range r.descriptions {
+		if d == "" {
+			out = append(out, fmt.Sprintf("Descriptions of %s is empty (leave the field out to keep the tag's)", name))
+		}
+	}
 	for name, choices := range r.choices {
 		seen := make(map[string]bool, len(choices))
 		for _, c := range choices {

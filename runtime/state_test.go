@@ -498,9 +498,9 @@ func TestAskingAgainNeverExtendsTheLifetime(t *testing.T) {
 
 // The encoding of a form's requestedSchema that the engine hands adapters
 // (RequestedSchemaJSON, kept with the memoised form) is byte for byte what
-// encoding the schema gives, on every call; a form asked again for its
-// failing fields alone, and a schema downgraded for an older client, carry
-// none, and adapters encode the schema itself.
+// encoding the schema gives, on every call, for the whole form and for its
+// failing fields asked again alone; a schema downgraded for an older client
+// carries none, and adapters encode the schema itself.
 func TestRequestedSchemaJSON(t *testing.T) {
 	e := newEnv(t, nil)
 	for range 2 {
@@ -513,7 +513,11 @@ func TestRequestedSchemaJSON(t *testing.T) {
 
 		r2 := e.ask(req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "bad", "nights": 3})))
 		er2 := r2.InputRequests[fixtureKey(r2)].(*protocol.ElicitRequest)
-		assert.Nil(t, er2.RequestedSchemaJSON, "the failing fields alone")
+		want2, err := json.Marshal(er2.RequestedSchema)
+		require.NoError(t, err)
+		require.NotNil(t, er2.RequestedSchemaJSON, "the failing fields alone, memoised too")
+		assert.Equal(t, string(want2), string(er2.RequestedSchemaJSON))
+		assert.JSONEq(t, `{"type":"object","properties":{"email":{"type":"string","title":"Email","format":"email"}},"required":["email"]}`, string(er2.RequestedSchemaJSON))
 	}
 	old := req(paris, "", nil)
 	old.ProtocolVersion = protocol.Version20250618

@@ -123,7 +123,8 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		}
 	}
 	if final, err := r.noURLElicitation(what); final != nil || err != nil {
-		return reply{}, nil, final, err
+		// Ask returns it to the branch (see ErrUnaskable).
+		return reply{}, nil, nil, r.unaskable(f.name, undeclared(r.req, "URL-mode elicitation"), completeOrNil(final), err)
 	}
 	// A new page, bound to this flow and this user, ending with the flow.
 	expires := r.o.Now().Add(r.o.TTL)
@@ -298,11 +299,7 @@ func (r *round) awaitPages(ctx context.Context) {
 // returned), or the wait is over: Options.PageWait of wall-clock time, or
 // for a legacy session the flow's expiry.
 func (r *round) pollPage(ctx context.Context, id string) (content map[string]any, done, gone bool, err error) {
-	wait := r.o.PageWait
-	if r.legacy() && r.st != nil {
-		wait = time.Unix(r.st.Expires, 0).Sub(r.o.Now())
-	}
-	deadline := time.Now().Add(wait)
+	deadline := time.Now().Add(r.pageWait())
 	pause := pollPage
 	for time.Now().Before(deadline) {
 		select {
@@ -316,6 +313,39 @@ func (r *round) pollPage(ctx context.Context, id string) (content map[string]any
 		}
 	}
 	return nil, false, false, nil
+}
+
+// pageWait is how long a retry waits for a step at a URL its client accepted
+// (the user went there) to be completed: Options.PageWait, or for a legacy
+// session, whose client waits for the page on its session, until the flow
+// expires.
+func (r *round) pageWait() time.Duration {
+	if r.legacy() && r.st != nil {
+		return time.Unix(r.st.Expires, 0).Sub(r.o.Now())
+	}
+	return r.o.PageWait
+}
+
+// waitDone calls done, the application's completion check of an [AskURL]
+// step, backing off from pollPage to pollPageMax as pollPage looks at a
+// hosted page, until it reports the step finished, fails (its error is
+// returned), ctx ends (its cause is returned), or the wait is over (see
+// pageWait): false, nil.
+func (r *round) waitDone(ctx context.Context, done func(context.Context) (bool, error)) (bool, error) {
+	deadline := time.Now().Add(r.pageWait())
+	pause := pollPage
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return false, context.Cause(ctx)
+		case <-time.After(min(pause, time.Until(deadline))):
+		}
+		pause = min(2*pause, pollPageMax)
+		if ok, err := done(ctx); ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 // pageStoreFailed reports a store failure on a page as [round.storeFailed]

@@ -12,11 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of PayInvoiceArgs that hold no
 // answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
@@ -145,6 +145,11 @@ func (t *PayInvoiceArgs) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *PayInvoiceArgs) (*runtime.AskOptions, error), called on
 // every request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *PayInvoiceArgs, missing []string, why
+// string) (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool
+// error.
 type PayInvoiceArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *PayInvoiceArgs) (*runtime.Result, error)
@@ -175,8 +180,9 @@ func NewPayInvoiceArgsFlow(h PayInvoiceArgsHandler) *runtime.Flow {
 				return h.AccountChoices(ctx, args)
 			},
 		},
-		Form:   impl.FormOptions[PayInvoiceArgs](h),
-		Decode: (*PayInvoiceArgs)._mcpgenDecode,
+		Form:      impl.FormOptions[PayInvoiceArgs](h),
+		Unaskable: impl.Unaskable[PayInvoiceArgs](h),
+		Decode:    (*PayInvoiceArgs)._mcpgenDecode,
 		Value: func(t *PayInvoiceArgs, name string) any {
 			switch name {
 			case "account":

@@ -11,11 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of MultiRoundArgs that hold no
 // answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
@@ -198,6 +198,11 @@ func (t *MultiRoundArgs) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *MultiRoundArgs) (*runtime.AskOptions, error), called on
 // every request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *MultiRoundArgs, missing []string, why
+// string) (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool
+// error.
 type MultiRoundArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *MultiRoundArgs) (*runtime.Result, error)
@@ -216,11 +221,12 @@ func NewMultiRoundArgsFlow(h MultiRoundArgsHandler) *runtime.Flow {
 		Name: "test_input_required_result_multi_round",
 		Description: "MRTR (SEP-2322): gathers answers over several rounds, carrying earlier ones in" +
 			" the sealed requestState.",
-		Message: "Tell us your name and your favorite color.",
-		Key:     "step",
-		Fields:  []string{"name", "color"},
-		Form:    impl.FormOptions[MultiRoundArgs](h),
-		Decode:  (*MultiRoundArgs)._mcpgenDecode,
+		Message:   "Tell us your name and your favorite color.",
+		Key:       "step",
+		Fields:    []string{"name", "color"},
+		Form:      impl.FormOptions[MultiRoundArgs](h),
+		Unaskable: impl.Unaskable[MultiRoundArgs](h),
+		Decode:    (*MultiRoundArgs)._mcpgenDecode,
 		Value: func(t *MultiRoundArgs, name string) any {
 			switch name {
 			case "name":

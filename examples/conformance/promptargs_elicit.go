@@ -11,11 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of PromptArgs that hold no answer,
 // in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
@@ -146,6 +146,10 @@ func (t *PromptArgs) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *PromptArgs) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *PromptArgs, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type PromptArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *PromptArgs) (*runtime.Result, error)
@@ -164,11 +168,12 @@ func NewPromptArgsFlow(h PromptArgsHandler) *runtime.Flow {
 		Name: "test_input_required_result_prompt",
 		Description: "MRTR (SEP-2322): a prompt that asks for its context with an in-band elicitation" +
 			" request.",
-		Message: "What context should the prompt use?",
-		Key:     "user_context",
-		Fields:  []string{"context"},
-		Form:    impl.FormOptions[PromptArgs](h),
-		Decode:  (*PromptArgs)._mcpgenDecode,
+		Message:   "What context should the prompt use?",
+		Key:       "user_context",
+		Fields:    []string{"context"},
+		Form:      impl.FormOptions[PromptArgs](h),
+		Unaskable: impl.Unaskable[PromptArgs](h),
+		Decode:    (*PromptArgs)._mcpgenDecode,
 		Value: func(t *PromptArgs, name string) any {
 			switch name {
 			case "context":

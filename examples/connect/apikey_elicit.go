@@ -10,11 +10,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of APIKey that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero

@@ -11,11 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of DeployArgs that hold no answer,
 // in field order. A field holds no answer when it is a nil pointer, an empty string or slice, a
@@ -157,6 +157,10 @@ func (t *DeployArgs) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *DeployArgs) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *DeployArgs, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type DeployArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *DeployArgs) (*runtime.Result, error)
@@ -174,11 +178,12 @@ func NewDeployArgsFlow(h DeployArgsHandler) *runtime.Flow {
 		Name: "deploy",
 		Description: "Deploy a service to staging or production; production asks the user to type the" +
 			" service name.",
-		Message: "Which environment should the service be deployed to?",
-		Key:     "deploy",
-		Fields:  []string{"environment"},
-		Form:    impl.FormOptions[DeployArgs](h),
-		Decode:  (*DeployArgs)._mcpgenDecode,
+		Message:   "Which environment should the service be deployed to?",
+		Key:       "deploy",
+		Fields:    []string{"environment"},
+		Form:      impl.FormOptions[DeployArgs](h),
+		Unaskable: impl.Unaskable[DeployArgs](h),
+		Decode:    (*DeployArgs)._mcpgenDecode,
 		Value: func(t *DeployArgs, name string) any {
 			switch name {
 			case "environment":

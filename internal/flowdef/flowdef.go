@@ -75,6 +75,13 @@ type Def[A, R, C, O any] struct {
 	// (a tool's options come from Choices). An argument given up front must
 	// equal its echo, as an answer must.
 	Form func(ctx context.Context, args A) (*O, error)
+	// Unaskable, when set, answers a request that must ask the tool's own
+	// form of a client that cannot be asked (it declared no form
+	// elicitation, or the adapter cannot send it a request): the handler's
+	// optional Unaskable method, given the JSON names of the fields the form
+	// would ask and why the client cannot be asked. When nil the flow
+	// answers with runtime.DefaultUnaskable's tool error (or -32021).
+	Unaskable func(ctx context.Context, args A, missing []string, why string) (*R, error)
 	// New returns a new zero argument struct.
 	New func() A
 	// Decode decodes a request's arguments (a JSON object; empty or null:

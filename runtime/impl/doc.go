@@ -28,8 +28,10 @@ const (
 	// MaxVersion is the newest generated code version this package serves; it
 	// is the version the mcpgen of this module writes. Version 5 added
 	// [RegisterURLQuestion] (URL-mode questions); version 6,
-	// [IntRangeMessage] (integers a float64 answer may have rounded).
-	MaxVersion = 6
+	// [IntRangeMessage] (integers a float64 answer may have rounded);
+	// version 7, [Unaskable] (the handler's fallback for a client that
+	// cannot be asked).
+	MaxVersion = 7
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a

@@ -25,7 +25,9 @@ type FlowSpec[T any] struct {
 	// Choices gives, by JSON name, the handler's <Field>Choices method.
 	Choices map[string]func(ctx context.Context, args *T) ([]runtime.Choice, error)
 	// Form is the handler's optional FormOptions method (see [FormOptions]).
-	Form             func(ctx context.Context, args *T) (*runtime.AskOptions, error)
+	Form func(ctx context.Context, args *T) (*runtime.AskOptions, error)
+	// Unaskable is the handler's optional Unaskable method (see [Unaskable]).
+	Unaskable        func(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error)
 	Decode           func(args *T, raw []byte) error
 	CheckInputSchema bool
 	Value            func(args *T, name string) any
@@ -79,6 +81,11 @@ func NewFlow[T any, P interface {
 	if s.Form != nil {
 		d.Form = func(ctx context.Context, a runtime.Args) (*runtime.AskOptions, error) { return s.Form(ctx, args(a)) }
 	}
+	if s.Unaskable != nil {
+		d.Unaskable = func(ctx context.Context, a runtime.Args, missing []string, why string) (*runtime.Result, error) {
+			return s.Unaskable(ctx, args(a), missing, why)
+		}
+	}
 	if s.Decode != nil {
 		d.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
 	}
@@ -101,6 +108,25 @@ func FormOptions[T any](h any) func(ctx context.Context, args *T) (*runtime.AskO
 		FormOptions(ctx context.Context, args *T) (*runtime.AskOptions, error)
 	}); ok {
 		return fo.FormOptions
+	}
+	return nil
+}
+
+// Unaskable returns h's Unaskable method when the handler h has one, else
+// nil: a tool's handler may answer, in place of the runtime's tool error
+// (runtime.DefaultUnaskable), a call whose form its client cannot be asked
+// (it declared no form elicitation, MCP 2026-07-28, client/elicitation), with
+//
+//	Unaskable(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error)
+//
+// given the JSON names of the fields the form would ask and why the client
+// cannot be asked. Handlers written before it have none and keep the
+// runtime's answer.
+func Unaskable[T any](h any) func(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error) {
+	if u, ok := h.(interface {
+		Unaskable(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error)
+	}); ok {
+		return u.Unaskable
 	}
 	return nil
 }

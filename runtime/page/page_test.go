@@ -577,7 +577,7 @@ func TestPageRefusesRunTimeRules(t *testing.T) {
 			return &runtime.Response{Result: runtime.Text("asked")}, nil
 		})
 		require.Error(t, err, name)
-		assert.Contains(t, err.Error(), "applies no AskOptions.Choices, Equal or Defaults", name)
+		assert.Contains(t, err.Error(), "applies no AskOptions.Choices, Equal, Defaults or Descriptions", name)
 	}
 	assert.Zero(t, e.store.Len(), "no page was stored")
 }

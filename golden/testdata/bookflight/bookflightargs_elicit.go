@@ -13,11 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of BookFlightArgs that hold no
 // answer, in field order. A field holds no answer when it is a nil pointer, an empty string or
@@ -270,6 +270,11 @@ func (t *BookFlightArgs) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *BookFlightArgs) (*runtime.AskOptions, error), called on
 // every request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *BookFlightArgs, missing []string, why
+// string) (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool
+// error.
 type BookFlightArgsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *BookFlightArgs) (*runtime.Result, error)
@@ -288,11 +293,12 @@ func NewBookFlightArgsFlow(h BookFlightArgsHandler) *runtime.Flow {
 		Name: "book_flight",
 		Description: "Book a flight between two airports; asks the user for the date and details it" +
 			" lacks.",
-		Message: "Which day should the flight leave, and how many people are flying?",
-		Key:     "book_flight",
-		Fields:  []string{"date", "window", "passengers"},
-		Form:    impl.FormOptions[BookFlightArgs](h),
-		Decode:  (*BookFlightArgs)._mcpgenDecode,
+		Message:   "Which day should the flight leave, and how many people are flying?",
+		Key:       "book_flight",
+		Fields:    []string{"date", "window", "passengers"},
+		Form:      impl.FormOptions[BookFlightArgs](h),
+		Unaskable: impl.Unaskable[BookFlightArgs](h),
+		Decode:    (*BookFlightArgs)._mcpgenDecode,
 		Value: func(t *BookFlightArgs, name string) any {
 			switch name {
 			case "date":

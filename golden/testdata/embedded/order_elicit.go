@@ -11,11 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Order that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -354,6 +354,10 @@ func (t *Order) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Order) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *Order, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type OrderHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *Order) (*runtime.Result, error)
@@ -372,6 +376,7 @@ func NewOrderFlow(h OrderHandler) *runtime.Flow {
 		Key:              "order",
 		Fields:           []string{"email", "phone", "city", "express", "ref", "name"},
 		Form:             impl.FormOptions[Order](h),
+		Unaskable:        impl.Unaskable[Order](h),
 		Decode:           (*Order)._mcpgenDecode,
 		CheckInputSchema: true,
 		Value: func(t *Order, name string) any {

@@ -13,11 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Ints that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -880,6 +880,10 @@ func (t *Ints) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Ints) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *Ints, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type IntsHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *Ints) (*runtime.Result, error)
@@ -898,8 +902,9 @@ func NewIntsFlow(h IntsHandler) *runtime.Flow {
 		Key:  "ints",
 		Fields: []string{"i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "age",
 			"rune", "low", "high", "up", "count", "size", "edge", "uedge"},
-		Form:   impl.FormOptions[Ints](h),
-		Decode: (*Ints)._mcpgenDecode,
+		Form:      impl.FormOptions[Ints](h),
+		Unaskable: impl.Unaskable[Ints](h),
+		Decode:    (*Ints)._mcpgenDecode,
 		Schema: func() *jsonschema.Schema {
 			s := impl.NewObjectSchema()
 			s.Properties.Set("i", &jsonschema.Schema{

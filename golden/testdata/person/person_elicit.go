@@ -13,11 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Person that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -193,6 +193,10 @@ func (t *Person) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Person) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *Person, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type PersonHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *Person) (*runtime.Result, error)
@@ -207,11 +211,12 @@ type PersonHandler interface {
 // running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewPersonFlow(h PersonHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Person]{
-		Name:   "person",
-		Key:    "person",
-		Fields: []string{"name", "age"},
-		Form:   impl.FormOptions[Person](h),
-		Decode: (*Person)._mcpgenDecode,
+		Name:      "person",
+		Key:       "person",
+		Fields:    []string{"name", "age"},
+		Form:      impl.FormOptions[Person](h),
+		Unaskable: impl.Unaskable[Person](h),
+		Decode:    (*Person)._mcpgenDecode,
 		Value: func(t *Person, name string) any {
 			switch name {
 			case "name":

@@ -44,3 +44,15 @@ func (h countedHandler) Decline(
 func (countedHandler) Cancel(ctx context.Context, args *Counted) (*runtime.Result, error) {
 	return runtime.Text("counted: cancelled by the user; nothing done"), nil
 }
+
+// Unaskable runs instead of the form when the client cannot be asked: it declared no form
+// elicitation, the server cannot send it a request, or it accepted the form twice with nothing
+// filled in (why says which). missing holds the JSON names of the fields the form would ask.
+// runtime.DefaultUnaskable is the runtime's answer: a tool error naming each field and which ones
+// the model can pass as arguments (or JSON-RPC -32021, per Options.MissingCapability). Point the
+// user elsewhere (a web page, another tool), or fill safe defaults and return h.Accept(ctx, args).
+func (h countedHandler) Unaskable(
+	ctx context.Context, args *Counted, missing []string, why string,
+) (*runtime.Result, error) {
+	return runtime.DefaultUnaskable(ctx)
+}

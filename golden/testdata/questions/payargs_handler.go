@@ -44,6 +44,18 @@ func (payArgsHandler) Cancel(ctx context.Context, args *PayArgs) (*runtime.Resul
 	return runtime.Text("pay: cancelled by the user; nothing done"), nil
 }
 
+// Unaskable runs instead of the form when the client cannot be asked: it declared no form
+// elicitation, the server cannot send it a request, or it accepted the form twice with nothing
+// filled in (why says which). missing holds the JSON names of the fields the form would ask.
+// runtime.DefaultUnaskable is the runtime's answer: a tool error naming each field and which ones
+// the model can pass as arguments (or JSON-RPC -32021, per Options.MissingCapability). Point the
+// user elsewhere (a web page, another tool), or fill safe defaults and return h.Accept(ctx, args).
+func (h payArgsHandler) Unaskable(
+	ctx context.Context, args *PayArgs, missing []string, why string,
+) (*runtime.Result, error) {
+	return runtime.DefaultUnaskable(ctx)
+}
+
 // AccountChoices lists the options of account for this caller (elicit:"choices"): for example the
 // caller's own accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a
 // titled select. It runs on every request of the call; an answer counts only if it is among the

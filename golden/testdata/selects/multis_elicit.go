@@ -11,11 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
-// This file was generated for runtime/impl version 6. If a line below does not compile, the mcpgen
+// This file was generated for runtime/impl version 7. If a line below does not compile, the mcpgen
 // that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the
 // mcpgen of go.mod (`go tool mcpgen`).
-const _ = impl.EnforceVersion(impl.MaxVersion - 6)
-const _ = impl.EnforceVersion(6 - impl.MinVersion)
+const _ = impl.EnforceVersion(impl.MaxVersion - 7)
+const _ = impl.EnforceVersion(7 - impl.MinVersion)
 
 // MissingFields returns the JSON names of the elicitable fields of Multis that hold no answer, in
 // field order. A field holds no answer when it is a nil pointer, an empty string or slice, a zero
@@ -397,6 +397,10 @@ func (t *Multis) _mcpgenDecode(raw []byte) error {
 // A handler may also shape the form at run time (its message, typed echoes, defaults) with
 // FormOptions(ctx context.Context, args *Multis) (*runtime.AskOptions, error), called on every
 // request of the call before anything is asked.
+//
+// A handler may also answer a call whose form its client cannot be asked (it declared no form
+// elicitation) with Unaskable(ctx context.Context, args *Multis, missing []string, why string)
+// (*runtime.Result, error); without it the call ends in runtime.DefaultUnaskable's tool error.
 type MultisHandler interface {
 	// Accept runs when every required field holds a valid answer, from the arguments or the form.
 	Accept(ctx context.Context, args *Multis) (*runtime.Result, error)
@@ -411,11 +415,12 @@ type MultisHandler interface {
 // running h's branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).
 func NewMultisFlow(h MultisHandler) *runtime.Flow {
 	return impl.NewFlow(impl.FlowSpec[Multis]{
-		Name:   "multis",
-		Key:    "multis",
-		Fields: []string{"tags", "toppings", "windows", "levels", "empty"},
-		Form:   impl.FormOptions[Multis](h),
-		Decode: (*Multis)._mcpgenDecode,
+		Name:      "multis",
+		Key:       "multis",
+		Fields:    []string{"tags", "toppings", "windows", "levels", "empty"},
+		Form:      impl.FormOptions[Multis](h),
+		Unaskable: impl.Unaskable[Multis](h),
+		Decode:    (*Multis)._mcpgenDecode,
 		Value: func(t *Multis, name string) any {
 			switch name {
 			case "tags":

@@ -1,0 +1,86 @@
+package runtime_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+)
+
+// payQuote asks the user to pay at a URL; done is the application's check.
+type payQuote struct {
+	done  *atomic.Bool
+	looks *atomic.Int32
+}
+
+func (h payQuote) Accept(ctx context.Context, args *fixture.Quote) (*runtime.Result, error) {
+	action, err := runtime.AskURL(ctx, "pay", "Pay order "+args.Parcel+".", "https://pay.example/o/"+args.Parcel,
+		func(context.Context) (bool, error) { h.looks.Add(1); return h.done.Load(), nil })
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Textf("%s: paid", action), nil
+}
+
+func urlReq(state string, responses map[string]protocol.InputResponse) *protocol.Request {
+	r := req(`{"parcel":"P1","count":3}`, state, responses)
+	r.URLElicitation = true
+	return r
+}
+
+// A client that accepts as soon as it opened the browser does not spend a
+// round: the retry waits for the step, as a hosted page's does, and
+// completes when the step finishes within Options.PageWait.
+func TestAskURLWaitsForTheStep(t *testing.T) {
+	h := payQuote{done: &atomic.Bool{}, looks: &atomic.Int32{}}
+	flow := fixture.NewQuoteFlow(h)
+	opts := tripOpts()
+	opts.MaxRounds = 1
+	r1, err := flow.Call(t.Context(), opts, urlReq("", nil))
+	require.NoError(t, err)
+	require.Contains(t, r1.InputRequests, "pay")
+
+	time.AfterFunc(300*time.Millisecond, func() { h.done.Store(true) })
+	start := time.Now()
+	r2, err := flow.Call(t.Context(), opts, urlReq(r1.RequestState, act("pay", runtime.Accept)))
+	require.NoError(t, err)
+	require.NotNil(t, r2.Result, "completed in the same request")
+	assert.Equal(t, "accept: paid", r2.Result.Text)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Greater(t, h.looks.Load(), int32(2), "done was asked again while waiting")
+}
+
+// When the wait ends first, the same URL is asked again, and that does not
+// count towards the round limit; a retry without an answer does not wait.
+func TestAskURLAskedAgainAfterTheWait(t *testing.T) {
+	h := payQuote{done: &atomic.Bool{}, looks: &atomic.Int32{}}
+	flow := fixture.NewQuoteFlow(h)
+	opts := tripOpts()
+	opts.MaxRounds, opts.PageWait = 1, 200*time.Millisecond
+	r1, err := flow.Call(t.Context(), opts, urlReq("", nil))
+	require.NoError(t, err)
+
+	start := time.Now()
+	r2, err := flow.Call(t.Context(), opts, urlReq(r1.RequestState, act("pay", runtime.Accept)))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond, "waited PageWait")
+	require.Nil(t, r2.Result, "asked again, not given up after MaxRounds 1")
+	require.Contains(t, r2.InputRequests, "pay_2")
+	q, ok := r2.InputRequests["pay_2"].(*protocol.ElicitRequest)
+	require.True(t, ok)
+	assert.Equal(t, "https://pay.example/o/P1", q.URL)
+	assert.Contains(t, q.Message, "the step at the URL has not finished yet")
+
+	h.done.Store(true)
+	r3, err := flow.Call(t.Context(), opts, urlReq(r2.RequestState, act("pay_2", runtime.Accept)))
+	require.NoError(t, err)
+	require.NotNil(t, r3.Result)
+	assert.Equal(t, "accept: paid", r3.Result.Text)
+}
