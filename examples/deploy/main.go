@@ -15,7 +15,10 @@
 // one user's pending deploy cannot be confirmed by another. Over stdio there
 // is no token: the server runs as alice.
 //
-// Like bookflight, instances share MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL.
+// Like bookflight, instances share MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL,
+// and MCPGEN_INSTANCE (e.g. s1) makes older clients' session ids name this
+// instance, "s1.<random>", for a balancer that routes on them
+// (examples/loadbalanced/nginx-sessions.conf).
 package main
 
 import (
@@ -82,12 +85,19 @@ func run(args []string) int {
 		return 2
 	}
 	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
+	// MCPGEN_INSTANCE: session ids that name this instance, for a balancer
+	// that routes older clients' sessions on them (stock nginx).
+	sessionIDs, err := mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))
+	if err != nil {
+		log.Error("bad environment", "err", err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *stdio {
 		err = mcpsdk.ServeStdio(ctx, newServer(opts, cluster, devauth.StdioPrincipal, log))
 	} else {
-		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newServer(opts, cluster, nil, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
+		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newSessionServer(opts, cluster, nil, sessionIDs, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP, bearer tokens alice-token and bob-token)", "url", "http://"+a.String()+"/mcp")
 		})
 	}
@@ -102,7 +112,13 @@ func run(args []string) int {
 // store) and cluster. principal names the caller of a request (nil: the
 // bearer token's user, mcpsdk.DefaultPrincipal).
 func newServer(opts runtime.Options, cluster *Cluster, principal func(context.Context, *mcp.RequestExtra) string, log *slog.Logger) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "deploy", Version: "0.1.0"}, nil)
+	return newSessionServer(opts, cluster, principal, nil, log)
+}
+
+// newSessionServer is newServer whose older clients' session ids are made
+// by sessionIDs (nil: go-sdk's default).
+func newSessionServer(opts runtime.Options, cluster *Cluster, principal func(context.Context, *mcp.RequestExtra) string, sessionIDs func() string, log *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "deploy", Version: "0.1.0"}, &mcp.ServerOptions{GetSessionID: sessionIDs})
 	opts.OnReject = func(_ context.Context, r runtime.Rejection) {
 		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
 	}
