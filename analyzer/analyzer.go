@@ -64,6 +64,10 @@ that are not structs, and generated files that are stale.`,
 // flag takes them; "" (the default): none, only the directives' clients.
 var clientsFlag = ""
 
+// degradesFlag is the -degrades flag: the client check's level
+// (clientcheck.Degrades when set, else clientcheck.Breaks).
+var degradesFlag bool
+
 // clientList is the value of the -clients flag, checked when it is set.
 type clientList struct{ s *string }
 
@@ -84,6 +88,7 @@ func (c clientList) Set(v string) error {
 
 func flags() flag.FlagSet {
 	var fs flag.FlagSet
+	fs.BoolVar(&degradesFlag, "degrades", false, "the client check also warns about what a client degrades, not only what it breaks")
 	fs.Var(clientList{&clientsFlag}, "clients", "the clients whose rendering of each form to warn about: widely, all, none, or client ids (id1,id2); default: only those of //mcpgen:clients directives, which override it, except none")
 	return fs
 }
@@ -97,7 +102,11 @@ func run(pass *analysis.Pass) (any, error) {
 		reportStale(pass, model)
 		chosen, err := annotate.ParseClientList(clientsFlag)
 		if clientsFlag == "" || err == nil && !chosen.Off {
-			for _, d := range clientcheck.Check(model, chosen.Clients) {
+			level := clientcheck.Breaks
+			if degradesFlag {
+				level = clientcheck.Degrades
+			}
+			for _, d := range clientcheck.Check(model, chosen.Clients, level) {
 				pass.Report(toDiagnostic(pass, d))
 			}
 		}

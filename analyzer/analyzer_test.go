@@ -153,6 +153,11 @@ func TestClientWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("clients", "") })
+	// -degrades adds what a client degrades to what it breaks.
+	if err := analyzer.Analyzer.Flags.Set("degrades", "true"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = analyzer.Analyzer.Flags.Set("degrades", "false") })
 	results := analysistest.RunWithSuggestedFixes(t, dir, analyzer.Analyzer, "clients")
 	n := 0
 	for _, r := range results {

@@ -54,8 +54,10 @@
 // each feature of a form that a client renders badly (package clients has
 // the table): -clients widely (the default), all, none, or client ids;
 // //mcpgen:clients LIST or //mcpgen:clients off in a struct's or a file's
-// doc comment overrides it there. Warnings never change the exit status
-// nor stop the files being written; -v adds each one's source.
+// doc comment overrides it there. It warns about what a client breaks (its
+// user cannot answer as intended); -v adds what a client degrades and each
+// warning's source. Warnings never change the exit status nor stop the
+// files being written; -check, which is about files, judges no client.
 //
 // mcpgen preview writes one self-contained HTML page (index.html in -o DIR,
 // default mcpgen-preview; or serves it on a loopback -serve ADDR) showing
@@ -86,6 +88,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/callclient"
+	"github.com/mcpgen/mcpgen/internal/clientcheck"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
 	"github.com/mcpgen/mcpgen/internal/preview"
@@ -207,7 +210,7 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	typeNames := fs.String("type", "", "comma-separated struct type names; default: every struct with an elicit tag or a //mcpgen:tool or //mcpgen:question directive")
 	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
 	version := fs.Bool("version", false, "print the version and exit")
-	verbose := fs.Bool("v", false, "list the files written or removed")
+	verbose := fs.Bool("v", false, "list the files written or removed; the client check also warns about what a client degrades, with each warning's source")
 	fs.Bool("q", false, "no effect (mcpgen is silent unless -v); accepted for compatibility")
 	clientsFlag := fs.String("clients", "widely", "the clients whose rendering of each form to warn about: widely (the widely used ones), all, none, or client ids (id1,id2); a //mcpgen:clients directive overrides it for its struct or file, except none, which turns the check off")
 	check := fs.Bool("check", false, "write nothing; exit 1 listing each generated file that is stale, missing or to be removed, with the diff on stdout")
@@ -228,6 +231,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		return 2, nil
 	}
 	opts := driver.Options{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
+	if *verbose {
+		opts.ClientLevel = clientcheck.Degrades
+	}
 	for _, t := range opts.Types {
 		if !token.IsIdentifier(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)

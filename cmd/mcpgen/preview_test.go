@@ -6,11 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/clients"
 )
 
 // TestPreview runs mcpgen preview on examples/bookflight: one page with the
 // tool's form, a column for each client named; and the usage errors.
 func TestPreview(t *testing.T) {
+	clients.All = realTable
+	t.Cleanup(func() { clients.All = nil })
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"preview", "-o", dir, "-clients", "vscode,claude-desktop", "../../examples/bookflight"}, &stdout, &stderr); code != 0 {

@@ -168,10 +168,25 @@ func cell(c *clients.Client, feat clients.Feature) clients.Cell {
 	return c.Cell(feat)
 }
 
-// Check returns the warnings for pkg's forms, sorted by position: each
-// struct is judged for the clients of its //mcpgen:clients directive
+// Level is how badly a client must handle a feature for the check to warn
+// about it.
+type Level int
+
+const (
+	// Breaks warns about what a client breaks (clients.Breaks): its user
+	// cannot answer as intended, or the whole form is refused or replaced.
+	// It is what mcpgen shows by default.
+	Breaks Level = iota
+	// Degrades also warns about what a client degrades (clients.Degrades):
+	// a label, a check or a default lost on the way, which the server's own
+	// validation makes up for (mcpgen -v).
+	Degrades
+)
+
+// Check returns the warnings for pkg's forms at level, sorted by position:
+// each struct is judged for the clients of its //mcpgen:clients directive
 // (annotate.Struct.Clients: none when it says off), else for def.
-func Check(pkg *annotate.Package, def []*clients.Client) []annotate.Diagnostic {
+func Check(pkg *annotate.Package, def []*clients.Client, level Level) []annotate.Diagnostic {
 	var out []annotate.Diagnostic
 	for _, s := range pkg.Structs {
 		chosen := def
@@ -181,7 +196,7 @@ func Check(pkg *annotate.Package, def []*clients.Client) []annotate.Diagnostic {
 				chosen = nil
 			}
 		}
-		out = append(out, Struct(s, chosen)...)
+		out = append(out, Struct(s, chosen, level)...)
 	}
 	sortDiags(out)
 	return out
@@ -191,7 +206,7 @@ func Check(pkg *annotate.Package, def []*clients.Client) []annotate.Diagnostic {
 // in order: one per field, feature and client; a whole-form effect once per
 // client and cell at the struct (the features whose cells say the same are
 // one warning), each field that causes it a related site.
-func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic {
+func Struct(s *annotate.Struct, chosen []*clients.Client, level Level) []annotate.Diagnostic {
 	uses := Features(s)
 	if len(uses) == 0 {
 		return nil
@@ -207,7 +222,7 @@ func Struct(s *annotate.Struct, chosen []*clients.Client) []annotate.Diagnostic 
 		whole := map[clients.Cell]int{} // cell → index in out of its whole-form warning
 		for _, u := range uses {
 			cl := cell(c, u.Feature)
-			if cl.Support != clients.Degrades && cl.Support != clients.Breaks {
+			if cl.Support != clients.Breaks && (cl.Support != clients.Degrades || level < Degrades) {
 				continue
 			}
 			if u.Field == nil || cl.WholeForm {

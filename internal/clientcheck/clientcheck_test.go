@@ -85,11 +85,18 @@ func TestClientWarningsOnExamples(t *testing.T) {
 	}
 	for dir, want := range cases {
 		p := load(t, dir)
-		got := lines(p, clientcheck.Check(p, clients.Widely()))
+		got := lines(p, clientcheck.Check(p, clients.Widely(), clientcheck.Degrades))
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s:\n--- got\n%s\n--- want\n%s", dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// At the Breaks level (mcpgen's default) only what breaks.
+		breaks := lines(p, clientcheck.Check(p, clients.Widely(), clientcheck.Breaks))
+		slices.Sort(breaks)
+		wantBreaks := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return !strings.Contains(w, ") breaks ") })
+		if !slices.Equal(breaks, wantBreaks) {
+			t.Errorf("%s at Breaks:\n--- got\n%s\n--- want\n%s", dir, strings.Join(breaks, "\n"), strings.Join(wantBreaks, "\n"))
 		}
 	}
 }
@@ -99,7 +106,7 @@ func TestClientWarningsOnExamples(t *testing.T) {
 func TestBillingAndDeploy(t *testing.T) {
 	withTable(t, synthetic())
 	p := load(t, "examples/billing")
-	ws := strings.Join(lines(p, clientcheck.Check(p, clients.Widely())), "\n")
+	ws := strings.Join(lines(p, clientcheck.Check(p, clients.Widely(), clientcheck.Degrades)), "\n")
 	for _, want := range []string{
 		"VS Code 1.2 (vscode) degrades account, a select of run-time choices",
 		"Goose desktop 1.0 (goose) breaks account, a select of run-time choices",
@@ -109,7 +116,7 @@ func TestBillingAndDeploy(t *testing.T) {
 		}
 	}
 	p = load(t, "examples/deploy")
-	ws = strings.Join(lines(p, clientcheck.Check(p, clients.Widely())), "\n")
+	ws = strings.Join(lines(p, clientcheck.Check(p, clients.Widely(), clientcheck.Degrades)), "\n")
 	if !strings.Contains(ws, "degrades the question Confirm, for its decline and cancel answers") {
 		t.Errorf("deploy: no warning on the question Confirm in\n%s", ws)
 	}
@@ -129,7 +136,7 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 			}
 			withTable(t, table)
 			p := load(t, "internal/clientcheck/testdata/everyfeature")
-			ws := clientcheck.Check(p, clients.Widely())
+			ws := clientcheck.Check(p, clients.Widely(), clientcheck.Degrades)
 			found := map[string]bool{}
 			for _, w := range ws {
 				if w.Category != clientcheck.Category || !w.Warning() {
@@ -187,7 +194,7 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 func TestWholeFormGroupsItsFields(t *testing.T) {
 	withTable(t, synthetic())
 	p := load(t, "internal/clientcheck/testdata/everyfeature")
-	codex := clientcheck.Check(p, []*clients.Client{clients.ByID("codex")})
+	codex := clientcheck.Check(p, []*clients.Client{clients.ByID("codex")}, clientcheck.Degrades)
 	// Integer (count), number (ratio), multi select (tags): three features
 	// whose cells say the same, one whole-form warning at the struct.
 	if len(codex) != 1 {
@@ -230,7 +237,7 @@ type ByFile struct {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	got := strings.Join(lines(pkgs[0], clientcheck.Check(pkgs[0], clients.Widely())), "\n")
+	got := strings.Join(lines(pkgs[0], clientcheck.Check(pkgs[0], clients.Widely(), clientcheck.Degrades)), "\n")
 	for _, want := range []string{
 		"a.go:14:6: warning: Codex 0.1 (codex) breaks the whole form of listed",
 		"a.go:16:48: warning: Inspector 1 (inspector) breaks t, format=date-time: cannot submit a date-time",
@@ -310,7 +317,7 @@ func TestParseClientList(t *testing.T) {
 func TestDefaultFalseFix(t *testing.T) {
 	withTable(t, synthetic())
 	p := load(t, "internal/clientcheck/testdata/everyfeature")
-	for _, w := range clientcheck.Check(p, []*clients.Client{clients.ByID("vscode")}) {
+	for _, w := range clientcheck.Check(p, []*clients.Client{clients.ByID("vscode")}, clientcheck.Degrades) {
 		if !strings.Contains(w.Message, "agree, default=false") {
 			continue
 		}
@@ -362,7 +369,7 @@ func TestRealTableOnExamples(t *testing.T) {
 		},
 	} {
 		p := load(t, dir)
-		ws := clientcheck.Check(p, clients.Widely())
+		ws := clientcheck.Check(p, clients.Widely(), clientcheck.Degrades)
 		got := strings.Join(lines(p, ws), "\n")
 		for _, w := range want {
 			if !strings.Contains(got, w) {
@@ -387,7 +394,7 @@ func TestSameBehaviourIsOneWarning(t *testing.T) {
 		{ID: "c", Name: "C", Version: "3", Form: clients.Cell{Support: clients.Breaks, How: "declares no elicitation", Source: "https://example.com/other"}},
 	})
 	p := load(t, "examples/bookflight")
-	got := strings.Join(lines(p, clientcheck.Check(p, clients.All)), "\n")
+	got := strings.Join(lines(p, clientcheck.Check(p, clients.All, clientcheck.Degrades)), "\n")
 	want := "args.go:9:6: warning: A 1 (a), B 2 (b) break the form of book_flight, for a form (form-mode elicitation): declares no elicitation; what to do: none\n" +
 		"args.go:9:6: warning: C 3 (c) breaks the form of book_flight, for a form (form-mode elicitation): declares no elicitation"
 	if got != want {

@@ -34,7 +34,11 @@ type Options struct {
 	// Clients are the clients the build-time client check judges each
 	// form for (internal/clientcheck), unless a //mcpgen:clients directive
 	// says otherwise; nil, or Off, turns the check off, directives and all.
+	// A -check run (Check) judges nothing: it is about files.
 	Clients *annotate.ClientList
+	// ClientLevel is what the client check warns about: what a client
+	// breaks (clientcheck.Breaks, the zero value), or also what it degrades.
+	ClientLevel clientcheck.Level
 }
 
 // ErrNothingToGenerate is returned when the packages hold no struct to
@@ -94,9 +98,9 @@ func Run(opts Options) (*Result, error) {
 	if !generating {
 		return res, ErrNothingToGenerate
 	}
-	if opts.Clients != nil && !opts.Clients.Off {
+	if opts.Clients != nil && !opts.Clients.Off && !opts.Check {
 		for _, p := range pkgs {
-			res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients)...)
+			res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients, opts.ClientLevel)...)
 		}
 	}
 	for _, p := range pkgs {
