@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,19 +281,26 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 	if a.pending != nil || a.final != nil {
 		return "", ErrInputRequired
 	}
+	sum := sha256.Sum256([]byte("url\x00" + name + "\x00" + message + "\x00" + url))
+	digest := sum[:]
+	// The step's elicitationId (MCP 2025-11-25, client/elicitation, URL
+	// mode: required there), the same on every round of the flow.
+	idSum := sha256.Sum256([]byte(a.flowID + "\x00" + name + "\x00" + string(digest)))
+	elicitID := base64.RawURLEncoding.EncodeToString(idSum[:16])
 	ok, err := done(ctx)
 	if err != nil {
 		return "", err
 	}
 	if ok {
+		if a.r.st.askedFor(name) != nil {
+			a.r.notifyComplete(elicitID)
+		}
 		return Accept, nil
 	}
-	sum := sha256.Sum256([]byte("url\x00" + name + "\x00" + message + "\x00" + url))
-	digest := sum[:]
 	if rep, ok := a.replies[name]; ok && equalDigest(rep.Question, digest) && rep.Action != Accept {
 		return rep.Action, nil
 	}
-	p := &pendingQuestion{name: name, key: name, message: message, url: url, digest: digest}
+	p := &pendingQuestion{name: name, key: name, message: message, url: url, digest: digest, elicitID: elicitID}
 	last := a.r.st.askedFor(name)
 	if last != nil {
 		p.key = name + "_" + strconv.Itoa(a.r.st.Round+1)
@@ -316,6 +324,7 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 				return "", err
 			}
 			if ok {
+				a.r.notifyComplete(elicitID)
 				return Accept, nil
 			}
 		}

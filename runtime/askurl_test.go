@@ -84,3 +84,42 @@ func TestAskURLAskedAgainAfterTheWait(t *testing.T) {
 	require.NotNil(t, r3.Result)
 	assert.Equal(t, "accept: paid", r3.Result.Text)
 }
+
+// An AskURL step carries an elicitationId (required by MCP 2025-11-25 for URL
+// mode), the same when the step is asked again; on a 2025-era session the
+// client hears notifications/elicitation/complete with it once the step is
+// done, within the one call.
+func TestAskURLElicitationID(t *testing.T) {
+	h := payQuote{done: &atomic.Bool{}, looks: &atomic.Int32{}}
+	flow := fixture.NewQuoteFlow(h)
+	opts := tripOpts()
+	opts.PageWait = 50 * time.Millisecond
+	r1, err := flow.Call(t.Context(), opts, urlReq("", nil))
+	require.NoError(t, err)
+	q1 := r1.InputRequests["pay"].(*protocol.ElicitRequest)
+	require.NotEmpty(t, q1.ElicitationID)
+	r2, err := flow.Call(t.Context(), opts, urlReq(r1.RequestState, act("pay", runtime.Accept)))
+	require.NoError(t, err)
+	q2 := r2.InputRequests["pay_2"].(*protocol.ElicitRequest)
+	assert.Equal(t, q1.ElicitationID, q2.ElicitationID, "the same step, the same id")
+
+	var sent []*protocol.ElicitRequest
+	var notified []string
+	r := urlReq("", nil)
+	r.ProtocolVersion = protocol.Version20251125
+	r.NotifyElicitationComplete = func(_ context.Context, id string) error { notified = append(notified, id); return nil }
+	r.Send = func(_ context.Context, ir protocol.InputRequest) (protocol.InputResponse, error) {
+		sent = append(sent, ir.(*protocol.ElicitRequest))
+		time.AfterFunc(100*time.Millisecond, func() { h.done.Store(true) })
+		return &protocol.ElicitResult{Action: runtime.Accept}, nil
+	}
+	h.done.Store(false)
+	opts.PageWait = 0
+	resp, err := flow.Call(t.Context(), opts, r)
+	require.NoError(t, err)
+	require.NotNil(t, resp.Result)
+	assert.Equal(t, "accept: paid", resp.Result.Text)
+	require.Len(t, sent, 1)
+	require.NotEmpty(t, sent[0].ElicitationID)
+	assert.Equal(t, []string{sent[0].ElicitationID}, notified)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/protocol"
@@ -42,8 +43,11 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 		return call(ctx, req)
 	}
 	next := *req // each round's request; req keeps the original arguments
-	for {
+	for round := 0; ; round++ {
 		resp, err := call(ctx, &next)
+		if err != nil && round > 0 {
+			return nil, sessionError(ctx, err)
+		}
 		if err != nil || resp == nil || resp.Result != nil || len(resp.InputRequests) == 0 {
 			return resp, err
 		}
@@ -74,6 +78,29 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 			prev.FormElicitation, prev.URLElicitation, prev.Sampling, prev.Roots, prev.LoadCapabilities
 	}
 }
+
+// sessionError words for a client on a session the error that ended a
+// round after the first: the client never sent inputResponses, so a
+// -32602 about its answer (a malformed or oversized answer, an unknown
+// action) says "the answer to elicitation/create", and ends the call as a
+// tool error, not a JSON-RPC error about parameters it did not send; a call
+// that ended because ctx did (notifications/cancelled, the stream gone)
+// says so. Other errors (a store failure's -32603, a branch's error) are
+// returned as they are.
+func sessionError(ctx context.Context, err error) error {
+	var pe *protocol.Error
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("mcpgen: the call ended while it waited (%w); nothing more ran", context.Cause(ctx))
+	case errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams:
+		msg := inputResponsesKey.ReplaceAllString(pe.Message, "the answer to elicitation/create")
+		return errors.New("mcpgen: the client's answer was refused: " + msg + "; nothing ran, call again")
+	}
+	return err
+}
+
+// inputResponsesKey matches how a 2026-07-28 error names an answer.
+var inputResponsesKey = regexp.MustCompile(`inputResponses\[[^\]]*\]`)
 
 // sendError ends a call whose question the client could not answer: it
 // answered with an error, or the request never reached it. Nothing ran.

@@ -217,3 +217,20 @@ func fieldNames(er *protocol.ElicitRequest) []string {
 	}
 	return names
 }
+
+// An answer the flow refuses as malformed ends a session's call in an
+// error that names the answer (not inputResponses, which a session's client
+// never sent) and says nothing ran; not a JSON-RPC error about parameters.
+func TestSessionMalformedAnswer(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	c := &sessionClient{answer: func(int, *protocol.ElicitRequest) (protocol.InputResponse, error) {
+		return &protocol.ElicitResult{Action: "maybe"}, nil
+	}}
+	_, err := e.flow.Call(context.Background(), e.opts, onSession(req(`{"parcel":"P1"}`, "", nil), protocol.Version20251125, c))
+	require.Error(t, err)
+	var pe *protocol.Error
+	assert.False(t, errors.As(err, &pe), "not a JSON-RPC error: %v", err)
+	assert.Contains(t, err.Error(), `the answer to elicitation/create has unknown action "maybe"`)
+	assert.Contains(t, err.Error(), "nothing ran")
+	assert.Zero(t, e.h.Count())
+}

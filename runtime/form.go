@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -86,13 +87,16 @@ type reply struct {
 // pendingQuestion is a form (or a URL-mode step) to send in the next
 // input-required result.
 type pendingQuestion struct {
-	name    string             // the form's name in the state
-	key     string             // the inputRequests key of this round
-	message string             // the message given, before any reason ("" for a form: the titles)
-	url     string             // URL mode: the URL to open; "" for a form
-	page    string             // URL mode: the page's id (also the elicitationId)
-	wait    bool               // URL mode: the same page asked again while the user completes it
-	schema  *jsonschema.Schema // form mode: the fields asked in this round
+	name    string // the form's name in the state
+	key     string // the inputRequests key of this round
+	message string // the message given, before any reason ("" for a form: the titles)
+	url     string // URL mode: the URL to open; "" for a form
+	page    string // URL mode: the page's id (also the elicitationId)
+	// elicitID is the elicitationId of a URL-mode step without a hosted
+	// page (AskURL); a page's is its id.
+	elicitID string
+	wait     bool               // URL mode: the same page asked again while the user completes it
+	schema   *jsonschema.Schema // form mode: the fields asked in this round
 	// schemaJSON is schema encoded, when the memo holds it (else nil).
 	schemaJSON []byte
 	digest     []byte         // of the whole question (see formDigest)
@@ -510,7 +514,7 @@ func (r *round) askForm(base *state, p *pendingQuestion) (*Response, error) {
 		} else if !caps.URLElicitation {
 			return complete(&Result{Text: fallback.URLText(r.name, p.name, undeclared(r.req, "URL-mode elicitation")), IsError: true}), nil
 		}
-		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url, ElicitationID: p.page}
+		ir = &protocol.ElicitRequest{Mode: "url", Message: msg, URL: p.url, ElicitationID: cmp.Or(p.page, p.elicitID)}
 	} else {
 		if !caps.FormElicitation {
 			// Capabilities are declared on every request (MCP 2026-07-28):

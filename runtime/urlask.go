@@ -229,6 +229,17 @@ func (r *round) noURLElicitation(what string) (*Result, error) {
 		Data: map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}}
 }
 
+// notifyComplete tells a client on a session of a protocol before
+// 2026-07-28 that the URL-mode step elicitationId id finished
+// (notifications/elicitation/complete, MCP 2025-11-25, client/elicitation):
+// such a client waits for it; a 2026-07-28 client learns it from the
+// result. Its failure only means the client learns it from the result.
+func (r *round) notifyComplete(id string) {
+	if r.legacy() && r.req.NotifyElicitationComplete != nil {
+		_ = r.req.NotifyElicitationComplete(r.ctx, id)
+	}
+}
+
 // pageAnswer returns the answer of page id when the user completed it;
 // done is false while the page has none, or when the store no longer holds
 // the page.
@@ -267,10 +278,8 @@ func (r *round) waitPage(id string, accepted bool) (content map[string]any, done
 	if !done && !gone && err == nil && accepted && !r.waited {
 		content, done, gone, err = r.pollPage(ctx, id)
 	}
-	if done && r.legacy() && r.req.NotifyElicitationComplete != nil {
-		// The client waits for this before it goes on; its failure only
-		// means the client learns it from the result.
-		_ = r.req.NotifyElicitationComplete(ctx, id)
+	if done {
+		r.notifyComplete(id)
 	}
 	return content, done, gone, err
 }

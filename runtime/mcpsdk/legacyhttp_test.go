@@ -2,12 +2,15 @@ package mcpsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -409,4 +412,48 @@ func TestLegacyCancelledCallRunsNothing(t *testing.T) {
 	assert.Never(t, func() bool { return trip.Count() > 0 }, 500*time.Millisecond, 20*time.Millisecond, "no branch ran")
 	_, err = cs.ListTools(context.Background(), nil)
 	assert.NoError(t, err, "the session goes on")
+}
+
+// A session's answers are judged by the flow's own rules, as on 2026-07-28,
+// in its words, only the failing fields asked again; an accept with nothing
+// in it, twice, ends in the tool error that names what is needed, here
+// from go-sdk's client, which refuses its own empty answer (it checks it
+// against the schema) and answers with an error instead.
+func TestLegacyAnswersJudgedByTheFlow(t *testing.T) {
+	trip := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	paris := &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}}
+	var messages []string
+	var fields [][]string
+	cs, err := legacyHTTPRequests(t, srv.URL, "2025-11-25", func(req *mcp.ElicitRequest) *mcp.ElicitResult {
+		messages = append(messages, req.Params.Message)
+		s, _ := json.Marshal(req.Params.RequestedSchema)
+		var schema struct{ Properties map[string]any }
+		_ = json.Unmarshal(s, &schema)
+		fields = append(fields, slices.Sorted(maps.Keys(schema.Properties)))
+		if len(messages) == 1 {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "bad", "nights": 2}}
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}
+	})
+	require.NoError(t, err)
+	res, err := cs.CallTool(ctx, paris)
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	require.Len(t, messages, 2)
+	assert.Contains(t, messages[1], "email: must be an email address")
+	assert.Equal(t, []string{"email"}, fields[1], "only the failing field again")
+
+	cs, err = legacyHTTPRequests(t, srv.URL, "2025-11-25", func(*mcp.ElicitRequest) *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}
+	})
+	require.NoError(t, err)
+	res, err = cs.CallTool(ctx, paris)
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, text(res), "accepted the form twice with nothing filled in")
+	assert.Contains(t, text(res), "Pass these as arguments and call again")
+	assert.Equal(t, 1, trip.Count())
 }

@@ -15,6 +15,8 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -79,7 +81,7 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name(), err))
 	}
 	tool := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
-	shapeResults(s)
+	install(s)
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
@@ -117,24 +119,73 @@ func toolErrorResult(err error) (*mcp.CallToolResult, error) {
 
 // send sends ir to the client of session ss as a server-to-client request
 // on the open call and returns its answer ([protocol.Request.Send]): an
-// elicitation/create through ServerSession.Elicit, whose own check of an
-// accepted answer against the requestedSchema, when it fails, becomes a
-// *protocol.AnswerRefusedError (the form is asked again with the reason);
+// elicitation/create through ServerSession.Elicit, its answer as the client
+// sent it (see keepAnswers: the flow judges it by its own rules, as on
+// 2026-07-28; only when that answer was not kept does go-sdk's refusal
+// become a *protocol.AnswerRefusedError, asked again with its reason);
 // sampling/createMessage and roots/list through their ServerSession
-// methods.
+// methods. A JSON-RPC error the client answered with becomes a plain error,
+// so that its code is never taken for the server's own.
 func send(ctx context.Context, ss *mcp.ServerSession, ir protocol.InputRequest) (protocol.InputResponse, error) {
 	switch x := ir.(type) {
 	case *protocol.ElicitRequest:
-		res, err := ss.Elicit(ctx, elicitParams(x))
-		if err != nil {
-			if _, why, ok := strings.Cut(err.Error(), schemaMismatch); ok {
-				return nil, &protocol.AnswerRefusedError{Reason: refusedReason(why)}
-			}
-			return nil, err
+		raw := &rawAnswer{}
+		res, err := ss.Elicit(context.WithValue(ctx, rawAnswerKey{}, raw), elicitParams(x))
+		switch {
+		case raw.res != nil:
+			return inputResponse(raw.res), nil
+		case err == nil:
+			return inputResponse(res), nil
 		}
-		return inputResponse(res), nil
+		if _, why, ok := strings.Cut(err.Error(), schemaMismatch); ok {
+			// The client refused its own answer (go-sdk's client checks it
+			// too) and sent an error instead: the answer is not known.
+			if missingAll(why, x) {
+				// Nothing of what the form requires: the flow takes it as
+				// the empty accept it was.
+				return &protocol.ElicitResult{Action: protocol.Accept, Content: map[string]any{}}, nil
+			}
+			return nil, &protocol.AnswerRefusedError{Reason: refusedReason(why)}
+		}
+		return nil, clientError(err)
 	}
 	return sendDeprecated(ctx, ss, ir)
+}
+
+// missingAll reports whether why, go-sdk's reason for refusing an answer,
+// is that it lacks every field the form x requires ("validating root:
+// required: missing properties: ["a" "b"]", the names as %q writes them).
+func missingAll(why string, x *protocol.ElicitRequest) bool {
+	_, list, ok := strings.Cut(why, "required: missing properties: ")
+	if !ok || x.RequestedSchema == nil || len(x.RequestedSchema.Required) == 0 {
+		return false
+	}
+	// go-sdk writes the list with %q: ["a" "b"].
+	list = strings.TrimSpace(list)
+	list, _ = strings.CutPrefix(list, "[")
+	list, _ = strings.CutSuffix(list, "]")
+	var missing []string
+	for _, w := range strings.Fields(list) {
+		if name, err := strconv.Unquote(w); err == nil {
+			missing = append(missing, name)
+		}
+	}
+	for _, name := range x.RequestedSchema.Required {
+		if !slices.Contains(missing, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// clientError returns err without the JSON-RPC error the client answered
+// with inside it (its text kept): a client's code is not the server's.
+func clientError(err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return errors.New(err.Error())
+	}
+	return err
 }
 
 // request translates an SDK request into the flow's. Its error, a

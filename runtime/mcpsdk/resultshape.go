@@ -4,36 +4,70 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// shaped holds the servers whose input-required tool results are written
-// without "content": null (see shapeResults), by *mcp.Server.
-var shaped sync.Map
+// installed holds the servers the adapter's middleware is on, by
+// *mcp.Server.
+var installed sync.Map
 
-// shapeResults installs, once per server, a receiving middleware that writes
-// a tools/call's input-required result without the "content": null go-sdk
-// v1.8.0 puts in it (its CallToolResult encodes a nil Content as null, and
-// it fills in [] only for complete results). An input-required result
-// carries resultType, inputRequests and requestState, and no content (MCP
-// 2026-07-28, basic/patterns/mrtr: a result never carries both content and
-// input requests; schema.ts, InputRequiredResult); a null where a client's
-// schema expects an array or nothing is what a strict client refuses.
-func shapeResults(s *mcp.Server) {
-	if _, loaded := shaped.LoadOrStore(s, true); loaded {
+// install adds to s, once, what the adapter needs on every transport: the
+// receiving middleware shapeResults and the sending middleware keepAnswers.
+// Every registering function calls it.
+func install(s *mcp.Server) {
+	if _, loaded := installed.LoadOrStore(s, true); loaded {
 		return
 	}
-	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.Content == nil && len(r.InputRequests) > 0 {
-				return inputRequired{r}, err
-			}
-			return res, err
+	s.AddReceivingMiddleware(shapeResults)
+	s.AddSendingMiddleware(keepAnswers)
+}
+
+// shapeResults writes a tools/call's input-required result without the
+// "content": null go-sdk v1.8.0 puts in it (its CallToolResult encodes a nil
+// Content as null, and it fills in [] only for complete results). An
+// input-required result carries resultType, inputRequests and requestState,
+// and no content (MCP 2026-07-28, basic/patterns/mrtr: a result never
+// carries both content and input requests; schema.ts, InputRequiredResult);
+// a null where a client's schema expects an array or nothing is what a
+// strict client refuses.
+func shapeResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.Content == nil && len(r.InputRequests) > 0 {
+			return inputRequired{r}, err
 		}
-	})
+		return res, err
+	}
+}
+
+// rawAnswerKey is the context key of the *rawAnswer a send waits for.
+type rawAnswerKey struct{}
+
+// rawAnswer is a client's answer to elicitation/create as it arrived,
+// before go-sdk's ServerSession.Elicit checked it against the
+// requestedSchema and filled in the schema's defaults.
+type rawAnswer struct{ res *mcp.ElicitResult }
+
+// keepAnswers hands the answer to an elicitation/create sent with a
+// *rawAnswer in its context (see send) to that rawAnswer, as the client sent
+// it: go-sdk's own check of the content against the requestedSchema, which
+// returns only an error, then refuses nothing the flow would take, and the
+// flow judges every answer by its own rules, with its own reasons, as on
+// 2026-07-28 (MCP 2025-11-25, client/elicitation: the server validates the
+// content it receives).
+func keepAnswers(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if raw, ok := ctx.Value(rawAnswerKey{}).(*rawAnswer); ok && err == nil && method == "elicitation/create" {
+			if er, ok := res.(*mcp.ElicitResult); ok && er != nil {
+				raw.res = &mcp.ElicitResult{Action: er.Action, Content: maps.Clone(er.Content)}
+			}
+		}
+		return res, err
+	}
 }
 
 // inputRequired is an input-required CallToolResult that encodes without

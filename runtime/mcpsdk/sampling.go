@@ -85,13 +85,13 @@ func sendDeprecated(ctx context.Context, ss *mcp.ServerSession, ir protocol.Inpu
 		}
 		res, err := ss.CreateMessageWithTools(ctx, &mcp.CreateMessageWithToolsParams{Messages: msgs, SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens})
 		if err != nil {
-			return nil, err
+			return nil, clientError(err)
 		}
 		return deprecatedInputResponse(res), nil
 	case *mcp.ListRootsParams:
 		res, err := ss.ListRoots(ctx, p)
 		if err != nil {
-			return nil, err
+			return nil, clientError(err)
 		}
 		return deprecatedInputResponse(res), nil
 	}
