@@ -355,6 +355,12 @@ func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request, id string
 		if !ok {
 			return
 		}
+		if int64(len(head)) > mcp.DefaultMaxRequestBodyBytes && isAnswer(head) {
+			// go-sdk refuses the body (413): the answer it carries never
+			// reaches the call that waits for it, which ends now instead of
+			// at AnswerTimeout.
+			s.tooLarge(fmt.Sprintf("the client's answer was larger than the server accepts (%d bytes)", mcp.DefaultMaxRequestBodyBytes))
+		}
 		n := countCalls(head)
 		if n == 0 {
 			break
@@ -481,6 +487,20 @@ func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	httpserve.BodyDeadline(w, r)
 	serveStateless(h.inner, w, r)
+}
+
+// isAnswer reports whether body, the head of a POST, begins a JSON-RPC
+// response (the client's answer to a request the server sent it): a
+// "result" or "error" member comes before any "method" in its first KiB.
+func isAnswer(body []byte) bool {
+	b := body[:min(len(body), 1024)]
+	m := bytes.Index(b, []byte(`"method"`))
+	for _, k := range []string{`"result"`, `"error"`} {
+		if i := bytes.Index(b, []byte(k)); i >= 0 && (m < 0 || i < m) {
+			return true
+		}
+	}
+	return false
 }
 
 // readHead reads what the SDK would accept of r's body and puts it back in

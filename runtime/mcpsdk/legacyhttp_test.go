@@ -457,3 +457,26 @@ func TestLegacyAnswersJudgedByTheFlow(t *testing.T) {
 	assert.Contains(t, text(res), "Pass these as arguments and call again")
 	assert.Equal(t, 1, trip.Count())
 }
+
+// An answer in a body larger than the server accepts (go-sdk answers that
+// POST 413) ends the call that waits for it at once, with a tool error that
+// says why, not at AnswerTimeout; nothing runs.
+func TestLegacyOversizedAnswerEndsTheCall(t *testing.T) {
+	trip := &fixture.TripRecorder{}
+	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	t.Cleanup(srv.Close)
+	huge := strings.Repeat("a", int(mcp.DefaultMaxRequestBodyBytes)+10)
+	cs, err := legacyHTTPRequests(t, srv.URL, "2025-11-25", func(*mcp.ElicitRequest) *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": huge, "nights": 2}}
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, text(res), "larger than the server accepts")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Zero(t, trip.Count())
+}

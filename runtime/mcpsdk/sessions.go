@@ -201,6 +201,16 @@ func (s *session) close(why string) {
 	}
 }
 
+// tooLarge ends every wait of the session for an answer: one of them was
+// sent in a body the server refuses (why), and which one cannot be read.
+func (s *session) tooLarge(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for w := range s.waits {
+		w.cancel(&unanswered{method: w.method, why: why})
+	}
+}
+
 // ownedBy reports whether go-sdk would let r use the session: the same
 // token user as at initialize, when there was one.
 func (s *session) ownedBy(r *http.Request) bool {
