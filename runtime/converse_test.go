@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -232,5 +233,24 @@ func TestSessionMalformedAnswer(t *testing.T) {
 	assert.False(t, errors.As(err, &pe), "not a JSON-RPC error: %v", err)
 	assert.Contains(t, err.Error(), `the answer to elicitation/create has unknown action "maybe"`)
 	assert.Contains(t, err.Error(), "nothing ran")
+	assert.Zero(t, e.h.Count())
+}
+
+// A question that changes on every round can never be answered; the round
+// limit's error says that is why.
+func TestChangingQuestionGivesUpSayingWhy(t *testing.T) {
+	e := newShip(t, fastSlow...)
+	e.opts.MaxRounds = 2
+	stock := 5
+	c := &sessionClient{answer: func(int, *protocol.ElicitRequest) (protocol.InputResponse, error) {
+		stock++
+		e.h.Set(func(h *fixture.ShipRecorder) { h.Stock = stock })
+		return accepted(map[string]any{"code": "P1"}), nil
+	}}
+	resp := e.call(onSession(req(`{"parcel":"P1","speed":"fast"}`, "", nil), protocol.Version20251125, c))
+	require.NotNil(t, resp.Result)
+	assert.True(t, resp.Result.IsError)
+	assert.Contains(t, resp.Result.Text, "gave up after 2 rounds")
+	assert.Contains(t, resp.Result.Text, "the question changed between rounds")
 	assert.Zero(t, e.h.Count())
 }

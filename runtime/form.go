@@ -330,6 +330,11 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		// earlier form is taken for this one.
 		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
 	}
+	if last != nil && !equalDigest(last.Question, digest()) {
+		if _, answered := r.req.InputResponses[last.Key]; answered {
+			r.changed = true // see refuse
+		}
+	}
 	if last != nil && equalDigest(last.Question, digest()) {
 		er, answered, err := r.answer(last)
 		switch {

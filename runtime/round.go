@@ -38,6 +38,10 @@ type round struct {
 	// reasked are the fields asked again because their answers broke
 	// rules (see Event.Reasked).
 	reasked []string
+	// changed: the answer this request carries is to a question that has
+	// changed since (its message, descriptions, options or rules), so it
+	// was not applied (see refuse).
+	changed bool
 	// emptyAccept: the answer this request carries accepted a form with
 	// required fields and held no content at all (see askForm).
 	emptyAccept bool
@@ -273,8 +277,12 @@ func (r *round) refuse(st *state, problem string) *Response {
 	switch {
 	case n >= r.max:
 		msg = fmt.Sprintf("%s: gave up after %d rounds of input requests without a usable answer", r.name, n)
-		if problem != "" {
+		switch {
+		case problem != "":
 			msg += "; last problem: " + problem
+		case r.changed:
+			msg += "; the question changed between rounds (its message, a description, its options or a rule), " +
+				"so the answer to the earlier one was not applied: keep what shapes a question the same from round to round"
 		}
 	default:
 		return nil
