@@ -231,6 +231,18 @@ func (col *Column) look(c *clients.Client, feature func(clients.Feature) clients
 // the specification describes it: it degrades or breaks.
 func lost(x clients.Cell) bool { return x.Support == clients.Degrades || x.Support == clients.Breaks }
 
+// freeText draws a select whose cell x breaks it for the field alone (not
+// the whole form) as the free text box the client shows instead, its
+// options dropped, and reports whether it did.
+func (fd *Field) freeText(x clients.Cell) bool {
+	if x.Support != clients.Breaks || x.WholeForm {
+		return false
+	}
+	fd.Control = "text"
+	fd.Dropped = append(fd.Dropped, "the options (a free text box)")
+	return true
+}
+
 // enumNames are the legacy titles of a select (enum + enumNames).
 func enumNames(p *jsonschema.Schema) []string {
 	names, _ := p.Extras["enumNames"].([]string)
@@ -266,11 +278,15 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 		fd.Control = "text"
 		switch {
 		case len(p.OneOf) > 0:
-			fd.Control = "select"
-			fd.Options = options(p.OneOf, nil, use(clients.TitledEnum), byConst)
+			if x := use(clients.TitledEnum); !fd.freeText(x) {
+				fd.Control = "select"
+				fd.Options = options(p.OneOf, nil, x, byConst)
+			}
 		case len(enumNames(p)) > 0:
-			fd.Control = "select"
-			fd.Options = options(nil, enumOptions(p.Enum, enumNames(p)), use(clients.EnumNames), byConst)
+			if x := use(clients.EnumNames); !fd.freeText(x) {
+				fd.Control = "select"
+				fd.Options = options(nil, enumOptions(p.Enum, enumNames(p)), x, byConst)
+			}
 		case len(p.Enum) > 0 || fd.RunTime:
 			fd.Control = "select"
 			fd.Options = options(nil, enumOptions(p.Enum, nil), use(clients.Enum), false)
@@ -313,7 +329,9 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 		use(clients.Boolean)
 	case "array":
 		fd.Control = "multi-select"
-		use(clients.MultiSelect)
+		if fd.freeText(use(clients.MultiSelect)) {
+			break
+		}
 		if p.Items != nil {
 			fd.Options = options(p.Items.AnyOf, enumOptions(p.Items.Enum, nil), clients.Cell{Support: clients.Renders}, byConst)
 		}

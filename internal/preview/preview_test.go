@@ -240,3 +240,18 @@ func TestForms(t *testing.T) {
 	require.True(t, acct.RunTime)
 	require.Equal(t, "select", acct.Control)
 }
+
+// A client that breaks a titled select for the field alone (it shows a
+// free text box) is drawn so: a text box, the options dropped; one that
+// breaks the whole form is not (it becomes the yes/no box instead).
+func TestBrokenSelectIsFreeText(t *testing.T) {
+	free := &clients.Client{ID: "free", Name: "Free", Version: "1", Form: clients.Cell{Support: clients.Renders},
+		Features: map[clients.Feature]clients.Cell{
+			clients.TitledEnum: {Support: clients.Breaks, How: "a free text box", Source: "https://example.com/free/oneof"},
+		}}
+	w := fieldOf(t, column(bookForm(t), free), "window")
+	require.Equal(t, "text", w.Control)
+	require.Empty(t, w.Options)
+	require.Equal(t, []string{"the options (a free text box)"}, w.Dropped)
+	require.Equal(t, "select", fieldOf(t, column(bookForm(t), Reference), "window").Control)
+}
