@@ -43,6 +43,9 @@ type Use struct {
 	Key string
 	// What says it for a reader: "an integer field", "default=false".
 	What string
+	// Cell, when set, is the effect itself, the protocol's rather than a
+	// client's (see sent): what a client of an older protocol is sent.
+	Cell *clients.Cell
 }
 
 // formFeature is the pseudo-feature of a client's Form cell (whether it
@@ -129,6 +132,57 @@ func Features(s *annotate.Struct) []Use {
 		}
 	}
 	out = append(out, Use{Feature: clients.DeclineCancel, What: "its decline and cancel answers"})
+	return out
+}
+
+// modern is the first protocol version whose form elicitation knows the
+// whole requestedSchema grammar (titled selects, multi selects, defaults of
+// every kind); the runtime sends a client of an older version a reduced
+// schema (internal/downgrade).
+const modern = "2025-11-25"
+
+// elicitation2025 is the source of what an MCP 2025-06-18 client is sent.
+const elicitation2025 clients.Source = "https://modelcontextprotocol.io/specification/2025-06-18/client/elicitation"
+
+// sent returns uses as client c is sent them: unchanged for a client of
+// MCP 2025-11-25 or later (or of no known version); for an older one, as
+// the runtime reduces the schema (internal/downgrade): a titled select is
+// enum + enumNames; a default other than a boolean's is not sent; an
+// optional multi select is left out, and a required one is never sent: the
+// call ends in the tool error naming it. Those effects carry their own Cell.
+func sent(uses []Use, c *clients.Client) []Use {
+	if len(c.Protocols) == 0 || c.Protocols[0] >= modern {
+		return uses
+	}
+	v := c.Protocols[0]
+	var out []Use
+	dropped := map[*annotate.Field]bool{}
+	for _, u := range uses {
+		if u.Feature == clients.MultiSelect && u.Field != nil {
+			dropped[u.Field] = true
+			cl := clients.Cell{Support: clients.Degrades, Source: elicitation2025,
+				How: "left out of the form: protocol " + v + " has no multi select",
+				Fix: "ask it as one boolean per option, or take it as an argument"}
+			if u.Field.Required {
+				cl = clients.Cell{Support: clients.Breaks, WholeForm: true, Source: elicitation2025,
+					How: "the form is never sent: protocol " + v + " has no multi select, so the call ends in the tool error naming the field",
+					Fix: "make the multi select optional, or ask it as one boolean per option"}
+			}
+			out = append(out, Use{Feature: u.Feature, Field: u.Field, Key: u.Key, What: u.What, Cell: &cl})
+		}
+	}
+	for _, u := range uses {
+		switch {
+		case u.Field != nil && dropped[u.Field]:
+			continue // the field is not in the form it is sent
+		case u.Feature == clients.TitledEnum:
+			u.Feature, u.What = clients.EnumNames, u.What+", sent as enum + enumNames (protocol "+v+")"
+		case u.Feature == clients.Default && u.Field != nil && u.Field.Kind != annotate.Boolean:
+			u.Cell = &clients.Cell{Support: clients.Degrades, Source: elicitation2025,
+				How: "not sent: protocol " + v + " has defaults on booleans only", Fix: "say the default in the description"}
+		}
+		out = append(out, u)
+	}
 	return out
 }
 
@@ -220,8 +274,11 @@ func Struct(s *annotate.Struct, chosen []*clients.Client, level Level) []annotat
 		// One whole-form warning per effect: the cells of several features
 		// (integer, bounds, optional number) often say the same.
 		whole := map[clients.Cell]int{} // cell → index in out of its whole-form warning
-		for _, u := range uses {
+		for _, u := range sent(uses, c) {
 			cl := cell(c, u.Feature)
+			if u.Cell != nil {
+				cl = *u.Cell
+			}
 			if cl.Support != clients.Breaks && (cl.Support != clients.Degrades || level < Degrades) {
 				continue
 			}

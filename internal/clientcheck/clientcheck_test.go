@@ -343,9 +343,28 @@ func write(t *testing.T, dir, name, content string) {
 // TestRealTableOnExamples: the table's own evidence on the examples, by
 // client id (names and versions change with the evidence): bookflight's
 // integer passengers makes Codex replace the whole form; its titled select
-// window is shown by value in VS Code and as free text in Goose; billing's
-// titled accounts and deploy's question likewise.
+// window is shown by value in VS Code, and Goose (desktop), on protocol
+// 2025-03-26, is sent it as enum + enumNames and shows the raw values (and
+// is not sent the number's default); billing's titled accounts and deploy's
+// question likewise.
 func TestRealTableOnExamples(t *testing.T) {
+	// A required multi select is never sent to a client of an older
+	// protocol: the whole form, not the field.
+	old := &clients.Client{ID: "old", Name: "Old", Version: "1", Protocols: []string{"2025-06-18"}, Form: clients.Cell{Support: clients.Renders}}
+	var picks *annotate.Struct
+	for _, s := range load(t, "runtime/internal/fixture").Structs {
+		if s.Name == "Picks" {
+			picks = s
+		}
+	}
+	if picks == nil {
+		t.Fatal("no Picks in the fixture")
+	}
+	ws := clientcheck.Struct(picks, []*clients.Client{old}, clientcheck.Breaks)
+	if want := "Old 1 (old) breaks the whole form of pick_seats, because of seats (a multi select): the form is never sent: protocol 2025-06-18 has no multi select"; len(ws) != 1 || !strings.Contains(ws[0].Message, want) {
+		t.Errorf("got %v, want one warning with %q", ws, want)
+	}
+
 	if len(clients.All) == 0 {
 		t.Fatal("the client table is empty")
 	}
@@ -356,12 +375,13 @@ func TestRealTableOnExamples(t *testing.T) {
 			"\targs.go:14:59: passengers: an integer field",
 			"args.go:13:55: warning: VS Code ",
 			"(vscode) degrades window, a titled select",
-			"(goose-desktop) breaks window, a titled select",
+			"(goose-desktop) degrades window, a titled select (oneOf const+title), sent as enum + enumNames (protocol 2025-03-26)",
+			"(goose-desktop) degrades passengers, default=1: not sent: protocol 2025-03-26 has defaults on booleans only",
 			"(goose-desktop) breaks passengers, an optional integer",
 		},
 		"examples/billing": {
 			"(vscode) degrades account, a select of run-time choices",
-			"(goose-desktop) breaks account, a select of run-time choices",
+			"(goose-desktop) degrades account, a select of run-time choices, titled (oneOf const+title) when they have titles, sent as enum + enumNames",
 		},
 		"examples/deploy": {
 			"(vscode) degrades environment, a titled select",

@@ -343,7 +343,7 @@ func (col *Column) field(f Form, key string, p *jsonschema.Schema, required bool
 			} else {
 				fd.Value = "false"
 			}
-		} else if lost(use(clients.Default)) {
+		} else if use(clients.Default).Support == clients.Breaks { // a degraded default is a note, not gone
 			fd.Dropped = append(fd.Dropped, "default "+jsonText(p.Default))
 		} else {
 			fd.Value = jsonText(p.Default)
