@@ -209,6 +209,13 @@ func TestLoopback(t *testing.T) {
 		require.Error(t, Loopback(a), a)
 	}
 	require.True(t, strings.Contains(Loopback(":1").Error(), "loopback"))
+	// A request's Host header, with or without a port.
+	for _, h := range []string{"127.0.0.1:8090", "localhost", "[::1]:80", "::1"} {
+		require.NoError(t, loopbackHost(h), h)
+	}
+	for _, h := range []string{"evil.example", "evil.example:8090", "10.0.0.1:80"} {
+		require.Error(t, loopbackHost(h), h)
+	}
 }
 
 // TestForms loads the examples' tools and questions: a question names the

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,15 @@ func Loopback(addr string) error {
 	return fmt.Errorf("-serve %q: not a loopback address; the preview serves only this machine (use 127.0.0.1:PORT)", addr)
 }
 
+// loopbackHost returns an error unless host, a request's Host header (with
+// or without a port), names a loopback address or localhost.
+func loopbackHost(host string) error {
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), "0")
+	}
+	return Loopback(host)
+}
+
 // Serve serves the page on addr, a loopback address, until ctx ends: each
 // request of / loads the packages again, so a reload shows the code as it
 // is now (a page of the diagnostics when mcpgen has some). ready, when not
@@ -58,6 +68,16 @@ func Serve(ctx context.Context, addr string, opts Options, ready func(addr strin
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" && r.URL.Path != "/index.html" {
 			http.NotFound(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.Error(w, "mcpgen preview: only GET", http.StatusMethodNotAllowed)
+			return
+		}
+		if loopbackHost(r.Host) != nil {
+			// A page of another site that resolved its name to this
+			// machine (DNS rebinding) must not read the preview.
+			http.Error(w, "mcpgen preview: Host must name this machine (127.0.0.1, ::1 or localhost)", http.StatusForbidden)
 			return
 		}
 		mu.Lock()
