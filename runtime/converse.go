@@ -28,13 +28,10 @@ import (
 //
 // Without req.Send it returns call(ctx, req) as it is.
 //
-// An answer the adapter's SDK refused before the server saw it
-// ([protocol.AnswerRefusedError]) is passed on as an accepted answer with
-// [protocol.ElicitResult].Refused set, so the form is asked again with the
-// reason. Any other error of Send (the client answered with an error, its
-// stream or session went away, notifications/cancelled ended ctx) ends the
-// call with that error, wrapped: nothing ran, and nothing was recorded (a
-// branch runs only in the request that completes the call).
+// An error of Send (the client answered with an error, its stream or
+// session went away, notifications/cancelled ended ctx) ends the call with
+// that error, wrapped: nothing ran, and nothing was recorded (a branch runs
+// only in the request that completes the call).
 //
 // Each round sends the input requests one by one, in the order of their
 // keys.
@@ -55,11 +52,7 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 		for _, key := range slices.Sorted(maps.Keys(resp.InputRequests)) {
 			ir := resp.InputRequests[key]
 			ans, err := req.Send(ctx, ir)
-			var refused *protocol.AnswerRefusedError
-			switch {
-			case errors.As(err, &refused):
-				ans = &protocol.ElicitResult{Action: Accept, Refused: refused.Reason}
-			case err != nil:
+			if err != nil {
 				if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
 					return nil, fmt.Errorf("mcpgen: the call ended while the client was asked (%s): %w; nothing ran", ir.Method(), cause)
 				}

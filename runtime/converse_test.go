@@ -102,13 +102,13 @@ func TestSessionBadAnswerIsAskedAgain(t *testing.T) {
 	assert.Zero(t, e2.rec.Count())
 }
 
-// An answer the SDK refused before the flow saw it is asked again with the
-// SDK's reason, as an answer that breaks a rule.
+// An answer the client refused itself (Refused) is asked again with the
+// reason, as an answer that breaks a rule.
 func TestSessionRefusedAnswerIsAskedAgain(t *testing.T) {
 	e := newEnv(t, nil)
 	c := &sessionClient{answer: func(n int, er *protocol.ElicitRequest) (protocol.InputResponse, error) {
 		if n == 1 {
-			return nil, &protocol.AnswerRefusedError{Reason: "nights breaks its maximum rule"}
+			return &protocol.ElicitResult{Action: runtime.Accept, Refused: "nights breaks its maximum rule"}, nil
 		}
 		return accepted(goodAnswer), nil
 	}}

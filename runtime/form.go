@@ -347,8 +347,8 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		case er.Action != Accept:
 			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
 		case er.Refused != "":
-			// The adapter's SDK refused the answer before the flow saw it
-			// (see protocol.AnswerRefusedError): the same fields again,
+			// The client refused its own answer (protocol.ElicitResult's
+			// Refused): the same fields again,
 			// with its reason, the answers kept from earlier rounds kept.
 			r.reasked = append(r.reasked, last.Fields...)
 			p.schema, p.schemaJSON = f.schemaOf(last.Fields)

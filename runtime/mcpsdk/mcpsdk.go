@@ -121,8 +121,8 @@ func toolErrorResult(err error) (*mcp.CallToolResult, error) {
 // on the open call and returns its answer ([protocol.Request.Send]): an
 // elicitation/create through ServerSession.Elicit, its answer as the client
 // sent it (see keepAnswers: the flow judges it by its own rules, as on
-// 2026-07-28; only when that answer was not kept does go-sdk's refusal
-// become a *protocol.AnswerRefusedError, asked again with its reason);
+// 2026-07-28; an answer the client refused itself, sending go-sdk's
+// reason, is an accepted answer with Refused set, asked again with it);
 // sampling/createMessage and roots/list through their ServerSession
 // methods. A JSON-RPC error the client answered with becomes a plain error,
 // so that its code is never taken for the server's own.
@@ -145,7 +145,7 @@ func send(ctx context.Context, ss *mcp.ServerSession, ir protocol.InputRequest) 
 				// the empty accept it was.
 				return &protocol.ElicitResult{Action: protocol.Accept, Content: map[string]any{}}, nil
 			}
-			return nil, &protocol.AnswerRefusedError{Reason: refusedReason(why)}
+			return &protocol.ElicitResult{Action: protocol.Accept, Refused: refusedReason(why)}, nil
 		}
 		return nil, clientError(err)
 	}

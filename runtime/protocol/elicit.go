@@ -71,12 +71,11 @@ type InputResponse interface {
 type ElicitResult struct {
 	Action  Action
 	Content map[string]any
-	// Refused, when set, says why the server's SDK refused the client's
-	// accepted answer before the flow saw it (go-sdk v1.8.0's
-	// ServerSession.Elicit checks content against the requestedSchema on a
-	// session of a protocol before 2026-07-28), in words that quote no
-	// value; Content is then nil. The flow asks the form again with the
-	// reason, as it does an answer that breaks a rule (see [Request.Send]).
+	// Refused, when set, says why the client refused its own accepted
+	// answer and sent an error instead (go-sdk's client checks its answer
+	// against the requestedSchema; [Request.Send] on a session), in words
+	// that quote no value; Content is then nil. The flow asks the form
+	// again with the reason, as it does an answer that breaks a rule.
 	Refused string
 }
 

@@ -66,26 +66,13 @@ type Request struct {
 	// runtime.Converse): each input-required result it would return is sent
 	// this way and its answers are fed back, until the call completes.
 	//
-	// Errors: an *[AnswerRefusedError] when the adapter's SDK refused an
-	// accepted answer before the server saw it (the form is asked again
-	// with the reason); any other error (the client answered with a
-	// JSON-RPC error, its stream or session went away, ctx ended) ends the
-	// call with nothing run.
+	// An answer the client refused itself, sending an error with its reason
+	// instead (go-sdk's client checks its own answer against the
+	// requestedSchema), is an accepted [ElicitResult] with Refused set: the
+	// form is asked again with the reason. Any error (the client answered
+	// with another JSON-RPC error, its stream or session went away, ctx
+	// ended) ends the call with nothing run.
 	Send func(ctx context.Context, ir InputRequest) (InputResponse, error)
-}
-
-// AnswerRefusedError is what [Request.Send] returns when the adapter's SDK
-// refused the client's accepted answer to elicitation/create before the
-// server saw it: go-sdk v1.8.0's ServerSession.Elicit checks the content
-// against the requestedSchema it sent (MCP 2025-11-25, client/elicitation:
-// the server validates the content) and returns only an error. Reason says
-// which field broke which rule, quoting no value the user typed.
-type AnswerRefusedError struct{ Reason string }
-
-// Error returns "the client's answer does not fit the form: " and the
-// reason.
-func (e *AnswerRefusedError) Error() string {
-	return "the client's answer does not fit the form: " + e.Reason
 }
 
 // Capabilities returns the client capabilities the request declared (from
