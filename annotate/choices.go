@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/skeleton"
 )
 
 // runtimePath is the import path of the package whose Choice a
@@ -191,12 +193,7 @@ func (a *analyzer) choicesStubs(s *Struct, tn *types.TypeName, missing []*Field)
 	var b strings.Builder
 	for _, f := range missing {
 		b.WriteString("\n")
-		doc := fmt.Sprintf("%s lists the options of %s (elicit:\"choices\") for this call: for example the caller's "+
-			"own accounts (%s.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on "+
-			"every request of the call; an answer counts only if it is among the options of the request it arrives in. "+
-			"With one option a required field takes it without asking; with none the call ends in a tool error.",
-			f.ChoicesMethod, f.JSONName, rtName)
-		for _, line := range wrapWords(doc, 96) {
+		for _, line := range skeleton.Fill(skeleton.ChoicesDoc(f.ChoicesMethod, f.JSONName, rtName), skeleton.DocColumns-len("// ")) {
 			b.WriteString("\n// " + line)
 		}
 		b.WriteString("\n")
@@ -292,26 +289,4 @@ func (a *analyzer) stubImports(file *ast.File) ([]TextEdit, string, string) {
 	}
 	pos := a.fset.Position(at)
 	return []TextEdit{{Pos: pos, End: pos, NewText: text}}, ctxName, rtName
-}
-
-// wrapWords breaks text into lines of at most width bytes at spaces (a
-// longer word is a line of its own).
-func wrapWords(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }
