@@ -38,10 +38,7 @@ func TestMissingChoicesMethodThenFix(t *testing.T) {
 	}
 	requireSame(t, before, snapshot(t, dir))
 
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	if b, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
-		t.Fatalf("go build mcpgen-vet: %v\n%s", err, b)
-	}
+	tool := buildVet(t)
 	b, err := exec.Command(tool, "./...").CombinedOutput()
 	if err == nil || !strings.Contains(string(b), want[:strings.Index(want, "\n")]) {
 		t.Errorf("mcpgen-vet ./...: %v, want the same diagnostic:\n%s", err, b)
