@@ -53,6 +53,10 @@ func (a *analyzer) checkChoicesMethods(s *Struct) {
 			continue
 		}
 		fix, recv := a.choicesStubs(s, tn, missing)
+		hint := ""
+		if fix != nil {
+			hint = "; mcpgen-vet -fix adds a stub"
+		}
 		for _, f := range missing {
 			at, ok := a.choicesAt[f]
 			if !ok {
@@ -60,9 +64,9 @@ func (a *analyzer) checkChoicesMethods(s *Struct) {
 			}
 			d := Diagnostic{Pos: at[0], End: at[1],
 				Message: fmt.Sprintf("elicit tag on %s: choices takes its options from the handler's %s method, which %s lacks; "+
-					"add func (%s) %s(ctx context.Context, args *%s) ([]runtime.Choice, error), listing the options of %s for each call "+
+					"add func (%s) %s(ctx context.Context, args *%s) ([]runtime.Choice, error), listing the options of %s for each call%s "+
 					"(docs/questions.md, \"Run-time choices\")",
-					f.GoName, f.ChoicesMethod, tn.Name(), recv, f.ChoicesMethod, s.Name, f.JSONName),
+					f.GoName, f.ChoicesMethod, tn.Name(), recv, f.ChoicesMethod, s.Name, f.JSONName, hint),
 				Related: []Related{{Pos: a.fset.Position(tn.Pos()), Message: fmt.Sprintf("%s, the handler of %s, has no %s", tn.Name(), s.Name, f.ChoicesMethod)}},
 			}
 			if fix != nil {
