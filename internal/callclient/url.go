@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os/exec"
+	"time"
 
 	"github.com/charmbracelet/huh"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,16 +17,31 @@ import (
 // link leads before opening it; then it waits for the user to finish there
 // (accept), or to decline or cancel. Scripted: the next answer if one is
 // left, else accept, after -open-cmd has run with the URL.
+//
+// Only an absolute http or https URL with a host is shown or opened
+// (pageURL), and at most MaxURLOpens in one call; anything else ends the
+// call with an error naming what the server sent.
 func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	u, err := url.Parse(p.URL)
-	if err != nil || u.Host == "" {
-		return nil, c.fail(fmt.Errorf("URL elicitation %s: %q is not an absolute URL", p.ElicitationID, p.URL))
+	u, err := pageURL(p.URL)
+	if err != nil {
+		return nil, c.fail(fmt.Errorf("URL elicitation %s: %v", clean(p.ElicitationID), err))
+	}
+	c.mu.Lock()
+	c.opened++
+	opened := c.opened
+	c.mu.Unlock()
+	if opened > MaxURLOpens {
+		return nil, c.fail(&limitError{Limit: "MaxURLOpens",
+			What: fmt.Sprintf("the server asked to open page %d in this call (%s); mcpgen call opens at most %d", opened, clean(p.URL), MaxURLOpens)})
 	}
 	fmt.Fprintf(c.stderr, "%s\nOpen this page in your browser (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
 	if c.scripted {
 		if len(c.openCmd) > 0 {
+			ctx, stop := c.within(ctx) // -timeout and Ctrl-C end it
+			defer stop()
 			cmd := exec.CommandContext(ctx, c.openCmd[0], append(c.openCmd[1:], p.URL)...)
 			cmd.Stdout, cmd.Stderr = c.stderr, c.stderr
+			cmd.WaitDelay = time.Second // a child it left holding the output
 			if err := cmd.Run(); err != nil {
 				return nil, c.fail(fmt.Errorf("-open-cmd %s: %v", c.openCmd[0], err))
 			}
@@ -47,15 +63,40 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 			huh.NewOption("Done (accept)", "accept"),
 			huh.NewOption("Decline", "decline"),
 			huh.NewOption("Cancel", "cancel"),
-		))).WithShowHelp(false)
+		)))
 	ctx, stop := c.within(ctx)
 	defer stop()
 	defer c.showing(p.Message)()
-	if err := run(ctx, form, c.stdin, c.stderr, c.interruptKeys); err != nil {
-		if err == huh.ErrUserAborted {
-			return &mcp.ElicitResult{Action: "cancel"}, nil
-		}
+	defer c.clock.pause()()
+	answer, err := run(ctx, form, false, c.stdin, c.stderr, c.interruptKeys)
+	if err != nil {
 		return nil, c.fail(err)
 	}
-	return &mcp.ElicitResult{Action: action}, nil
+	if answer == "accept" {
+		answer = action
+	}
+	return &mcp.ElicitResult{Action: answer}, nil
+}
+
+// pageURL is a URL-mode elicitation's url if it is one to open: absolute,
+// http or https, with a host. The page is the server's web page (MCP
+// 2026-07-28 client/elicitation, "URL mode"); any other scheme could run
+// or read something on this machine when opened (javascript:, file:,
+// data:, smb:), and a scheme-relative //host has no scheme at all.
+func pageURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a URL: %v", clean(s), err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		what := "scheme " + u.Scheme + ":"
+		if u.Scheme == "" {
+			what = "no scheme"
+		}
+		return nil, fmt.Errorf("%q has %s; mcpgen call opens only http and https URLs", clean(s), clean(what))
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return nil, fmt.Errorf("%q has no host; mcpgen call opens only absolute http and https URLs", clean(s))
+	}
+	return u, nil
 }
