@@ -191,7 +191,7 @@ type caller struct {
 
 	orders propertyOrders
 	clock  *clock                  // -timeout
-	opened int                     // URL-mode pages answered (MaxURLOpens); under mu
+	pages  map[string]bool         // URL-mode pages asked (elicitationId, URL), at most MaxURLOpens; under mu
 	ctx    context.Context         // the run's, ended by cancel
 	cancel context.CancelCauseFunc // ends the run: a timeout, an interrupt
 

@@ -101,6 +101,18 @@ func done(text string) map[string]any {
 	return map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text", "text": text}}}
 }
 
+// askOnce is a hostile server whose tools/call asks the input requests
+// made by ask, and completes with text once they are answered.
+func askOnce(ask func() map[string]any, text string) hostile {
+	return hostile{call: func(w http.ResponseWriter, id json.RawMessage, p callParams) {
+		if p.InputResponses != nil {
+			reply(w, id, done(text))
+			return
+		}
+		reply(w, id, inputRequired(ask()))
+	}}
+}
+
 // recorder is an -open-cmd that appends each URL it is given, a line
 // each, to the file it returns.
 func recorder(t *testing.T) (cmd, log string) {
@@ -124,13 +136,9 @@ func opened(t *testing.T, log string) []string {
 // -open-cmd; any other is refused with the URL named, and nothing is run.
 func TestHostileURLSchemes(t *testing.T) {
 	var link atomic.Value
-	endpoint := hostile{call: func(w http.ResponseWriter, id json.RawMessage, p callParams) {
-		if p.InputResponses != nil {
-			reply(w, id, done("opened"))
-			return
-		}
-		reply(w, id, inputRequired(map[string]any{"page": urlRequest("e1", link.Load().(string))}))
-	}}.start(t)
+	endpoint := askOnce(func() map[string]any {
+		return map[string]any{"page": urlRequest("e1", link.Load().(string))}
+	}, "opened").start(t)
 	for _, tc := range []struct{ url, why string }{
 		{"javascript://example.com/%0Aalert(1)", `has scheme javascript:; mcpgen call opens only http and https URLs`},
 		{"file://localhost/etc/passwd", `has scheme file:`},
@@ -179,27 +187,47 @@ func TestHostileURLOpensBounded(t *testing.T) {
 		assert.LessOrEqual(t, len(opened(t, log)), MaxURLOpens)
 	})
 	t.Run(Protocol2025, func(t *testing.T) {
-		server := mcp.NewServer(&mcp.Implementation{Name: "pages", Version: "1"}, nil)
-		server.AddTool(&mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				for i := range 200 {
-					if _, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Open the page",
-						URL: fmt.Sprintf("http://127.0.0.1:9/page/%d", i), ElicitationID: fmt.Sprint("e", i)}); err != nil {
-						return nil, err
-					}
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "200 pages opened"}}}, nil
-			})
-		srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-		t.Cleanup(srv.Close)
 		cmd, log := recorder(t)
-		code, out, errs := call(t, "-protocol", Protocol2025, "-open-cmd", cmd, srv.URL, "t", "{}")
+		code, out, errs := call(t, "-protocol", Protocol2025, "-open-cmd", cmd, pagesServer(t, 200, false), "t", "{}")
 		assert.Equal(t, 1, code, errs)
 		assert.Empty(t, out)
 		assert.Contains(t, errs, fmt.Sprintf("mcpgen call: the server asked to open page %d in this call (http://127.0.0.1:9/page/%d); mcpgen call opens at most %d (mcpgen call's limit MaxURLOpens)\n",
 			MaxURLOpens+1, MaxURLOpens, MaxURLOpens))
 		assert.Len(t, opened(t, log), MaxURLOpens)
 	})
+	// One page the server asks again and again (it still waits for it) is
+	// one page: opened once, and not refused.
+	t.Run("again", func(t *testing.T) {
+		cmd, log := recorder(t)
+		code, out, errs := call(t, "-protocol", Protocol2025, "-open-cmd", cmd, pagesServer(t, 3*MaxURLOpens, true), "t", "{}")
+		assert.Equal(t, 0, code, errs)
+		assert.Equal(t, "30 pages asked\n", out)
+		assert.Equal(t, []string{"http://127.0.0.1:9/page/0"}, opened(t, log))
+		assert.Equal(t, 3*MaxURLOpens-1, strings.Count(errs, "The server still waits for this page (host: 127.0.0.1:9):\n"))
+	})
+}
+
+// pagesServer is a go-sdk server of 2025-11-25 sessions whose tool t asks
+// n URL-mode pages one after another (the same page each time when same),
+// then returns "n pages asked"; it returns the endpoint.
+func pagesServer(t *testing.T, n int, same bool) string {
+	server := mcp.NewServer(&mcp.Implementation{Name: "pages", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for i := range n {
+				if same {
+					i = 0
+				}
+				if _, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Open the page",
+					URL: fmt.Sprintf("http://127.0.0.1:9/page/%d", i), ElicitationID: fmt.Sprint("e", i)}); err != nil {
+					return nil, err
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%d pages asked", n)}}}, nil
+		})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // F5: a tools/list whose every page has a nextCursor is followed for
@@ -311,13 +339,9 @@ func formRequest(n int) map[string]any {
 // not, nothing is sent.
 func TestHostileHugeForm(t *testing.T) {
 	var fields atomic.Int64
-	endpoint := hostile{call: func(w http.ResponseWriter, id json.RawMessage, p callParams) {
-		if p.InputResponses != nil {
-			reply(w, id, done("answered"))
-			return
-		}
-		reply(w, id, inputRequired(map[string]any{"form": formRequest(int(fields.Load()))}))
-	}}.start(t)
+	endpoint := askOnce(func() map[string]any {
+		return map[string]any{"form": formRequest(int(fields.Load()))}
+	}, "answered").start(t)
 	fields.Store(100_000)
 	code, out, errs := call(t, "-accept", "{}", endpoint, "t", "{}")
 	assert.Equal(t, 1, code, errs)

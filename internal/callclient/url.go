@@ -19,24 +19,26 @@ import (
 // left, else accept, after -open-cmd has run with the URL.
 //
 // Only an absolute http or https URL with a host is shown or opened
-// (pageURL), and at most MaxURLOpens in one call; anything else ends the
-// call with an error naming what the server sent.
+// (pageURL), and at most MaxURLOpens pages in one call; anything else ends
+// the call with an error naming what the server sent. A page asked again
+// (the same elicitationId and URL: the server still waits for it) is not
+// a new page: -open-cmd does not run again.
 func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	u, err := pageURL(p.URL)
 	if err != nil {
 		return nil, c.fail(fmt.Errorf("URL elicitation %s: %v", clean(p.ElicitationID), err))
 	}
-	c.mu.Lock()
-	c.opened++
-	opened := c.opened
-	c.mu.Unlock()
-	if opened > MaxURLOpens {
-		return nil, c.fail(&limitError{Limit: "MaxURLOpens",
-			What: fmt.Sprintf("the server asked to open page %d in this call (%s); mcpgen call opens at most %d", opened, clean(p.URL), MaxURLOpens)})
+	again, err := c.newPage(p.ElicitationID, p.URL)
+	if err != nil {
+		return nil, c.fail(err)
 	}
-	fmt.Fprintf(c.stderr, "%s\nOpen this page in your browser (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
+	if again {
+		fmt.Fprintf(c.stderr, "%s\nThe server still waits for this page (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
+	} else {
+		fmt.Fprintf(c.stderr, "%s\nOpen this page in your browser (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
+	}
 	if c.scripted {
-		if len(c.openCmd) > 0 {
+		if len(c.openCmd) > 0 && !again {
 			ctx, stop := c.within(ctx) // -timeout and Ctrl-C end it
 			defer stop()
 			cmd := exec.CommandContext(ctx, c.openCmd[0], append(c.openCmd[1:], p.URL)...)
@@ -76,6 +78,26 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 		answer = action
 	}
 	return &mcp.ElicitResult{Action: answer}, nil
+}
+
+// newPage notes a page the server asks to open: again when it was asked
+// before in this call, an error when it is one more than MaxURLOpens.
+func (c *caller) newPage(id, link string) (again bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := id + "\x00" + link
+	if c.pages[key] {
+		return true, nil
+	}
+	if len(c.pages) == MaxURLOpens {
+		return false, &limitError{Limit: "MaxURLOpens",
+			What: fmt.Sprintf("the server asked to open page %d in this call (%s); mcpgen call opens at most %d", MaxURLOpens+1, clean(link), MaxURLOpens)}
+	}
+	if c.pages == nil {
+		c.pages = map[string]bool{}
+	}
+	c.pages[key] = true
+	return false, nil
 }
 
 // pageURL is a URL-mode elicitation's url if it is one to open: absolute,
