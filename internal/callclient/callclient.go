@@ -195,6 +195,8 @@ type caller struct {
 	ctx    context.Context         // the run's, ended by cancel
 	cancel context.CancelCauseFunc // ends the run: a timeout, an interrupt
 
+	terminal sync.Mutex // one form on screen at a time (a round may ask several at once)
+
 	mu      sync.Mutex
 	failure error  // why an elicitation could not be answered
 	form    string // the message of the form on screen, if any
@@ -392,10 +394,12 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	if !isTerminal(c.stdin) {
 		return nil, c.fail(fmt.Errorf("the server asks a form (%q) and stdin is not a terminal: answer it with -answers FILE or -accept '{json}' (or -decline, -cancel)", p.Message))
 	}
+	defer c.clock.pause()()
+	c.terminal.Lock()
+	defer c.terminal.Unlock()
 	ctx, stop := c.within(ctx)
 	defer stop()
 	defer c.showing(p.Message)()
-	defer c.clock.pause()()
 	res, err := runForm(ctx, c.stdin, c.stderr, clean(p.Message), fields, c.interruptKeys)
 	if err != nil {
 		return nil, c.fail(err)

@@ -32,6 +32,14 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 	if err != nil {
 		return nil, c.fail(err)
 	}
+	if !c.scripted {
+		if !isTerminal(c.stdin) {
+			return nil, c.fail(fmt.Errorf("the server asks you to open a page and stdin is not a terminal: give -answers, -accept, -decline, -cancel or -open-cmd"))
+		}
+		defer c.clock.pause()()
+		c.terminal.Lock()
+		defer c.terminal.Unlock()
+	}
 	if again {
 		fmt.Fprintf(c.stderr, "%s\nThe server still waits for this page (host: %s):\n%s\n", clean(p.Message), clean(u.Host), clean(p.URL))
 	} else {
@@ -54,9 +62,6 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 		}
 		return &mcp.ElicitResult{Action: a.Action}, nil
 	}
-	if !isTerminal(c.stdin) {
-		return nil, c.fail(fmt.Errorf("the server asks you to open a page and stdin is not a terminal: give -answers, -accept, -decline, -cancel or -open-cmd"))
-	}
 	action := "accept"
 	form := huh.NewForm(huh.NewGroup(huh.NewSelect[string]().
 		Title("When you have finished on the page:").
@@ -69,7 +74,6 @@ func (c *caller) elicitURL(ctx context.Context, p *mcp.ElicitParams) (*mcp.Elici
 	ctx, stop := c.within(ctx)
 	defer stop()
 	defer c.showing(p.Message)()
-	defer c.clock.pause()()
 	answer, err := run(ctx, form, false, c.stdin, c.stderr, c.interruptKeys)
 	if err != nil {
 		return nil, c.fail(err)
