@@ -54,9 +54,10 @@ With no tool, lists the server's tools. Flags come before the URL or tool.
 
 // Main runs `mcpgen call` with args (those after "call") and returns the
 // exit status: 0 on success, 1 when the call failed (a protocol error, a
-// tool result with isError, an unanswerable form, -timeout run out,
-// scripted answers left unused), 2 on usage errors, ExitInterrupted after
-// Ctrl-C.
+// tool result with isError, an unanswerable form, -timeout run out, a
+// limit the server went past (MaxReadBytes and the others), a URL-mode
+// page that is not http or https, scripted answers left unused), 2 on
+// usage errors, ExitInterrupted after Ctrl-C.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c caller
 	fs := flag.NewFlagSet("mcpgen call", flag.ContinueOnError)
@@ -73,7 +74,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(answerFlag{"accept", &answers}, "accept", "answer the next form with this `JSON` content (repeatable; with -decline and -cancel, in order)")
 	fs.Var(answerFlag{"decline", &answers}, "decline", "decline the next form")
 	fs.Var(answerFlag{"cancel", &answers}, "cancel", "cancel the next form")
-	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL as its last argument, and accept when it exits 0")
+	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL (http or https only) as its last argument, then send the next scripted answer, else accept")
 	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr, and every HTTP error status with its body")
 	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "bound on the whole call: connecting, listing, every round, -open-cmd (never the time you spend in a form); 0: no bound")
 	// The flag package would swallow the "--" that starts a stdio command.
