@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/mcpgen/mcpgen/internal/flowdef"
+import (
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/flowdef"
+)
 
 // KeyID exposes keyID to the external tests.
 var KeyID = keyID
@@ -21,4 +25,11 @@ func Redefine(f *Flow, change func(d *flowdef.Def[Args, Result, Choice, AskOptio
 	d := f.copyDef()
 	change(&d)
 	return &Flow{def: d}
+}
+
+// MemoryExpiry returns when m drops flow's entry (zero when it holds none).
+func MemoryExpiry(m *MemoryStore, flow string) time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.entries[flow].expires
 }

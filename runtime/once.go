@@ -96,10 +96,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	r.awaitPages(ctx)
 	store := r.o.Store
 	flow := r.flowIDText(r.st.FlowID)
-	// The state stops opening at its expiry by Options.Now; the store judges
-	// by the wall clock (Redis: the server's), so hand it the remaining
-	// lifetime from now, plus the clock skew other instances may have.
-	expires := time.Now().Add(time.Unix(r.st.Expires, 0).Sub(r.o.Now()) + r.o.ClockSkew)
+	expires := r.recordExpiry()
 	token := newToken()
 	lease := r.o.ClaimLease
 	deadline := time.Now().Add(r.o.ClaimWait)
@@ -184,6 +181,21 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		}
 		return resp, err
 	}
+}
+
+// recordExpiry is when the store may drop the record of r's flow: not
+// before any instance whose clock runs up to Options.ClockSkew behind this
+// one's could still open a state of the flow. The state closes a second
+// after its expiry (its Unix second still opens it, see [binding.closes]) by
+// Options.Now; the store judges by the wall clock (Redis: the server's), so
+// it is handed the remaining lifetime from now, plus the skew, rounded up
+// to the millisecond (the stores' unit: Redis PXAT).
+func (r *round) recordExpiry() time.Time {
+	t := time.Now().Add(r.st.closes().Sub(r.o.Now()) + r.o.ClockSkew)
+	if c := t.Truncate(time.Millisecond); c.Before(t) {
+		t = c.Add(time.Millisecond)
+	}
+	return t
 }
 
 // unrecordedRetryMax bounds the pause between attempts of holdUnrecorded.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -159,4 +160,15 @@ func (s *stallingStore) Claim(ctx context.Context, flow, token, epoch string, le
 		}
 	})
 	return s.MemoryStore.Claim(ctx, flow, token, epoch, lease)
+}
+
+// An instance whose clock runs 29.9 s behind (inside the allowed 30 s) opens
+// a completed flow's state until the end of its expiry's second by its
+// clock: the memory store keeps the record at least that long, so the
+// replay gets it and runs nothing.
+func TestRecordOutlivesTheSkewedState(t *testing.T) {
+	m := runtime.NewMemoryStore()
+	storetest.RecordOutlivesSkew(t, m, runtime.DefaultClockSkew-100*time.Millisecond, func(flow string) time.Time {
+		return runtime.MemoryExpiry(m, flow)
+	})
 }

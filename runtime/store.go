@@ -76,9 +76,9 @@ var (
 // engine draws for each retry that claims; epoch is a value [Store.Epoch]
 // returned; lease is a duration (at least a millisecond), measured by the
 // store's own clock from when it performs the operation; expires is when the
-// flow's requestState stops opening anywhere (its expiry, fixed in round 1,
-// plus [Options.ClockSkew]; by the wall clock), after which a record may be
-// dropped.
+// flow's requestState stops opening anywhere (the end of the Unix second of
+// its expiry, fixed in round 1, plus [Options.ClockSkew], rounded up to the
+// millisecond; by the wall clock), after which a record may be dropped.
 //
 // Implementations must be safe for concurrent use, and each method must be
 // atomic with respect to the others across every instance sharing the store
