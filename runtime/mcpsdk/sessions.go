@@ -283,17 +283,17 @@ func (h *Handler) send(next mcp.MethodHandler) mcp.MethodHandler {
 // principalOf is the key of r's per-principal session quota, as messages
 // name it: the principal HTTPOptions.Principal derives from the request (by
 // default the bearer token's user), quoted, or for an anonymous request
-// "the anonymous client at " and the client's IP address.
-func (h *Handler) principalOf(r *http.Request) string {
+// "the anonymous client at " and the client's IP address (anonymous true).
+func (h *Handler) principalOf(r *http.Request) (key string, anonymous bool) {
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 	if p := h.principal(r.Context(), extra); p != "" {
-		return strconv.Quote(p)
+		return strconv.Quote(p), false
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	return "the anonymous client at " + host
+	return "the anonymous client at " + host, true
 }
 
 // countCalls returns how many calls (JSON-RPC requests with an id) body
