@@ -46,6 +46,12 @@ var (
 	ErrPageCompleted = errors.New("mcpgen: URL-mode page already completed")
 	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
 	ErrPageExists = errors.New("mcpgen: URL-mode page id already taken")
+	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
+	// retry refused because its caller already has
+	// [Options.MaxFlowsPerPrincipal] flows claimed or recorded in the
+	// store: JSON-RPC -32603 naming the limit, nothing run, nothing
+	// stored.
+	ErrFlowQuota = errors.New("mcpgen: the caller holds its limit of flows in the store")
 	// ErrEpoch is what [Store.Claim] returns (wrapped) when the store's
 	// epoch is not the one the flow's requestState carries: the store has
 	// lost its memory since the flow began (a Redis restart without

@@ -243,6 +243,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpserve.BodyDeadline(w, r)
+	httpserve.MarkClient(r)
 	if h.stateful == nil {
 		serveStateless(h.stateless.inner, w, r)
 		return
@@ -507,6 +508,7 @@ func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpserve.BodyDeadline(w, r)
+	httpserve.MarkClient(r)
 	serveStateless(h.inner, w, r)
 }
 
