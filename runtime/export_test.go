@@ -33,3 +33,7 @@ func MemoryExpiry(m *MemoryStore, flow string) time.Time {
 	defer m.mu.Unlock()
 	return m.entries[flow].expires
 }
+
+// NewFlowIDForTest returns a new flow id as the engine draws one (22
+// base64url characters).
+func NewFlowIDForTest() string { return newToken() }

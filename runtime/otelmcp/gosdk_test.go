@@ -21,18 +21,13 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 )
 
-// A tools/call or prompts/get naming a tool or prompt the server does not
-// have is a span named by its method alone, and its duration has no
-// gen_ai.tool.name or gen_ai.prompt.name: the name is the client's, any
-// string, and would make a new series (and span name) per request.
-func TestUnknownTargetIsNoLabel(t *testing.T) {
-	spans := tracetest.NewSpanRecorder()
-	reader := sdkmetric.NewManualReader()
-	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
-		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}
+// instrumented returns a client session of a go-sdk server instrumented with
+// cfg that has one tool, named tool, answering "ok".
+func instrumented(t *testing.T, cfg *otelmcp.Config, tool string) *mcp.ClientSession {
+	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	otelmcp.Instrument(s, &runtime.Options{Keys: runtime.EphemeralKeyRing()}, cfg)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: tool}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 	})
 	st, ct := mcp.NewInMemoryTransports()
@@ -42,8 +37,21 @@ func TestUnknownTargetIsNoLabel(t *testing.T) {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), ct, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
+	return cs
+}
 
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo"})
+// A tools/call or prompts/get naming a tool or prompt the server does not
+// have is a span named by its method alone, and its duration has no
+// gen_ai.tool.name or gen_ai.prompt.name: the name is the client's, any
+// string, and would make a new series (and span name) per request.
+func TestUnknownTargetIsNoLabel(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	reader := sdkmetric.NewManualReader()
+	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
+		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}
+	cs := instrumented(t, cfg, "echo")
+
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo"})
 	require.NoError(t, err)
 	for _, name := range []string{"no-such-tool-1", "no-such-tool-2"} {
 		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name})
@@ -100,7 +108,7 @@ func (p *startSeen) note(name string, attrs []attribute.KeyValue) {
 	defer p.mu.Unlock()
 	p.seen = append(p.seen, name)
 	for _, kv := range attrs {
-		p.seen = append(p.seen, string(kv.Key)+"="+kv.Value.Emit())
+		p.seen = append(p.seen, string(kv.Key)+"="+kv.Value.String())
 	}
 }
 
@@ -119,22 +127,11 @@ func TestUnknownTargetIsBounded(t *testing.T) {
 	seen := &startSeen{}
 	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(seen)),
 		MeterProvider: sdkmetric.NewMeterProvider()}
-	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	otelmcp.Instrument(s, &runtime.Options{Keys: runtime.EphemeralKeyRing()}, cfg)
 	known := strings.Repeat("k", 120)
-	mcp.AddTool(s, &mcp.Tool{Name: known}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-	})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(t.Context(), st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := instrumented(t, cfg, known)
 
 	long := strings.Repeat("x", 20_000)
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: long})
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: long})
 	require.ErrorContains(t, err, "unknown tool")
 	_, err = cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: long})
 	require.ErrorContains(t, err, "unknown prompt")
