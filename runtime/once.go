@@ -88,7 +88,11 @@ func newToken() string {
 // input-required response, a *protocol.Error, or a response no branch
 // produced (r.ran unset) releases the claim. A store failure before run
 // refuses the retry with -32603 and runs nothing (fail closed), reported to
-// [Options.OnReject] wrapping [ErrStore].
+// [Options.OnReject] wrapping [ErrStore]. Before its claim a retry counts
+// its flow against its caller's [Options.MaxFlowsPerPrincipal] (until the
+// record would expire; a replay, a refusal or a release uncounts it): a
+// caller at its limit is refused with -32603 ([ErrFlowQuota]) and nothing
+// is stored.
 func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Response, error)) (resp *Response, err error) {
 	defer func() { r.end(ctx, resp, err) }()
 	if r.st == nil {
