@@ -47,7 +47,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
-	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 	"github.com/mcpgen/mcpgen/runtime/page"

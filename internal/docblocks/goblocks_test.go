@@ -30,6 +30,7 @@ var known = map[string]string{
 	"devauth":    "github.com/mcpgen/mcpgen/runtime/devauth",
 	"protocol":   "github.com/mcpgen/mcpgen/runtime/protocol",
 	"otelmcp":    "github.com/mcpgen/mcpgen/runtime/otelmcp",
+	"otelenv":    "github.com/mcpgen/mcpgen/runtime/otelenv",
 	"otelmcpgo":  "github.com/mcpgen/mcpgen/runtime/otelmcp/otelmcpgo",
 	"mcp":        "github.com/modelcontextprotocol/go-sdk/mcp",
 	"auth":       "github.com/modelcontextprotocol/go-sdk/auth",
