@@ -47,9 +47,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
-	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
