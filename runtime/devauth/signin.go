@@ -74,23 +74,28 @@ type SignIn struct {
 
 // NewSignIn returns the development sign-in for the pages at pageURL
 // (runtime.Options.PageURL: an absolute http or https URL whose path ends
-// with "/"), sealing its cookies with keys. The sign-in page accepts form
-// posts from pageURL's origin (as page.Options.TrustedOrigins does for the
-// page, for a proxy that does not pass the public Host on) and from its own.
-// A pageURL of another shape is an error naming it.
+// with "/", or that path alone), sealing its cookies with keys. The sign-in
+// returns a user only to a page under that path. It accepts form posts from
+// its own origin and, for an absolute pageURL, from pageURL's (as
+// page.Options.TrustedOrigins does for the page, behind a proxy that does
+// not pass the public Host on); an https pageURL makes its cookie Secure. A
+// pageURL of another shape is an error naming it.
 func NewSignIn(keys *runtime.KeyRing, pageURL string) (*SignIn, error) {
 	u, err := url.Parse(pageURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(u.Path, "/") ||
+	pathOnly := err == nil && u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(u.Path, "//")
+	if err != nil || (!pathOnly && ((u.Scheme != "http" && u.Scheme != "https") || u.Host == "")) || !strings.HasSuffix(u.Path, "/") ||
 		u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("devauth: page URL %q: want an absolute http or https URL whose path ends with /, without query or fragment", pageURL)
+		return nil, fmt.Errorf("devauth: page URL %q: want an absolute http or https URL whose path ends with /, or that path alone, without query or fragment", pageURL)
 	}
 	if keys == nil {
 		return nil, fmt.Errorf("devauth: NewSignIn needs the server's key ring")
 	}
 	s := &SignIn{Passwords: DefaultPasswords(), keys: keys, pagePath: u.Path, secure: u.Scheme == "https", now: time.Now}
 	cop := http.NewCrossOriginProtection()
-	if err := cop.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
-		return nil, fmt.Errorf("devauth: page URL %q: %w", pageURL, err)
+	if !pathOnly {
+		if err := cop.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
+			return nil, fmt.Errorf("devauth: page URL %q: %w", pageURL, err)
+		}
 	}
 	s.form = cop.Handler(http.HandlerFunc(s.serveForm))
 	return s, nil

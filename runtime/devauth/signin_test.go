@@ -102,7 +102,7 @@ func TestSignInSetsASealedSessionCookie(t *testing.T) {
 
 // A page URL the sign-in cannot return under is refused at construction.
 func TestNewSignInRefusesBadPageURLs(t *testing.T) {
-	for _, bad := range []string{"", "/connect/", "ftp://h/x/", "http://h/x", "http://h/x/?a=1", "http:///x/"} {
+	for _, bad := range []string{"", "/connect", "//h/x/", "ftp://h/x/", "http://h/x", "http://h/x/?a=1", "http:///x/"} {
 		_, err := NewSignIn(runtime.EphemeralKeyRing(), bad)
 		assert.Error(t, err, bad)
 	}
@@ -138,4 +138,12 @@ func TestSignInRefusesNonLoopback(t *testing.T) {
 	w = httptest.NewRecorder()
 	s.ServeHTTP(w, on("10.0.0.7:8080"))
 	assert.Equal(t, http.StatusOK, w.Code)
+}
+
+// A path alone: the sign-in returns under it.
+func TestNewSignInPathOnly(t *testing.T) {
+	s, err := NewSignIn(runtime.EphemeralKeyRing(), "/elicit/")
+	require.NoError(t, err)
+	assert.Equal(t, "/elicit/x", s.localNext("/elicit/x"))
+	assert.Equal(t, "", s.localNext("/connect/x"))
 }
