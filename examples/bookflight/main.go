@@ -17,7 +17,7 @@
 // instance receives it; without it each instance remembers only its own.
 // MCPGEN_INSTANCE (e.g. s1) makes older clients' session ids name this
 // instance, "s1.<random>", for a balancer that routes on them
-// (examples/loadbalanced/nginx-sessions.conf).
+// (examples/loadbalanced/nginx.conf).
 package main
 
 import (

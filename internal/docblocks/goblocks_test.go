@@ -312,3 +312,28 @@ func TestQuotedGoBlocksMatchTheirFile(t *testing.T) {
 		}
 	}
 }
+
+// A block of any other language with from=FILE shows FILE whole: its text
+// is FILE's, byte for byte, so that a configuration the documentation ships
+// (examples/loadbalanced/nginx.conf, haproxy.cfg) is the one the scripts run.
+func TestQuotedFilesAreWhole(t *testing.T) {
+	n := 0
+	for _, b := range all(t) {
+		file, ok := b.Attrs["from"]
+		if !ok || b.Lang == "go" {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Errorf("%s: from=%s: %v", b.Pos(), file, err)
+			continue
+		}
+		if b.Text != string(src) {
+			t.Errorf("%s: the block is not %s as it is, whole: copy the file into the block again", b.Pos(), file)
+		}
+	}
+	if n == 0 {
+		t.Error("no block quotes a whole file: the loadbalancer configurations of docs/operations.md are gone")
+	}
+}
