@@ -117,7 +117,8 @@ func (connectArgsHandler) Cancel(context.Context, *ConnectArgs) (*runtime.Result
 // among hers and picks bob's only one without asking; over HTTP the page is
 // mounted with the development sign-in (a link opened without a session
 // goes to /login; signed in, the page takes the key and the retry
-// completes), both refused on a non-loopback address.
+// completes), a non-loopback address is refused before anything is served,
+// and MCPGEN_INSTANCE prefixes an older client's session id.
 func TestInitStdioPrincipalAndURLPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
@@ -181,7 +182,7 @@ func TestInitStdioPrincipalAndURLPage(t *testing.T) {
 		assert.Contains(t, string(out), "refusing to serve development bearer tokens")
 
 		srv := exec.Command(bin, "-http", "127.0.0.1:0")
-		srv.Env = append(os.Environ(), "MCPGEN_STATE_KEYS=", "MCPGEN_REDIS_URL=", "MCPGEN_PAGE_URL=")
+		srv.Env = append(os.Environ(), "MCPGEN_STATE_KEYS=", "MCPGEN_REDIS_URL=", "MCPGEN_PAGE_URL=", mcpsdk.EnvInstance+"=s7")
 		logs, err := srv.StderrPipe()
 		require.NoError(t, err)
 		require.NoError(t, srv.Start())
@@ -218,8 +219,20 @@ func TestInitStdioPrincipalAndURLPage(t *testing.T) {
 		require.Len(t, opened, 1)
 		assert.True(t, strings.HasPrefix(opened[0], page), "%s is a page under %s", opened[0], page)
 
+		// MCPGEN_INSTANCE names the instance in an older client's session id
+		// (for stock nginx).
+		init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+		req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(init))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := devauth.Client("bob-token").Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Regexp(t, `^s7\.[A-Z2-7]{26}$`, resp.Header.Get("Mcp-Session-Id"))
+
 		// The sign-in page says what it is.
-		resp, err := http.Get(strings.TrimSuffix(page, "/elicit/") + devauth.SignInPath)
+		resp, err = http.Get(strings.TrimSuffix(page, "/elicit/") + devauth.SignInPath)
 		require.NoError(t, err)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
