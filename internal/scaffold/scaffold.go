@@ -98,7 +98,11 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if err := checkNoMain(pkg.Dir, opts.BuildTags); err != nil {
 		return "", nil, err
 	}
-	if clash := slices.DeleteFunc(slices.Clone(pkg.TakenNames), func(n string) bool { return !slices.Contains(declared, n) }); len(clash) > 0 {
+	names := declared
+	if len(urlQuestions) > 0 {
+		names = append(slices.Clone(declared), declaredForPages...)
+	}
+	if clash := slices.DeleteFunc(slices.Clone(pkg.TakenNames), func(n string) bool { return !slices.Contains(names, n) }); len(clash) > 0 {
 		return "", nil, fmt.Errorf("%s: the package declares %s, which the main mcpgen init writes declares or imports; rename yours", pkg.Dir, strings.Join(clash, ", "))
 	}
 	constraint, err := sharedConstraint(tools)
@@ -155,9 +159,13 @@ func sharedConstraint(tools []*annotate.Struct) (string, error) {
 	return all.String(), nil
 }
 
-// declared are the package-level names the main declares or imports.
-var declared = []string{"main", "serve", "pages", "pagePath", "context", "flag", "slog", "net", "http", "url", "os", "signal", "syscall",
-	"mcp", "runtime", "devauth", "mcpsdk", "otelenv", "page", "redisstore"}
+// declared are the package-level names the main declares or imports;
+// declaredForPages those it adds for a package with URL-mode questions.
+var (
+	declared = []string{"main", "serve", "context", "flag", "slog", "net", "http", "os", "signal", "syscall",
+		"mcp", "runtime", "devauth", "mcpsdk", "otelenv", "redisstore"}
+	declaredForPages = []string{"pages", "pagePath", "url", "page"}
+)
 
 // checkNoMain returns an error naming the position of the package's own
 // func main, if it has one (the main.go would declare a second).
@@ -203,8 +211,9 @@ func Render(name string, tools, urlQuestions []*annotate.Struct) ([]byte, error)
 	}
 	data.Names = strings.Join(names, ", ")
 	data.URLQuestions = strings.Join(questions, ", ")
-	// Until the generated Flows(Handlers{}) of the package: the flows one
-	// by one.
+	// The flows one by one, until the package's generated registration
+	// (Flows(Handlers{})) is written by mcpgen: then Flows is that call, and
+	// the main imports runtime only for pages (NeedRuntime = URLMode).
 	data.Flows = "[]*runtime.Flow{" + strings.Join(flows, "") + "\n}"
 	data.NeedRuntime = true
 	var b bytes.Buffer

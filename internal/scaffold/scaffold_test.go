@@ -35,6 +35,9 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 	assert.Contains(t, out, "mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))")
 	assert.Contains(t, out, "mcpsdk.ServeHandler(ctx, addr, endpoint, mux,")
 	assert.NotContains(t, out, "page.Handler", "no URL-mode question, no page")
+	for _, name := range declaredForPages {
+		assert.NotRegexp(t, `(?m)^\s+"([^"]*/)?`+name+`"$`, out, "declaredForPages lists only what pages add")
+	}
 	assert.NotContains(t, out, "SignIn")
 
 	q := &annotate.Struct{Name: "APIKey", Question: true, URLMode: true}
@@ -46,7 +49,7 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 	assert.Contains(t, out, "devauth.NewSignIn(o.Keys, where)")
 	assert.Contains(t, out, "mux.Handle(devauth.SignInPath, signIn)")
 	assert.Contains(t, out, "page.Handler(o, opts)")
-	for _, name := range declared {
+	for _, name := range append(declared, declaredForPages...) {
 		if name != "main" && name != "serve" && name != "pages" && name != "pagePath" {
 			assert.Regexp(t, `(?m)^\s+"([^"]*/)?`+name+`"$`, out, "declared lists the imports")
 		}
