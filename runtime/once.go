@@ -241,10 +241,14 @@ func (r *round) caller() string {
 // Only this caller is refused; the store keeps room for the others.
 func (r *round) overQuota(ctx context.Context, caller string, first time.Time) error {
 	r.rejected(ctx, fmt.Errorf("%w: %s", ErrFlowQuota, caller))
+	calls := "calls"
+	if r.o.MaxFlowsPerPrincipal == 1 {
+		calls = "call"
+	}
 	return &protocol.Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf(
-		"mcpgen: %s already has %d calls completed or running on this server within their lifetime "+
+		"mcpgen: %s already has %d %s completed or running on this server within their lifetime "+
 			"(Options.MaxFlowsPerPrincipal, so that no caller fills the flow store for the others); "+
-			"nothing was run; retry after %s", caller, r.o.MaxFlowsPerPrincipal, first.UTC().Format("15:04:05 UTC"))}
+			"nothing was run; retry after %s", caller, r.o.MaxFlowsPerPrincipal, calls, first.UTC().Format("15:04:05 UTC"))}
 }
 
 // unrecordedRetryMax bounds the pause between attempts of holdUnrecorded.
