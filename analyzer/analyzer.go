@@ -150,6 +150,10 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
 			continue
 		}
+		if c.HandEdited() {
+			pass.Reportf(toPos(pass, s.Pos), "%s was edited by hand since mcpgen wrote it; go generate overwrites the edit: make the change in %s's elicit tags or its handler file, then run go generate", filepath.Base(c.Path), s.Name)
+			continue
+		}
 		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
 	}
 }

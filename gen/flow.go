@@ -101,6 +101,10 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 			),
 		)
 	}
+	d["File"] = jen.Lit(s.Names.ElicitFile)
+	if s.Shape != nil {
+		d["Shape"] = stringList(2, specLead, s.Shape)
+	}
 	spec := jen.Qual(implPkg, "FlowSpec").Types(jen.Id(s.Name)).Add(literal(flowSpecType, d))
 	f.Func().Id(s.Names.FlowFunc).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(
 		jen.Return(jen.Qual(implPkg, "NewFlow").Call(spec)),
