@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Seat is a named string of this package.
@@ -138,4 +140,6 @@ type Embeds struct {
 	Pair[int, Seat]
 	time.Duration
 	Seat
+	*runtime.Choice
+	Choices []runtime.Choice
 }
