@@ -330,13 +330,13 @@ func equal(a, b []string) bool {
 	return true
 }
 
-// checked caches [Check] by struct type and generated file: a flow is
-// built once at start, but a program may build one flow more than once.
+// checked caches [Check] by struct type, generated file and digest: a flow
+// is built once at start, but a program may build one flow more than once.
 var checked sync.Map // key → error (nil: current)
 
 type key struct {
-	t    reflect.Type
-	file string
+	t          reflect.Type
+	file, want string
 }
 
 // Check compares the digest want that the generated file named file
@@ -348,7 +348,7 @@ func Check(t reflect.Type, file string, want []string) error {
 	if want == nil {
 		return nil
 	}
-	k := key{t, file}
+	k := key{t, file, strings.Join(want, " ")}
 	if v, ok := checked.Load(k); ok {
 		err, _ := v.(error)
 		return err
