@@ -58,8 +58,8 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 	}
 	// What go/types says: the model's Shape, and structShape for the edge
 	// package.
-	want := map[string][]string{} // "dir T" → digest
-	names := map[string][]string{}  // dir → struct names
+	want := map[string][]string{}  // "dir T" → digest
+	names := map[string][]string{} // dir → struct names
 	var pkgs []*Package
 	for _, cfg := range shapeConfigs(t, root) {
 		ps, diags := Load(cfg)
