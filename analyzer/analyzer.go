@@ -53,7 +53,8 @@ var Analyzer = &analysis.Analyzer{
 Reports what mcpgen would refuse to generate from: unknown or misspelled elicit
 tag options, struct tag keys that misspell elicit (elict:"…"), bad values, bounds that contradict each other, defaults outside
 the rules, Go types a form cannot hold, secret-looking fields, JSON name clashes,
-generated names that collide, -type names in //go:generate mcpgen directives
+generated names that collide, a handler without the <Field>Choices method of a
+choices field (with a fix that adds a stub), -type names in //go:generate mcpgen directives
 that are not structs, and generated files that are stale.`,
 	URL:   "https://github.com/mcpgen/mcpgen#diagnostics",
 	Run:   run,

@@ -26,6 +26,9 @@ type analyzer struct {
 	constDocs   map[token.Pos]string     // constant name position → its line comment
 	top         token.Position           // collect: the root struct's field being walked
 	urlQuestion bool                     // resolve: the struct is a URL-mode question (Struct.URLMode)
+	// choicesAt: where each elicit:"choices" field's choices option is
+	// (start, end), for the diagnostic of a missing <Field>Choices method.
+	choicesAt map[*Field][2]token.Position
 }
 
 func (a *analyzer) errorf(pos token.Position, format string, args ...any) {
@@ -151,6 +154,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		if s != nil {
 			s.Derive()
 			s.HandlerDeclared = a.declaredByUser(s.Names.HandlerType)
+			a.checkChoicesMethods(s)
 			model.Structs = append(model.Structs, s)
 		}
 	}

@@ -293,17 +293,17 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 			"before any run-time option is known; give the options with enum=a|b|c or a named string type's constants", v.Name())
 		return false
 	}
-	word := ""
+	word, where := "", ""
 	if !notSecret {
-		word = secretWord(f.GoName, f.JSONName)
+		word, where = secretLooks(f)
 	}
 	if word == "" && !tagged {
 		return true
 	}
 	if !a.urlQuestion {
-		a.nameErrorf(v, "%s looks like a secret (%q): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; "+
+		a.nameErrorf(v, "%s looks like a secret (%q%s): MCP forbids asking for passwords, API keys, tokens or payment credentials in a form; "+
 			"ask it in a URL-mode question (a struct with //mcpgen:question url; docs/questions.md, \"Secrets: URL mode\"), "+
-			"or add notsecret to the elicit tag if it is not a secret", v.Name(), word)
+			"or add notsecret to the elicit tag if it is not a secret", v.Name(), word, where)
 		return false
 	}
 	text := (f.Kind == String || f.Kind == Integer || f.Kind == Number) && len(f.Enum) == 0
@@ -316,7 +316,7 @@ func (a *analyzer) secrets(f *Field, c *fieldCand, byKey map[string]Option) bool
 	case f.Default != nil:
 		hint := ""
 		if !tagged {
-			hint = fmt.Sprintf(" (it looks like a secret: %q; add notsecret if it is not one)", word)
+			hint = fmt.Sprintf(" (it looks like a secret: %q%s; add notsecret if it is not one)", word, where)
 		}
 		a.optionError(c, byKey["default"], nil, "elicit tag on %s: a secret has no default: the page never shows a secret; remove default=%s", v.Name(), hint)
 		return false

@@ -3,6 +3,7 @@ package annotate
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"go/types"
 	"math"
 	"math/big"
@@ -358,6 +359,11 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 		}
 		// The options replace any constants of a named string type.
 		f.Choices, f.Enum, f.Titled = true, nil, false
+		if a.choicesAt == nil {
+			a.choicesAt = map[*Field][2]token.Position{}
+		}
+		pos, end := c.optionRange(o)
+		a.choicesAt[f] = [2]token.Position{pos, end}
 	}
 	if whole && f.Kind == MultiSelect && len(f.Enum) == 0 && !f.Choices {
 		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)

@@ -244,3 +244,15 @@ func (a *analyzer) optionError(c *fieldCand, o Option, fixes []SuggestedFix, for
 	s, e := c.optionSpan(o)
 	a.tagError(c, o.Offset, max(e, s), fixes, format, args...)
 }
+
+// optionRange is where option o of c's elicit tag is in the source, as
+// optionError reports it: its start, and its end when the source has the
+// tag (else the zero Position).
+func (c *fieldCand) optionRange(o Option) (pos, end token.Position) {
+	s, e := c.optionSpan(o)
+	pos = c.at(o.Offset)
+	if c.src.hasElicit() {
+		end = c.at(max(e, s))
+	}
+	return pos, end
+}

@@ -111,7 +111,7 @@ func startCapacityDeployment(b *testing.B, url string) *capacityDeployment {
 			b.Fatal(err)
 		}
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{Keys: keys, Store: store}})
+		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: store}})
 		srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
 		b.Cleanup(srv.Close)
 		for range 8 {

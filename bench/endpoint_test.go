@@ -68,7 +68,7 @@ func endpointRound(tb testing.TB, h http.Handler) {
 
 func endpointServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: benchStore()}})
+	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: runtime.EphemeralKeyRing(), Store: benchStore()}})
 	return s
 }
 

@@ -22,7 +22,7 @@ import (
 //     issued, a new flow each time: what mcpgen adds to a round.
 func BenchmarkFlowCall(b *testing.B) {
 	flow := bookflight.NewBookFlightArgsFlow(bookHandler{})
-	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: benchStore()}
+	opts := &runtime.Options{MaxFlowsPerPrincipal: -1, Keys: runtime.EphemeralKeyRing(), Store: benchStore()}
 	ctx := context.Background()
 	full, _ := json.Marshal(fullArgs)
 	route, _ := json.Marshal(routeArgs)
@@ -88,7 +88,10 @@ func BenchmarkFlowCall(b *testing.B) {
 // bounded at 1 GiB, so that the records of a long run (-count 5, hundreds of
 // thousands of completed flows, each kept until its state expires) never
 // fill it: a full store refuses new flows ("retry later"), which is what
-// it must do in a server, not what a benchmark measures.
+// it must do in a server, not what a benchmark measures. For the same
+// reason every benchmark's runtime.Options sets MaxFlowsPerPrincipal -1: a
+// benchmark is one caller completing flows without end, which the default
+// quota (1000 flows within their lifetime) refuses.
 func benchStore() *runtime.MemoryStore {
 	s := runtime.NewMemoryStore()
 	s.MaxBytes = 1 << 30

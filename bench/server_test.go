@@ -70,7 +70,7 @@ const (
 func serve() error {
 	keys := runtime.EphemeralKeyRing()
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{Keys: keys, Store: benchStore()}})
+	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: benchStore()}})
 	addHandWritten(s, keys)
 
 	mux := http.NewServeMux()

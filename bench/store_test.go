@@ -60,7 +60,7 @@ func BenchmarkStoreRound(b *testing.B) {
 		}
 	}
 	b.Run("memory", func(b *testing.B) {
-		run(b, runtime.Options{Keys: keys, Store: runtime.NewMemoryStore()}, nil)
+		run(b, runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: runtime.NewMemoryStore()}, nil)
 	})
 	b.Run("redis", func(b *testing.B) {
 		srv := redistest.Start(b)
@@ -74,7 +74,7 @@ func BenchmarkStoreRound(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run(b, runtime.Options{Keys: keys, Store: store}, sent.Load)
+		run(b, runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: store}, sent.Load)
 	})
 }
 
@@ -106,7 +106,7 @@ func BenchmarkStoreConcurrentRounds(b *testing.B) {
 		}
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}),
-			&mcpsdk.Options{Flow: runtime.Options{Keys: keys, Store: timedStore{store, &slowest}}})
+			&mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: timedStore{store, &slowest}}})
 		h := httptest.NewServer(mcpsdk.HTTPHandler(s))
 		b.Cleanup(h.Close)
 		urls = append(urls, h.URL)

@@ -46,7 +46,7 @@ func tracedEndpoint(tb testing.TB, withHTTP bool) http.Handler {
 		_ = mp.Shutdown(context.Background())
 	})
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	mo := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: benchStore()}}
+	mo := &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: runtime.EphemeralKeyRing(), Store: benchStore()}}
 	otelmcp.Instrument(s, &mo.Flow, &otelmcp.Config{TracerProvider: tp, MeterProvider: mp})
 	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), mo)
 	var h http.Handler = mcpsdk.HTTPHandler(s)

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/internal/skeleton"
 )
 
 // handlerFile builds <t>_handler.go: the user's file, written once, with
@@ -79,10 +80,7 @@ func handlerFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]s
 			continue
 		}
 		m := fd.ChoicesMethod
-		doc(f, "%s lists the options of %s for this caller (elicit:\"choices\"): for example the caller's own "+
-			"accounts (runtime.Principal(ctx) says who is calling). Give each a Title for a titled select. It runs on "+
-			"every request of the call; an answer counts only if it is among the options of the request it arrives in. "+
-			"With one option a required field takes it without asking; with none the call ends in a tool error.", m, fd.JSONName)
+		doc(f, "%s", skeleton.ChoicesDoc(m, fd.JSONName, "runtime"))
 		f.Func().Params(jen.Id(typ)).Id(m).Params(ctx(), args()).Params(jen.Index().Qual(runtimePkg, "Choice"), jen.Error()).Block(
 			jen.Comment("TODO: list the options."),
 			jen.Return(jen.Index().Qual(runtimePkg, "Choice").Values(literal(choiceType, fields{"Value": jen.Lit("example"), "Title": jen.Lit("Example")})), jen.Nil()),

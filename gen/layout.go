@@ -9,6 +9,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/skeleton"
 )
 
 // The field order of the struct types whose composite literals generated
@@ -117,33 +119,14 @@ func stringList(indent, lead int, lits []string) *jen.Statement {
 
 // docColumns is the width of generated doc comments, as the fixed ones are
 // wrapped.
-const docColumns = 100
+const docColumns = skeleton.DocColumns
 
 // doc writes text as a comment on f, its words filled onto lines within
 // docColumns (top-level comments: no indentation).
 func doc(f *jen.File, format string, args ...any) {
-	for _, line := range fill(fmt.Sprintf(format, args...), docColumns-len("// ")) {
+	for _, line := range skeleton.Fill(fmt.Sprintf(format, args...), docColumns-len("// ")) {
 		f.Comment(line)
 	}
-}
-
-// fill breaks text into lines of at most width bytes at spaces (a longer
-// word stands alone).
-func fill(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	return append(lines, line)
 }
 
 // text is the string literal of s, split at spaces into "…" + "…" parts,
@@ -155,7 +138,7 @@ func text(indent, lead int, s string) *jen.Statement {
 	}
 	room := maxColumns - 4*indent - lead - len(`"" +`)
 	var parts []string
-	for _, line := range fill(s, room) {
+	for _, line := range skeleton.Fill(s, room) {
 		if len(parts) > 0 {
 			line = " " + line // fill drops the space it breaks at
 		}

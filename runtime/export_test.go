@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/mcpgen/mcpgen/internal/flowdef"
+import (
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/flowdef"
+)
 
 // KeyID exposes keyID to the external tests.
 var KeyID = keyID
@@ -22,3 +26,14 @@ func Redefine(f *Flow, change func(d *flowdef.Def[Args, Result, Choice, AskOptio
 	change(&d)
 	return &Flow{def: d}
 }
+
+// MemoryExpiry returns when m drops flow's entry (zero when it holds none).
+func MemoryExpiry(m *MemoryStore, flow string) time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.entries[flow].expires
+}
+
+// NewFlowIDForTest returns a new flow id as the engine draws one (22
+// base64url characters).
+func NewFlowIDForTest() string { return newToken() }

@@ -193,3 +193,64 @@ func TestMemoryStoreBound(t *testing.T) {
 	assert.EqualValues(t, -32603, pe.Code)
 	assert.Equal(t, 0, e.rec.Count(), "no branch ran")
 }
+
+// heapAfterGC is the live heap after a collection, in bytes.
+func heapAfterGC() int64 {
+	var ms goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// The memory a completed flow holds, measured, for the figures of
+// docs/capacity.md and docs/state-and-scaling.md (run with -v): what the
+// store counts against MaxBytes for one flow (160 bytes of estimated
+// overhead, the 22-byte flow id and the record), the Go heap the store
+// really holds for it, and the heap one flow completed through the engine
+// holds in all (the store's entry and the quota's count,
+// Options.MaxFlowsPerPrincipal). The estimate must cover the store's real
+// heap, or MaxBytes would not bound it.
+func TestMemoryStoreBytesPerFlow(t *testing.T) {
+	ctx := context.Background()
+	const n = 50_000
+	for _, size := range []int{10, 60, 200} {
+		m := runtime.NewMemoryStore()
+		ep, _ := m.Epoch(ctx, "")
+		rec := []byte(`{"t":"` + strings.Repeat("x", size-8) + `"}`)
+		later := time.Now().Add(time.Hour)
+		flows := make([]string, n)
+		for i := range flows {
+			flows[i] = runtime.NewFlowIDForTest()
+		}
+		before := heapAfterGC()
+		for _, flow := range flows {
+			_, err := m.Claim(ctx, flow, "tttttttttttttttttttttt", ep, time.Minute)
+			require.NoError(t, err)
+			require.NoError(t, m.Record(ctx, flow, "tttttttttttttttttttttt", rec, later))
+		}
+		heap := float64(heapAfterGC()-before) / n
+		counted := float64(m.Bytes()) / n
+		t.Logf("MemoryStore, a %3d-byte record: %.0f B counted a flow, %.0f B of Go heap a flow", size, counted, heap)
+		assert.LessOrEqual(t, heap, counted, "the store holds more heap than it counts against MaxBytes")
+		goruntime.KeepAlive(m)
+	}
+
+	// Through the engine: plan_trip's record, and the quota's count.
+	e, m := storeEnv(t)
+	e.opts.MaxFlowsPerPrincipal = -1 // counted, not bounded
+	const flows = 5000
+	states := make([]string, flows)
+	for i := range states {
+		states[i] = e.ask(req(paris, "", nil)).RequestState
+	}
+	before := heapAfterGC()
+	for _, st := range states {
+		e.done(req(paris, st, accept("plan_trip", goodAnswer)))
+	}
+	states = nil
+	heap := float64(heapAfterGC()-before) / flows
+	counted := float64(m.Bytes()) / flows
+	t.Logf("plan_trip through the engine: %.0f B counted a flow, %.0f B of Go heap a flow (store and quota)", counted, heap)
+	assert.Less(t, heap, counted+200, "a completed flow holds about what the store counts")
+	goruntime.KeepAlive(m)
+}

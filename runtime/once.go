@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -87,7 +88,11 @@ func newToken() string {
 // input-required response, a *protocol.Error, or a response no branch
 // produced (r.ran unset) releases the claim. A store failure before run
 // refuses the retry with -32603 and runs nothing (fail closed), reported to
-// [Options.OnReject] wrapping [ErrStore].
+// [Options.OnReject] wrapping [ErrStore]. Before its claim a retry counts
+// its flow against its caller's [Options.MaxFlowsPerPrincipal] (until the
+// record would expire; a replay, a refusal or a release uncounts it): a
+// caller at its limit is refused with -32603 ([ErrFlowQuota]) and nothing
+// is stored.
 func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Response, error)) (resp *Response, err error) {
 	defer func() { r.end(ctx, resp, err) }()
 	if r.st == nil {
@@ -96,10 +101,19 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	r.awaitPages(ctx)
 	store := r.o.Store
 	flow := r.flowIDText(r.st.FlowID)
-	// The state stops opening at its expiry by Options.Now; the store judges
-	// by the wall clock (Redis: the server's), so hand it the remaining
-	// lifetime from now, plus the clock skew other instances may have.
-	expires := time.Now().Add(time.Unix(r.st.Expires, 0).Sub(r.o.Now()) + r.o.ClockSkew)
+	expires := r.recordExpiry()
+	// The flow counts against its caller's quota from its claim on, and
+	// while its record is kept (by Options.Now, as the state's expiry).
+	caller, flows := r.caller(), quotaFor(store, flowEntries)
+	ok, counted, first := flows.take(caller, flow, r.st.closes().Add(r.o.ClockSkew), r.o.Now(), r.o.MaxFlowsPerPrincipal)
+	if !ok {
+		return nil, r.overQuota(ctx, caller, first)
+	}
+	uncount := func() {
+		if counted {
+			flows.release(caller, flow)
+		}
+	}
 	token := newToken()
 	lease := r.o.ClaimLease
 	deadline := time.Now().Add(r.o.ClaimWait)
@@ -108,6 +122,9 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 	for {
 		claimed = time.Now()
 		rec, err := store.Claim(ctx, flow, token, r.st.Epoch, lease)
+		if (err != nil && !errors.Is(err, ErrClaimed)) || rec != nil {
+			uncount() // a replay, or refused: this request adds nothing
+		}
 		if err == nil && rec != nil {
 			resp, derr := decodeRecord(rec)
 			if errors.Is(derr, ErrStore) {
@@ -131,12 +148,14 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
+			uncount()
 			return nil, r.busy(ctx, err)
 		}
 		t := time.NewTimer(min(pause, left))
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			uncount()
 			return nil, r.busy(ctx, err)
 		case <-t.C:
 		}
@@ -160,6 +179,7 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		// No branch ran (a tool error that asks for arguments, a malformed
 		// answer), or it asked again: the next round (or a corrected retry)
 		// may run.
+		uncount()
 		if rerr := store.Release(bg, flow, token); rerr != nil {
 			return nil, r.storeFailed(ctx, fmt.Errorf("%w: release: %w", ErrStore, rerr))
 		}
@@ -184,6 +204,47 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		}
 		return resp, err
 	}
+}
+
+// recordExpiry is when the store may drop the record of r's flow: not
+// before any instance whose clock runs up to Options.ClockSkew behind this
+// one's could still open a state of the flow. The state closes a second
+// after its expiry (its Unix second still opens it, see [binding.closes]) by
+// Options.Now; the store judges by the wall clock (Redis: the server's), so
+// it is handed the remaining lifetime from now, plus the skew, rounded up
+// to the millisecond (the stores' unit: Redis PXAT).
+func (r *round) recordExpiry() time.Time {
+	t := time.Now().Add(r.st.closes().Sub(r.o.Now()) + r.o.ClockSkew)
+	if c := t.Truncate(time.Millisecond); c.Before(t) {
+		t = c.Add(time.Millisecond)
+	}
+	return t
+}
+
+// caller is the key by which quotas count r's caller, as messages name it:
+// its principal, quoted; else, for an anonymous request over HTTP, "the
+// anonymous client at " and its address ([protocol.Request].ClientAddress);
+// else "the anonymous callers" (stdio: one client).
+func (r *round) caller() string {
+	switch {
+	case r.req.Principal != "":
+		return strconv.Quote(r.req.Principal)
+	case r.req.ClientAddress != "":
+		return "the anonymous client at " + r.req.ClientAddress
+	}
+	return "the anonymous callers"
+}
+
+// overQuota reports a retry refused by [Options.MaxFlowsPerPrincipal] and
+// returns the -32603 error that refuses it: caller already has that many
+// flows claimed or recorded, the first of which stops counting at first.
+// Only this caller is refused; the store keeps room for the others.
+func (r *round) overQuota(ctx context.Context, caller string, first time.Time) error {
+	r.rejected(ctx, fmt.Errorf("%w: %s", ErrFlowQuota, caller))
+	return &protocol.Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf(
+		"mcpgen: %s already has %d calls completed or running on this server within their lifetime "+
+			"(Options.MaxFlowsPerPrincipal, so that no caller fills the flow store for the others); "+
+			"nothing was run; retry after %s", caller, r.o.MaxFlowsPerPrincipal, first.UTC().Format("15:04:05 UTC"))}
 }
 
 // unrecordedRetryMax bounds the pause between attempts of holdUnrecorded.

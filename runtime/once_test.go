@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -159,4 +160,68 @@ func (s *stallingStore) Claim(ctx context.Context, flow, token, epoch string, le
 		}
 	})
 	return s.MemoryStore.Claim(ctx, flow, token, epoch, lease)
+}
+
+// An instance whose clock runs 29.9 s behind (inside the allowed 30 s) opens
+// a completed flow's state until the end of its expiry's second by its
+// clock: the memory store keeps the record at least that long, so the
+// replay gets it and runs nothing.
+func TestRecordOutlivesTheSkewedState(t *testing.T) {
+	m := runtime.NewMemoryStore()
+	storetest.RecordOutlivesSkew(t, m, runtime.DefaultClockSkew-100*time.Millisecond, func(flow string) time.Time {
+		return runtime.MemoryExpiry(m, flow)
+	})
+}
+
+// One caller holds at most MaxFlowsPerPrincipal flows in the store: an
+// anonymous client (counted by its address) that completed that many is
+// refused its next final retry with -32603 naming the limit and when its
+// first flow expires, and runs nothing; another address, a signed-in user,
+// and the caller's own replays are still served; a retry that asks again
+// holds nothing; once the flows expire the caller is served again.
+func TestFlowQuotaRefusesOnlyTheCaller(t *testing.T) {
+	e, m := storeEnv(t)
+	e.opts.MaxFlowsPerPrincipal = 3
+	from := func(addr, principal string, r *protocol.Request) *protocol.Request {
+		r.ClientAddress, r.Principal = addr, principal
+		return r
+	}
+	complete := func(addr, principal string) (string, *protocol.Request) {
+		r1 := e.ask(from(addr, principal, req(paris, "", nil)))
+		retry := from(addr, principal, req(paris, r1.RequestState, accept("plan_trip", goodAnswer)))
+		return e.done(retry).Text, retry
+	}
+	first, firstRetry := complete("192.0.2.1", "")
+	// A retry that asks again holds nothing against the quota.
+	r1 := e.ask(from("192.0.2.1", "", req(paris, "", nil)))
+	e.ask(from("192.0.2.1", "", req(paris, r1.RequestState, accept("plan_trip", map[string]any{"name": "Ada", "email": "nope", "nights": 3}))))
+	complete("192.0.2.1", "")
+	complete("192.0.2.1", "")
+	require.Equal(t, 3, e.rec.Count())
+
+	r1 = e.ask(from("192.0.2.1", "", req(paris, "", nil)))
+	_, err := e.flow.Call(context.Background(), e.opts, from("192.0.2.1", "", req(paris, r1.RequestState, accept("plan_trip", goodAnswer))))
+	var pe *protocol.Error
+	require.ErrorAs(t, err, &pe)
+	assert.EqualValues(t, protocol.CodeInternalError, pe.Code)
+	assert.Contains(t, pe.Message, "the anonymous client at 192.0.2.1 already has 3 calls completed or running")
+	assert.Contains(t, pe.Message, "Options.MaxFlowsPerPrincipal")
+	assert.Contains(t, pe.Message, "retry after "+t0.Add(runtime.DefaultTTL+runtime.DefaultClockSkew+time.Second).UTC().Format("15:04:05 UTC"))
+	assert.Equal(t, 3, e.rec.Count(), "nothing ran")
+	_, last := e.rejections()
+	assert.ErrorIs(t, last.Err, runtime.ErrFlowQuota)
+	entries := m.Len()
+
+	// Its own replay is answered; others are served.
+	assert.Equal(t, first, e.done(firstRetry).Text)
+	complete("192.0.2.2", "")
+	complete("", "alice")
+	complete("", "")
+	assert.Equal(t, 6, e.rec.Count())
+	assert.Equal(t, entries+3, m.Len(), "the refused retry stored nothing")
+
+	// Once its flows' states open nowhere, the caller is served again.
+	e.setNow(t0.Add(runtime.DefaultTTL + runtime.DefaultClockSkew + time.Second))
+	complete("192.0.2.1", "")
+	assert.Equal(t, 7, e.rec.Count())
 }

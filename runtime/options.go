@@ -36,6 +36,9 @@ const (
 	// DefaultMaxPagesPerPrincipal is the default of
 	// [Options.MaxPagesPerPrincipal].
 	DefaultMaxPagesPerPrincipal = 20
+	// DefaultMaxFlowsPerPrincipal is the default of
+	// [Options.MaxFlowsPerPrincipal].
+	DefaultMaxFlowsPerPrincipal = 1000
 	// DefaultMaxArgumentsBytes bounds the raw arguments object of a request
 	// (bytes of UTF-8).
 	DefaultMaxArgumentsBytes = 64 << 10
@@ -191,6 +194,23 @@ type Options struct {
 	// the store (a page's sealed record outlives its flow by an hour), and
 	// a full store refuses every user's retries.
 	MaxPagesPerPrincipal int
+	// MaxFlowsPerPrincipal bounds the flows one caller may have in the
+	// store at once (default [DefaultMaxFlowsPerPrincipal], 1000;
+	// negative: no bound): a flow counts from its retry's claim while the
+	// branch runs and, once completed, while its record is kept (until its
+	// state opens nowhere: Options.TTL and ClockSkew after round 1), per
+	// process and per Store (N instances allow N times as many). A caller
+	// is its principal, else, for an anonymous request over HTTP, the
+	// client's IP address (an IPv6 one by its /64 prefix; behind a reverse
+	// proxy every anonymous client shares the proxy's, so set the
+	// adapter's Principal), else every anonymous caller together (stdio).
+	// A retry beyond it is refused with JSON-RPC -32603 naming the limit
+	// and when the caller's first flow expires; nothing runs, and
+	// [Options.OnReject] hears [ErrFlowQuota]. Without it one anonymous
+	// client completing small flows again and again would fill the store,
+	// and a full store refuses every caller's final retry: at 1000 the
+	// caller holds about 400 KB of a MemoryStore (see docs/capacity.md).
+	MaxFlowsPerPrincipal int
 }
 
 // FlowStore returns the store flows run with these options use: o.Store,
@@ -244,6 +264,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.MaxPagesPerPrincipal == 0 {
 		c.MaxPagesPerPrincipal = DefaultMaxPagesPerPrincipal
+	}
+	if c.MaxFlowsPerPrincipal == 0 {
+		c.MaxFlowsPerPrincipal = DefaultMaxFlowsPerPrincipal
 	}
 	if c.PageWait <= 0 {
 		c.PageWait = DefaultPageWait

@@ -214,6 +214,8 @@ func refusalReason(err error) string {
 		return "store_forgot"
 	case errors.Is(err, ErrClaimed):
 		return "busy"
+	case errors.Is(err, ErrFlowQuota):
+		return "quota"
 	case errors.Is(err, ErrStore):
 		return "store_unavailable"
 	}
@@ -368,8 +370,8 @@ type Event struct {
 	// "other_tool" (another tool, method or mechanism), "malformed" (opened
 	// but cannot be resumed), "too_large" (a size limit), "store_forgot"
 	// ([ErrEpoch]), "store_unavailable" ([ErrStore]), "busy"
-	// ([ErrClaimed]), "invalid_params" (malformed arguments or answers), or
-	// "other".
+	// ([ErrClaimed]), "quota" ([ErrFlowQuota]), "invalid_params" (malformed
+	// arguments or answers), or "other".
 	Reason string
 	// Reasked are, for an asked request, the JSON names of the fields asked
 	// again because the answers to them broke the form's rules; nil when

@@ -59,13 +59,21 @@ func (b *binding) check(tool, method string, args []byte, principal string, now 
 		return &bindError{"other_arguments", "requestState was issued for other arguments"}
 	case b.Principal != principal:
 		return &bindError{"other_principal", "requestState was issued to another principal"}
-	case now.Unix() > b.Expires:
+	case !now.Before(b.closes()):
 		return &bindError{"expired", fmt.Sprintf("requestState expired at %s", time.Unix(b.Expires, 0).UTC().Format(time.RFC3339))}
 	case time.Unix(b.IssuedAt, 0).After(now.Add(skew)):
 		return &bindError{"future", "requestState was issued in the future"}
 	}
 	return nil
 }
+
+// closes is the first instant at which a clock that agrees with the
+// issuer's no longer opens a state of b: check accepts every now within the
+// Unix second Expires, so a state closes a whole second after Expires. An
+// instance whose clock runs skew behind opens it until closes plus skew by
+// the issuer's clock (see [round.once], which keeps the flow's record that
+// long).
+func (b *binding) closes() time.Time { return time.Unix(b.Expires+1, 0) }
 
 // bindError is a requestState that opened but is not bound to the request
 // (see [binding.check]), or that opened but cannot be resumed (reason

@@ -46,6 +46,12 @@ var (
 	ErrPageCompleted = errors.New("mcpgen: URL-mode page already completed")
 	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
 	ErrPageExists = errors.New("mcpgen: URL-mode page id already taken")
+	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
+	// retry refused because its caller already has
+	// [Options.MaxFlowsPerPrincipal] flows claimed or recorded in the
+	// store: JSON-RPC -32603 naming the limit, nothing run, nothing
+	// stored.
+	ErrFlowQuota = errors.New("mcpgen: the caller holds its limit of flows in the store")
 	// ErrEpoch is what [Store.Claim] returns (wrapped) when the store's
 	// epoch is not the one the flow's requestState carries: the store has
 	// lost its memory since the flow began (a Redis restart without
@@ -76,9 +82,9 @@ var (
 // engine draws for each retry that claims; epoch is a value [Store.Epoch]
 // returned; lease is a duration (at least a millisecond), measured by the
 // store's own clock from when it performs the operation; expires is when the
-// flow's requestState stops opening anywhere (its expiry, fixed in round 1,
-// plus [Options.ClockSkew]; by the wall clock), after which a record may be
-// dropped.
+// flow's requestState stops opening anywhere (the end of the Unix second of
+// its expiry, fixed in round 1, plus [Options.ClockSkew], rounded up to the
+// millisecond; by the wall clock), after which a record may be dropped.
 //
 // Implementations must be safe for concurrent use, and each method must be
 // atomic with respect to the others across every instance sharing the store

@@ -145,7 +145,7 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 		r.dropPage(prev.Page)
 	}
 	id := newPageID()
-	quota := quotaFor(r.o.Store)
+	quota := quotaFor(r.o.Store, pageEntries)
 	ok, first, err := r.takePage(quota, id, expires)
 	if err != nil {
 		return reply{}, nil, nil, err
@@ -176,9 +176,9 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 // the pages it counts, at most once a second per user: one completed on
 // another instance was deleted there, and counts no more. It returns false
 // and the first expiry when the user still has as many pages open.
-func (r *round) takePage(quota *pageQuota, id string, expires time.Time) (bool, time.Time, error) {
+func (r *round) takePage(quota *quota, id string, expires time.Time) (bool, time.Time, error) {
 	now := r.o.Now()
-	ok, first := quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
+	ok, _, first := quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
 	if ok || !quota.recheck(r.req.Principal, now) {
 		return ok, first, nil
 	}
@@ -193,7 +193,7 @@ func (r *round) takePage(quota *pageQuota, id string, expires time.Time) (bool, 
 			return false, first, r.pageStoreFailed(err)
 		}
 	}
-	ok, first = quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
+	ok, _, first = quota.take(r.req.Principal, id, expires, now, r.o.MaxPagesPerPrincipal)
 	return ok, first, nil
 }
 
@@ -370,7 +370,7 @@ func (r *round) dropPage(id string) { r.deletePage(context.WithoutCancel(r.ctx),
 
 func (r *round) deletePage(ctx context.Context, id string) {
 	_ = r.o.Store.DeletePage(ctx, id)
-	quotaFor(r.o.Store).release(r.req.Principal, id)
+	quotaFor(r.o.Store, pageEntries).release(r.req.Principal, id)
 }
 
 // dropPages deletes the pages whose answers this request's branch received,

@@ -48,10 +48,7 @@ func TestEveryTypoInOneRunThenFix(t *testing.T) {
 	}
 	requireSame(t, before, snapshot(t, dir))
 
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	if b, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
-		t.Fatalf("go build mcpgen-vet: %v\n%s", err, b)
-	}
+	tool := buildVet(t)
 	// With -fix, the checker (x/tools v0.52) applies every fix, prints
 	// no diagnostics and exits 0.
 	if b, err := exec.Command(tool, "-fix", "./...").CombinedOutput(); err != nil {
@@ -74,4 +71,15 @@ func TestEveryTypoInOneRunThenFix(t *testing.T) {
 	if code, _, stderr := mcpgen(t, "-check", "./..."); code != 0 {
 		t.Errorf("-check ./...: exit %d\n%s", code, stderr)
 	}
+}
+
+// buildVet builds cmd/mcpgen-vet into a temporary directory and returns its
+// path.
+func buildVet(t *testing.T) string {
+	t.Helper()
+	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
+	if b, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
+		t.Fatalf("go build mcpgen-vet: %v\n%s", err, b)
+	}
+	return tool
 }

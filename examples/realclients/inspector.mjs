@@ -143,13 +143,33 @@ async function shot(page, example, what) {
 // ui returns the steps of one flow of example on page, with the Inspector
 // at inspectorURL.
 function ui(page, example, inspectorURL, log) {
+  // connect turns the Connect switch on and waits for "Connected". The
+  // switch is Mantine's, a visually hidden <input>: before the page has
+  // laid it out, a click fails with "Element is not visible" or is lost
+  // (the switch stays off; about one run in ten on a loaded 2-CPU machine).
+  // So it is clicked again, up to three times, while it still reads off,
+  // never while it reads on (that would disconnect).
+  async function connect() {
+    const sw = page.getByRole('switch', { name: /^Connect or disconnect/ });
+    const connected = page.getByText('Connected', { exact: true });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!(await sw.isChecked())) await sw.click({ force: true, timeout: 5000 });
+        await connected.waitFor({ timeout: 10000 });
+        return;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        log(`not connected (attempt ${attempt}: ${String(e?.message ?? e).split('\n')[0]}); trying again`);
+        await page.waitForTimeout(500);
+      }
+    }
+  }
   return {
     // call connects, opens the tool and executes it with args.
     async call(tool, args) {
       log('opening the Inspector, connecting');
       await page.goto(inspectorURL);
-      await page.getByRole('switch', { name: /^Connect or disconnect/ }).click({ force: true });
-      await page.getByText('Connected', { exact: true }).waitFor();
+      await connect();
       const card = await page.locator('body').innerText();
       if (!card.includes(wantVersion)) throw new Error(`the server card does not show ${wantVersion}:\n${card.slice(0, 600)}`);
       await shot(page, example, 'connected');
@@ -264,7 +284,8 @@ for (const t of targets) {
     } catch (err) {
       failed++;
       await shot(page, example, 'failed').catch(() => {});
-      console.error(`inspector ${era} ${example} ${name}: FAIL: ${err?.message ?? err}`);
+      const seen = await page.locator('body').innerText({ timeout: 2000 }).catch(() => '(no page text)');
+      console.error(`inspector ${era} ${example} ${name}: FAIL: ${err?.message ?? err}\n  the page read:\n    ${seen.slice(0, 800).replace(/\n+/g, '\n    ')}`);
     } finally {
       for (const p of context.pages()) await p.close();
     }

@@ -54,9 +54,10 @@ With no tool, lists the server's tools. Flags come before the URL or tool.
 
 // Main runs `mcpgen call` with args (those after "call") and returns the
 // exit status: 0 on success, 1 when the call failed (a protocol error, a
-// tool result with isError, an unanswerable form, -timeout run out,
-// scripted answers left unused), 2 on usage errors, ExitInterrupted after
-// Ctrl-C.
+// tool result with isError, an unanswerable form, -timeout run out, a
+// limit the server went past (MaxReadBytes and the others), a URL-mode
+// page that is not http or https, scripted answers left unused), 2 on
+// usage errors, ExitInterrupted after Ctrl-C.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c caller
 	fs := flag.NewFlagSet("mcpgen call", flag.ContinueOnError)
@@ -73,9 +74,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(answerFlag{"accept", &answers}, "accept", "answer the next form with this `JSON` content (repeatable; with -decline and -cancel, in order)")
 	fs.Var(answerFlag{"decline", &answers}, "decline", "decline the next form")
 	fs.Var(answerFlag{"cancel", &answers}, "cancel", "cancel the next form")
-	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL as its last argument, and accept when it exits 0")
+	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL (http or https only) as its last argument, then send the next scripted answer, else accept")
 	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr, and every HTTP error status with its body")
-	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "the longest wait for the server's next message while a request is pending (never the time spent answering a form); 0: no bound")
+	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "bound on the whole call: connecting, listing, every round, -open-cmd (never the time you spend in a form); 0: no bound")
 	// The flag package would swallow the "--" that starts a stdio command.
 	if i := slices.Index(args, "--"); i >= 0 {
 		c.command = args[i+1:]
@@ -190,8 +191,12 @@ type caller struct {
 	stdout, stderr io.Writer
 
 	orders propertyOrders
+	clock  *clock                  // -timeout
+	pages  map[string]bool         // URL-mode pages asked (elicitationId, URL), at most MaxURLOpens; under mu
 	ctx    context.Context         // the run's, ended by cancel
 	cancel context.CancelCauseFunc // ends the run: a timeout, an interrupt
+
+	terminal sync.Mutex // one form on screen at a time (a round may ask several at once)
 
 	mu      sync.Mutex
 	failure error  // why an elicitation could not be answered
@@ -216,16 +221,21 @@ func (c *caller) run(ctx context.Context) error {
 	var t mcp.Transport
 	where := c.endpoint
 	if c.command != nil {
+		where = strings.Join(c.command, " ")
+	}
+	c.clock = newClock(c.timeout, where, c.cancel)
+	defer c.clock.stop()
+	budget := &readBudget{max: MaxReadBytes, over: c.cancel}
+	if c.command != nil {
 		cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
 		cmd.Stderr = &cleanWriter{w: c.stderr} // the server's log: it may carry escapes too
-		t = &mcp.CommandTransport{Command: cmd}
-		where = strings.Join(c.command, " ")
+		t = stdioTransport{cmd: cmd, budget: budget}
 	} else {
 		t = &mcp.StreamableClientTransport{Endpoint: c.endpoint, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{c.headers, statusTransport{http.DefaultTransport, wire}}}}
+			HTTPClient: &http.Client{Transport: headerTransport{c.headers,
+				statusTransport{budgetTransport{http.DefaultTransport, budget}, wire}}}}
 	}
-	tap := tapTransport{Transport: t, where: where, orders: &c.orders, wire: wire,
-		clock: newClock(c.timeout, where, c.cancel)}
+	tap := tapTransport{Transport: t, where: where, orders: &c.orders, wire: wire, clock: c.clock}
 	var conn *tapConn
 	cs, err := client.Connect(ctx, connRecorder{tap, &conn}, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
 	if err != nil {
@@ -361,7 +371,7 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}
 	fields, err := parseSchema(p.RequestedSchema, c.orders.lookup)
 	if err != nil {
-		return nil, c.fail(err)
+		return nil, c.fail(fmt.Errorf("the form %q: %w", clean(p.Message), err))
 	}
 	if c.scripted {
 		// Sent as given, but for what go-sdk would refuse (sdkCheck): the
@@ -385,6 +395,9 @@ func (c *caller) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	if !isTerminal(c.stdin) {
 		return nil, c.fail(fmt.Errorf("the server asks a form (%q) and stdin is not a terminal: answer it with -answers FILE or -accept '{json}' (or -decline, -cancel)", p.Message))
 	}
+	defer c.clock.pause()()
+	c.terminal.Lock()
+	defer c.terminal.Unlock()
 	ctx, stop := c.within(ctx)
 	defer stop()
 	defer c.showing(p.Message)()

@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if who := os.Getenv(envBrowser); who != "" {
 		os.Exit(openPage(who, os.Args[len(os.Args)-1]))
 	}
+	if os.Getenv(envHugeStdio) != "" {
+		os.Exit(hugeStdioServer())
+	}
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "callclient")
 		if err != nil {

@@ -13,24 +13,24 @@ import (
 // examples/bookflight took 3.5 minutes on a 2-core machine).
 const DefaultTimeout = 5 * time.Minute
 
-// clock is -timeout: it bounds each wait for the server. It runs while a
-// request the client sent has no response yet, and restarts on every
-// message the server sends; it stops while the client answers a request
-// of the server's (a 2025-11-25 elicitation/create: the time a person
-// spends on a form is never bounded) and restarts when the answer is sent.
-// In 2026-07-28 a form is answered between two tools/call rounds, when no
-// request is pending. When it runs out, expire is called once with the
-// error naming the oldest pending request.
+// clock is -timeout: it bounds the whole call, from connecting to the
+// result (discovery, every tools/list page, every round of a tools/call,
+// -open-cmd), whatever the server sends meanwhile; only the time a person
+// spends in a form or on a URL-mode page in the terminal is not counted
+// (pause). When it runs out, expire is called once with a *timeoutError
+// naming the oldest request still waiting for the server, if any.
 type clock struct {
 	d      time.Duration // 0: no bound
 	where  string
 	expire func(error)
 
-	mu        sync.Mutex
-	pending   map[string]pendingRequest // by JSON-RPC id
-	seq       int
-	answering int // server requests received and not yet answered
-	timer     *time.Timer
+	mu      sync.Mutex
+	pending map[string]pendingRequest // by JSON-RPC id
+	seq     int
+	left    time.Duration // of d, when the clock last (re)started
+	since   time.Time     // when it last (re)started
+	paused  int           // pauses not yet ended
+	timer   *time.Timer
 }
 
 type pendingRequest struct {
@@ -38,65 +38,69 @@ type pendingRequest struct {
 	seq  int
 }
 
+// newClock starts the clock.
 func newClock(d time.Duration, where string, expire func(error)) *clock {
-	return &clock{d: d, where: where, expire: expire, pending: map[string]pendingRequest{}}
+	c := &clock{d: d, where: where, expire: expire, pending: map[string]pendingRequest{}, left: d, since: time.Now()}
+	if d > 0 {
+		c.timer = time.AfterFunc(d, c.fire)
+	}
+	return c
+}
+
+// pause stops the clock while a person answers, until the returned
+// function is called (pauses nest).
+func (c *clock) pause() (resume func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.paused == 0 && c.timer != nil {
+		c.timer.Stop()
+		c.left -= time.Since(c.since)
+	}
+	c.paused++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.paused--
+			if c.paused == 0 && c.timer != nil {
+				c.since = time.Now()
+				c.timer.Reset(max(c.left, 0))
+			}
+		})
+	}
+}
+
+// stop ends the clock (the call is over).
+func (c *clock) stop() {
+	if c.timer != nil {
+		c.timer.Stop()
+	}
 }
 
 // sent notes a message the client is about to send.
 func (c *clock) sent(msg jsonrpc.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch m := msg.(type) {
-	case *jsonrpc.Request:
-		if m.IsCall() {
-			c.seq++
-			c.pending[idKey(m.ID)] = pendingRequest{requestName(m), c.seq}
-		}
-	case *jsonrpc.Response:
-		c.answering = max(0, c.answering-1)
+	if m, ok := msg.(*jsonrpc.Request); ok && m.IsCall() {
+		c.seq++
+		c.pending[idKey(m.ID)] = pendingRequest{requestName(m), c.seq}
 	}
-	c.update()
 }
 
 // received notes a message from the server.
 func (c *clock) received(msg jsonrpc.Message) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch m := msg.(type) {
-	case *jsonrpc.Request:
-		if m.IsCall() {
-			c.answering++
-		}
-	case *jsonrpc.Response:
-		delete(c.pending, idKey(m.ID))
+	if m, ok := msg.(*jsonrpc.Response); ok {
+		c.settled(m.ID)
 	}
-	c.update()
 }
 
-// settled notes a request that will have no response (its send failed).
+// settled notes a request that has its response, or will have none (its
+// send failed).
 func (c *clock) settled(id jsonrpc.ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.pending, idKey(id))
-	c.update()
-}
-
-// update starts the clock afresh, or stops it; c.mu is held.
-func (c *clock) update() {
-	if c.d <= 0 {
-		return
-	}
-	if len(c.pending) == 0 || c.answering > 0 {
-		if c.timer != nil {
-			c.timer.Stop()
-		}
-		return
-	}
-	if c.timer == nil {
-		c.timer = time.AfterFunc(c.d, c.fire)
-	} else {
-		c.timer.Reset(c.d)
-	}
 }
 
 func (c *clock) fire() {
@@ -107,7 +111,7 @@ func (c *clock) fire() {
 			oldest = p
 		}
 	}
-	running := oldest.seq != 0 && c.answering == 0
+	running := c.paused == 0
 	c.mu.Unlock()
 	if running {
 		c.expire(&timeoutError{Method: oldest.name, Where: c.where, After: c.d})
@@ -116,8 +120,9 @@ func (c *clock) fire() {
 
 func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T %v", id.Raw(), id.Raw()) }
 
-// A timeoutError is -timeout run out: the server sent nothing for After
-// while Method waited for its response.
+// A timeoutError is -timeout run out: the call took longer than After
+// (time in forms not counted); Method is the request then waiting for the
+// server, if any.
 type timeoutError struct {
 	Method string
 	Where  string
@@ -125,5 +130,9 @@ type timeoutError struct {
 }
 
 func (e *timeoutError) Error() string {
-	return fmt.Sprintf("%s at %s: no answer from the server within -timeout %v (-timeout 0 waits forever)", e.Method, e.Where, e.After)
+	const tail = "(it bounds the whole call, but for the time spent in forms; -timeout 0 waits forever)"
+	if e.Method == "" {
+		return fmt.Sprintf("the call to %s was not done within -timeout %v %s", e.Where, e.After, tail)
+	}
+	return fmt.Sprintf("%s at %s: not done within -timeout %v %s", e.Method, e.Where, e.After, tail)
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -18,29 +18,14 @@ import (
 // answer)": the property is left out of the content.
 const noAnswer = "\x00"
 
-// runForm asks one form-mode elicitation in the terminal: first the
-// server's message with a choice of accept (fill in the form), decline or
-// cancel; on accept, the fields in the schema's order, each checked as it is
-// left (bounds, lengths, formats: field.check), so that what is sent is
-// valid. Esc cancels; filter sees every message first (Ctrl-C: the
-// caller's interruptKeys).
+// runForm asks one form-mode elicitation in the terminal: the server's
+// message over the fields in the schema's order, each showing its bounds,
+// format and default (field.hint) and checked as it is left (field.check),
+// so that what is sent is valid. Submitting the last field accepts; the
+// help line under the form shows the other answers: Ctrl-D declines, Esc
+// cancels (and Shift-Tab goes back a field). filter sees every message
+// first (Ctrl-C: the caller's interruptKeys).
 func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, fields []field, filter teaFilter) (*mcp.ElicitResult, error) {
-	action := "accept"
-	first := huh.NewForm(huh.NewGroup(huh.NewSelect[string]().
-		Title(message).
-		Description("The server asks for "+fieldTitles(fields)+".").
-		Value(&action).
-		Options(
-			huh.NewOption("Fill in the form (accept)", "accept"),
-			huh.NewOption("Decline", "decline"),
-			huh.NewOption("Cancel", "cancel"),
-		)))
-	if err := run(ctx, first, in, out, filter); err != nil || action != "accept" {
-		if errors.Is(err, huh.ErrUserAborted) {
-			return &mcp.ElicitResult{Action: "cancel"}, nil
-		}
-		return &mcp.ElicitResult{Action: action}, err
-	}
 	var inputs []huh.Field
 	var collect []func(content map[string]any) error
 	for _, f := range fields {
@@ -48,11 +33,12 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 		inputs = append(inputs, in)
 		collect = append(collect, get)
 	}
-	if err := run(ctx, huh.NewForm(huh.NewGroup(inputs...).Title(message)), in, out, filter); err != nil {
-		if errors.Is(err, huh.ErrUserAborted) {
-			return &mcp.ElicitResult{Action: "cancel"}, nil
-		}
-		return nil, err
+	if len(inputs) == 0 { // a form that only asks to confirm
+		inputs = append(inputs, huh.NewNote().Description("(nothing to fill in)"))
+	}
+	action, err := run(ctx, huh.NewForm(huh.NewGroup(inputs...).Title(message)), true, in, out, filter)
+	if err != nil || action != "accept" {
+		return &mcp.ElicitResult{Action: action}, err
 	}
 	content := map[string]any{}
 	for _, get := range collect {
@@ -66,28 +52,89 @@ func runForm(ctx context.Context, in io.Reader, out io.Writer, message string, f
 // teaFilter sees each bubbletea message before the form does.
 type teaFilter = func(tea.Model, tea.Msg) tea.Msg
 
-// run shows a form; Esc leaves it (huh.ErrUserAborted: cancel). Ctrl-C is
-// not huh's Quit: filter makes it an interrupt, which ends ctx.
-func run(ctx context.Context, f *huh.Form, in io.Reader, out io.Writer, filter teaFilter) error {
+// Keys of a form besides huh's own (shown in the help line, screen.View).
+var (
+	declineKey = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline"))
+	cancelKey  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+)
+
+// run shows a form and returns the answer: "accept" when it is submitted,
+// "decline" on Ctrl-D (when decline is true), "cancel" on Esc. Ctrl-C is
+// not huh's Quit: filter makes it an interrupt, which ends ctx (an error).
+func run(ctx context.Context, f *huh.Form, decline bool, in io.Reader, out io.Writer, filter teaFilter) (string, error) {
 	keys := huh.NewDefaultKeyMap()
-	keys.Quit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	return f.WithKeyMap(keys).WithProgramOptions(tea.WithReportFocus(), tea.WithFilter(filter)).
-		WithInput(in).WithOutput(out).RunWithContext(ctx)
+	keys.Quit = cancelKey
+	keys.Input.Submit.SetHelp("enter", "submit (accept)")
+	keys.Select.Submit.SetHelp("enter", "submit (accept)")
+	keys.MultiSelect.Submit.SetHelp("enter", "submit (accept)")
+	f = f.WithKeyMap(keys).WithShowHelp(false)
+	f.SubmitCmd, f.CancelCmd = tea.Quit, tea.Quit
+	s := &screen{form: f, decline: decline, help: help.New()}
+	_, err := tea.NewProgram(s, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
+		tea.WithReportFocus(), tea.WithFilter(filter)).Run()
+	switch {
+	case s.declined:
+		return "decline", nil
+	case f.State == huh.StateAborted:
+		return "cancel", nil
+	case err != nil:
+		return "", err
+	case f.State != huh.StateCompleted:
+		return "", errors.New("the form ended unanswered")
+	}
+	return "accept", nil
 }
 
-func fieldTitles(fields []field) string {
-	s := ""
-	for i, f := range fields {
-		switch {
-		case i == 0:
-		case i == len(fields)-1:
-			s += " and "
-		default:
-			s += ", "
-		}
-		s += f.Title
+// screen is a huh form with its help line: the focused field's own keys
+// (huh's), then decline (if offered) and cancel.
+type screen struct {
+	form     *huh.Form
+	decline  bool
+	declined bool
+	help     help.Model
+}
+
+func (s *screen) Init() tea.Cmd { return s.form.Init() }
+
+func (s *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && s.decline && key.Matches(k, declineKey) {
+		s.declined = true
+		return s, tea.Quit
 	}
-	return s
+	if w, ok := msg.(tea.WindowSizeMsg); ok {
+		s.help.Width = w.Width
+	}
+	m, cmd := s.form.Update(msg)
+	s.form = m.(*huh.Form)
+	return s, cmd
+}
+
+func (s *screen) View() string {
+	if s.declined || s.form.State != huh.StateNormal {
+		return ""
+	}
+	var keys []key.Binding
+	if f := s.form.GetFocusedField(); f != nil {
+		keys = f.KeyBinds()
+	}
+	if s.decline {
+		keys = append(keys, declineKey)
+	}
+	keys = append(keys, cancelKey)
+	return s.form.View() + "\n" + s.help.ShortHelpView(keys) + "\n"
+}
+
+// describe is the field's description, then on a line of its own what
+// the field takes (hint), so that its rules are seen before broken.
+func (f field) describe() string {
+	h := f.hint()
+	switch {
+	case h == "":
+		return f.Description
+	case f.Description == "":
+		return h
+	}
+	return f.Description + "\n" + h
 }
 
 // fieldInput makes the huh field for f, pre-filled with its default, and
@@ -117,7 +164,7 @@ func fieldInput(f field) (huh.Field, func(map[string]any) error) {
 		for _, o := range opts {
 			hopts = append(hopts, huh.NewOption(o.Label, o.Value))
 		}
-		sel := huh.NewSelect[string]().Key(f.Name).Title(title).Description(f.Description).Value(&value).Options(hopts...)
+		sel := huh.NewSelect[string]().Key(f.Name).Title(title).Description(f.describe()).Value(&value).Options(hopts...)
 		return sel, func(content map[string]any) error {
 			switch {
 			case value == noAnswer:
@@ -137,7 +184,7 @@ func fieldInput(f field) (huh.Field, func(map[string]any) error) {
 		for _, o := range f.Options {
 			hopts = append(hopts, huh.NewOption(o.Label, o.Value))
 		}
-		ms := huh.NewMultiSelect[string]().Key(f.Name).Title(title).Description(f.Description).Value(&value).Options(hopts...).
+		ms := huh.NewMultiSelect[string]().Key(f.Name).Title(title).Description(f.describe()).Value(&value).Options(hopts...).
 			Validate(func(v []string) error {
 				if len(v) == 0 && !f.Required {
 					return nil
@@ -166,11 +213,7 @@ func fieldInput(f field) (huh.Field, func(map[string]any) error) {
 	if clean(value) != value {
 		value = "" // a default that would drive the terminal is not typed in for the user
 	}
-	desc := f.Description
-	if hint, ok := formatHint[f.Format]; ok && f.Kind == "string" && !strings.Contains(desc, hint) {
-		desc += " (" + hint + ")"
-	}
-	in := huh.NewInput().Key(f.Name).Title(title).Description(desc).Value(&value).
+	in := huh.NewInput().Key(f.Name).Title(title).Description(f.describe()).Value(&value).
 		Validate(func(s string) error { _, err := f.parseText(s); return err })
 	return in, func(content map[string]any) error {
 		v, err := f.parseText(value)

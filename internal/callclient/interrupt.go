@@ -55,8 +55,7 @@ func (c *caller) interrupt() {
 
 // interruptKeys is the forms' bubbletea message filter: Ctrl-C (a key in
 // the raw terminal) interrupts the run, whose context ends the form; Esc
-// stays the form's cancel (huh ends the form on it with a tea.InterruptMsg,
-// which is not an interrupt of the run). A SIGINT from elsewhere reaches
+// stays the form's cancel (an answer, not an interrupt of the run). A SIGINT from elsewhere reaches
 // interrupts.
 func (c *caller) interruptKeys(_ tea.Model, msg tea.Msg) tea.Msg {
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyCtrlC {

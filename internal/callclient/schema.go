@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/format"
@@ -76,6 +77,10 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 	if err != nil {
 		return nil, err
 	}
+	if len(raw) > MaxFormBytes {
+		return nil, &limitError{Limit: "MaxFormBytes",
+			What: fmt.Sprintf("the requestedSchema is %d bytes; mcpgen call shows forms of at most %s", len(raw), byteSize(MaxFormBytes))}
+	}
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 		Required   []string                   `json:"required"`
@@ -83,9 +88,17 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("requestedSchema: %v", err)
 	}
+	if len(s.Properties) > MaxFormFields {
+		return nil, &limitError{Limit: "MaxFormFields",
+			What: fmt.Sprintf("the requestedSchema has %d properties; mcpgen call shows forms of at most %d fields", len(s.Properties), MaxFormFields)}
+	}
 	names := make([]string, 0, len(s.Properties))
 	for name := range s.Properties {
 		names = append(names, name)
+	}
+	required := make(map[string]bool, len(s.Required))
+	for _, name := range s.Required {
+		required[name] = true
 	}
 	var fields []field
 	for _, name := range orderedNames(s.Properties, order(names)) {
@@ -93,7 +106,7 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 		if err := json.Unmarshal(s.Properties[name], &p); err != nil {
 			return nil, fmt.Errorf("requestedSchema property %q: %v", name, err)
 		}
-		f := field{Name: name, Title: clean(p.Title), Description: clean(p.Description), Required: slices.Contains(s.Required, name),
+		f := field{Name: name, Title: clean(p.Title), Description: clean(p.Description), Required: required[name],
 			Kind: p.Type, Format: p.Format, MinLength: p.MinLength, MaxLength: p.MaxLength,
 			Minimum: p.Minimum, Maximum: p.Maximum, MinItems: p.MinItems, MaxItems: p.MaxItems}
 		if f.Title == "" {
@@ -120,17 +133,20 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 	return fields, nil
 }
 
-// orderedNames lists props' names in order, then any order misses, sorted.
+// orderedNames lists props' names in order, then any order misses, sorted:
+// O(n log n) in the number of properties, whatever the server sends.
 func orderedNames(props map[string]json.RawMessage, order []string) []string {
-	var names []string
+	names := make([]string, 0, len(props))
+	seen := make(map[string]bool, len(props))
 	for _, n := range order {
-		if _, ok := props[n]; ok && !slices.Contains(names, n) {
+		if _, ok := props[n]; ok && !seen[n] {
+			seen[n] = true
 			names = append(names, n)
 		}
 	}
-	var rest []string
+	rest := make([]string, 0, len(props)-len(names))
 	for n := range props {
-		if !slices.Contains(names, n) {
+		if !seen[n] {
 			rest = append(rest, n)
 		}
 	}
@@ -243,6 +259,97 @@ func (f field) check(v any) error {
 		}
 	}
 	return nil
+}
+
+// hint says what the field takes, as the server's schema states it:
+// bounds (minimum/maximum, minLength/maxLength, minItems/maxItems), format
+// and default, joined by " · " ("" when the schema states none of them).
+func (f field) hint() string {
+	var parts []string
+	switch f.Kind {
+	case "string":
+		if s := between(f.MinLength, f.MaxLength, "characters"); s != "" {
+			parts = append(parts, s)
+		}
+		if f.Format != "" {
+			s := clean(f.Format)
+			if h, ok := formatHint[f.Format]; ok {
+				s += ", " + h
+			}
+			parts = append(parts, s)
+		}
+	case "number", "integer":
+		s := "a number"
+		if f.Kind == "integer" {
+			s = "a whole number"
+		}
+		switch {
+		case f.Minimum != nil && f.Maximum != nil:
+			s += fmt.Sprintf(" from %v to %v", *f.Minimum, *f.Maximum)
+		case f.Minimum != nil:
+			s += fmt.Sprintf(" of at least %v", *f.Minimum)
+		case f.Maximum != nil:
+			s += fmt.Sprintf(" of at most %v", *f.Maximum)
+		}
+		parts = append(parts, s)
+	case "multi":
+		if s := between(f.MinItems, f.MaxItems, ""); s != "" {
+			parts = append(parts, "choose "+s)
+		}
+	}
+	if f.Default != nil {
+		parts = append(parts, "default: "+f.defaultLabel())
+	}
+	return strings.Join(parts, " · ")
+}
+
+// between is "3 to 20 unit", "at least 3 unit", "at most 20 unit" or "".
+func between(lo, hi *int, unit string) string {
+	var s string
+	switch {
+	case lo != nil && hi != nil && *lo == *hi:
+		s = fmt.Sprintf("exactly %d", *lo)
+	case lo != nil && hi != nil:
+		s = fmt.Sprintf("%d to %d", *lo, *hi)
+	case lo != nil:
+		s = fmt.Sprintf("at least %d", *lo)
+	case hi != nil:
+		s = fmt.Sprintf("at most %d", *hi)
+	default:
+		return ""
+	}
+	return strings.TrimSpace(s + " " + unit)
+}
+
+// defaultLabel is the default as the form shows it: an option's label, Yes
+// or No, a list's labels, else the value.
+func (f field) defaultLabel() string {
+	label := func(v string) string {
+		for _, o := range f.Options {
+			if o.Value == v {
+				return o.Label
+			}
+		}
+		return clean(v)
+	}
+	switch d := f.Default.(type) {
+	case bool:
+		if d {
+			return "Yes"
+		}
+		return "No"
+	case string:
+		return label(d)
+	case float64:
+		return strconv.FormatFloat(d, 'f', -1, 64)
+	case []any:
+		var labels []string
+		for _, v := range d {
+			labels = append(labels, label(fmt.Sprint(v)))
+		}
+		return strings.Join(labels, ", ")
+	}
+	return clean(fmt.Sprint(f.Default))
 }
 
 // formatHint shows what a format looks like, for error messages.

@@ -36,6 +36,13 @@ func TestParseSchemaEveryKind(t *testing.T) {
 	assert.Equal(t, []string{"boolean", "string", "select", "multi", "number", "integer"}, kinds)
 	assert.Equal(t, []option{{"s", "Small"}, {"m", "Medium"}}, fields[2].Options)
 	assert.Equal(t, []option{{"a", "A"}, {"b", "B"}, {"c", "C"}}, fields[3].Options)
+	// What each field shows it takes, before anything is typed.
+	var hints []string
+	for _, f := range fields {
+		hints = append(hints, f.hint())
+	}
+	assert.Equal(t, []string{"default: Yes", "3 to 40 characters · email, name@example.com", "",
+		"choose 1 to 2", "a number from 0.5 to 2", "a whole number"}, hints)
 
 	for _, tc := range []struct {
 		content map[string]any
@@ -77,4 +84,28 @@ func TestParseSchemaEveryKind(t *testing.T) {
 func TestParseSchemaRefusesNesting(t *testing.T) {
 	_, err := parseSchema(map[string]any{"properties": map[string]any{"o": map[string]any{"type": "object"}}}, func([]string) []string { return nil })
 	assert.EqualError(t, err, `requestedSchema property "o": type "object" is not in the elicitation grammar`)
+}
+
+// The hint of each bound alone, exact lengths, and defaults shown by their
+// labels.
+func TestFieldHint(t *testing.T) {
+	one, three := 1, 3
+	lo, hi := -2.5, 1e6
+	for _, tc := range []struct {
+		f    field
+		want string
+	}{
+		{field{Kind: "string", MinLength: &three}, "at least 3 characters"},
+		{field{Kind: "string", MaxLength: &three, Format: "date"}, "at most 3 characters · date, YYYY-MM-DD"},
+		{field{Kind: "string", MinLength: &three, MaxLength: &three}, "exactly 3 characters"},
+		{field{Kind: "string", Format: "ipv4", Default: "10.0.0.1"}, "ipv4 · default: 10.0.0.1"},
+		{field{Kind: "number", Minimum: &lo}, "a number of at least -2.5"},
+		{field{Kind: "integer", Maximum: &hi, Default: 7.0}, "a whole number of at most 1e+06 · default: 7"},
+		{field{Kind: "multi", MaxItems: &one, Options: []option{{"a", "Apple"}}, Default: []any{"a"}}, "choose at most 1 · default: Apple"},
+		{field{Kind: "select", Options: []option{{"m", "Morning"}}, Default: "m"}, "default: Morning"},
+		{field{Kind: "boolean", Default: false}, "default: No"},
+		{field{Kind: "boolean"}, ""},
+	} {
+		assert.Equal(t, tc.want, tc.f.hint())
+	}
 }

@@ -23,7 +23,8 @@ const (
 // one tapConn, which
 //   - reads each received message's property orders (propertyOrders.record);
 //   - prints every message sent, before it is sent, and received (-wire);
-//   - runs the clock that bounds each wait for the server (-timeout);
+//   - tells the -timeout clock which requests wait for the server (the
+//     error names the oldest when it runs out);
 //   - names the request a failed send was (requestError), and refuses the
 //     2025-11-25 initialize go-sdk falls back to when server/discover failed
 //     for a reason other than the server not knowing it (fallbackAllowed).

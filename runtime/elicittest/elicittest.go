@@ -31,8 +31,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
-// Tester runs one flow. The zero Options get an ephemeral key ring; the
-// request looks like a 2026-07-28 tools/call from a client that declares form
+// Tester runs one flow. The zero Options get an ephemeral key ring and an
+// in-memory store of the Tester's own (so that the flows of many Testers
+// in one test binary never share one caller's quota of the process's
+// default store, runtime.Options.MaxFlowsPerPrincipal); the request looks
+// like a 2026-07-28 tools/call from a client that declares form
 // elicitation unless the fields below say otherwise.
 type Tester struct {
 	// Flow is the generated flow under test (New<T>Flow(handler)); nil
@@ -42,7 +45,8 @@ type Tester struct {
 	// test (see [NewExchange]); used when Flow is nil.
 	Name    string
 	Handler func(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error)
-	// Options are the runtime options; Keys defaults to an ephemeral ring.
+	// Options are the runtime options; Keys defaults to an ephemeral ring,
+	// Store to a new runtime.MemoryStore.
 	Options runtime.Options
 	// Principal is bound into the state as the authenticated caller.
 	Principal string
@@ -203,6 +207,9 @@ func (t *Tester) call(ctx context.Context, req *protocol.Request) (*runtime.Resp
 func (t *Tester) send(ctx context.Context, args json.RawMessage, state string, responses map[string]protocol.InputResponse, round int) (*Step, error) {
 	if t.Options.Keys == nil {
 		t.Options.Keys = runtime.EphemeralKeyRing()
+	}
+	if t.Options.Store == nil {
+		t.Options.Store = runtime.NewMemoryStore()
 	}
 	if t.Options.PageURL == "" {
 		t.Options.PageURL = DefaultPageURL

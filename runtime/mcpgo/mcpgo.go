@@ -109,6 +109,7 @@ func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*prot
 		Arguments:       args,
 		RequestState:    req.Params.RequestState,
 		ProtocolVersion: server.RequestProtocolVersion(ctx),
+		ClientAddress:   httpserve.ClientFrom(req.Header),
 	}
 	if opts.Principal != nil {
 		r.Principal = opts.Principal(ctx, req)
@@ -237,6 +238,7 @@ func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.S
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if guard.Allow(w, r) {
 			httpserve.BodyDeadline(w, r)
+			httpserve.MarkClient(r)
 			h.ServeHTTP(w, r)
 		}
 	})

@@ -69,8 +69,15 @@ type HTTPOptions struct {
 	// naming the limit. The principal is what Principal returns for the
 	// initialize request; an anonymous one ("") is counted by the client's
 	// IP address (RemoteAddr: behind a reverse proxy, every anonymous client
-	// shares the proxy's, so set Principal or raise this). Zero means
-	// DefaultMaxSessionsPerPrincipal (100); negative means no bound.
+	// shares the proxy's, so set Principal or raise this). An anonymous
+	// address is also held to its fair share: it never holds more sessions
+	// than remain free for every other client (an initialize from an
+	// address holding as many as are free is refused with HTTP 429), so
+	// one address takes at most half of MaxSessions, and N addresses
+	// together leave about MaxSessions/(N+1) free for newcomers (10
+	// addresses: 90 of 1000), where the bound alone let 10 take all. Zero
+	// means DefaultMaxSessionsPerPrincipal (100); negative means no bound,
+	// and no fair share either.
 	MaxSessionsPerPrincipal int
 	// MaxCallsPerSession is the most calls (JSON-RPC requests: tools/call,
 	// tools/list, …) one session has in flight at once: a POST on the
@@ -164,6 +171,7 @@ type Handler struct {
 	mu         sync.Mutex
 	sessions   map[string]*session
 	principals map[string]int // open or opening sessions by principalOf
+	held       int            // open or opening sessions: the sum of principals
 }
 
 // HTTPHandler returns [NewHTTPHandler](s, nil): the endpoint every example
@@ -235,6 +243,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpserve.BodyDeadline(w, r)
+	httpserve.MarkClient(r)
 	if h.stateful == nil {
 		serveStateless(h.stateless.inner, w, r)
 		return
@@ -263,16 +272,28 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // free, and tracks the session it opens until it closes (idle timeout,
 // DELETE, or [Handler.CloseSessions]).
 func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
-	principal := h.principalOf(r)
+	principal, anonymous := h.principalOf(r)
 	h.mu.Lock()
-	if h.perPrincipal > 0 && h.principals[principal] >= h.perPrincipal {
+	held, free := h.principals[principal], h.max-h.held
+	switch {
+	case h.perPrincipal > 0 && held >= h.perPrincipal:
 		h.mu.Unlock()
 		http.Error(w, fmt.Sprintf("mcpgen: %s already holds its limit of %d MCP sessions on this server "+
 			"(mcpsdk.HTTPOptions.MaxSessionsPerPrincipal); close one (DELETE), or connect with protocol 2026-07-28, which needs none",
 			principal, h.perPrincipal), http.StatusTooManyRequests)
 		return
+	case h.perPrincipal > 0 && anonymous && held > 0 && held >= free:
+		// The fair share of an address without sign-in: never more
+		// sessions than are left for every other client.
+		h.mu.Unlock()
+		http.Error(w, fmt.Sprintf("mcpgen: %s already holds %d MCP sessions on this server, and only %d of its %d are free: "+
+			"without sign-in an address never holds more sessions than remain for every other client (its fair share; "+
+			"mcpsdk.HTTPOptions.MaxSessionsPerPrincipal); close one (DELETE), sign in, or connect with protocol 2026-07-28, which needs none",
+			principal, held, max(free, 0), h.max), http.StatusTooManyRequests)
+		return
 	}
 	h.principals[principal]++
+	h.held++
 	h.mu.Unlock()
 	select {
 	case h.slots <- struct{}{}:
@@ -322,6 +343,7 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) release(principal string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.held--
 	if h.principals[principal]--; h.principals[principal] <= 0 {
 		delete(h.principals, principal)
 	}
@@ -486,6 +508,7 @@ func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpserve.BodyDeadline(w, r)
+	httpserve.MarkClient(r)
 	serveStateless(h.inner, w, r)
 }
 

@@ -200,10 +200,11 @@ func TestLegacyClientOverStatelessHTTPIsToldWhy(t *testing.T) {
 
 // Over the limit a new session is refused with 503 and a text; a session
 // idle past the timeout is closed, frees its slot, and its client is told
-// the session is gone.
+// the session is gone. (Every client here is at 127.0.0.1: no bound per
+// address, whose fair share would stop it at one of the two sessions.)
 func TestSessionBounds(t *testing.T) {
 	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
-		&mcpsdk.HTTPOptions{MaxSessions: 2, SessionIdleTimeout: 1500 * time.Millisecond})
+		&mcpsdk.HTTPOptions{MaxSessions: 2, MaxSessionsPerPrincipal: -1, SessionIdleTimeout: 1500 * time.Millisecond})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	acc := always(&mcp.ElicitResult{Action: "accept", Content: good})

@@ -204,6 +204,9 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 		ProtocolVersion: req.ProtocolVersion(),
 		Principal:       principal(ctx, req.Extra),
 	}
+	if req.Extra != nil {
+		r.ClientAddress = httpserve.ClientFrom(req.Extra.Header)
+	}
 	if r.Principal == "" && req.Extra != nil && req.Extra.TokenInfo != nil {
 		return nil, &jsonrpc.Error{Code: protocol.CodeInternalError, Message: "mcpgen: this request is authenticated (a bearer token), " +
 			"but it has no principal (TokenInfo.UserID is empty), so its requestState could be resumed by any other user: " +

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -382,6 +383,71 @@ func TestSessionsPerPrincipal(t *testing.T) {
 	_, status, body = openRaw(t, http.DefaultClient, anon.URL, nil)
 	assert.Equal(t, http.StatusTooManyRequests, status)
 	assert.Contains(t, body, "the anonymous client at 127.0.0.1 already holds its limit of 2 MCP sessions")
+}
+
+// fromAddress returns an HTTP client whose connections come from ip (a
+// loopback address: Linux routes all of 127.0.0.0/8 to lo).
+func fromAddress(t *testing.T, ip string) *http.Client {
+	tr := &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}).DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// Without sign-in, an address holds at most its fair share of sessions:
+// never more than remain free for every other client. Ten addresses that
+// each open sessions until refused (the attack that, with 1000 sessions and
+// 100 per address, left every new older client a 503) are refused with 429
+// naming the fair share, and leave sessions free: a client from an
+// eleventh address is served.
+func TestAnonymousAddressesLeaveAFairShare(t *testing.T) {
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{MaxSessions: 100, MaxSessionsPerPrincipal: 10})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(h.CloseSessions)
+	held := map[string]int{}
+	for i := 2; i <= 11; i++ {
+		ip := fmt.Sprintf("127.0.0.%d", i)
+		c := fromAddress(t, ip)
+		for {
+			_, status, body := openRaw(t, c, srv.URL, nil)
+			if status != http.StatusOK {
+				require.Equal(t, http.StatusTooManyRequests, status, "%s: %s", ip, body)
+				if held[ip] < 10 {
+					assert.Contains(t, body, "the anonymous client at "+ip+" already holds")
+					assert.Contains(t, body, "fair share")
+				}
+				break
+			}
+			held[ip]++
+			require.LessOrEqual(t, held[ip], 10)
+		}
+	}
+	total := 0
+	for _, n := range held {
+		total += n
+	}
+	assert.Less(t, total, 100, "ten addresses took every session: %v", held)
+	_, status, body := openRaw(t, fromAddress(t, "127.0.0.12"), srv.URL, nil)
+	assert.Equal(t, http.StatusOK, status, "a new address is refused: %s", body)
+
+	// One address alone takes at most half.
+	h2 := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{MaxSessions: 20, MaxSessionsPerPrincipal: 100})
+	srv2 := httptest.NewServer(h2)
+	t.Cleanup(srv2.Close)
+	t.Cleanup(h2.CloseSessions)
+	n := 0
+	for {
+		_, status, _ := openRaw(t, http.DefaultClient, srv2.URL, nil)
+		if status != http.StatusOK {
+			require.Equal(t, http.StatusTooManyRequests, status)
+			break
+		}
+		n++
+		require.LessOrEqual(t, n, 20)
+	}
+	assert.Equal(t, 10, n, "one address's fair share of 20 sessions")
 }
 
 // headerTransport sets the headers h on every request.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -17,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
 )
 
 // session is what a [Handler] keeps of one session it opened for a client
@@ -283,17 +284,14 @@ func (h *Handler) send(next mcp.MethodHandler) mcp.MethodHandler {
 // principalOf is the key of r's per-principal session quota, as messages
 // name it: the principal HTTPOptions.Principal derives from the request (by
 // default the bearer token's user), quoted, or for an anonymous request
-// "the anonymous client at " and the client's IP address.
-func (h *Handler) principalOf(r *http.Request) string {
+// "the anonymous client at " and the client's address ([httpserve.ClientAddress]:
+// its IP address, an IPv6 one by its /64 prefix; anonymous true).
+func (h *Handler) principalOf(r *http.Request) (key string, anonymous bool) {
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 	if p := h.principal(r.Context(), extra); p != "" {
-		return strconv.Quote(p)
+		return strconv.Quote(p), false
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "the anonymous client at " + host
+	return "the anonymous client at " + httpserve.ClientAddress(r.RemoteAddr), true
 }
 
 // countCalls returns how many calls (JSON-RPC requests with an id) body

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -18,6 +20,25 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 )
+
+// instrumented returns a client session of a go-sdk server instrumented with
+// cfg that has one tool, named tool, answering "ok".
+func instrumented(t *testing.T, cfg *otelmcp.Config, tool string) *mcp.ClientSession {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	otelmcp.Instrument(s, &runtime.Options{Keys: runtime.EphemeralKeyRing()}, cfg)
+	mcp.AddTool(s, &mcp.Tool{Name: tool}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(t.Context(), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
 
 // A tools/call or prompts/get naming a tool or prompt the server does not
 // have is a span named by its method alone, and its duration has no
@@ -28,20 +49,9 @@ func TestUnknownTargetIsNoLabel(t *testing.T) {
 	reader := sdkmetric.NewManualReader()
 	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
 		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}
-	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	otelmcp.Instrument(s, &runtime.Options{Keys: runtime.EphemeralKeyRing()}, cfg)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-	})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(t.Context(), st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := instrumented(t, cfg, "echo")
 
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo"})
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo"})
 	require.NoError(t, err)
 	for _, name := range []string{"no-such-tool-1", "no-such-tool-2"} {
 		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name})
@@ -83,6 +93,61 @@ func TestUnknownTargetIsNoLabel(t *testing.T) {
 	}
 	require.True(t, found)
 	assert.Equal(t, []string{"echo"}, tools)
+}
+
+// startSeen records every span's name and attributes as a span processor
+// sees them when the span starts (before the SDK looked the tool up) and
+// when it ends.
+type startSeen struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (p *startSeen) note(name string, attrs []attribute.KeyValue) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = append(p.seen, name)
+	for _, kv := range attrs {
+		p.seen = append(p.seen, string(kv.Key)+"="+kv.Value.String())
+	}
+}
+
+func (p *startSeen) OnStart(_ context.Context, s sdktrace.ReadWriteSpan) {
+	p.note(s.Name(), s.Attributes())
+}
+func (p *startSeen) OnEnd(s sdktrace.ReadOnlySpan)    { p.note(s.Name(), s.Attributes()) }
+func (p *startSeen) Shutdown(context.Context) error   { return nil }
+func (p *startSeen) ForceFlush(context.Context) error { return nil }
+
+// A tools/call or prompts/get naming, with 20,000 characters, a tool or
+// prompt the server does not have gives no span a name or an attribute
+// longer than a few hundred bytes, at its start or its end; a known tool
+// keeps its name.
+func TestUnknownTargetIsBounded(t *testing.T) {
+	seen := &startSeen{}
+	cfg := &otelmcp.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(seen)),
+		MeterProvider: sdkmetric.NewMeterProvider()}
+	known := strings.Repeat("k", 120)
+	cs := instrumented(t, cfg, known)
+
+	long := strings.Repeat("x", 20_000)
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: long})
+	require.ErrorContains(t, err, "unknown tool")
+	_, err = cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: long})
+	require.ErrorContains(t, err, "unknown prompt")
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "no-such-tool"})
+	require.ErrorContains(t, err, "unknown tool")
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: known})
+	require.NoError(t, err)
+
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	for _, v := range seen.seen {
+		assert.LessOrEqual(t, len(v), 200, "a span's name or attribute of %d bytes: %.80s…", len(v), v)
+	}
+	assert.Contains(t, seen.seen, "gen_ai.tool.name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…(20000 bytes)")
+	assert.Contains(t, seen.seen, "gen_ai.tool.name=no-such-tool", "a short unknown name is kept on the span as sent")
+	assert.Contains(t, seen.seen, "tools/call "+known, "a known tool's span keeps its name")
 }
 
 func countOf(names []string, name string) int {

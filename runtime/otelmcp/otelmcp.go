@@ -13,7 +13,9 @@
 // Spans: one SERVER span per request, named "{mcp.method.name} {target}"
 // (e.g. "tools/call book_flight"; "tools/call" alone for a tool the
 // server does not have, whose name the client chose, and then no
-// gen_ai.tool.name or gen_ai.prompt.name on the metric either), with
+// gen_ai.tool.name or gen_ai.prompt.name on the metric either, and at most
+// its first 64 bytes, "…" and its length on the span; a name longer than
+// 128 bytes is shortened so from the span's start), with
 // mcp.method.name, gen_ai.tool.name, gen_ai.operation.name=execute_tool
 // (tools/call), gen_ai.prompt.name (prompts/get), mcp.protocol.version (a
 // published version, or "other" for one a client made up),

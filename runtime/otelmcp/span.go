@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -49,11 +50,13 @@ func (t *Telemetry) Start(ctx context.Context, c *Call, o *runtime.Options) (con
 	attrs = append(attrs, semconv.McpMethodNameKey.String(c.Method))
 	switch {
 	case c.Tool != "":
-		name += " " + c.Tool
-		attrs = append(attrs, semconv.GenAIToolName(c.Tool), semconv.GenAIOperationNameExecuteTool)
+		tool := target(c.Tool)
+		name += " " + tool
+		attrs = append(attrs, semconv.GenAIToolName(tool), semconv.GenAIOperationNameExecuteTool)
 	case c.Prompt != "":
-		name += " " + c.Prompt
-		attrs = append(attrs, semconv.GenAIPromptName(c.Prompt))
+		prompt := target(c.Prompt)
+		name += " " + prompt
+		attrs = append(attrs, semconv.GenAIPromptName(prompt))
 	}
 	if c.ProtocolVersion != "" {
 		attrs = append(attrs, semconv.McpProtocolVersion(versionLabel(c.ProtocolVersion)))
@@ -129,16 +132,38 @@ func (s *Span) End(ctx context.Context, code int64, toolError bool) {
 // method alone ("If there is no low-cardinality target available") and its
 // mcp.server.operation.duration has no gen_ai.tool.name or
 // gen_ai.prompt.name, for a tool or prompt the server does not have, whose
-// name the client chose. The span keeps the attribute, as sent.
+// name the client chose. The span keeps the attribute, as sent up to
+// [clip.Max] bytes: "no-such-tool", or the first 64 bytes of a longer
+// name, "…" and its length ("xxxx…(20000 bytes)").
 func (s *Span) untargeted(method string) {
 	s.span.SetName(method)
 	attrs := make([]attribute.KeyValue, 0, len(s.attrs))
 	for _, kv := range s.attrs {
 		if kv.Key != semconv.GenAIToolNameKey && kv.Key != semconv.GenAIPromptNameKey {
 			attrs = append(attrs, kv)
+		} else {
+			s.span.SetAttributes(kv.Key.String(clip.Text(kv.Value.AsString())))
 		}
 	}
 	s.attrs = attrs
+}
+
+// maxTarget is the longest tool or prompt name a span's name and its
+// gen_ai.tool.name or gen_ai.prompt.name carry as they are: 128, the length
+// a tool's name should not exceed (MCP 2025-11-25, server/tools, "Tool
+// Names"). A span starts before the SDK has looked the name up, so a name
+// the client made up reaches it too.
+const maxTarget = 128
+
+// target is a tool's or prompt's name as a span carries it: name when it is
+// at most maxTarget bytes long, else shortened by [clip.Text] (its first 64
+// bytes, "…" and its length), so that no request makes a span's name or
+// attributes longer than about 200 bytes whatever name it sends.
+func target(name string) string {
+	if len(name) <= maxTarget {
+		return name
+	}
+	return clip.Text(name)
 }
 
 // metaCarrier reads a trace context from params._meta: its string values

@@ -37,6 +37,12 @@ type Request struct {
 	// Principal identifies the authenticated caller ("" when anonymous); it
 	// is bound into the state.
 	Principal string
+	// ClientAddress is where an HTTP request came from: the peer's IP
+	// address, an IPv6 one by its /64 prefix ("" over stdio, or when the
+	// server does not serve through the adapter's HTTP handler). The
+	// engine counts an anonymous caller's flows by it
+	// (runtime.Options.MaxFlowsPerPrincipal); it is bound into nothing.
+	ClientAddress string
 	// Unaskable, when set, is why this client cannot be sent an input
 	// request whatever it declared, e.g. a 2025-11-25 client over stateless
 	// HTTP (MCP 2025-11-25, basic/transports: it declared its capabilities
