@@ -14,7 +14,9 @@ const specLead = len("CheckInputSchema: ")
 
 // flowFunc writes New<T>Flow for tool s, whose handler interface is h: one
 // impl.NewFlow(impl.FlowSpec[T]{…}) call, so that generated code reaches the
-// runtime's flow only through runtime/impl, under its version guard.
+// runtime's flow only through runtime/impl, under its version guard. The
+// spec names the generated file and carries the struct's digest
+// (annotate.Struct.Shape), which impl.NewFlow holds to the struct at start.
 func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 	var askAlways, dateFields []jen.Code
 	var jsonNames []string

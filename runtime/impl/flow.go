@@ -54,8 +54,8 @@ type FlowSpec[T any] struct {
 // hand the runtime.Args they get to s's as *T, and panic when given
 // arguments of another type (the runtime only gives them its New's).
 //
-// It first holds T to s.Shape (internal/shape.Check, once per type and
-// file): when T has changed since File was generated, it panics with a
+// It first holds T to s.Shape (internal/shape.Check, once per type, file
+// and digest): when T has changed since File was generated, it panics with a
 // message that names File, T and what changed, and says to run go
 // generate, so that a server (or a test, or runtime/elicittest) built from
 // stale generated code stops at start instead of serving the old rules.
