@@ -37,7 +37,7 @@ type telemetrySide struct {
 // the collector's cost, not the server's), metrics aggregated for a reader
 // (never collected during the benchmark; a Prometheus scrape or an OTLP push
 // every minute costs nothing per round). withHTTP also puts otelhttp around
-// the endpoint, as examples/internal/otelenv does.
+// the endpoint, as runtime/otelenv does.
 func tracedEndpoint(tb testing.TB, withHTTP bool) http.Handler {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))

@@ -450,7 +450,7 @@ func (c *call) form() *form {
 // unsealed returns the state an opted-in first call (//mcpgen:unsealed)
 // resumes from: round 1 asked fm under its key, as a first call would.
 func (c *call) unsealed(fm *form) *state {
-	if final := fm.rules.settle(c.f.def.Name, c.args); final != nil {
+	if final := fm.rules.settle(c.f.def.Name, c.args, nil); final != nil {
 		return nil // the engine ends the call with it
 	}
 	whole := fm.rules.schema(c.args, fm.fields...)
@@ -462,7 +462,7 @@ func (c *call) unsealed(fm *form) *state {
 		return nil
 	}
 	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
-		Question: fm.digestOf(whole), Content: fm.rules.withFixed(nil)}}}
+		Question: fm.digestOf(whole)}}}
 }
 
 // dispatch runs the branch of rep, the tool form's reply, in a context where

@@ -229,12 +229,25 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			return reply{}, nil, ToolError("%s: the run-time options of %s are wrong: %s", r.name, what, strings.Join(probs, "; ")), nil
 		}
 	}
-	if final := f.rules.settle(r.name, f.target); final != nil {
+	replies := st.replies()
+	prev, hasPrev := replies[f.name]
+	last := st.askedFor(f.name)
+	if final := f.rules.settle(r.name, f.target, r.userAnswers(prev, hasPrev, last)); final != nil {
 		return reply{}, nil, final, nil
 	}
 	fields := f.fields
 	if fields == nil {
 		fields = f.target.MissingFields()
+	}
+	if alt := f.rules.confirmedShown(); alt != nil {
+		// The user answered the one option left of a field that was asked
+		// again because an earlier answer was no longer an option: the
+		// answer is to the form as it was shown (the field in it, not
+		// taken), so that shape is the one judged while it stands.
+		d := formDigest(f.key, f.message, alt.schema(f.target, fields...), alt)
+		if last != nil && equalDigest(last.Question, d) || hasPrev && equalDigest(prev.Question, d) {
+			*f.rules = *alt
+		}
 	}
 	// The whole form's requestedSchema and digest come from the memo, or
 	// are built when first needed (a call that asks nothing builds none).
@@ -260,14 +273,11 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 	if !f.rules.empty() {
 		empty = schema().Properties.Len() == 0
 	}
-	replies := st.replies()
-	prev, hasPrev := replies[f.name]
 	if hasPrev && equalDigest(prev.Question, digest()) {
-		if prev.Action != Accept || f.target.ApplyContent(prev.Content) == nil {
+		if prev.Action != Accept || f.target.ApplyContent(f.rules.withFixed(prev.Content)) == nil {
 			return prev, nil, nil, nil
 		}
 	}
-	last := st.askedFor(f.name)
 	nothingToAsk := empty || f.optionalNotAsked && !f.mustAsk(schema())
 	if nothingToAsk && last != nil && !equalDigest(last.Question, digest()) {
 		if last, err = r.resumeChanged(last, f.rules, schema(), digest()); err != nil {
@@ -286,7 +296,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 				return reply{}, nil, nil, err
 			}
 			if answered && er.Action != Accept {
-				return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+				return reply{Question: digest(), Action: er.Action, Content: f.rules.withFixed(last.Content), Fields: last.Fields}, nil, nil, nil
 			}
 		}
 		// Values the user gave for fields the form still has are kept
@@ -321,10 +331,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		if ve != nil {
 			return reply{}, nil, ToolError("%s: %v", r.name, ve), nil
 		}
-		return reply{Action: Accept, Content: content}, nil, nil, nil
+		return reply{Action: Accept, Content: f.rules.taken(content)}, nil, nil, nil
 	}
-	p = &pendingQuestion{name: f.name, key: f.key, message: f.message,
-		content: f.rules.withFixed(nil), always: f.always, unaskable: f.unaskable}
+	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, always: f.always, unaskable: f.unaskable}
 	if last != nil || hasPrev {
 		// Asked before in this call: a new key, so that no answer to the
 		// earlier form is taken for this one.
@@ -334,6 +343,11 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 		if _, answered := r.req.InputResponses[last.Key]; answered {
 			r.changed = true // see refuse
 		}
+	}
+	if f.rules != nil && len(f.rules.stale) > 0 && (last == nil || !equalDigest(last.Question, digest())) {
+		// The options changed under answers the user gave: the form is
+		// asked again saying which are no longer among them.
+		p.problem = strings.Join(f.rules.stale, "; ")
 	}
 	if last != nil && equalDigest(last.Question, digest()) {
 		er, answered, err := r.answer(last)
@@ -345,7 +359,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
 			p.content = last.Content
 		case er.Action != Accept:
-			return reply{Question: digest(), Action: er.Action, Content: last.Content, Fields: last.Fields}, nil, nil, nil
+			return reply{Question: digest(), Action: er.Action, Content: f.rules.withFixed(last.Content), Fields: last.Fields}, nil, nil, nil
 		case er.Refused != "":
 			// The client refused its own answer (protocol.ElicitResult's
 			// Refused): the same fields again,
@@ -365,7 +379,7 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 			if merged == nil {
 				merged = map[string]any{}
 			}
-			f.rules.overlayFixed(merged) // a field left with one option takes it now, not the one it had when asked
+			f.rules.overlayFixed(merged) // a field never asked, left with one option, takes it now
 			for _, name := range last.Fields {
 				delete(merged, name)
 				if v, ok := er.Content[name]; ok {
@@ -382,16 +396,16 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 				if cerr := f.check(); cerr != nil {
 					// Refused by the application: the whole form again,
 					// with its reason, nothing kept.
-					p.schema, p.content, p.problem = schema(), f.rules.withFixed(nil), cerr.Error()
+					p.schema, p.content, p.problem = schema(), nil, cerr.Error()
 					break
 				}
 			}
 			if ve == nil {
-				return reply{Question: digest(), Action: Accept, Content: merged}, nil, nil, nil
+				return reply{Question: digest(), Action: Accept, Content: f.rules.taken(merged)}, nil, nil, nil
 			}
 			failing := ve.Fields()
 			r.reasked = append(r.reasked, failing...)
-			p.content = maps.Clone(merged)
+			p.content = maps.Clone(f.rules.taken(merged))
 			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
 			p.schema, p.schemaJSON = f.schemaOf(failing)
 			p.problem = ve.Error()
@@ -407,8 +421,9 @@ func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *
 // resumeChanged resumes from last, a form whose options changed since it
 // was asked, when the form as it is now (rl its run-time rules, whole its
 // requestedSchema, d its digest) has nothing the user must fill: most often
-// a choices field left with one option, which it takes whatever was picked
-// (as a first call takes it). Asking that form would show nothing to answer,
+// a choices field left with one option, the one the user picked (an answer
+// no longer among the options keeps its field in the form, see
+// rules.settle). Asking that form would show nothing to answer,
 // or only optional fields the tool does without, so the answer to last is
 // taken for it: a refusal stands (of the fields shown), and an accepted
 // answer counts for the fields the form still has (checked, and re-asked
@@ -426,8 +441,44 @@ func (r *round) resumeChanged(last *asked, rl *rules, whole *jsonschema.Schema, 
 		return &now, nil // the fields refused are those shown
 	}
 	now.Fields = slices.DeleteFunc(slices.Clone(last.Fields), func(name string) bool { _, ok := whole.Properties.Get(name); return !ok })
-	now.Content = rl.withFixed(inForm(last.Content, whole)) // the options the form now takes, as askForm keeps them
+	now.Content = inForm(last.Content, whole) // the options the form now takes are added where it is applied
 	return &now, nil
+}
+
+// userAnswers returns the values the user gave for the fields of a form in
+// this call, from the newest: the answer this request carries to what the
+// last round asked (last, nil when it asked something else), the valid
+// answers kept from earlier rounds (last.Content), and the form's accepted
+// reply (prev, when hasPrev) when the form is settled again in a later
+// round. Options taken without asking are not in them (see rules.taken).
+// It returns nil when there are none.
+func (r *round) userAnswers(prev reply, hasPrev bool, last *asked) map[string]any {
+	var out map[string]any
+	add := func(name string, v any) {
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[name] = v
+	}
+	if hasPrev && prev.Action == Accept {
+		for name, v := range prev.Content {
+			add(name, v)
+		}
+	}
+	if last == nil {
+		return out
+	}
+	for name, v := range last.Content {
+		add(name, v)
+	}
+	if er, answered, _ := r.answer(last); answered && er.Action == Accept {
+		for _, name := range last.Fields {
+			if v, ok := er.Content[name]; ok {
+				add(name, v)
+			}
+		}
+	}
+	return out
 }
 
 // inForm returns the values of content whose fields whole (a requestedSchema)

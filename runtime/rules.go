@@ -8,9 +8,12 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 )
 
 // Choice is one option of a select whose options are known only at run time
@@ -35,11 +38,25 @@ type rules struct {
 	// descriptions are, by JSON name, the help text of this form in place
 	// of the tag's description.
 	descriptions map[string]string
-	fixed        map[string]any // by JSON name: the only option of a required select (settle), not asked
+	// fixed holds, by JSON name, the only option of a required select,
+	// taken and not asked (see settle).
+	fixed map[string]any
+	// confirmed names the fields of fixed whose option is what the user
+	// answered: values of the user's, not taken for them.
+	confirmed map[string]bool
+	// prefill holds, by JSON name, the only option of a required select
+	// kept in the form because the user answered it: shown pre-filled with
+	// it (when no default is given), never taken without the user.
+	prefill map[string]any
+	// stale says, one entry a field, which of the user's answers are no
+	// longer among the field's options (see settle), for the reason a form
+	// asked again carries.
+	stale []string
 }
 
 func (r *rules) empty() bool {
-	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0 && len(r.descriptions) == 0
+	return r == nil || len(r.choices) == 0 && len(r.equal) == 0 && len(r.defaults) == 0 && len(r.descriptions) == 0 &&
+		len(r.prefill) == 0
 }
 
 // defaultsOf returns the run-time defaults (nil without rules).
@@ -74,6 +91,9 @@ func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
 		p := pair.Value
 		choices, hasChoices := r.choices[pair.Key]
 		def, hasDefault := r.defaults[pair.Key]
+		if !hasDefault {
+			def, hasDefault = r.prefill[pair.Key]
+		}
 		desc, hasDesc := r.descriptions[pair.Key]
 		if hasChoices || hasDefault || hasDesc {
 			cp := *p
@@ -94,35 +114,121 @@ func (r *rules) apply(schema *jsonschema.Schema) *jsonschema.Schema {
 }
 
 // settle works out what the run-time choices decide before target's
-// missing fields are asked for: a required single select with exactly one
-// option takes it and is not asked (r.fixed holds those values, for the
-// caller to apply with the answers; applying them now would also fill the
-// defaults of optional fields still to be asked). A required field with no
-// option at all is a tool error result of tool naming it (there is nothing
-// to pick); otherwise settle returns nil.
-func (r *rules) settle(tool string, target Args) *Result {
+// missing fields are asked for, given answers, the values the user gave
+// for the form's fields in this call (nil on a first call; see
+// round.userAnswers). A required single select with exactly one option
+// takes it and is not asked when the user never answered it, or answered
+// that option (r.fixed holds those values, for the caller to apply with the
+// answers; applying them now would also fill the defaults of optional
+// fields still to be asked). A user's answer is never replaced: a field
+// whose answer is no longer among its options stays in the form, its one
+// option pre-filled (r.prefill), and r.stale says why it is asked again. A
+// required field with no option at all is a tool error result of tool
+// naming it (there is nothing to pick); otherwise settle returns nil.
+func (r *rules) settle(tool string, target Args, answers map[string]any) *Result {
 	if r == nil || len(r.choices) == 0 {
 		return nil
 	}
 	full := target.RequestedSchema()
-	r.fixed = map[string]any{}
+	r.fixed, r.confirmed, r.prefill, r.stale = map[string]any{}, nil, nil, nil
 	var none []string
 	for pair := full.Properties.Oldest(); pair != nil; pair = pair.Next() {
 		choices, ok := r.choices[pair.Key]
-		if !ok || !slices.Contains(full.Required, pair.Key) {
+		if !ok {
+			continue
+		}
+		answer, answered := answers[pair.Key]
+		why := ""
+		if answered && len(choices) > 0 {
+			if why = notChosen(answer, choices); why != "" {
+				r.stale = append(r.stale, fmt.Sprintf("%s: %s is no longer one of the options (%s)", pair.Key, quoteAnswer(answer), why))
+			}
+		}
+		if !slices.Contains(full.Required, pair.Key) {
 			continue
 		}
 		switch {
 		case len(choices) == 0:
 			none = append(none, describeTitle(pair.Key, pair.Value))
+		case len(choices) == 1 && pair.Value.Type == "string" && why != "":
+			if r.prefill == nil {
+				r.prefill = map[string]any{}
+			}
+			r.prefill[pair.Key] = choices[0].Value
 		case len(choices) == 1 && pair.Value.Type == "string":
 			r.fixed[pair.Key] = choices[0].Value
+			if answered {
+				if r.confirmed == nil {
+					r.confirmed = map[string]bool{}
+				}
+				r.confirmed[pair.Key] = true
+			}
 		}
 	}
 	if len(none) > 0 {
 		return ToolError("%s: there is nothing to choose from for %s", tool, strings.Join(none, ", "))
 	}
 	return nil
+}
+
+// quoteAnswer writes an answer's value for a reason: a string quoted, a
+// list of strings as a JSON array.
+func quoteAnswer(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(clip.Text(s))
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return clip.Text(string(b))
+}
+
+// confirmedShown returns r with the fields of r.confirmed (the user's own
+// answer, the one option left) shown pre-filled instead of taken, or nil
+// when there are none: a form asked that way (the field's answer was not
+// among the options) keeps that shape while the user answers it, so that
+// the answer applies to the form as it was shown.
+func (r *rules) confirmedShown() *rules {
+	if r == nil || len(r.confirmed) == 0 {
+		return nil
+	}
+	alt := *r
+	alt.fixed, alt.prefill, alt.confirmed = maps.Clone(r.fixed), maps.Clone(r.prefill), nil
+	if alt.prefill == nil {
+		alt.prefill = map[string]any{}
+	}
+	for name := range r.confirmed {
+		alt.prefill[name] = alt.fixed[name]
+		delete(alt.fixed, name)
+	}
+	return &alt
+}
+
+// taken returns content without the options settle took for fields the
+// user never answered (a new map when it drops any): what a state keeps as
+// the user's answers, so that an option taken is taken again from the
+// options of the request at hand, and never counts as the user's answer.
+func (r *rules) taken(content map[string]any) map[string]any {
+	if r == nil || len(r.fixed) == 0 {
+		return content
+	}
+	var out map[string]any
+	for name := range r.fixed {
+		if _, ok := content[name]; ok && !r.confirmed[name] {
+			if out == nil {
+				out = maps.Clone(content)
+			}
+			delete(out, name)
+		}
+	}
+	if out == nil {
+		return content
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // problems says what is wrong with the rules a server gave a form at run

@@ -78,9 +78,12 @@ func TestHandlerAliceChargedToSavings(t *testing.T) {
 	assert.Equal(t, Charge{ID: list[0].ID, Invoice: "INV-1", Account: "sav-002", Amount: 120.5}, list[0])
 }
 
-// Alice's accounts shrink to one while she is choosing (two are closed): her
-// retry is judged by the options of the retry, so the account left is taken
-// without a new form, and she is charged once, on it.
+// Alice's accounts shrink to one while she is choosing (two are closed):
+// her retry is judged by the options of the retry, and the account she
+// picked, closed now, is never replaced by the one left (issue 37, F2): she
+// is asked again with the reason, that account pre-filled, and charged once,
+// on the account she then confirms. Had she picked the account left, it is
+// taken without a new form.
 func TestHandlerAccountsShrinkToOneWhileAsked(t *testing.T) {
 	saved := accounts["alice"]
 	t.Cleanup(func() { accounts["alice"] = saved })
@@ -91,9 +94,32 @@ func TestHandlerAccountsShrinkToOneWhileAsked(t *testing.T) {
 	accounts["alice"] = saved[1:2] // sav-002 only
 	step, err = step.Accept(t.Context(), map[string]any{"account": "chk-001"})
 	require.NoError(t, err)
-	require.True(t, step.Done(), "nothing is left to ask")
+	require.NotNil(t, step.Question, "her chk-001 is not replaced by sav-002")
+	assert.Empty(t, listed(t, ledger, "alice"), "nothing charged")
+	assert.Equal(t, []string{"account"}, step.Question.Fields)
+	assert.Contains(t, step.Question.Message, `account: "chk-001" is no longer one of the options (must be one of: sav-002)`)
+	account, _ := step.Question.Schema.Properties.Get("account")
+	require.NotNil(t, account)
+	assert.Equal(t, "sav-002", account.Default, "the account left is pre-filled")
+	step, err = step.Accept(t.Context(), map[string]any{"account": "sav-002"})
+	require.NoError(t, err)
+	require.True(t, step.Done())
 	assert.Regexp(t, chargedINV1, step.Result.Text)
-	assert.Len(t, listed(t, ledger, "alice"), 1)
+	list := listed(t, ledger, "alice")
+	require.Len(t, list, 1)
+	assert.Equal(t, "sav-002", list[0].Account)
+
+	tr, ledger = payTester("alice")
+	accounts["alice"] = saved
+	step, err = tr.Call(t.Context(), inv1)
+	require.NoError(t, err)
+	accounts["alice"] = saved[1:2]
+	step, err = step.Accept(t.Context(), map[string]any{"account": "sav-002"})
+	require.NoError(t, err)
+	require.True(t, step.Done(), "her own pick is the account left: nothing is asked")
+	list = listed(t, ledger, "alice")
+	require.Len(t, list, 1)
+	assert.Equal(t, "sav-002", list[0].Account)
 }
 
 func TestHandlerAliceAnswersBobsAccountIsAskedAgain(t *testing.T) {

@@ -34,9 +34,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
-	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 

@@ -17,7 +17,7 @@
 // instance receives it; without it each instance remembers only its own.
 // MCPGEN_INSTANCE (e.g. s1) makes older clients' session ids name this
 // instance, "s1.<random>", for a balancer that routes on them
-// (examples/loadbalanced/nginx-sessions.conf).
+// (examples/loadbalanced/nginx.conf).
 package main
 
 import (
@@ -32,9 +32,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
 )
 
 // browser is what the demo and the tests open a page with, in place of a
@@ -50,7 +52,7 @@ func (b *browser) Open(link string) (*visit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.URL.Path == devLoginPath && v.Form != nil {
+	if v.URL.Path == rdevauth.SignInPath && v.Form != nil {
 		v.Form.Values.Set("username", b.user)
 		v.Form.Values.Set("password", b.password)
 		return b.Submit(v.Form)

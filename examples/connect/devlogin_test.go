@@ -9,90 +9,13 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
 )
-
-func TestSignInReturnsOnlyUnderThePagePrefix(t *testing.T) {
-	d := newDevLogin(runtime.EphemeralKeyRing(), "/connect/", false)
-	for next, want := range map[string]string{
-		"/connect/abcdefghijklmnopqrstuv": "/connect/abcdefghijklmnopqrstuv",
-		"/connect/":                       "/connect/",
-		"":                                "",
-		"/login":                          "",
-		"//evil.example/connect/x":        "",
-		"https://evil.example/connect/x":  "",
-		"/connect/../mcp":                 "",
-		"/connect/x?y=1":                  "",
-		"/connect/x#y":                    "",
-		`/connect/\evil`:                  "",
-		"/connectx":                       "",
-	} {
-		assert.Equal(t, want, d.localNext(next), "next=%q", next)
-	}
-}
-
-func TestSignInSetsASealedSessionCookie(t *testing.T) {
-	keys := runtime.EphemeralKeyRing()
-	d := newDevLogin(keys, "/connect/", false)
-	post := func(user, password, next string) *httptest.ResponseRecorder {
-		form := url.Values{"username": {user}, "password": {password}, "next": {next}}
-		r := httptest.NewRequest(http.MethodPost, devLoginPath, strings.NewReader(form.Encode()))
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		w := httptest.NewRecorder()
-		d.ServeHTTP(w, r)
-		return w
-	}
-	w := post("alice", "bob-password", "/connect/x")
-	assert.Equal(t, http.StatusUnauthorized, w.Code)
-	assert.Empty(t, w.Result().Cookies())
-	assert.Equal(t, "default-src 'none'", strings.Split(w.Header().Get("Content-Security-Policy"), ";")[0], "rendered by page.Render")
-
-	w = post("alice", "alice-password", "/connect/x")
-	assert.Equal(t, http.StatusSeeOther, w.Code)
-	assert.Equal(t, "/connect/x", w.Header().Get("Location"))
-	cookies := w.Result().Cookies()
-	require.Len(t, cookies, 1)
-	c := cookies[0]
-	assert.True(t, c.HttpOnly)
-	assert.False(t, c.Secure, "an http page URL over plain HTTP")
-	assert.Equal(t, http.SameSiteLaxMode, c.SameSite)
-	assert.Equal(t, "/", c.Path)
-	assert.NotContains(t, c.Value, "alice")
-
-	page := func(c *http.Cookie) (string, bool, *httptest.ResponseRecorder) {
-		r := httptest.NewRequest(http.MethodGet, "/connect/x", nil)
-		if c != nil {
-			r.AddCookie(c)
-		}
-		w := httptest.NewRecorder()
-		user, ok := d.Identify(w, r)
-		return user, ok, w
-	}
-	user, ok, _ := page(c)
-	assert.True(t, ok)
-	assert.Equal(t, "alice", user)
-
-	// No cookie, a forged one, one sealed by other keys, an expired one:
-	// redirected to the sign-in page, back to the page.
-	other := newDevLogin(runtime.EphemeralKeyRing(), "/connect/", false)
-	forged := other.keys.Seal([]byte(devSessionPrefix + "alice\x00" + "9999999999"))
-	expired := keys.Seal([]byte(devSessionPrefix + "alice\x00" + "1"))
-	for _, bad := range []*http.Cookie{nil, {Name: devCookie, Value: "alice"}, {Name: devCookie, Value: forged}, {Name: devCookie, Value: expired}} {
-		user, ok, w := page(bad)
-		assert.False(t, ok)
-		assert.Empty(t, user)
-		assert.Equal(t, http.StatusSeeOther, w.Code)
-		assert.Equal(t, "/login?next=%2Fconnect%2Fx", w.Header().Get("Location"))
-	}
-	d.now = func() time.Time { return time.Now().Add(devSessionTTL + time.Minute) }
-	_, ok, _ = page(c)
-	assert.False(t, ok, "a session ends after devSessionTTL")
-}
 
 func TestVaultKeepsKeysSealedPerUser(t *testing.T) {
 	ctx := context.Background()
@@ -167,7 +90,7 @@ func TestSignInTrustsOnlyThePageOrigin(t *testing.T) {
 		"https://evil.example.com": http.StatusForbidden,
 	} {
 		form := url.Values{"username": {"alice"}, "password": {"alice-password"}, "next": {"/keys/abcdefghijklmnopqrstuv"}}
-		r := httptest.NewRequest(http.MethodPost, "http://10.0.0.7:8080"+devLoginPath, strings.NewReader(form.Encode()))
+		r := httptest.NewRequest(http.MethodPost, "http://10.0.0.7:8080"+rdevauth.SignInPath, strings.NewReader(form.Encode()))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		r.Header.Set("Origin", origin)
 		r.Header.Set("Sec-Fetch-Site", "cross-site")

@@ -47,9 +47,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
-	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
+	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
@@ -173,20 +174,19 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 	mcpsdk.AddTool(s, NewImportContactsArgsFlow(importContactsArgsHandler{contacts: contacts, vault: vault}),
 		&mcpsdk.Options{Flow: opts})
 	endpoint := mcpsdk.HTTPHandler(s)
-	login := newDevLogin(opts.Keys, u.Path, u.Scheme == "https")
-	// Browsers post the page's and the sign-in's forms from PageURL's
-	// origin, which a proxy in front (MCPGEN_PAGE_URL) may not pass on as
-	// Host: trust it, and only it.
-	origin := u.Scheme + "://" + u.Host
-	loginCOP := http.NewCrossOriginProtection()
-	if err := loginCOP.AddTrustedOrigin(origin); err != nil {
-		panic(fmt.Sprintf("connect: page URL %q: %v", opts.PageURL, err))
+	login, err := rdevauth.NewSignIn(opts.Keys, opts.PageURL)
+	if err != nil {
+		panic(fmt.Sprintf("connect: %v", err))
 	}
+	// Browsers post the page's form from PageURL's origin, which a proxy in
+	// front (MCPGEN_PAGE_URL) may not pass on as Host: trust it, and only it
+	// (the sign-in does the same for its own form).
+	origin := u.Scheme + "://" + u.Host
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", otelenv.HTTP(devauth.Middleware())(endpoint))
 	mux.Handle(u.Path, page.Handler(&opts, page.Options{Identify: login.Identify, Title: "Contacts import",
 		TrustedOrigins: []string{origin}, Logger: log}))
-	mux.Handle(devLoginPath, loginCOP.Handler(login))
+	mux.Handle(rdevauth.SignInPath, login)
 	return &app{Handler: mux, mcp: endpoint}
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
 	"github.com/mcpgen/mcpgen/runtime"
+	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
 )
 
 // The tests in this file serve connect over real HTTP on loopback (the MCP
@@ -288,7 +289,7 @@ func TestThePageNeedsSignInFirst(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		assert.Equal(t, devLoginPath+"?next="+url.QueryEscape(link.Path), resp.Header.Get("Location"))
+		assert.Equal(t, rdevauth.SignInPath+"?next="+url.QueryEscape(link.Path), resp.Header.Get("Location"))
 		b := newBrowser("alice", "wrong-password")
 		if signIn, err = b.Open(er.URL); err != nil {
 			return nil, err
@@ -299,7 +300,7 @@ func TestThePageNeedsSignInFirst(t *testing.T) {
 	assert.Equal(t, "Import cancelled: nothing imported.", importContacts(t, alice))
 	require.NotNil(t, signIn)
 	assert.Equal(t, http.StatusUnauthorized, signIn.Status)
-	assert.Equal(t, devLoginPath, signIn.URL.Path)
+	assert.Equal(t, rdevauth.SignInPath, signIn.URL.Path)
 	assert.Contains(t, signIn.Body, "Unknown user or wrong password.")
 	assert.Empty(t, kept(t, s, "alice"))
 }

@@ -18,7 +18,7 @@
 // Like bookflight, instances share MCPGEN_STATE_KEYS and MCPGEN_REDIS_URL,
 // and MCPGEN_INSTANCE (e.g. s1) makes older clients' session ids name this
 // instance, "s1.<random>", for a balancer that routes on them
-// (examples/loadbalanced/nginx-sessions.conf).
+// (examples/loadbalanced/nginx.conf).
 package main
 
 import (
@@ -34,9 +34,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/examples/internal/devauth"
-	"github.com/mcpgen/mcpgen/examples/internal/otelenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 

@@ -30,6 +30,7 @@ var known = map[string]string{
 	"devauth":    "github.com/mcpgen/mcpgen/runtime/devauth",
 	"protocol":   "github.com/mcpgen/mcpgen/runtime/protocol",
 	"otelmcp":    "github.com/mcpgen/mcpgen/runtime/otelmcp",
+	"otelenv":    "github.com/mcpgen/mcpgen/runtime/otelenv",
 	"otelmcpgo":  "github.com/mcpgen/mcpgen/runtime/otelmcp/otelmcpgo",
 	"mcp":        "github.com/modelcontextprotocol/go-sdk/mcp",
 	"auth":       "github.com/modelcontextprotocol/go-sdk/auth",
@@ -309,5 +310,30 @@ func TestQuotedGoBlocksMatchTheirFile(t *testing.T) {
 		if line, i := missing(b.Text, string(src)); i >= 0 {
 			t.Errorf("%s:%d: %q is not in %s (in that order)", b.File, b.Line+i, strings.TrimSpace(line), file)
 		}
+	}
+}
+
+// A block of any other language with from=FILE shows FILE whole: its text
+// is FILE's, byte for byte, so that a configuration the documentation ships
+// (examples/loadbalanced/nginx.conf, haproxy.cfg) is the one the scripts run.
+func TestQuotedFilesAreWhole(t *testing.T) {
+	n := 0
+	for _, b := range all(t) {
+		file, ok := b.Attrs["from"]
+		if !ok || b.Lang == "go" {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Errorf("%s: from=%s: %v", b.Pos(), file, err)
+			continue
+		}
+		if b.Text != string(src) {
+			t.Errorf("%s: the block is not %s as it is, whole: copy the file into the block again", b.Pos(), file)
+		}
+	}
+	if n == 0 {
+		t.Error("no block quotes a whole file: the loadbalancer configurations of docs/operations.md are gone")
 	}
 }

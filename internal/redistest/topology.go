@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,11 @@ import (
 // directories, made into a cluster by redis-cli --cluster create (Redis
 // docs, "Scale with Redis Cluster"), with a node timeout of 1 s so that a
 // replica takes over a killed master within a few seconds. Every process
-// is stopped when the test ends.
+// is stopped when the test ends. Its nodes, like SentinelTopology's, run
+// without min-replicas-to-write, so that a master left without a replica
+// still takes writes: the tests on them hold the epoch fence alone
+// (examples/loadbalanced/redis-replicated.conf sets it for deployments;
+// examples/bookflight's TestRedisIsolatedOldMasterRunsNothing runs it).
 type ClusterTopology struct {
 	t     testing.TB
 	Nodes []*Server // masters first (as created), then their replicas
@@ -119,6 +124,29 @@ func StartReplica(t testing.TB, master *Server) *Server {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the replica %s of %s never caught up", r.Addr(), master.Addr())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// WaitReplicated waits until every replica connected to master has
+// acknowledged all it wrote (INFO replication: each slaveN line's offset
+// equals master_repl_offset), failing the test after within.
+func (s *Server) WaitReplicated(within time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		want := s.InfoField("replication", "master_repl_offset")
+		n, _ := strconv.Atoi(s.InfoField("replication", "connected_slaves"))
+		ok := want != "" && n > 0
+		for i := range n {
+			ok = ok && slices.Contains(strings.Split(s.InfoField("replication", "slave"+strconv.Itoa(i)), ","), "offset="+want)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the replicas of %s did not acknowledge offset %s within %s", s.Addr(), want, within)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

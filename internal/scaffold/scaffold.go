@@ -74,12 +74,15 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 		return "", diags, nil
 	}
 	var pkg *annotate.Package
-	var tools []*annotate.Struct
+	var tools, urlQuestions []*annotate.Struct
 	for _, p := range pkgs {
 		for _, s := range p.Structs {
-			if !s.Question {
+			switch {
+			case !s.Question:
 				pkg = p
 				tools = append(tools, s)
+			case s.URLMode:
+				urlQuestions = append(urlQuestions, s)
 			}
 		}
 	}
@@ -95,14 +98,18 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if err := checkNoMain(pkg.Dir, opts.BuildTags); err != nil {
 		return "", nil, err
 	}
-	if clash := slices.DeleteFunc(slices.Clone(pkg.TakenNames), func(n string) bool { return !slices.Contains(declared, n) }); len(clash) > 0 {
+	names := declared
+	if len(urlQuestions) > 0 {
+		names = append(slices.Clone(declared), declaredForPages...)
+	}
+	if clash := slices.DeleteFunc(slices.Clone(pkg.TakenNames), func(n string) bool { return !slices.Contains(names, n) }); len(clash) > 0 {
 		return "", nil, fmt.Errorf("%s: the package declares %s, which the main mcpgen init writes declares or imports; rename yours", pkg.Dir, strings.Join(clash, ", "))
 	}
 	constraint, err := sharedConstraint(tools)
 	if err != nil {
 		return "", nil, err
 	}
-	src, err := Render(path.Base(pkg.Path), tools)
+	src, err := Render(path.Base(pkg.Path), tools, urlQuestions)
 	if err != nil {
 		return "", nil, err
 	}
@@ -152,8 +159,13 @@ func sharedConstraint(tools []*annotate.Struct) (string, error) {
 	return all.String(), nil
 }
 
-// declared are the package-level names the main declares or imports.
-var declared = []string{"main", "serve", "context", "flag", "slog", "net", "os", "signal", "syscall", "mcp", "devauth", "mcpsdk", "redisstore"}
+// declared are the package-level names the main declares or imports;
+// declaredForPages those it adds for a package with URL-mode questions.
+var (
+	declared = []string{"main", "serve", "context", "flag", "slog", "net", "http", "os", "signal", "syscall",
+		"mcp", "runtime", "devauth", "mcpsdk", "otelenv", "redisstore"}
+	declaredForPages = []string{"pages", "pagePath", "url", "page"}
+)
 
 // checkNoMain returns an error naming the position of the package's own
 // func main, if it has one (the main.go would declare a second).
@@ -180,25 +192,30 @@ func checkNoMain(dir string, tags []string) error {
 	return nil
 }
 
-// tool is one registration line of the main.
-type tool struct {
-	Name, FlowFunc, HandlerType string
-}
-
 // Render returns the main.go that serves tools as command name (the
-// Implementation name the server reports), gofmt-formatted.
-func Render(name string, tools []*annotate.Struct) ([]byte, error) {
+// Implementation name the server reports), gofmt-formatted. urlQuestions
+// are the package's URL-mode questions: when there are any, the main also
+// serves their pages and a development sign-in.
+func Render(name string, tools, urlQuestions []*annotate.Struct) ([]byte, error) {
 	data := struct {
-		Name  string
-		Tools []tool
-		Names string
-	}{Name: name}
-	var names []string
+		Name, Names, Flows, URLQuestions string
+		URLMode, NeedRuntime             bool
+	}{Name: name, URLMode: len(urlQuestions) > 0}
+	var names, flows, questions []string
 	for _, s := range tools {
-		data.Tools = append(data.Tools, tool{Name: s.Tool, FlowFunc: s.Names.FlowFunc, HandlerType: s.Names.HandlerType})
 		names = append(names, s.Tool)
+		flows = append(flows, "\n"+s.Names.FlowFunc+"("+s.Names.HandlerType+"{}),")
+	}
+	for _, q := range urlQuestions {
+		questions = append(questions, q.Name)
 	}
 	data.Names = strings.Join(names, ", ")
+	data.URLQuestions = strings.Join(questions, ", ")
+	// The flows one by one, until the package's generated registration
+	// (Flows(Handlers{})) is written by mcpgen: then Flows is that call, and
+	// the main imports runtime only for pages (NeedRuntime = URLMode).
+	data.Flows = "[]*runtime.Flow{" + strings.Join(flows, "") + "\n}"
+	data.NeedRuntime = true
 	var b bytes.Buffer
 	if err := mainTemplate.Execute(&b, data); err != nil {
 		return nil, err
@@ -224,11 +241,28 @@ var mainTemplate = template.Must(template.New("main.go").Parse(`// Command {{.Na
 // public, and refused on any address but loopback: before serving anyone
 // else, replace devauth with auth.RequireBearerToken and a verifier of real
 // tokens that sets TokenInfo.UserID and Expiration. The user is bound into
-// each requestState, so one user cannot resume another's call.
+// each requestState, so one user cannot resume another's call. Over stdio
+// the caller is MCPGEN_PRINCIPAL, else the operating system's user
+// (mcpsdk.StdioPrincipal).
+{{- if .URLMode}}
 //
-// Instances behind a load balancer share MCPGEN_STATE_KEYS (mcpgen keygen)
-// and MCPGEN_REDIS_URL; without them the server warns that only this
-// instance can resume its calls.
+// URL-mode questions ({{.URLQuestions}}) are answered on this server's own
+// page, at /elicit/ (runtime/page), by the user who signs in at /login. That
+// sign-in is a DEVELOPMENT one (devauth.SignIn: alice / alice-password, bob /
+// bob-password; loopback only): replace it with your own, naming the same
+// users as your tokens. MCPGEN_PAGE_URL is the page's URL as browsers reach
+// it (behind a proxy or TLS; its path is where the page is served).
+{{- end}}
+//
+// Routes of your own go on the mux in serve: they are served with the same
+// connection bounds and graceful shutdown as /mcp.
+//
+// Environment: MCPGEN_STATE_KEYS (mcpgen keygen) and MCPGEN_REDIS_URL, shared
+// by instances behind a load balancer (without them the server warns that
+// only this instance can resume its calls); MCPGEN_INSTANCE=s1, s2, … behind
+// stock nginx, so that older clients' session ids name their instance;
+// OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER turn telemetry on
+// (runtime/otelenv; off unless set).
 package main
 
 import (
@@ -236,14 +270,24 @@ import (
 	"flag"
 	"log/slog"
 	"net"
+	"net/http"
+{{- if .URLMode}}
+	"net/url"
+{{- end}}
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+{{if .NeedRuntime}}
+	"github.com/mcpgen/mcpgen/runtime"
+{{- end}}
 	"github.com/mcpgen/mcpgen/runtime/devauth"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
+	"github.com/mcpgen/mcpgen/runtime/otelenv"
+{{- if .URLMode}}
+	"github.com/mcpgen/mcpgen/runtime/page"
+{{- end}}
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 
@@ -264,6 +308,12 @@ func main() {
 func serve(addr string, stdio bool, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Traces and metrics from OTEL_* (off unless set).
+	shutdown, err := otelenv.Start(ctx, "{{.Name}}", stdio)
+	if err != nil {
+		return err
+	}
+	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
 	// Keys from MCPGEN_STATE_KEYS (random when unset), the store from
 	// MCPGEN_REDIS_URL (this process's memory when unset).
 	flows, closeStore, err := redisstore.OptionsFromEnv(ctx, func(msg string) { log.Warn(msg) })
@@ -274,12 +324,22 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 	// One record per round (tool, outcome, duration; never an answer or the
 	// state), and a branch's panic with its stack.
 	flows.Logger = log
-	s := mcp.NewServer(&mcp.Implementation{Name: "{{.Name}}", Version: "0.1.0"}, nil)
+	// MCPGEN_INSTANCE=s1: older clients' session ids read "s1.<random>".
+	sessionIDs, err := mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))
+	if err != nil {
+		return err
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "{{.Name}}", Version: "0.1.0"}, &mcp.ServerOptions{GetSessionID: sessionIDs})
 	opts := &mcpsdk.Options{Flow: flows}
-{{- range .Tools}}
-	mcpsdk.AddTool(s, {{.FlowFunc}}({{.HandlerType}}{}), opts)
-{{- end}}
+	otelenv.Instrument(s, &opts.Flow)
+	mcpsdk.AddTools(s, {{.Flows}}, opts)
 	if stdio {
+		// No bearer token over stdio: the caller is MCPGEN_PRINCIPAL, else
+		// the operating system's user.
+		if opts.Principal, err = mcpsdk.StdioPrincipal(); err != nil {
+			return err
+		}
+		log.Info("serving MCP over stdio", "principal", opts.Principal(ctx, nil))
 		return mcpsdk.ServeStdio(ctx, s)
 	}
 	dev := devauth.New() // development tokens: replace before serving anyone else
@@ -289,8 +349,54 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 	if os.Getenv(devauth.EnvAnyAddr) == "1" {
 		log.Warn("serving the public development tokens beyond loopback (" + devauth.EnvAnyAddr + "=1): anyone who reaches " + addr + " can call as alice or bob")
 	}
-	return mcpsdk.ServeHTTPWith(ctx, addr, s, dev.Middleware(), func(a net.Addr) {
-		log.Info("serving MCP (development bearer tokens alice-token, bob-token)", "url", "http://"+a.String()+"/mcp")
+	endpoint := mcpsdk.HTTPHandler(s)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", otelenv.HTTP(dev.Middleware())(endpoint))
+{{- if .URLMode}}
+	if err := pages(mux, &opts.Flow, log); err != nil {
+		return err
+	}
+{{- end}}
+	// Add your own routes here, e.g.
+	// mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {})
+	return mcpsdk.ServeHandler(ctx, addr, endpoint, mux, func(a net.Addr) {
+{{- if .URLMode}}
+		if opts.Flow.PageURL == "" {
+			opts.Flow.PageURL = "http://" + a.String() + pagePath
+		}
+{{- end}}
+		log.Info("serving MCP (development bearer tokens alice-token, bob-token)", "url", "http://"+a.String()+"/mcp"{{if .URLMode}}, "page", opts.Flow.PageURL{{end}})
 	})
 }
+{{- if .URLMode}}
+
+// pagePath is where the pages of URL-mode questions are served, unless
+// MCPGEN_PAGE_URL names another path.
+const pagePath = "/elicit/"
+
+// pages mounts on mux the pages of URL-mode questions (runtime/page) at
+// MCPGEN_PAGE_URL's path, else pagePath, and the development sign-in that
+// identifies their user at /login.
+func pages(mux *http.ServeMux, o *runtime.Options, log *slog.Logger) error {
+	o.PageURL = os.Getenv("MCPGEN_PAGE_URL") // "": http://ADDR/elicit/, once the address is known
+	where := o.PageURL
+	if where == "" {
+		where = pagePath
+	}
+	signIn, err := devauth.NewSignIn(o.Keys, where) // development sign-in: replace before serving anyone else
+	if err != nil {
+		return err
+	}
+	opts := page.Options{Identify: signIn.Identify, Title: "{{.Name}}", Logger: log}
+	if u, err := url.Parse(o.PageURL); err == nil && o.PageURL != "" {
+		// Browsers post the page from MCPGEN_PAGE_URL's origin, which a
+		// proxy may not pass on as Host.
+		opts.TrustedOrigins = []string{u.Scheme + "://" + u.Host}
+		where = u.Path
+	}
+	mux.Handle(where, page.Handler(o, opts))
+	mux.Handle(devauth.SignInPath, signIn)
+	return nil
+}
+{{- end}}
 `))

@@ -12,7 +12,8 @@ import (
 
 // Render registers every tool in the order given, with its flow
 // constructor and handler type as annotate names them, and names the
-// server after the package.
+// server after the package; with a URL-mode question it mounts the page and
+// the development sign-in.
 func TestRenderRegistersEveryTool(t *testing.T) {
 	var tools []*annotate.Struct
 	for _, s := range []struct{ name, tool string }{{"BookFlightArgs", "book_flight"}, {"PayInvoice", "pay_invoice"}} {
@@ -20,19 +21,41 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 		st.Derive()
 		tools = append(tools, st)
 	}
-	src, err := Render("travel", tools)
+	src, err := Render("travel", tools, nil)
 	require.NoError(t, err)
 	out := string(src)
-	first := strings.Index(out, "mcpsdk.AddTool(s, NewBookFlightArgsFlow(bookFlightArgsHandler{}), opts)")
-	second := strings.Index(out, "mcpsdk.AddTool(s, NewPayInvoiceFlow(payInvoiceHandler{}), opts)")
+	first := strings.Index(out, "NewBookFlightArgsFlow(bookFlightArgsHandler{}),")
+	second := strings.Index(out, "NewPayInvoiceFlow(payInvoiceHandler{}),")
 	assert.True(t, first > 0 && second > first, out)
+	assert.Contains(t, out, "mcpsdk.AddTools(s, []*runtime.Flow{")
 	assert.Contains(t, out, "// Command travel serves its MCP tools (book_flight, pay_invoice)")
 	assert.Contains(t, out, `&mcp.Implementation{Name: "travel", Version: "0.1.0"}`)
-	for _, name := range declared {
-		if name != "main" && name != "serve" {
+	assert.Contains(t, out, `otelenv.Start(ctx, "travel", stdio)`)
+	assert.Contains(t, out, "mcpsdk.StdioPrincipal()")
+	assert.Contains(t, out, "mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))")
+	assert.Contains(t, out, "mcpsdk.ServeHandler(ctx, addr, endpoint, mux,")
+	assert.NotContains(t, out, "page.Handler", "no URL-mode question, no page")
+	for _, name := range declaredForPages {
+		assert.NotRegexp(t, `(?m)^\s+"([^"]*/)?`+name+`"$`, out, "declaredForPages lists only what pages add")
+	}
+	assert.NotContains(t, out, "SignIn")
+
+	q := &annotate.Struct{Name: "APIKey", Question: true, URLMode: true}
+	q.Derive()
+	src, err = Render("travel", tools, []*annotate.Struct{q})
+	require.NoError(t, err)
+	out = string(src)
+	assert.Contains(t, out, "URL-mode questions (APIKey)")
+	assert.Contains(t, out, "devauth.NewSignIn(o.Keys, where)")
+	assert.Contains(t, out, "mux.Handle(devauth.SignInPath, signIn)")
+	assert.Contains(t, out, "page.Handler(o, opts)")
+	for _, name := range append(declared, declaredForPages...) {
+		if name != "main" && name != "serve" && name != "pages" && name != "pagePath" {
 			assert.Regexp(t, `(?m)^\s+"([^"]*/)?`+name+`"$`, out, "declared lists the imports")
 		}
 	}
+	assert.Regexp(t, `(?m)^func pages\(`, out)
+	assert.Regexp(t, `(?m)^const pagePath = `, out)
 }
 
 // A main carries the AND of its tools' build constraints, each once, so

@@ -13,6 +13,10 @@
 // anyone else, replace the middleware with auth.RequireBearerToken and a
 // verifier of real tokens (an OAuth 2.1 resource server: MCP 2026-07-28,
 // basic/authorization), keeping TokenInfo.UserID and Expiration set.
+//
+// [SignIn] is the same for a browser: the development sign-in of the pages
+// of URL-mode questions (package runtime/page), fixed passwords for the same
+// users, refused beyond loopback in the same way.
 package devauth
 
 import (

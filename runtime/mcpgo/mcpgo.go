@@ -252,7 +252,7 @@ func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.S
 // bounded as by runtime/mcpsdk.ServeHTTP's defaults (10 s headers, 30 s body,
 // 2 minutes idle, 64 KiB of headers).
 func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func(net.Addr)) error {
-	return httpserve.Serve(ctx, addr, HTTPHandler(s), nil, ready)
+	return httpserve.Serve(ctx, addr, httpserve.At(HTTPHandler(s)), nil, ready)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

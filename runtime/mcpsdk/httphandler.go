@@ -137,7 +137,7 @@ type HTTPOptions struct {
 // basic/transports, Streamable HTTP; runtime.Converse). Behind a load balancer, such sessions need stickiness on
 // the Mcp-Session-Id header (see examples/loadbalanced/haproxy.cfg), or ids
 // that name their instance for a balancer that routes on them
-// ([InstanceSessionIDs], examples/loadbalanced/nginx-sessions.conf).
+// ([InstanceSessionIDs], examples/loadbalanced/nginx.conf).
 //
 // Routing costs a 2026-07-28 request two header lookups: a request with an
 // Mcp-Session-Id header goes to the session; one whose

@@ -351,24 +351,37 @@ func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.A
 // becomes each request's principal ([DefaultPrincipal]). A nil middleware
 // serves the endpoint as it is.
 func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
-	return ServeHandler(ctx, addr, HTTPHandler(s), middleware, ready, srv...)
-}
-
-// ServeHandler is [ServeHTTPWith] for an endpoint built with your own
-// [HTTPOptions] (allowed origins, session bounds): it serves
-// middleware(h) at /mcp on addr until ctx is done, with the same
-// connection bounds, shutdown and errors as [ServeHTTP], and closes h's
-// sessions on shutdown. A nil middleware serves h as it is.
-func ServeHandler(ctx context.Context, addr string, h *Handler, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
+	h := HTTPHandler(s)
 	var endpoint http.Handler = h
 	if middleware != nil {
 		endpoint = middleware(h)
+	}
+	return ServeHandler(ctx, addr, h, httpserve.At(endpoint), ready, srv...)
+}
+
+// ServeHandler serves routes on addr until ctx is done, with the same
+// connection bounds, shutdown and errors as [ServeHTTP], and closes h's
+// sessions on shutdown. routes is the whole server: typically an
+// http.ServeMux on which you mounted h (behind your middleware) at /mcp and
+// your own routes beside it (a URL-mode page, a sign-in, a health check),
+// every one of them under those bounds; nil serves h alone at /mcp. h is
+// the endpoint built with [NewHTTPHandler] and your own [HTTPOptions]
+// (allowed origins, session bounds), or [HTTPHandler]:
+//
+//	h := mcpsdk.HTTPHandler(s)
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", auth(h))
+//	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+//	err := mcpsdk.ServeHandler(ctx, "127.0.0.1:8080", h, mux, nil)
+func ServeHandler(ctx context.Context, addr string, h *Handler, routes http.Handler, ready func(net.Addr), srv ...*http.Server) error {
+	if routes == nil {
+		routes = httpserve.At(h)
 	}
 	var own *http.Server
 	if len(srv) > 0 {
 		own = srv[0]
 	}
-	return httpserve.Serve(ctx, addr, endpoint, own, ready, h.CloseSessions)
+	return httpserve.Serve(ctx, addr, routes, own, ready, h.CloseSessions)
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx

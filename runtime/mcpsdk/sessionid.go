@@ -8,7 +8,7 @@ import (
 
 // EnvInstance is the environment variable that names a server instance for
 // [InstanceSessionIDs] in mcpgen's examples: MCPGEN_INSTANCE=s1 on the first
-// instance, s2 on the second, … (examples/loadbalanced/nginx-sessions.conf
+// instance, s2 on the second, … (examples/loadbalanced/nginx.conf
 // routes on it).
 const EnvInstance = "MCPGEN_INSTANCE"
 
@@ -23,7 +23,7 @@ var instanceName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
 // characters, 130 bits), as go-sdk's own ids are. A load balancer that
 // cannot learn session ids from responses (stock nginx) can then keep each
 // session of a client older than 2026-07-28 on the instance that holds it by
-// routing on the id's prefix (examples/loadbalanced/nginx-sessions.conf);
+// routing on the id's prefix (examples/loadbalanced/nginx.conf);
 // 2026-07-28 requests carry no session id and go to any instance.
 //
 // The prefix gives a client nothing it did not have: a session is still

@@ -30,9 +30,10 @@ func newEpoch() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// currentEpoch is the Lua function the epoch and claim scripts share: the
-// epoch of the bucket whose epoch key is key, setting it to fresh when it is
-// missing, followed by "." and the first 16 hex digits of this node's
+// currentEpoch holds the Lua functions the epoch, claim, renew and record
+// scripts share. epoch returns the epoch of the bucket whose epoch key is
+// key, setting it to fresh when it is missing; fenced(e, fence) returns the
+// epoch value e followed by "." and the first 16 hex digits of this node's
 // replication ID (see the package doc, "Failover") when fence is "1", or
 // when fence is "a" (FenceAuto on one address) unless the node is alone by
 // INFO replication at this moment: role:master, connected_slaves:0,
@@ -42,14 +43,14 @@ func newEpoch() string {
 // zeros (never promoted since it started). Unless fence is "0", it fails
 // with READONLY on a replica, which holds its master's ID (a client that
 // reaches a replica while a failover is under way: Redis runs a script
-// that only reads there).
+// that only reads there). held(v, claim, key, fence) reports whether v,
+// the value of a flow's key, is the claim claim (claimValue) taken under
+// the epoch the bucket (epoch key key) has on this node now: the claim
+// names its epoch, so a claim that came to another node (a replica
+// promoted since) or to the same node after its fencing changed is not
+// held there, and nothing is renewed or recorded on it.
 const currentEpoch = `
-local function epoch(key, fresh, fence)
-  local e = redis.call('GET', key)
-  if not e then
-    redis.call('SET', key, fresh)
-    e = fresh
-  end
+local function fenced(e, fence)
   if fence ~= '0' then
     local info = redis.call('INFO', 'replication')
     if not string.find(info, 'role:master', 1, true) then
@@ -63,6 +64,21 @@ local function epoch(key, fresh, fence)
   end
   return e
 end
+local function epoch(key, fresh, fence)
+  local e = redis.call('GET', key)
+  if not e then
+    redis.call('SET', key, fresh)
+    e = fresh
+  end
+  return fenced(e, fence)
+end
+local function held(v, claim, key, fence)
+  if (not v) or string.sub(v, 1, #claim + 1) ~= claim .. ' ' then
+    return false
+  end
+  local e = redis.call('GET', key)
+  return e ~= false and e ~= nil and string.sub(v, #claim + 2) == fenced(e, fence)
+end
 `
 
 // epochScript returns the epoch of the bucket whose epoch key is KEYS[1]
@@ -71,17 +87,20 @@ var epochScript = redis.NewScript(currentEpoch + `return epoch(KEYS[1], ARGV[1],
 
 // claimScript claims the flow KEYS[1] for "claim:<token>" (ARGV[1]) for
 // ARGV[3] milliseconds when its bucket's epoch (KEYS[2], fence ARGV[5]) is
-// ARGV[2] (recreating a missing epoch key as ARGV[4]). It returns {0,
-// epoch} when the epoch differs, {1} when the claim is the caller's, {2,
-// value} when the flow holds a record, {3} when it holds another claim.
+// ARGV[2] (recreating a missing epoch key as ARGV[4]); the claim's value
+// names that epoch (claimValue). It returns {0, epoch} when the epoch
+// differs, {1} when the claim is the caller's, {2, value} when the flow
+// holds a record, {3} when it holds another claim (a claim of an earlier
+// version of mcpgen, "claim:<token>" alone, is another's).
 var claimScript = redis.NewScript(currentEpoch + `
 local e = epoch(KEYS[2], ARGV[4], ARGV[5])
 if e ~= ARGV[2] then
   return {0, e}
 end
 local v = redis.call('GET', KEYS[1])
-if (not v) or v == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+local mine = ARGV[1] .. ' ' .. e
+if (not v) or v == mine then
+  redis.call('SET', KEYS[1], mine, 'PX', ARGV[3])
   return {1}
 end
 if string.sub(v, 1, 7) == 'record:' then
@@ -90,9 +109,11 @@ end
 return {3}`)
 
 // renewScript extends the caller's claim (ARGV[1]) on KEYS[1] to ARGV[2]
-// milliseconds; 1 when it did, 0 when the claim is not the caller's.
-var renewScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+// milliseconds; 1 when it did, 0 when the claim is not the caller's or
+// was taken under another epoch than the bucket's (KEYS[2], fence ARGV[3])
+// on this node now (see held).
+var renewScript = redis.NewScript(currentEpoch + `
+if held(redis.call('GET', KEYS[1]), ARGV[1], KEYS[2], ARGV[3]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
 end
@@ -100,21 +121,27 @@ return 0`)
 
 // recordScript replaces the caller's claim (ARGV[1]) by the record
 // (ARGV[2]), with the flow's expiry (ARGV[3], Unix milliseconds); 1 when it
-// did or the record is already there, 0 when the claim is not the caller's.
-var recordScript = redis.NewScript(`
+// did or the record is already there, 0 when the claim is not the caller's
+// or was taken under another epoch than the bucket's (KEYS[2], fence
+// ARGV[4]) on this node now (see held): a record is written only where the
+// flow's claim was, never on a replica promoted since, whose epoch refuses
+// the flow's retries anyway.
+var recordScript = redis.NewScript(currentEpoch + `
 local v = redis.call('GET', KEYS[1])
-if v == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
+if v == ARGV[2] then
   return 1
 end
-if v == ARGV[2] then
+if held(v, ARGV[1], KEYS[2], ARGV[4]) then
+  redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
   return 1
 end
 return 0`)
 
-// releaseScript deletes the caller's claim and nothing else.
+// releaseScript deletes the caller's claim (ARGV[1], whatever epoch it
+// names) and nothing else.
 var releaseScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then
   return redis.call('DEL', KEYS[1])
 end
 return 0`)
@@ -240,11 +267,14 @@ func (s *Store) Claim(ctx context.Context, flow, token, epoch string, lease time
 }
 
 // Renew implements [runtime.Store.Renew] with one Lua script: PEXPIRE key
-// <lease> only while it holds claim:<token>. It returns
-// [runtime.ErrClaimLost] otherwise.
+// <lease> only while it holds claim:<token> taken under the epoch its
+// bucket has on the serving node now (with the node's replication ID when
+// fenced). It returns [runtime.ErrClaimLost] otherwise.
 func (s *Store) Renew(ctx context.Context, flow, token string, lease time.Duration) error {
+	b := bucketOf(flow)
 	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
-		n, err := renewScript.Run(ctx, s.client, []string{s.Key(flow)}, claimTag+token, max(1, lease.Milliseconds())).Int()
+		n, err := renewScript.Run(ctx, s.client, []string{s.base[b] + flow, s.base[b] + "epoch"},
+			claimTag+token, max(1, lease.Milliseconds()), s.fence).Int()
 		if err != nil {
 			return struct{}{}, fmt.Errorf("redis renew %s: %w", s.Key(flow), err)
 		}
@@ -257,12 +287,15 @@ func (s *Store) Renew(ctx context.Context, flow, token string, lease time.Durati
 }
 
 // Record implements [runtime.Store.Record] with one Lua script. It returns
-// [runtime.ErrClaimLost] when the key holds neither claim:<token> nor this
-// very record.
+// [runtime.ErrClaimLost] when the key holds neither this very record nor
+// claim:<token> taken under the epoch its bucket has on the serving node
+// now (with the node's replication ID when fenced): a record is never
+// written on a node that took over since the claim (a replica promoted).
 func (s *Store) Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error {
+	b := bucketOf(flow)
 	_, err := within(s, ctx, func(ctx context.Context) (struct{}, error) {
-		n, err := recordScript.Run(ctx, s.client, []string{s.Key(flow)},
-			claimTag+token, append([]byte(recordTag), record...), expires.UnixMilli()).Int()
+		n, err := recordScript.Run(ctx, s.client, []string{s.base[b] + flow, s.base[b] + "epoch"},
+			claimTag+token, append([]byte(recordTag), record...), expires.UnixMilli(), s.fence).Int()
 		if err != nil {
 			return struct{}{}, fmt.Errorf("redis record %s: %w", s.Key(flow), err)
 		}

@@ -26,9 +26,10 @@
 //     retries are refused (the store cannot tell whether it completed)
 //     instead of running its branch again.
 //   - <prefix>{<tag>}:<flow id> (the flow's bucket's tag; a flow id is 22
-//     base64url characters) holds either "claim:<token>" (a request is
-//     running the flow's retry; it expires after the claim's lease, PX,
-//     unless renewed) or "record:<the final response as JSON>" (expiring,
+//     base64url characters) holds either "claim:<token> <epoch>" (a
+//     request is running the flow's retry, claimed under that epoch, as
+//     the bucket had it on the serving node with its fence; it expires
+//     after the claim's lease, PX, unless renewed) or "record:<the final response as JSON>" (expiring,
 //     PXAT, when the flow's requestState stops opening: its expiry, fixed
 //     in round 1, plus the clock skew allowed between instances).
 //   - <prefix>page:{<page id>} is a URL-mode page ([runtime.Store.PutPage]):
@@ -55,7 +56,10 @@
 //     renews) the caller's claim for the lease, or reports another
 //     request's claim ([runtime.ErrClaimed]);
 //   - Renew extends the caller's own claim by the lease (PEXPIRE);
-//   - Record replaces the caller's own claim with the record;
+//   - Record replaces the caller's own claim with the record; both check
+//     that the claim's epoch is the bucket's on the serving node now (with
+//     its replication ID when fenced), so a claim that reached a replica
+//     promoted since is neither renewed nor recorded over there;
 //   - Release deletes the caller's own claim and nothing else;
 //   - Epoch reads the flow's bucket's epoch (creating it when missing); each
 //     bucket's value is cached in the process for [Options.EpochCache]

@@ -66,7 +66,7 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 	assert.Nil(t, rec)
 	v, err := c.Get(ctx, s.Key("f")).Result()
 	require.NoError(t, err)
-	assert.Equal(t, "claim:a", v)
+	assert.Equal(t, "claim:a "+ep, v, "the claim names its epoch")
 	pttl, err := c.PTTL(ctx, s.Key("f")).Result()
 	require.NoError(t, err)
 	assert.InDelta(t, (30 * time.Second).Milliseconds(), pttl.Milliseconds(), 2000, "PX the lease")
@@ -79,7 +79,7 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 	assert.ErrorIs(t, s.Renew(ctx, "f", "b", time.Minute), runtime.ErrClaimLost)
 	require.NoError(t, s.Release(ctx, "f", "b"), "not b's: nothing happens")
 	v, _ = c.Get(ctx, s.Key("f")).Result()
-	assert.Equal(t, "claim:a", v, "a's claim survived b's release")
+	assert.Equal(t, "claim:a "+ep, v, "a's claim survived b's release")
 	require.NoError(t, s.Renew(ctx, "f", "a", time.Minute))
 	pttl, _ = c.PTTL(ctx, s.Key("f")).Result()
 	assert.InDelta(t, time.Minute.Milliseconds(), pttl.Milliseconds(), 2000, "renewed to the lease from now")
@@ -341,7 +341,7 @@ func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
 	_, err = s.Claim(ctx, "f", "lost", ep, 1500*time.Millisecond)
 	require.Error(t, err, "the claim times out")
 	require.NoError(t, <-slept)
-	require.Eventually(t, func() bool { return c.Get(ctx, s.Key("f")).Val() == "claim:lost" }, time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return c.Get(ctx, s.Key("f")).Val() == "claim:lost "+ep }, time.Second, 10*time.Millisecond,
 		"Redis took the claim once awake")
 	_, err = s.Claim(ctx, "f", "next", ep, time.Minute)
 	assert.ErrorIs(t, err, runtime.ErrClaimed, "within the lease")

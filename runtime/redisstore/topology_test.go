@@ -267,18 +267,7 @@ func TestSentinelFenceCatchesLostWrites(t *testing.T) {
 	f1, f2 := flowID(), flowID()
 	ep1, ep2 := epoch(t, fenced, f1), epoch(t, unfenced, f2)
 	master := st.Master()
-	require.Eventually(t, func() bool { // the epoch keys reached both replicas
-		offset := func(s *redistest.Server) string {
-			for line := range strings.Lines(s.Do("INFO", "replication")) {
-				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "master_repl_offset:"); ok {
-					return v
-				}
-			}
-			return ""
-		}
-		m := offset(master)
-		return m != "" && offset(st.Data[1]) == m && offset(st.Data[2]) == m
-	}, 10*time.Second, 20*time.Millisecond)
+	master.WaitReplicated(10 * time.Second) // the epoch keys reached both replicas
 	for _, r := range st.Data[1:] {
 		r.Pause()
 	}
@@ -315,4 +304,68 @@ func TestSentinelFenceCatchesLostWrites(t *testing.T) {
 	assert.Nil(t, rec, "unfenced: the record is lost and the flow claimable again (its branch would run twice)")
 	_, err = claim(fenced, f1, ep1)
 	require.ErrorIs(t, err, runtime.ErrEpoch, "fenced: refused")
+}
+
+// claimAcrossFailover takes a claim on the master holding a flow's key
+// (holder names it), waits until its replicas have it, has kill replace
+// that master by a replica, and checks that the claim, though it reached
+// the promoted replica, is neither renewed nor recorded over there
+// (runtime.ErrClaimLost): it names the old master's fenced epoch. A
+// record is written only where the flow's claim was taken, under the
+// epoch its retries carry; and those retries are refused there.
+func claimAcrossFailover(t *testing.T, s *redisstore.Store, holder func(key string) *redistest.Server, kill func(old *redistest.Server)) {
+	ctx := context.Background()
+	f := flowID()
+	ep := epoch(t, s, f)
+	_, err := s.Claim(ctx, f, "t1", ep, time.Minute)
+	require.NoError(t, err)
+	old := holder(s.Key(f))
+	old.WaitReplicated(10 * time.Second)
+	kill(old)
+	promoted := holder(s.Key(f))
+	require.NotSame(t, old, promoted)
+	require.True(t, strings.HasPrefix(promoted.Do("GET", s.Key(f)), "claim:t1"), "the claim reached the promoted replica")
+	retry := func(op func() error) error {
+		var err error
+		for range 100 { // the client finds the new master
+			if err = op(); err == nil || errors.Is(err, runtime.ErrClaimLost) || errors.Is(err, runtime.ErrEpoch) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return err
+	}
+	require.ErrorIs(t, retry(func() error { return s.Renew(ctx, f, "t1", time.Minute) }), runtime.ErrClaimLost,
+		"the old master's claim is not renewed on the promoted replica")
+	require.ErrorIs(t, retry(func() error { return s.Record(ctx, f, "t1", []byte("done"), time.Now().Add(time.Minute)) }),
+		runtime.ErrClaimLost, "nor recorded over there")
+	assert.True(t, strings.HasPrefix(promoted.Do("GET", s.Key(f)), "claim:t1"), "no record on the promoted replica")
+	require.ErrorIs(t, retry(func() error { _, err := s.Claim(ctx, f, "t2", ep, time.Minute); return err }), runtime.ErrEpoch,
+		"the flow's retries are refused there")
+}
+
+func TestSentinelClaimNotRecordedOnThePromotedReplica(t *testing.T) {
+	st := redistest.StartSentinel(t, 2, 3)
+	s := fromURL(t, st.URL(), redisstore.Sentinel)
+	claimAcrossFailover(t, s, func(string) *redistest.Server { return st.Master() }, func(old *redistest.Server) {
+		old.Stop()
+		st.WaitFailover(old, 30*time.Second)
+	})
+}
+
+func TestClusterClaimNotRecordedOnThePromotedReplica(t *testing.T) {
+	cl := redistest.StartCluster(t, 3)
+	s := fromURL(t, cl.URL(), redisstore.Cluster)
+	claimAcrossFailover(t, s, func(key string) *redistest.Server {
+		for _, m := range cl.Masters() {
+			if m.Do("EXISTS", key) == "1" { // another master answers MOVED
+				return m
+			}
+		}
+		t.Fatalf("no master holds %s", key)
+		return nil
+	}, func(old *redistest.Server) {
+		old.Stop()
+		cl.WaitHealthy(3, 30*time.Second)
+	})
 }

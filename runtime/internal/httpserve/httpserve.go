@@ -13,8 +13,15 @@ import (
 	"time"
 )
 
-// Path is where Serve mounts the handler (the Streamable HTTP endpoint).
+// Path is where [At] mounts the Streamable HTTP endpoint.
 const Path = "/mcp"
+
+// At returns a mux that serves h at [Path] and nothing else (404).
+func At(h http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(Path, h)
+	return mux
+}
 
 // Defaults of the *http.Server that Serve builds when it is given none.
 const (
@@ -34,7 +41,9 @@ const (
 	MaxHeaderBytes = 64 << 10
 )
 
-// Serve listens on addr and serves h at [Path] until ctx is done, then shuts
+// Serve listens on addr and serves h (the whole server: [At] mounts one
+// endpoint at [Path]; a mux of one's own, the endpoint and other routes)
+// until ctx is done, then shuts
 // down gracefully, giving open requests 5 seconds to finish. srv, when
 // non-nil, is the server to run, with its own timeouts and limits (its
 // Handler is replaced); when nil, a server with the defaults above is used.
@@ -53,8 +62,6 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle(Path, h)
 	if srv == nil {
 		srv = &http.Server{ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
 	}
@@ -64,7 +71,7 @@ func serve(ctx context.Context, addr string, h http.Handler, srv *http.Server, b
 	// the whole grace period (a client may open one as it closes).
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	srv.Handler = bodyDeadline(endOnShutdown(mux, streams), body)
+	srv.Handler = bodyDeadline(endOnShutdown(h, streams), body)
 	srv.RegisterOnShutdown(endStreams)
 	srv.RegisterOnShutdown(trackNew(srv))
 	for _, f := range onShutdown {

@@ -19,7 +19,7 @@ func TestServeMountsHandlerAndStopsWithContext(t *testing.T) {
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "mcp") })
-	go func() { errc <- Serve(ctx, "127.0.0.1:0", h, nil, func(a net.Addr) { addrc <- a }) }()
+	go func() { errc <- Serve(ctx, "127.0.0.1:0", At(h), nil, func(a net.Addr) { addrc <- a }) }()
 	addr := <-addrc
 
 	resp, err := http.Get("http://" + addr.String() + Path)
@@ -56,7 +56,7 @@ func start(t *testing.T, h http.Handler, srv *http.Server, body time.Duration) s
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
-	go func() { errc <- serve(ctx, "127.0.0.1:0", h, srv, body, func(a net.Addr) { addrc <- a }) }()
+	go func() { errc <- serve(ctx, "127.0.0.1:0", At(h), srv, body, func(a net.Addr) { addrc <- a }) }()
 	addr := (<-addrc).String()
 	t.Cleanup(func() { cancel(); <-errc })
 	return addr

@@ -1,16 +1,27 @@
-// Package otelenv sets up OpenTelemetry for the examples (bookflight,
-// billing, deploy, connect) from the standard environment, as operators
-// expect of a Go server: the exporters of
-// go.opentelemetry.io/contrib/exporters/autoexport, the global providers,
-// runtime/otelmcp on the MCP server and otelhttp on the HTTP layer.
+// Package otelenv sets up OpenTelemetry for an MCP server from the standard
+// environment, as operators expect of a Go server: one call, [Start], in
+// main creates the exporters of
+// go.opentelemetry.io/contrib/exporters/autoexport and sets the global
+// providers; [Instrument] puts runtime/otelmcp on the go-sdk server and its
+// flows' options, [HTTP] puts otelhttp around the HTTP endpoint. mcpgen
+// init's main and every example use it:
+//
+//	shutdown, err := otelenv.Start(ctx, "myserver", stdio)
+//	if err != nil { … } // names the variable at fault
+//	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
+//	…
+//	otelenv.Instrument(s, &opts.Flow) // before the tools are added
+//	handler := otelenv.HTTP(nil)(mcpsdk.HTTPHandler(s))
 //
 // It is off unless the operator sets OTEL_TRACES_EXPORTER or
 // OTEL_METRICS_EXPORTER (OpenTelemetry SDK environment variables,
 // "Exporter selection"): autoexport's default for an unset variable is
-// otlp, which would make every example send to localhost:4318 unasked.
+// otlp, which would make every server send to localhost:4318 unasked.
 // Off, [Start] sets no provider and [Instrument] and [HTTP] add nothing, so
 // the server runs exactly as without this package. A variable set to none
-// turns that signal off; the other may still be on.
+// turns that signal off; the other may still be on. Over stdio, where
+// stdout carries the MCP messages, the console exporter (which writes to
+// stdout) is refused with an error instead of corrupting the protocol.
 //
 // Values (autoexport): OTEL_TRACES_EXPORTER=otlp|console|none,
 // OTEL_METRICS_EXPORTER=otlp|prometheus|console|none. With prometheus,
@@ -51,7 +62,8 @@ const (
 )
 
 // on is set by [Start] when it installed providers: [Instrument] and
-// [HTTP] then instrument, with the global providers.
+// [HTTP] then instrument, with the global providers. Set once per process,
+// as the global providers are.
 var on atomic.Bool
 
 // Start reads the environment and, when OTEL_TRACES_EXPORTER or
@@ -60,8 +72,9 @@ var on atomic.Bool
 // reader autoexport chose) with the service name service (unless
 // OTEL_SERVICE_NAME says otherwise) and the W3C Trace Context and Baggage
 // propagator, so that [Instrument] and [HTTP] instrument. stdio says that
-// stdout carries MCP: a console exporter, which writes to stdout, is then
-// refused. It returns the function that flushes and shuts the providers
+// stdout carries MCP (the server is served over stdio): a console exporter,
+// which writes to stdout, is then refused with an error naming the
+// variable. It returns the function that flushes and shuts the providers
 // down (give it a context with a deadline); when nothing is set it does
 // nothing and returns a shutdown that does nothing. An error names the
 // variable at fault.
@@ -74,7 +87,7 @@ func Start(ctx context.Context, service string, stdio bool) (shutdown func(conte
 	if stdio {
 		for _, v := range [][2]string{{EnvTraces, traces}, {EnvMetrics, metrics}} {
 			if v[1] == "console" {
-				return none, fmt.Errorf("%s=console writes to stdout, which -stdio uses for MCP: use otlp, or serve -http", v[0])
+				return none, fmt.Errorf("%s=console writes to stdout, which carries MCP over stdio: use otlp (or prometheus for metrics), or serve over HTTP", v[0])
 			}
 		}
 	}
