@@ -16,7 +16,8 @@
 // (internal/driver, which the mcpgen command runs too; this package sits
 // above it, and nothing below imports this package) and reports, at the
 // struct, a t_elicit.go on disk that differs: the struct changed without
-// go generate.
+// go generate, or, when the file's content no longer has the sum mcpgen
+// recorded in it, the file was edited by hand (said as such).
 //
 // With no problem in the package, it also runs mcpgen's build-time client
 // check (internal/clientcheck): warnings in the category "clients" about
@@ -136,7 +137,9 @@ func run(pass *analysis.Pass) (any, error) {
 // and reports, at the struct, a generated file on disk that differs from it
 // below the header, which names the mcpgen version (that of this tool may
 // differ from the one go generate runs; mcpgen -check compares it too). A
-// file not generated yet is not reported.
+// file not generated yet is not reported; a file edited by hand
+// (driver.Change.HandEdited) is reported as an edit, not as a changed
+// struct.
 func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	files, err := driver.Render(model)
 	if err != nil {
@@ -149,6 +152,10 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	for _, c := range driver.Changes(files) {
 		s := byPath[c.Path]
 		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
+			continue
+		}
+		if c.HandEdited() {
+			pass.Reportf(toPos(pass, s.Pos), "%s was edited by hand since mcpgen wrote it; go generate overwrites the edit: make the change in %s's elicit tags or its handler file, then run go generate", filepath.Base(c.Path), s.Name)
 			continue
 		}
 		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)

@@ -316,6 +316,7 @@ func (a *analyzer) structModel(obj *types.TypeName, gd *ast.GenDecl, ts *ast.Typ
 		s.Args = nil // a question's struct is filled from a form, never from arguments
 	}
 	s.DecodesItself = decodesItself(obj.Type())
+	s.Shape = structShape(obj)
 	named := map[string]bool{}
 	for _, fd := range s.Fields {
 		named[fd.JSONName] = true

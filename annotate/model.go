@@ -180,6 +180,13 @@ type Struct struct {
 	// Order is the JSON names of Fields and Args together, in encoding/json
 	// field order: the order of the input schema's properties.
 	Order []string
+	// Shape is the digest of the struct's fields as reflect sees them (Go
+	// names, embedding, order, types, tags; package internal/shape), from
+	// go/types: generated code hands it to the runtime, which refuses to
+	// build the flow of a struct whose digest is no longer this one (the
+	// struct changed without go generate). Nil when a field's type did not
+	// resolve: nothing is checked then.
+	Shape []string
 
 	// The members below follow from the ones above; [Struct.Derive] sets
 	// them once when the model is built, so that the renderer reads them

@@ -18,7 +18,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 7
+const ImplVersion = 8
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {

@@ -14,7 +14,9 @@ const specLead = len("CheckInputSchema: ")
 
 // flowFunc writes New<T>Flow for tool s, whose handler interface is h: one
 // impl.NewFlow(impl.FlowSpec[T]{…}) call, so that generated code reaches the
-// runtime's flow only through runtime/impl, under its version guard.
+// runtime's flow only through runtime/impl, under its version guard. The
+// spec names the generated file and carries the struct's digest
+// (annotate.Struct.Shape), which impl.NewFlow holds to the struct at start.
 func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 	var askAlways, dateFields []jen.Code
 	var jsonNames []string
@@ -100,6 +102,10 @@ func flowFunc(f *jen.File, s *annotate.Struct, h string) {
 				),
 			),
 		)
+	}
+	d["File"] = jen.Lit(s.Names.ElicitFile)
+	if s.Shape != nil {
+		d["Shape"] = stringList(2, specLead, s.Shape)
 	}
 	spec := jen.Qual(implPkg, "FlowSpec").Types(jen.Id(s.Name)).Add(literal(flowSpecType, d))
 	f.Func().Id(s.Names.FlowFunc).Params(jen.Id("h").Id(h)).Op("*").Qual(runtimePkg, "Flow").Block(

@@ -18,6 +18,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 const (
@@ -68,7 +69,7 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 				errs[i] = fmt.Errorf("%s: rendering %s: %w", s.Name, s.Names.ElicitFile, err)
 				return
 			}
-			out[2*i] = File{Path: filepath.Join(dir, s.Names.ElicitFile), Content: src}
+			out[2*i] = File{Path: filepath.Join(dir, s.Names.ElicitFile), Content: header.Seal(src)}
 			if s.HandlerDeclared || s.Question {
 				return
 			}

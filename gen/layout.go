@@ -21,7 +21,8 @@ import (
 var (
 	schemaType   = fieldNames(reflect.TypeFor[jsonschema.Schema]())
 	flowSpecType = []string{"Name", "Description", "Message", "Key", "Fields", "AskAlways", "DateFields",
-		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Unaskable", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch"}
+		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Unaskable", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch",
+		"File", "Shape"}
 	choiceType = []string{"Value", "Title"}
 )
 

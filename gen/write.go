@@ -19,6 +19,10 @@ type WriteResult struct {
 	Kept      []string // handler files that exist and belong to the user
 	Removed   []string // stale generated files removed (File.Remove)
 	Emptied   []string // stale generated files replaced by a stub (File.Defer)
+	// HandEdited are the generated files in Written that had been edited by
+	// hand since mcpgen wrote them (header.HandEdited): the edit is gone
+	// from the file, and the command says so.
+	HandEdited []string
 }
 
 // Write writes files all or nothing: every changed file is first written to a
@@ -31,7 +35,10 @@ type WriteResult struct {
 // (mcpgen's own output; anything else is left alone).
 func Write(files []File) (WriteResult, error) {
 	var res WriteResult
-	type pending struct{ tmp, dst string }
+	type pending struct {
+		tmp, dst string
+		edited   bool
+	}
 	var todo []pending
 	cleanup := func() {
 		for _, p := range todo {
@@ -61,12 +68,13 @@ func Write(files []File) (WriteResult, error) {
 			cleanup()
 			return WriteResult{}, fmt.Errorf("reading %s: %w", f.Path, err)
 		}
+		edited := err == nil && header.HandEdited(old)
 		tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".mcpgen-*.tmp")
 		if err != nil {
 			cleanup()
 			return WriteResult{}, fmt.Errorf("writing %s: %w", f.Path, err)
 		}
-		todo = append(todo, pending{tmp.Name(), f.Path})
+		todo = append(todo, pending{tmp.Name(), f.Path, edited})
 		_, werr := tmp.Write(f.Content)
 		cerr := tmp.Close()
 		if werr != nil || cerr != nil {
@@ -86,6 +94,9 @@ func Write(files []File) (WriteResult, error) {
 			return res, fmt.Errorf("renaming into %s: %w", p.dst, err)
 		}
 		res.Written = append(res.Written, p.dst)
+		if p.edited {
+			res.HandEdited = append(res.HandEdited, p.dst)
+		}
 	}
 	for _, f := range remove {
 		b, err := os.ReadFile(f.Path)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 func TestWriteRemovesOnlyOwnOutputAfterWriting(t *testing.T) {
@@ -77,5 +79,34 @@ func TestWriteNeverOverwritesAUserFile(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".mcpgen-*")); len(left) > 0 {
 		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// TestWriteSaysWhichEditsByHandItOverwrote: a generated file whose content
+// no longer has its sum (header.Seal) is overwritten and listed in
+// HandEdited; one rewritten because its struct changed, or written anew, is
+// not.
+func TestWriteSaysWhichEditsByHandItOverwrote(t *testing.T) {
+	dir := t.TempDir()
+	sealed := func(body string) []byte { return header.Seal([]byte(Header() + "\n\npackage m\n" + body)) }
+	edited := filepath.Join(dir, "edited_elicit.go")
+	changed := filepath.Join(dir, "changed_elicit.go")
+	old := sealed("\nconst max = 12\n")
+	if err := os.WriteFile(edited, []byte(strings.Replace(string(old), "12", "20", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(changed, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Write([]File{
+		{Path: edited, Content: old},
+		{Path: changed, Content: sealed("\nconst max = 20\n")},
+		{Path: filepath.Join(dir, "new_elicit.go"), Content: sealed("")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Written) != 3 || len(res.HandEdited) != 1 || res.HandEdited[0] != edited {
+		t.Errorf("written %v, edited by hand %v; want 3 written, %s edited by hand", res.Written, res.HandEdited, edited)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/header"
 )
 
 // A struct declared in a file with a build constraint gets it on its
@@ -37,7 +38,12 @@ func TestBuildConstraintIsCopied(t *testing.T) {
 		require.NoError(t, err)
 		want := "//go:build " + expr + "\n\npackage m\n"
 		if strings.HasSuffix(file, "_elicit.go") {
-			want = gen.Header() + "\n\n" + want
+			// The header, the content's sum (header.Seal), the constraint.
+			head, rest, _ := strings.Cut(string(b), "\n")
+			sum, rest, _ := strings.Cut(rest, "\n")
+			require.Equal(t, gen.Header(), head, file)
+			require.True(t, strings.HasPrefix(sum, header.SumPrefix), "%s: second line %q", file, sum)
+			b, want = []byte(rest), "\n"+want
 		}
 		require.True(t, strings.HasPrefix(string(b), want), "%s starts:\n%.200s\nwant:\n%s", file, b, want)
 	}

@@ -267,6 +267,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		fmt.Fprintln(stderr, "mcpgen:", err)
 		return 1, res
 	}
+	for _, f := range written.HandEdited {
+		fmt.Fprintln(stderr, "mcpgen:", driver.OverwroteEdit(rel(wd, f)))
+	}
 	if *verbose {
 		for _, f := range written.Written {
 			fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, f))

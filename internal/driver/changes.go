@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,26 @@ func (c Change) Reason() string {
 	case Orphaned:
 		return "orphaned (its type no longer exists); run go generate to remove it"
 	}
+	if c.HandEdited() {
+		return "edited by hand since mcpgen wrote it; go generate would overwrite the edit (make the change in the struct's elicit tags or its handler file instead)"
+	}
 	return "stale; run go generate"
+}
+
+// HandEdited reports whether the change is of a generated file edited by
+// hand since mcpgen wrote it (header.HandEdited: its content no longer has
+// the sum mcpgen recorded in it), rather than one whose struct changed.
+func (c Change) HandEdited() bool {
+	return c.Kind == Stale && header.HandEdited(c.Old)
+}
+
+// OverwroteEdit is the warning for a generated file go generate overwrote
+// although it had been edited by hand (gen.WriteResult.HandEdited), path
+// as the user reads it.
+func OverwroteEdit(path string) string {
+	return fmt.Sprintf("warning: %s was edited by hand since mcpgen wrote it; the edit is overwritten. "+
+		"If the edited file was committed, `git diff %s` shows the edit undone and `git checkout %s` brings it back; "+
+		"make the change in the struct's elicit tags or its handler file instead", path, path, path)
 }
 
 // Diff is the change as a unified diff (diff -u, git's a/ and b/ names,

@@ -30,8 +30,9 @@ const (
 	// [RegisterURLQuestion] (URL-mode questions); version 6,
 	// [IntRangeMessage] (integers a float64 answer may have rounded);
 	// version 7, [Unaskable] (the handler's fallback for a client that
-	// cannot be asked).
-	MaxVersion = 7
+	// cannot be asked); version 8, FlowSpec.File and FlowSpec.Shape (the
+	// struct's digest, held to the struct at start by [NewFlow]).
+	MaxVersion = 8
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a

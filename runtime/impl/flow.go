@@ -3,10 +3,12 @@ package impl
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/internal/flowdef"
+	"github.com/mcpgen/mcpgen/internal/shape"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -35,16 +37,35 @@ type FlowSpec[T any] struct {
 	// Dispatch runs the branch action of the handler (declined: the fields
 	// the user declined, with runtime.Decline).
 	Dispatch func(ctx context.Context, args *T, action runtime.Action, declined []string) (*runtime.Result, error)
+	// File is the name of the generated file that declares the flow
+	// (t_elicit.go), for the message of a stale Shape.
+	File string
+	// Shape is the digest of T's fields (names, embedding, order, Go types,
+	// struct tags) when mcpgen generated File, as package
+	// github.com/mcpgen/mcpgen/internal/shape spells it. [NewFlow] panics
+	// when T's digest is no longer this one: T changed without go generate,
+	// and File would serve the old struct's form and rules. Nil (code of
+	// version 7 and before) checks nothing.
+	Shape []string
 }
 
 // NewFlow returns the runtime's flow for s. P is *T, which implements
 // runtime.Args (the generated methods); it is inferred. The flow's functions
 // hand the runtime.Args they get to s's as *T, and panic when given
 // arguments of another type (the runtime only gives them its New's).
+//
+// It first holds T to s.Shape (internal/shape.Check, once per type, file
+// and digest): when T has changed since File was generated, it panics with a
+// message that names File, T and what changed, and says to run go
+// generate, so that a server (or a test, or runtime/elicittest) built from
+// stale generated code stops at start instead of serving the old rules.
 func NewFlow[T any, P interface {
 	*T
 	runtime.Args
 }](s FlowSpec[T]) *runtime.Flow {
+	if err := shape.Check(reflect.TypeFor[T](), s.File, s.Shape); err != nil {
+		panic(err.Error())
+	}
 	args := func(a runtime.Args) *T {
 		p, ok := a.(P)
 		if !ok {
