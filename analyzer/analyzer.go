@@ -16,7 +16,10 @@
 // (internal/driver, which the mcpgen command runs too; this package sits
 // above it, and nothing below imports this package) and reports, at the
 // struct, a t_elicit.go on disk that differs: the struct changed without
-// go generate.
+// go generate (and, at the package's first tool, its mcpgen_tools.go: a
+// tool added or renamed without go generate). In a package main it warns
+// about a tool that no registration reaches (no file calls Flows nor its
+// New<T>Flow), which builds and is never served.
 //
 // With no problem in the package, it also runs mcpgen's build-time client
 // check (internal/clientcheck): warnings in the category "clients" about
@@ -100,6 +103,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if len(diags) == 0 {
 		reportStale(pass, model)
+		for _, d := range model.Warnings() {
+			pass.Report(toDiagnostic(pass, d)) // a tool no registration reaches
+		}
 		chosen, err := annotate.ParseClientList(clientsFlag)
 		if clientsFlag == "" || err == nil && !chosen.Off {
 			level := clientcheck.Breaks
@@ -145,12 +151,25 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	for _, s := range model.Structs {
 		byPath[filepath.Join(filepath.Dir(s.File), s.Names.ElicitFile)] = s
 	}
+	// The package's tools file is reported at its first tool this pass
+	// models.
+	tools := filepath.Join(model.Dir, annotate.ToolsFileName)
+	var first *annotate.Struct
+	for _, s := range model.Structs {
+		if !s.Question && (first == nil || s.Pos.Filename < first.Pos.Filename ||
+			s.Pos.Filename == first.Pos.Filename && s.Pos.Offset < first.Pos.Offset) {
+			first = s
+		}
+	}
 	for _, c := range driver.Changes(files) {
-		s := byPath[c.Path]
-		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
+		if c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
 			continue
 		}
-		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
+		if s := byPath[c.Path]; s != nil {
+			pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
+		} else if c.Path == tools && first != nil {
+			pass.Reportf(toPos(pass, first.Pos), "%s is stale: the package's tools changed since it was generated; run go generate", annotate.ToolsFileName)
+		}
 	}
 }
 

@@ -110,6 +110,11 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		if tool, ok := toolNameOf(structDoc(c.gd, c.ts), name); ok && (annotated || isStruct && wanted[name]) {
 			if _, seen := tools[tool]; !seen {
 				tools[tool] = a.fset.Position(c.ts.Name.Pos())
+				if annotated && c.ts.TypeParams == nil {
+					if e, ok := a.toolEntry(c.f, c.ts, tool); ok {
+						model.Tools = append(model.Tools, e)
+					}
+				}
 			}
 		}
 		if isStruct && (wanted[name] || annotated) {
@@ -154,7 +159,10 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			model.Structs = append(model.Structs, s)
 		}
 	}
+	sortTools(model.Tools)
 	a.collide(model)
+	a.collideTools(model)
+	a.unregistered(model)
 	return model
 }
 

@@ -68,6 +68,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		diags = append(diags, a.diags...)
 		model.unresolved = a.unresolved
 		model.Stale = own.judge(p)
+		model.Stale = append(model.Stale, own.staleToolsFile(p, model)...)
 		model.Stale = append(model.Stale, emptiedStubs(p)...)
 		renames, _ := a.orphanHandlers(model)
 		diags = append(diags, renames...)

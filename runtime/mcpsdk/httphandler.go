@@ -178,12 +178,14 @@ func HTTPHandler(s *mcp.Server) *Handler {
 const allowedOriginsOption = "mcpsdk.HTTPOptions.AllowedOrigins"
 
 // NewHTTPHandler returns the Streamable HTTP endpoint for s described at
-// [Handler], with the options of opts (nil: the defaults). Unless
+// [Handler], with the options of opts (nil: the defaults), and the
+// middleware of [Install] on s. Unless
 // opts.MaxSessions is negative, it adds a receiving and a sending middleware
 // to s (mcp.Server.AddReceivingMiddleware, AddSendingMiddleware) that bound
 // the waits for answers of the handler's own sessions; requests of other
 // sessions and transports pass through them unchanged.
 func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
+	install(s)
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
