@@ -117,20 +117,20 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	for _, t := range generateTypes(pass.Files) {
-		obj := pass.Pkg.Scope().Lookup(t.name)
+	for _, t := range annotate.GenerateTypes(pass.Files) {
+		obj := pass.Pkg.Scope().Lookup(t.Name)
 		tn, ok := obj.(*types.TypeName)
 		report := func(format string, args ...any) {
-			pass.Report(analysis.Diagnostic{Pos: t.pos, End: t.pos + token.Pos(len(t.name)), Message: fmt.Sprintf(format, args...)})
+			pass.Report(analysis.Diagnostic{Pos: t.Pos, End: t.Pos + token.Pos(len(t.Name)), Message: fmt.Sprintf(format, args...)})
 		}
 		switch {
 		case obj == nil:
-			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
+			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.Name, t.Name, pass.Pkg.Name())
 		case !ok:
-			report("-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, annotate.ObjectKind(obj))
+			report("-type %s: %s is a %s, not a type; name a struct type", t.Name, t.Name, annotate.ObjectKind(obj))
 		default:
 			if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
-				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
+				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.Name, t.Name, tn.Type().Underlying())
 			}
 		}
 	}

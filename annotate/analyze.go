@@ -103,6 +103,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	// a second struct under a tool's name would replace the first when both
 	// are registered (an SDK keeps one tool per name).
 	tools := map[string]token.Position{}
+	named, listed := a.toolsNamed(wanted), map[string]bool{}
 	for _, c := range cands {
 		name := c.ts.Name.Name
 		st, isStruct := c.ts.Type.(*ast.StructType)
@@ -110,16 +111,12 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		if tool, ok := toolNameOf(structDoc(c.gd, c.ts), name); ok && (annotated || isStruct && wanted[name]) {
 			if _, seen := tools[tool]; !seen {
 				tools[tool] = a.fset.Position(c.ts.Name.Pos())
-				if annotated && c.ts.TypeParams == nil {
-					if e, ok := a.toolEntry(c.f, c.ts, tool); ok {
-						model.Tools = append(model.Tools, e)
-					}
-				}
 			}
 		}
 		if isStruct && (wanted[name] || annotated) {
 			a.taggedNames = append(a.taggedNames, name)
 		}
+		a.listTool(model, c.f, c.gd, c.ts, annotated, named, listed)
 		if len(wanted) > 0 {
 			if !wanted[name] {
 				continue

@@ -334,6 +334,7 @@ func unrequested(p *packages.Package, wanted map[string]bool) (*Package, []Diagn
 		return nil, nil
 	}
 	all.Structs = structs
+	all.Tools = nil // the package's tools file is the requested structs' run's
 	return all, nil
 }
 

@@ -49,12 +49,14 @@ type Package struct {
 	Dir     string    // directory of the package's files
 	Structs []*Struct // annotated structs, in source order
 	// Tools are the package's tools for its tools file (ToolsFileName:
-	// Handlers and Flows), in order of tool name: every struct with an
-	// elicit tag or a //mcpgen:tool directive that is not a question,
-	// whether or not -type names it (so that every run writes the same
-	// file), but for a struct with type parameters or one whose file has a
-	// build constraint (the tools file has none). A struct generated only
-	// because -type names it is not among them. None: no tools file.
+	// Handlers and Flows), in order of tool name. In a package that names
+	// its structs with -type (in a //go:generate mcpgen directive, or on
+	// the command line): every struct so named that is not a question;
+	// otherwise every struct with an elicit tag or a //mcpgen:tool
+	// directive that is not a question. Whichever of those a run generates
+	// for, so that every run writes the same file. Left out: a struct with
+	// type parameters, and one whose file has a build constraint (the tools
+	// file has none). None: no tools file.
 	Tools []ToolEntry
 	// TakenNames are the package-level names the package declares (outside
 	// mcpgen's output) that could be an import's name: lower-case letters

@@ -32,19 +32,59 @@ const (
 // field of Handlers and a flow of Flows. Package.Tools lists them in order of
 // tool name.
 type ToolEntry struct {
-	Struct    string // the tool's arguments struct: the name of its Handlers field
-	Tool      string // the tool's name
-	Interface string // the handler interface: the Handlers field's type
-	FlowFunc  string // the flow constructor Flows calls
-	// Default is the handler type whose zero value Flows puts in a nil
-	// field: the skeleton type mcpgen writes once (Names.HandlerType), when
-	// the package declares it as a struct type or this run writes its
-	// handler file. "" when the package has no such type (a handler file of
-	// the struct without it): a nil field then makes Flows panic.
-	Default string
-	// DefaultPointer: the default handler is &Default{}, since the type's
-	// Accept method has a pointer receiver.
+	Struct      string // the tool's arguments struct: the name of its Handlers field
+	Tool        string // the tool's name
+	Interface   string // the handler interface: the Handlers field's type
+	FlowFunc    string // the flow constructor Flows calls
+	HandlerType string // the type of the handler skeleton mcpgen writes once (Names.HandlerType)
+	// Default: Flows puts the zero value of HandlerType in a nil field,
+	// since the package declares it as a struct type with an Accept method,
+	// or this run writes the handler file that declares it. False when the
+	// package has no such type (a handler file of the struct without it): a
+	// nil field then makes Flows panic.
+	Default bool
+	// DefaultPointer: the default handler is &HandlerType{}, since the
+	// type's Accept method has a pointer receiver.
 	DefaultPointer bool
+}
+
+// toolsNamed returns the struct names the package's tools file is made of
+// when the package names its structs with -type: those of its
+// //go:generate mcpgen directives and of this run's -type (wanted). Empty:
+// the package's tools are its annotated structs. So every directive of a
+// package, each naming some of its structs, writes one tools file with all
+// of them, and a struct the directives leave out (one embedded in others,
+// whose own flow no run generates) is not in it.
+func (a *analyzer) toolsNamed(wanted map[string]bool) map[string]bool {
+	named := map[string]bool{}
+	for _, t := range GenerateTypes(a.files) {
+		named[t.Name] = true
+	}
+	for t := range wanted {
+		named[t] = true
+	}
+	return named
+}
+
+// listTool adds to model.Tools the tool the type declared by ts (in gd, of
+// file f) declares, if it is one of the package's tools (see toolsNamed and
+// Package.Tools) and no earlier struct declared a tool of its name
+// (listed).
+func (a *analyzer) listTool(model *Package, f *ast.File, gd *ast.GenDecl, ts *ast.TypeSpec, annotated bool, named, listed map[string]bool) {
+	if _, isStruct := ts.Type.(*ast.StructType); !isStruct || ts.TypeParams != nil {
+		return
+	}
+	if len(named) > 0 && !named[ts.Name.Name] || len(named) == 0 && !annotated {
+		return
+	}
+	tool, ok := toolNameOf(structDoc(gd, ts), ts.Name.Name)
+	if !ok || listed[tool] {
+		return
+	}
+	listed[tool] = true
+	if e, ok := a.toolEntry(f, ts, tool); ok {
+		model.Tools = append(model.Tools, e)
+	}
 }
 
 // toolEntry returns the entry of the tools file for the tool named tool,
@@ -59,14 +99,14 @@ func (a *analyzer) toolEntry(f *ast.File, ts *ast.TypeSpec, tool string) (ToolEn
 		return ToolEntry{}, false
 	}
 	name := ts.Name.Name
-	e := ToolEntry{Struct: name, Tool: tool, Interface: interfaceName(name), FlowFunc: flowFuncName(name)}
 	handler := HandlerTypeName(name)
+	e := ToolEntry{Struct: name, Tool: tool, Interface: interfaceName(name), FlowFunc: flowFuncName(name), HandlerType: handler}
 	obj := a.types.Scope().Lookup(handler)
 	if obj == nil || !a.inUserFile(obj.Pos()) {
 		// No such type yet: this run writes the handler file that declares
 		// it, unless that file is there without it.
 		if _, err := os.Stat(filepath.Join(filepath.Dir(file), HandlerFileName(name))); err != nil {
-			e.Default = handler
+			e.Default = true
 		}
 		return e, true
 	}
@@ -79,9 +119,9 @@ func (a *analyzer) toolEntry(f *ast.File, ts *ast.TypeSpec, tool string) (ToolEn
 	}
 	switch {
 	case types.NewMethodSet(tn.Type()).Lookup(a.types, MethodAccept) != nil:
-		e.Default = handler
+		e.Default = true
 	case types.NewMethodSet(types.NewPointer(tn.Type())).Lookup(a.types, MethodAccept) != nil:
-		e.Default, e.DefaultPointer = handler, true
+		e.Default, e.DefaultPointer = true, true
 	}
 	return e, true
 }

@@ -14,7 +14,7 @@ import (
 // one field per tool named by its arguments struct, of its handler
 // interface; and Flows, which returns every tool's flow in order of tool
 // name, a nil field standing for the zero value of the tool's handler
-// skeleton type (ToolEntry.Default), or, when the package has none, making
+// skeleton type (ToolEntry.Default, HandlerType), or, when the package has none, making
 // Flows panic with the field and the tool named. The file depends on
 // Package.Tools, name, path and taken names only (annotate.ToolsDigest), so
 // that every run for any struct of the package writes the same bytes.
@@ -48,8 +48,8 @@ func toolsDecls(f *jen.File, tools []annotate.ToolEntry) {
 		if i > 0 {
 			fields = append(fields, jen.Line())
 		}
-		nilIs := "Flows panics, since the package declares no " + annotate.HandlerTypeName(t.Struct) + " type"
-		if t.Default != "" {
+		nilIs := "Flows panics, since the package declares no " + t.HandlerType + " type"
+		if t.Default {
 			nilIs = defaultText(t)
 		}
 		for _, line := range fill(fmt.Sprintf("%s runs the %s tool (%s). Nil: %s.", t.Struct, t.Tool, t.FlowFunc, nilIs), docColumns-len("// ")-4) {
@@ -68,16 +68,16 @@ func toolsDecls(f *jen.File, tools []annotate.ToolEntry) {
 	var list []jen.Code
 	for _, t := range tools {
 		field := jen.Id("h").Dot(t.Struct)
-		if t.Default != "" {
-			def := jen.Id(t.Default).Values()
+		if t.Default {
+			def := jen.Id(t.HandlerType).Values()
 			if t.DefaultPointer {
-				def = jen.Op("&").Id(t.Default).Values()
+				def = jen.Op("&").Id(t.HandlerType).Values()
 			}
 			body = append(body, jen.If(jen.Id("h").Dot(t.Struct).Op("==").Nil()).Block(
 				jen.Id("h").Dot(t.Struct).Op("=").Add(def)))
 		} else {
 			msg := fmt.Sprintf("%s.%s is nil: set it to the handler of the %s tool (the package declares no %s type to stand for it)",
-				h, t.Struct, t.Tool, annotate.HandlerTypeName(t.Struct))
+				h, t.Struct, t.Tool, t.HandlerType)
 			body = append(body, jen.If(jen.Id("h").Dot(t.Struct).Op("==").Nil()).Block(
 				jen.Panic(text(2, len("panic("), msg))))
 		}
@@ -91,9 +91,9 @@ func toolsDecls(f *jen.File, tools []annotate.ToolEntry) {
 // defaultText says what a nil Handlers field of tool t stands for.
 func defaultText(t annotate.ToolEntry) string {
 	if t.DefaultPointer {
-		return "&" + t.Default + "{}"
+		return "&" + t.HandlerType + "{}"
 	}
-	return t.Default + "{}"
+	return t.HandlerType + "{}"
 }
 
 // staleWhat is what a stale file was generated for, as its emptied stub
