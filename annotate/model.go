@@ -50,8 +50,9 @@ type Package struct {
 	Structs []*Struct // annotated structs, in source order
 	// Tools are the package's tools for its tools file (ToolsFileName:
 	// Handlers and Flows), in order of tool name. In a package that names
-	// its structs with -type (in a //go:generate mcpgen directive, or on
-	// the command line): every struct so named that is not a question;
+	// its structs with -type (in its //go:generate mcpgen directives, or,
+	// when it has none, on the command line): every struct so named that
+	// is not a question;
 	// otherwise every struct with an elicit tag or a //mcpgen:tool
 	// directive that is not a question. Whichever of those a run generates
 	// for, so that every run writes the same file. Left out: a struct with

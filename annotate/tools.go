@@ -43,25 +43,28 @@ type ToolEntry struct {
 	// package has no such type (a handler file of the struct without it): a
 	// nil field then makes Flows panic.
 	Default bool
-	// DefaultPointer: the default handler is &HandlerType{}, since the
-	// type's Accept method has a pointer receiver.
+	// DefaultPointer: the default handler is &HandlerType{}, since a
+	// method of the type has a pointer receiver.
 	DefaultPointer bool
 }
 
 // toolsNamed returns the struct names the package's tools file is made of
 // when the package names its structs with -type: those of its
-// //go:generate mcpgen directives and of this run's -type (wanted). Empty:
-// the package's tools are its annotated structs. So every directive of a
-// package, each naming some of its structs, writes one tools file with all
-// of them, and a struct the directives leave out (one embedded in others,
-// whose own flow no run generates) is not in it.
+// //go:generate mcpgen directives, or, when it has none, those of this
+// run's -type (wanted). Empty: the package's tools are its annotated
+// structs. So every directive of a package, each naming some of its
+// structs, writes one tools file with all of them, and a struct the
+// directives leave out (one embedded in others, whose own flow no run
+// generates) is not in it.
 func (a *analyzer) toolsNamed(wanted map[string]bool) map[string]bool {
 	named := map[string]bool{}
 	for _, t := range GenerateTypes(a.files) {
 		named[t.Name] = true
 	}
-	for t := range wanted {
-		named[t] = true
+	if len(named) == 0 {
+		for t := range wanted {
+			named[t] = true
+		}
 	}
 	return named
 }
@@ -117,11 +120,11 @@ func (a *analyzer) toolEntry(f *ast.File, ts *ast.TypeSpec, tool string) (ToolEn
 	if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
 		return e, true
 	}
-	switch {
-	case types.NewMethodSet(tn.Type()).Lookup(a.types, MethodAccept) != nil:
-		e.Default = true
-	case types.NewMethodSet(types.NewPointer(tn.Type())).Lookup(a.types, MethodAccept) != nil:
-		e.Default, e.DefaultPointer = true, true
+	// &T{} when any method has a pointer receiver: its method set has
+	// every method, T's lacks those.
+	ptr := types.NewMethodSet(types.NewPointer(tn.Type()))
+	if ptr.Lookup(a.types, MethodAccept) != nil {
+		e.Default, e.DefaultPointer = true, types.NewMethodSet(tn.Type()).Len() < ptr.Len()
 	}
 	return e, true
 }
@@ -197,7 +200,8 @@ func (a *analyzer) unregistered(model *Package) {
 		how := fmt.Sprintf("register the package's tools with mcpsdk.AddTools(s, %s(%s{}), opts) (or mcpgo.AddTools), or this one with mcpsdk.AddTool(s, %s(%s{}), opts)",
 			ToolsFlowsFunc, ToolsHandlersType, s.Names.FlowFunc, s.Names.HandlerType)
 		if !inFlows[s.Name] {
-			how = fmt.Sprintf("register it with mcpsdk.AddTool(s, %s(%s{}), opts) (or mcpgo.AddTool); %s leaves it out, since its file has a build constraint",
+			how = fmt.Sprintf("register it with mcpsdk.AddTool(s, %s(%s{}), opts) (or mcpgo.AddTool); %s leaves it out, "+
+				"since its file has a build constraint or the package's //go:generate directives do not name it with -type",
 				s.Names.FlowFunc, s.Names.HandlerType, ToolsFlowsFunc)
 		}
 		model.warnings = append(model.warnings, Diagnostic{Pos: s.Pos, End: toolsEnd(s.Pos, s.Name), Category: UnregisteredCategory,
