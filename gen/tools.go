@@ -25,7 +25,7 @@ func toolsFile(pkg *annotate.Package) (File, bool, error) {
 	src, err := renderFor(pkg, func(aliases map[string]string) *jen.File {
 		f := newFile(pkg, aliases)
 		f.HeaderComment(Header())
-		toolsDecls(f, pkg.Tools)
+		toolsDecls(f, pkg.Name, pkg.Tools)
 		return f
 	})
 	if err != nil {
@@ -34,8 +34,8 @@ func toolsFile(pkg *annotate.Package) (File, bool, error) {
 	return File{Path: filepath.Join(pkg.Dir, annotate.ToolsFileName), Content: src}, true, nil
 }
 
-// toolsDecls writes Handlers and Flows for tools.
-func toolsDecls(f *jen.File, tools []annotate.ToolEntry) {
+// toolsDecls writes Handlers and Flows for tools of package pkg.
+func toolsDecls(f *jen.File, pkg string, tools []annotate.ToolEntry) {
 	const h, flows = annotate.ToolsHandlersType, annotate.ToolsFlowsFunc
 	doc(f, "%s holds the handler of each tool of this package, one field per tool, named by its arguments struct. "+
 		"%s(%s{}) serves every tool with its handler skeleton; set a field to serve its tool with another handler.", h, flows, h)
@@ -76,8 +76,8 @@ func toolsDecls(f *jen.File, tools []annotate.ToolEntry) {
 			body = append(body, jen.If(jen.Id("h").Dot(t.Struct).Op("==").Nil()).Block(
 				jen.Id("h").Dot(t.Struct).Op("=").Add(def)))
 		} else {
-			msg := fmt.Sprintf("%s.%s is nil: set it to the handler of the %s tool (the package declares no %s type to stand for it)",
-				h, t.Struct, t.Tool, t.HandlerType)
+			msg := fmt.Sprintf("%s.%s: %s.%s is nil: set it to the handler of the %s tool (the package declares no %s type to stand for it)",
+				pkg, flows, h, t.Struct, t.Tool, t.HandlerType)
 			body = append(body, jen.If(jen.Id("h").Dot(t.Struct).Op("==").Nil()).Block(
 				jen.Panic(text(2, len("panic("), msg))))
 		}

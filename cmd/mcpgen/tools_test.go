@@ -151,7 +151,7 @@ func main() {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	tools := readFile(t, dir, "mcpgen_tools.go")
-	for _, want := range []string{"h.BetaArgs = &betaArgsHandler{}", "h.ZetaArgs = zetaArgsHandler{}", `panic("Handlers.GammaArgs is nil: set it to the handler of the gamma tool`} {
+	for _, want := range []string{"h.BetaArgs = &betaArgsHandler{}", "h.ZetaArgs = zetaArgsHandler{}", `panic("main.Flows: Handlers.GammaArgs is nil: set it to the handler of the gamma tool`} {
 		if !strings.Contains(tools, want) {
 			t.Errorf("mcpgen_tools.go lacks %q:\n%s", want, tools)
 		}
@@ -166,7 +166,7 @@ func main() {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
 	// Flows(Handlers{}) panics at once for GammaArgs: no flow is listed.
-	if want := "Handlers.GammaArgs is nil: set it to the handler of the gamma tool (the package declares no gammaArgsHandler type to stand for it)"; !strings.Contains(string(out), want) {
+	if want := "main.Flows: Handlers.GammaArgs is nil: set it to the handler of the gamma tool (the package declares no gammaArgsHandler type to stand for it)"; !strings.Contains(string(out), want) {
 		t.Errorf("go run: want the panic %q, got:\n%s", want, out)
 	}
 	// With Gamma's handler given, every tool in order of tool name.
@@ -175,7 +175,7 @@ func main() {
 	if err != nil {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
-	if want := "alpha_first\nbeta\ngamma\nHandlers.GammaArgs is nil: set it to the handler of the gamma tool (the package declares no gammaArgsHandler type to stand for it)\n"; string(out) != want {
+	if want := "alpha_first\nbeta\ngamma\nmain.Flows: Handlers.GammaArgs is nil: set it to the handler of the gamma tool (the package declares no gammaArgsHandler type to stand for it)\n"; string(out) != want {
 		t.Errorf("go run printed:\n%s\nwant:\n%s", out, want)
 	}
 }
