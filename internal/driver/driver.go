@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
@@ -108,7 +107,7 @@ func Run(opts Options) (*Result, error) {
 				res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients, opts.ClientLevel)...)
 			}
 		}
-		sortByPosition(res.Warnings)
+		annotate.SortDiagnostics(res.Warnings)
 	}
 	for _, p := range pkgs {
 		var files []gen.File
@@ -244,19 +243,4 @@ func overlay(pkg *annotate.Package, files []gen.File) (map[string][]byte, error)
 		}
 	}
 	return out, nil
-}
-
-// sortByPosition sorts diagnostics by file, line and column, keeping the
-// order of those at one position.
-func sortByPosition(diags []annotate.Diagnostic) {
-	sort.SliceStable(diags, func(i, j int) bool {
-		a, b := diags[i].Pos, diags[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
 }
