@@ -45,6 +45,25 @@ func TestToolsFileFollowsEveryDirective(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "mcpgen_tools.go: stale; run go generate") {
 		t.Errorf("-check after adding B: exit %d, want 1 naming mcpgen_tools.go stale\n%s", code, stderr)
 	}
+	// The analyzer says so at the package's first tool.
+	if !testing.Short() {
+		if out, err := vet(t); err == nil || !strings.Contains(out, "a.go:6:6: mcpgen_tools.go is stale: the package's tools changed since it was generated; run go generate") {
+			t.Errorf("go vet -vettool=mcpgen-vet: %v, output:\n%s", err, out)
+		}
+	}
+	// A run that fails writes nothing, the tools file included.
+	bad := strings.Replace(tagged("C"), `elicit:"required"`, `elicit:"requird"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "c.go"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	if code, _, _ := mcpgen(t, "-type", "A"); code != 1 {
+		t.Errorf("a run with a bad tag: exit %d, want 1", code)
+	}
+	requireSame(t, before, snapshot(t, dir))
+	if err := os.Remove(filepath.Join(dir, "c.go")); err != nil {
+		t.Fatal(err)
+	}
 	// A's directive again: A is current, the package's tools are not.
 	if code, _, stderr := mcpgen(t, "-type", "A", "-v"); code != 0 || !strings.Contains(stderr, "wrote mcpgen_tools.go") || strings.Contains(stderr, "a_elicit.go") {
 		t.Fatalf("A's run after adding B: exit %d, want mcpgen_tools.go written and a_elicit.go left\n%s", code, stderr)
