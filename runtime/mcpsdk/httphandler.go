@@ -470,8 +470,10 @@ type statelessHandler struct {
 // host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
 // MUST validate Origin). To allow other origins, serve
 // [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
-// which is this handler with those origins.
+// which is this handler with those origins. It adds the middleware of
+// [Install] to s.
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
+	install(s)
 	return newStateless(s, httpserve.NewOriginGuard(allowedOriginsOption, nil))
 }
 

@@ -119,7 +119,7 @@ func checkFlows(fn string, flows []*runtime.Flow) {
 // The handler needs the middleware [Install] adds to the *mcp.Server that
 // serves it (input-required results without "content": null, a session
 // client's answers judged by the flow). [AddTool], [AddTools], [HTTPHandler],
-// [NewHTTPHandler] and [ServeStdio] install it on their server, so a server
+// [NewHTTPHandler], [StatelessHTTPHandler] and [ServeStdio] install it on their server, so a server
 // served through this package has it; a server served otherwise (go-sdk's
 // own mcp.NewStreamableHTTPHandler, a transport of yours) must call Install
 // once. A call that reaches the handler on a server without it is answered

@@ -23,8 +23,8 @@ var installed sync.Map
 // writes a tools/call's input-required result without go-sdk's "content":
 // null (MCP 2026-07-28, basic/patterns/mrtr), and a sending one that hands
 // a session client's answer to elicitation/create to the flow as the client
-// sent it. [AddTool], [AddTools], [HTTPHandler], [NewHTTPHandler] and
-// [ServeStdio] call it; call it yourself on a server that registers tools
+// sent it. [AddTool], [AddTools], [HTTPHandler], [NewHTTPHandler],
+// [StatelessHTTPHandler] and [ServeStdio] call it; call it yourself on a server that registers tools
 // from Tool and is served otherwise (go-sdk's own HTTP handler or
 // transports). A tools/call of Tool's handler on a server without it is a
 // JSON-RPC error naming Install.
