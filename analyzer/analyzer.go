@@ -17,7 +17,11 @@
 // above it, and nothing below imports this package) and reports, at the
 // struct, a t_elicit.go on disk that differs: the struct changed without
 // go generate, or, when the file's content no longer has the sum mcpgen
-// recorded in it, the file was edited by hand (said as such).
+// recorded in it, the file was edited by hand (said as such); and, at the
+// package's first tool, its mcpgen_tools.go (a tool added or renamed
+// without go generate). In a package main it warns about a tool that no
+// registration reaches (no file calls Flows nor its New<T>Flow), which
+// builds and is never served.
 //
 // With no problem in the package, it also runs mcpgen's build-time client
 // check (internal/clientcheck): warnings in the category "clients" about
@@ -102,6 +106,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if len(diags) == 0 {
 		reportStale(pass, model)
+		for _, d := range model.Warnings() {
+			pass.Report(toDiagnostic(pass, d)) // a tool no registration reaches
+		}
 		chosen, err := annotate.ParseClientList(clientsFlag)
 		if clientsFlag == "" || err == nil && !chosen.Off {
 			level := clientcheck.Breaks
@@ -113,20 +120,20 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	for _, t := range generateTypes(pass.Files) {
-		obj := pass.Pkg.Scope().Lookup(t.name)
+	for _, t := range annotate.GenerateTypes(pass.Files) {
+		obj := pass.Pkg.Scope().Lookup(t.Name)
 		tn, ok := obj.(*types.TypeName)
 		report := func(format string, args ...any) {
-			pass.Report(analysis.Diagnostic{Pos: t.pos, End: t.pos + token.Pos(len(t.name)), Message: fmt.Sprintf(format, args...)})
+			pass.Report(analysis.Diagnostic{Pos: t.Pos, End: t.Pos + token.Pos(len(t.Name)), Message: fmt.Sprintf(format, args...)})
 		}
 		switch {
 		case obj == nil:
-			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.name, t.name, pass.Pkg.Name())
+			report("-type %s: no type %s in package %s; name a struct type declared in this package", t.Name, t.Name, pass.Pkg.Name())
 		case !ok:
-			report("-type %s: %s is a %s, not a type; name a struct type", t.name, t.name, annotate.ObjectKind(obj))
+			report("-type %s: %s is a %s, not a type; name a struct type", t.Name, t.Name, annotate.ObjectKind(obj))
 		default:
 			if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
-				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.name, t.name, tn.Type().Underlying())
+				report("-type %s: %s is not a struct type (its type is %s); mcpgen generates for structs only", t.Name, t.Name, tn.Type().Underlying())
 			}
 		}
 	}
@@ -149,16 +156,35 @@ func reportStale(pass *analysis.Pass, model *annotate.Package) {
 	for _, s := range model.Structs {
 		byPath[filepath.Join(filepath.Dir(s.File), s.Names.ElicitFile)] = s
 	}
+	// The package's tools file is reported at its first tool this pass
+	// models.
+	tools := filepath.Join(model.Dir, annotate.ToolsFileName)
+	var first *annotate.Struct
+	for _, s := range model.Structs {
+		if !s.Question && (first == nil || s.Pos.Filename < first.Pos.Filename ||
+			s.Pos.Filename == first.Pos.Filename && s.Pos.Offset < first.Pos.Offset) {
+			first = s
+		}
+	}
 	for _, c := range driver.Changes(files) {
+		if c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
+			continue
+		}
 		s := byPath[c.Path]
-		if s == nil || c.Kind != driver.Stale || c.BodyOnly() || !header.IsGenerated(c.Old) {
+		if s == nil && c.Path == tools {
+			s = first
+		}
+		if s == nil {
 			continue
 		}
-		if c.HandEdited() {
-			pass.Reportf(toPos(pass, s.Pos), "%s was edited by hand since mcpgen wrote it; go generate overwrites the edit: make the change in %s's elicit tags or its handler file, then run go generate", filepath.Base(c.Path), s.Name)
-			continue
+		switch {
+		case c.HandEdited():
+			pass.Reportf(toPos(pass, s.Pos), "%s was edited by hand since mcpgen wrote it; go generate overwrites the edit: make the change in the elicit tags, directives or handler files it is generated from, then run go generate", filepath.Base(c.Path))
+		case c.Path == tools:
+			pass.Reportf(toPos(pass, s.Pos), "%s is stale: the package's tools changed since it was generated; run go generate", annotate.ToolsFileName)
+		default:
+			pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
 		}
-		pass.Reportf(toPos(pass, s.Pos), "%s is stale: %s changed since it was generated; run go generate", filepath.Base(c.Path), s.Name)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/mcpgen/mcpgen/analyzer"
+	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/clients"
 )
 
@@ -178,6 +179,23 @@ func TestClientWarnings(t *testing.T) {
 	analysistest.Run(t, dir, analyzer.Analyzer, "clientsoff") // no want comments: no diagnostic
 	if err := analyzer.Analyzer.Flags.Set("clients", "codx"); err == nil || !strings.Contains(err.Error(), `unknown client "codx"; did you mean codex?`) {
 		t.Errorf("-clients codx: %v", err)
+	}
+}
+
+// TestUnregisteredTool: in a package main, a tool that no file registers
+// (no call of Flows or of its New<T>Flow) is a warning at its struct, in
+// the category "unregistered"; a question is not a tool.
+func TestUnregisteredTool(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range analysistest.Run(t, dir, analyzer.Analyzer, "unregistered") {
+		for _, d := range r.Diagnostics {
+			if d.Category != annotate.UnregisteredCategory {
+				t.Errorf("%s: category %q, want %q", d.Message, d.Category, annotate.UnregisteredCategory)
+			}
+		}
 	}
 }
 

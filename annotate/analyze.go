@@ -106,6 +106,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 	// a second struct under a tool's name would replace the first when both
 	// are registered (an SDK keeps one tool per name).
 	tools := map[string]token.Position{}
+	named, listed := a.toolsNamed(wanted), map[string]bool{}
 	for _, c := range cands {
 		name := c.ts.Name.Name
 		st, isStruct := c.ts.Type.(*ast.StructType)
@@ -118,6 +119,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 		if isStruct && (wanted[name] || annotated) {
 			a.taggedNames = append(a.taggedNames, name)
 		}
+		a.listTool(model, c.f, c.gd, c.ts, annotated, named, listed)
 		if len(wanted) > 0 {
 			if !wanted[name] {
 				continue
@@ -158,7 +160,10 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			model.Structs = append(model.Structs, s)
 		}
 	}
+	sortTools(model.Tools)
 	a.collide(model)
+	a.collideTools(model)
+	a.unregistered(model)
 	return model
 }
 

@@ -107,6 +107,11 @@ func dedupDiags(diags []Diagnostic) []Diagnostic {
 	return out
 }
 
+// SortDiagnostics sorts diags by file, line and column, keeping the order
+// of those at one position: the order every list of diagnostics and
+// warnings is reported in.
+func SortDiagnostics(diags []Diagnostic) { sortDiags(diags) }
+
 func sortDiags(diags []Diagnostic) {
 	sort.SliceStable(diags, func(i, j int) bool {
 		a, b := diags[i].Pos, diags[j].Pos

@@ -22,6 +22,7 @@ var digestExcluded = map[string]string{
 	"Package.Dir":            "where the package is, not what its files say",
 	"Package.Structs":        "each struct's file is digested on its own; gen renders one struct from the package's name and path and the struct",
 	"Package.Stale":          "files to remove; a package with any is never skipped",
+	"Package.Tools":          "they make the package's tools file, digested on its own (ToolsDigest); a struct's file names no other tool",
 	"Struct.Pos":             "positions are never written into generated code",
 	"Struct.File":            "the directory of the output, not its content",
 	"Struct.Clients":         "which clients the client check judges the form for; it warns, and renders nothing",
@@ -61,9 +62,29 @@ func ModelDigest(p *Package, s *Struct) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// ToolsDigest returns, in hex, the SHA-256 of a canonical encoding of what
+// determines the package's tools file (ToolsFileName): p's name, import path
+// and taken names, and its tools (Package.Tools), encoded as [ModelDigest]
+// encodes a model. The driver records, under it, what this executable
+// renders for the tools file, as it does for each struct's file: a struct
+// added in another file changes it, while every other struct's file stays
+// current.
+func ToolsDigest(p *Package) string {
+	e := digestEncoder{include: "Package.Tools"}
+	e.buf.WriteString("mcpgen tools v1\n")
+	e.value(reflect.ValueOf(*p), "Package")
+	sum := sha256.Sum256(e.buf.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
 // digestEncoder writes a canonical, unambiguous text of a model value:
 // every string quoted, every list and pointer marked, every member named.
-type digestEncoder struct{ buf bytes.Buffer }
+type digestEncoder struct {
+	buf bytes.Buffer
+	// include is a member digestExcluded names that this digest takes
+	// ("Type.Member"), "" for none.
+	include string
+}
 
 func (e *digestEncoder) value(v reflect.Value, typeName string) {
 	switch v.Kind() {
@@ -76,7 +97,7 @@ func (e *digestEncoder) value(v reflect.Value, typeName string) {
 			if !f.IsExported() {
 				continue
 			}
-			if _, skip := digestExcluded[t.Name()+"."+f.Name]; skip {
+			if _, skip := digestExcluded[t.Name()+"."+f.Name]; skip && t.Name()+"."+f.Name != e.include {
 				continue
 			}
 			e.buf.WriteString(f.Name)

@@ -68,6 +68,7 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		diags = append(diags, a.diags...)
 		model.unresolved = a.unresolved
 		model.Stale = own.judge(p)
+		model.Stale = append(model.Stale, own.staleToolsFile(p, model)...)
 		model.Stale = append(model.Stale, emptiedStubs(p)...)
 		renames, _ := a.orphanHandlers(model)
 		diags = append(diags, renames...)
@@ -333,6 +334,7 @@ func unrequested(p *packages.Package, wanted map[string]bool) (*Package, []Diagn
 		return nil, nil
 	}
 	all.Structs = structs
+	all.Tools = nil // the package's tools file is the requested structs' run's
 	return all, nil
 }
 

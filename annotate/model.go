@@ -48,6 +48,17 @@ type Package struct {
 	Path    string    // import path
 	Dir     string    // directory of the package's files
 	Structs []*Struct // annotated structs, in source order
+	// Tools are the package's tools for its tools file (ToolsFileName:
+	// Handlers and Flows), in order of tool name. In a package that names
+	// its structs with -type (in its //go:generate mcpgen directives, or,
+	// when it has none, on the command line): every struct so named that
+	// is not a question;
+	// otherwise every struct with an elicit tag or a //mcpgen:tool
+	// directive that is not a question. Whichever of those a run generates
+	// for, so that every run writes the same file. Left out: a struct with
+	// type parameters, and one whose file has a build constraint (the tools
+	// file has none). None: no tools file.
+	Tools []ToolEntry
 	// TakenNames are the package-level names the package declares (outside
 	// mcpgen's output) that could be an import's name: lower-case letters
 	// and digits only, as package names and jennifer's import names are;
@@ -72,6 +83,8 @@ type Package struct {
 	// output from being type-checked with the requested structs' (see
 	// [Package.UnrequestedDiagnostics]).
 	unrequestedDiags []Diagnostic
+	// warnings: see [Package.Warnings].
+	warnings []Diagnostic
 }
 
 // Unresolved returns a diagnostic for each field left out of the model
@@ -103,16 +116,21 @@ type StaleFile struct {
 	// t (a rename that also edited the generated file, as gopls does, left
 	// its methods on the new type, which has a file of its own).
 	Unnamed bool
+	// NoTools: the file is the package's tools file (ToolsFileName) and the
+	// package has no tool any more.
+	NoTools bool
 }
 
 // Reason says why the file is stale, as mcpgen -v prints it: "type A no
 // longer exists", "types A, B no longer exist", "named for no struct of the
-// package", or, for a stub an earlier run emptied, "emptied by an earlier
+// package", "the package has no tool any more", or, for a stub an earlier run emptied, "emptied by an earlier
 // run".
 func (s StaleFile) Reason() string {
 	switch {
 	case s.Unnamed:
 		return "named for no struct of the package"
+	case s.NoTools:
+		return "the package has no tool any more"
 	case len(s.Types) == 0:
 		return "emptied by an earlier run"
 	case len(s.Types) == 1:

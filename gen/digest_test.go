@@ -80,6 +80,10 @@ func TestDigestExcludedMembersDoNotChangeOutput(t *testing.T) {
 		"Package.Stale": func(p *annotate.Package) {
 			p.Stale = append(p.Stale, annotate.StaleFile{Path: "gone_elicit.go", Types: []string{"Gone"}})
 		},
+		"Package.Tools": func(p *annotate.Package) {
+			p.Tools = append(p.Tools, annotate.ToolEntry{Struct: "Other", Tool: "other", Interface: "OtherHandler",
+				FlowFunc: "NewOtherFlow", HandlerType: "otherHandler", Default: true})
+		},
 		"Struct.Pos": func(p *annotate.Package) { p.Structs[0].Pos.Line += 7; p.Structs[0].Pos.Offset += 70 },
 		"Struct.File": func(p *annotate.Package) {
 			p.Structs[0].File = filepath.Join(filepath.Dir(p.Structs[0].File), "moved.go")

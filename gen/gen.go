@@ -45,7 +45,8 @@ type File struct {
 
 // Generate returns the files for every struct of pkg, in order: for each, the
 // generated file and then the handler file (none when the package already
-// declares the handler type: Struct.HandlerDeclared), and last the stale
+// declares the handler type: Struct.HandlerDeclared), then the package's
+// tools file (annotate.ToolsFileName, when it has tools), and last the stale
 // files to remove (pkg.Stale), but for one whose path a struct now writes,
 // which its new content replaces. Files go into the directory of the file that
 // declares the struct. Structs are rendered concurrently.
@@ -93,11 +94,19 @@ func Generate(pkg *annotate.Package) ([]File, error) {
 			written[filepath.Clean(f.Path)] = true
 		}
 	}
+	tools, ok, err := toolsFile(pkg)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		files = append(files, tools)
+		written[filepath.Clean(tools.Path)] = true
+	}
 	for _, st := range pkg.Stale {
 		if written[filepath.Clean(st.Path)] {
 			continue // the new content replaces it (a rename by letter case only)
 		}
-		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(st.Path, st.Types)})
+		files = append(files, File{Path: st.Path, Remove: true, Content: emptiedStub(st.Path, staleWhat(st))})
 	}
 	return files, nil
 }

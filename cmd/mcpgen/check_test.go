@@ -21,7 +21,7 @@ func TestCheck(t *testing.T) {
 		t.Skip("builds mcpgen-vet and runs go vet")
 	}
 	dir := newModule(t, map[string]string{"pay.go": payArgs})
-	if code, _, stderr := mcpgen(t, "-check"); code != 1 || stderr != "payargs_elicit.go: missing; run go generate\npayargs_handler.go: missing; run go generate\n" {
+	if code, _, stderr := mcpgen(t, "-check"); code != 1 || stderr != "payargs_elicit.go: missing; run go generate\npayargs_handler.go: missing; run go generate\nmcpgen_tools.go: missing; run go generate\n" {
 		t.Errorf("before generating: exit %d\n%s", code, stderr)
 	}
 	if code, _, stderr := mcpgen(t, "-type", "PayArgs"); code != 0 || stderr != "" {
@@ -68,7 +68,9 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr = mcpgen(t, "-check")
-	want := "chargeargs_elicit.go: missing; run go generate\nchargeargs_handler.go: missing; run go generate\npayargs_elicit.go: orphaned (its type no longer exists); run go generate to remove it\n"
+	// The package's tools file names the tool's new struct.
+	want := "chargeargs_elicit.go: missing; run go generate\nchargeargs_handler.go: missing; run go generate\nmcpgen_tools.go: stale; run go generate\n" +
+		"payargs_elicit.go: orphaned (its type no longer exists); run go generate to remove it\n"
 	if code != 1 || stderr != want {
 		t.Errorf("renamed: exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
 	}

@@ -48,7 +48,8 @@ func bookflight(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newModule(t, map[string]string{"args.go": string(args)})
+	// A main that registers the tool (else mcpgen warns that none does).
+	return newModule(t, map[string]string{"args.go": string(args), "main.go": "package main\n\nfunc main() { _ = Flows(Handlers{}) }\n"})
 }
 
 // TestClientWarnings: mcpgen warns about what the widely used clients

@@ -42,7 +42,7 @@ func TestInitServes(t *testing.T) {
 	assert.Equal(t, "mcpgen: wrote main.go\n", stderr)
 	main, err := os.ReadFile(filepath.Join(dir, "main.go"))
 	require.NoError(t, err)
-	assert.Contains(t, string(main), "NewGreetArgsFlow(greetArgsHandler{}),")
+	assert.Contains(t, string(main), "mcpsdk.AddTools(s, Flows(Handlers{}), opts)")
 
 	code, _, stderr = mcpgen(t, "init")
 	assert.Equal(t, 1, code)

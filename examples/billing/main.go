@@ -123,7 +123,7 @@ func newServer(opts runtime.Options, ledger Ledger, principal func(context.Conte
 		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
 	}
 	otelenv.Instrument(s, &opts)
-	mcpsdk.AddTool(s, NewPayInvoiceArgsFlow(payInvoiceArgsHandler{ledger: ledger}), &mcpsdk.Options{Flow: opts, Principal: principal})
+	mcpsdk.AddTools(s, Flows(Handlers{PayInvoiceArgs: payInvoiceArgsHandler{ledger: ledger}}), &mcpsdk.Options{Flow: opts, Principal: principal})
 	mcp.AddTool(s, &mcp.Tool{Name: "charges", Description: "List the caller's charges."},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, chargesOut, error) {
 			list, err := ledger.List(ctx, principal(ctx, req.Extra))

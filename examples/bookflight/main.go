@@ -122,6 +122,6 @@ func newServer(opts runtime.Options, sessionIDs func() string, h BookFlightArgsH
 	s := mcp.NewServer(&mcp.Implementation{Name: "bookflight", Version: "0.1.0"}, &mcp.ServerOptions{GetSessionID: sessionIDs})
 	opts.Logger = log
 	otelenv.Instrument(s, &opts)
-	mcpsdk.AddTool(s, NewBookFlightArgsFlow(h), &mcpsdk.Options{Flow: opts})
+	mcpsdk.AddTools(s, Flows(Handlers{BookFlightArgs: h}), &mcpsdk.Options{Flow: opts})
 	return s
 }

@@ -171,7 +171,7 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "connect", Version: "0.1.0"}, nil)
 	otelenv.Instrument(s, &opts) // before page.Handler(&opts, …) too: the page's store is timed
-	mcpsdk.AddTool(s, NewImportContactsArgsFlow(importContactsArgsHandler{contacts: contacts, vault: vault}),
+	mcpsdk.AddTools(s, Flows(Handlers{ImportContactsArgs: importContactsArgsHandler{contacts: contacts, vault: vault}}),
 		&mcpsdk.Options{Flow: opts})
 	endpoint := mcpsdk.HTTPHandler(s)
 	login, err := rdevauth.NewSignIn(opts.Keys, opts.PageURL)

@@ -14,7 +14,10 @@
 //     at the command line.
 //
 // handler_test.go drives both with runtime/elicittest; hide_test.go serves
-// them with go-sdk and lists the tools as each kind of client sees them.
+// them with go-sdk and lists the tools as each kind of client sees them;
+// inventory.go registers them as their servers register tools, through the
+// server's own inventory with a read-only gate and its own middleware
+// (mcpsdk.Tool), which inventory_test.go serves.
 package deleterepo
 
 // DeleteRepositoryArgs are the arguments of delete_repository. The model

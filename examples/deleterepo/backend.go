@@ -48,3 +48,15 @@ func (b *Backend) Deleted() []string {
 	defer b.mu.Unlock()
 	return slices.Clone(b.deleted)
 }
+
+// Names returns the names that exist, sorted.
+func (b *Backend) Names() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]string, 0, len(b.exists))
+	for n := range b.exists {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}

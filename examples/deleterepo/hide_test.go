@@ -3,7 +3,6 @@ package deleterepo
 import (
 	"context"
 	"net/http/httptest"
-	"slices"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,14 +31,7 @@ func TestHiddenFromClientsWithoutForms(t *testing.T) {
 		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
 		require.NoError(t, err)
 		t.Cleanup(func() { cs.Close() })
-		res, err := cs.ListTools(t.Context(), nil)
-		require.NoError(t, err)
-		var out []string
-		for _, tool := range res.Tools {
-			out = append(out, tool.Name)
-		}
-		slices.Sort(out)
-		return out, cs
+		return listed(t, cs), cs
 	}
 	got, _ := names(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}})
 	assert.Equal(t, []string{"delete_repository", "service_delete"}, got)

@@ -123,6 +123,6 @@ func newSessionServer(opts runtime.Options, cluster *Cluster, principal func(con
 		log.Warn("rejected requestState", "tool", r.Flow, "reason", r.Reason)
 	}
 	otelenv.Instrument(s, &opts)
-	mcpsdk.AddTool(s, NewDeployArgsFlow(deployArgsHandler{cluster: cluster}), &mcpsdk.Options{Flow: opts, Principal: principal})
+	mcpsdk.AddTools(s, Flows(Handlers{DeployArgs: deployArgsHandler{cluster: cluster}}), &mcpsdk.Options{Flow: opts, Principal: principal})
 	return s
 }

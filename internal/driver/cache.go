@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/internal/memo"
 )
 
@@ -27,28 +26,30 @@ func contentDigest(b []byte) string {
 }
 
 // renderRecord is the path of the record of what this executable renders
-// for struct s of pkg (its model digest, annotate.ModelDigest), "" when
-// there is no cache directory or no executable digest.
-func renderRecord(pkg *annotate.Package, s *annotate.Struct) string {
+// for a model whose digest is model (annotate.ModelDigest of a struct,
+// annotate.ToolsDigest of a package's tools file), "" when there is no
+// cache directory or no executable digest.
+func renderRecord(model string) string {
 	root, exe := memo.Dir(), memo.ExecutableDigest()
 	if root == "" || exe == "" {
 		return ""
 	}
-	key := sha256.Sum256([]byte("mcpgen render v1\x00" + exe + "\x00" + annotate.ModelDigest(pkg, s)))
+	key := sha256.Sum256([]byte("mcpgen render v1\x00" + exe + "\x00" + model))
 	return filepath.Join(root, "rendered", hex.EncodeToString(key[:]))
 }
 
-// rendered records that this executable renders s of pkg to content.
-func rendered(pkg *annotate.Package, s *annotate.Struct, content []byte) {
-	if path := renderRecord(pkg, s); path != "" {
+// rendered records that this executable renders the model whose digest is
+// model to content.
+func rendered(model string, content []byte) {
+	if path := renderRecord(model); path != "" {
 		memo.WriteFile(path, contentDigest(content))
 	}
 }
 
 // isRendered reports whether content is what this executable rendered for
-// s of pkg before.
-func isRendered(pkg *annotate.Package, s *annotate.Struct, content []byte) bool {
-	path := renderRecord(pkg, s)
+// the model whose digest is model before.
+func isRendered(model string, content []byte) bool {
+	path := renderRecord(model)
 	if path == "" {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
@@ -37,6 +38,9 @@ func (c Change) Reason() string {
 	case Missing:
 		return "missing; run go generate"
 	case Orphaned:
+		if filepath.Base(c.Path) == annotate.ToolsFileName {
+			return "orphaned (the package has no tool any more); run go generate to remove it"
+		}
 		return "orphaned (its type no longer exists); run go generate to remove it"
 	}
 	if c.HandEdited() {

@@ -60,7 +60,8 @@ type Result struct {
 	// were current (their files are what this mcpgen renders for their
 	// model) and were only type-checked.
 	Rendered []string
-	// Warnings are the build-time client check's (internal/clientcheck),
+	// Warnings are the build-time client check's (internal/clientcheck)
+	// and annotate's (a tool no registration reaches, Package.Warnings),
 	// sorted by position: they never stop a run. The check runs only on a
 	// run without Diagnostics from loading.
 	Warnings []annotate.Diagnostic
@@ -98,10 +99,15 @@ func Run(opts Options) (*Result, error) {
 	if !generating {
 		return res, ErrNothingToGenerate
 	}
-	if opts.Clients != nil && !opts.Clients.Off && !opts.Check {
+	if !opts.Check {
 		for _, p := range pkgs {
-			res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients, opts.ClientLevel)...)
+			// A tool that no registration reaches (annotate's warnings).
+			res.Warnings = append(res.Warnings, p.Warnings()...)
+			if opts.Clients != nil && !opts.Clients.Off {
+				res.Warnings = append(res.Warnings, clientcheck.Check(p, opts.Clients.Clients, opts.ClientLevel)...)
+			}
 		}
+		annotate.SortDiagnostics(res.Warnings)
 	}
 	for _, p := range pkgs {
 		var files []gen.File
@@ -136,9 +142,10 @@ func Run(opts Options) (*Result, error) {
 	return res, nil
 }
 
-// Render renders pkg (gen.Generate) and records, for each struct, that this
-// executable renders its model to these bytes: a later run finds a file
-// that still holds them current without rendering.
+// Render renders pkg (gen.Generate) and records, for each struct and for
+// the package's tools file, that this executable renders its model to these
+// bytes: a later run finds a file that still holds them current without
+// rendering.
 func Render(pkg *annotate.Package) ([]gen.File, error) {
 	files, err := gen.Generate(pkg)
 	if err != nil {
@@ -150,10 +157,18 @@ func Render(pkg *annotate.Package) ([]gen.File, error) {
 	}
 	for _, s := range pkg.Structs {
 		if b, ok := byPath[elicitPath(s)]; ok {
-			rendered(pkg, s, b)
+			rendered(annotate.ModelDigest(pkg, s), b)
 		}
 	}
+	if b, ok := byPath[toolsPath(pkg)]; ok {
+		rendered(annotate.ToolsDigest(pkg), b)
+	}
 	return files, nil
+}
+
+// toolsPath is where pkg's tools file goes (annotate.ToolsFileName).
+func toolsPath(pkg *annotate.Package) string {
+	return filepath.Join(pkg.Dir, annotate.ToolsFileName)
 }
 
 // elicitPath is where s's generated file goes.
@@ -164,7 +179,8 @@ func elicitPath(s *annotate.Struct) string {
 // current reports whether every file rendering pkg would write is on disk
 // already, judged without rendering: each struct's generated file holds
 // what this executable rendered for the struct's model before, the
-// struct's handler file exists where one is written (never overwritten,
+// package's tools file holds what it rendered for the package's tools
+// (annotate.ToolsDigest), the struct's handler file exists where one is written (never overwritten,
 // so only its existence counts), and no stale file is to be removed. A
 // file edited by hand, a changed model, or another build of mcpgen is not
 // current.
@@ -172,13 +188,21 @@ func current(pkg *annotate.Package) bool {
 	if len(pkg.Stale) > 0 {
 		return false
 	}
+	if len(pkg.Tools) > 0 {
+		// The package's tools file: a struct added in another file changes
+		// it while every other struct's file stays current.
+		b, err := os.ReadFile(toolsPath(pkg))
+		if err != nil || !isRendered(annotate.ToolsDigest(pkg), b) {
+			return false
+		}
+	}
 	return structsCurrent(pkg)
 }
 
 func structsCurrent(pkg *annotate.Package) bool {
 	for _, s := range pkg.Structs {
 		b, err := os.ReadFile(elicitPath(s))
-		if err != nil || !isRendered(pkg, s, b) {
+		if err != nil || !isRendered(annotate.ModelDigest(pkg, s), b) {
 			return false
 		}
 		if s.HandlerDeclared || s.Question {

@@ -109,7 +109,7 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	src, err := Render(path.Base(pkg.Path), tools, urlQuestions)
+	src, err := Render(path.Base(pkg.Path), tools, pkg.Tools, urlQuestions)
 	if err != nil {
 		return "", nil, err
 	}
@@ -195,27 +195,42 @@ func checkNoMain(dir string, tags []string) error {
 // Render returns the main.go that serves tools as command name (the
 // Implementation name the server reports), gofmt-formatted. urlQuestions
 // are the package's URL-mode questions: when there are any, the main also
-// serves their pages and a development sign-in.
-func Render(name string, tools, urlQuestions []*annotate.Struct) ([]byte, error) {
+// serves their pages and a development sign-in. inFlows are the tools the
+// package's generated Flows returns (annotate.Package.Tools); a tool of
+// tools not among them (its file has a build constraint) is registered
+// with its own New<T>Flow after them.
+func Render(name string, tools []*annotate.Struct, inFlows []annotate.ToolEntry, urlQuestions []*annotate.Struct) ([]byte, error) {
 	data := struct {
 		Name, Names, Flows, URLQuestions string
 		URLMode, NeedRuntime             bool
 	}{Name: name, URLMode: len(urlQuestions) > 0}
-	var names, flows, questions []string
+	var names, questions []string
 	for _, s := range tools {
 		names = append(names, s.Tool)
-		flows = append(flows, "\n"+s.Names.FlowFunc+"("+s.Names.HandlerType+"{}),")
 	}
 	for _, q := range urlQuestions {
 		questions = append(questions, q.Name)
 	}
 	data.Names = strings.Join(names, ", ")
 	data.URLQuestions = strings.Join(questions, ", ")
-	// The flows one by one, until the package's generated registration
-	// (Flows(Handlers{})) is written by mcpgen: then Flows is that call, and
-	// the main imports runtime only for pages (NeedRuntime = URLMode).
-	data.Flows = "[]*runtime.Flow{" + strings.Join(flows, "") + "\n}"
-	data.NeedRuntime = true
+	// Every tool through the package's generated registration (Flows, in
+	// mcpgen_tools.go): a tool added later is served after go generate,
+	// with no edit here. The main imports runtime only for pages.
+	data.Flows = "Flows(Handlers{})"
+	data.NeedRuntime = data.URLMode
+	var own []string
+	for _, t := range tools {
+		if !slices.ContainsFunc(inFlows, func(e annotate.ToolEntry) bool { return e.Struct == t.Name }) {
+			own = append(own, t.Names.FlowFunc+"("+t.Names.HandlerType+"{})")
+		}
+	}
+	switch {
+	case len(own) > 0 && len(inFlows) > 0:
+		data.Flows = "append(" + data.Flows + ", " + strings.Join(own, ", ") + ")"
+	case len(own) > 0:
+		data.Flows = "[]*runtime.Flow{" + strings.Join(own, ", ") + "}"
+		data.NeedRuntime = true
+	}
 	var b bytes.Buffer
 	if err := mainTemplate.Execute(&b, data); err != nil {
 		return nil, err

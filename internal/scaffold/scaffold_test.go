@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,13 +20,21 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 		st.Derive()
 		tools = append(tools, st)
 	}
-	src, err := Render("travel", tools, nil)
+	inFlows := []annotate.ToolEntry{{Struct: "BookFlightArgs"}, {Struct: "PayInvoice"}}
+	// A tool whose file has a build constraint is not in Flows: the main
+	// registers it after them, with its own flow constructor.
+	src, err := Render("travel", tools, inFlows[:1], nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "mcpsdk.AddTools(s, append(Flows(Handlers{}), NewPayInvoiceFlow(payInvoiceHandler{})), opts)")
+	src, err = Render("travel", tools, nil, nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "mcpsdk.AddTools(s, []*runtime.Flow{NewBookFlightArgsFlow(bookFlightArgsHandler{}), NewPayInvoiceFlow(payInvoiceHandler{})}, opts)")
+
+	src, err = Render("travel", tools, inFlows, nil)
 	require.NoError(t, err)
 	out := string(src)
-	first := strings.Index(out, "NewBookFlightArgsFlow(bookFlightArgsHandler{}),")
-	second := strings.Index(out, "NewPayInvoiceFlow(payInvoiceHandler{}),")
-	assert.True(t, first > 0 && second > first, out)
-	assert.Contains(t, out, "mcpsdk.AddTools(s, []*runtime.Flow{")
+	assert.Contains(t, out, "mcpsdk.AddTools(s, Flows(Handlers{}), opts)")
+	assert.NotContains(t, out, `"github.com/mcpgen/mcpgen/runtime"`, "no page, no runtime import")
 	assert.Contains(t, out, "// Command travel serves its MCP tools (book_flight, pay_invoice)")
 	assert.Contains(t, out, `&mcp.Implementation{Name: "travel", Version: "0.1.0"}`)
 	assert.Contains(t, out, `otelenv.Start(ctx, "travel", stdio)`)
@@ -42,7 +49,7 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 
 	q := &annotate.Struct{Name: "APIKey", Question: true, URLMode: true}
 	q.Derive()
-	src, err = Render("travel", tools, []*annotate.Struct{q})
+	src, err = Render("travel", tools, inFlows, []*annotate.Struct{q})
 	require.NoError(t, err)
 	out = string(src)
 	assert.Contains(t, out, "URL-mode questions (APIKey)")

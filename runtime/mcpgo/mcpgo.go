@@ -56,17 +56,62 @@ type Options struct {
 // schema are flow.Name(), flow.Description() and flow.InputSchema()
 // ([runtime.Flow.InputSchema]: elicitable fields optional), and its handler
 // runs flow.Call for each tools/call and retry. It panics when opts has no
-// key ring, or when the input schema does not encode.
+// key ring, or when the input schema does not encode. It is [Tool] and
+// s.AddTool.
 func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
+	t := tool("AddTool", flow, opts)
+	s.AddTool(t.Tool, t.Handler)
+}
+
+// AddTools registers every flow of flows on s, as [AddTool] registers one:
+// for a package's tools, the generated Flows function's result
+// (mcpgo.AddTools(s, Flows(Handlers{}), opts)). It panics, before
+// registering any, when opts has no key ring, when a flow is nil, or when
+// two flows have one name (a server keeps one tool per name, so the second
+// would silently replace the first).
+func AddTools(s *server.MCPServer, flows []*runtime.Flow, opts *Options) {
+	tools := make([]server.ServerTool, 0, len(flows))
+	seen := make(map[string]int, len(flows))
+	for i, f := range flows {
+		if f == nil {
+			panic(fmt.Sprintf("mcpgo.AddTools: flows[%d] is nil", i))
+		}
+		if j, ok := seen[f.Name()]; ok {
+			panic(fmt.Sprintf("mcpgo.AddTools: flows[%d] and flows[%d] are both the tool %q; a server keeps one tool per name", j, i, f.Name()))
+		}
+		seen[f.Name()] = i
+		tools = append(tools, tool("AddTools", f, opts))
+	}
+	s.AddTools(tools...)
+}
+
+// Tool returns flow as an mcp-go tool with its handler, for a server that
+// registers tools through its own inventory and middleware (a toolset, a
+// read-only gate) instead of [AddTool]: its name, description and input
+// schema are flow.Name(), flow.Description() and flow.InputSchema(), and
+// the handler runs flow.Call for each tools/call and retry, as AddTool's
+// does. Hand it to s.AddTools (mcp-go's), or its Tool and Handler to
+// s.AddTool, wrapped in your own handler if you like. mcp-go needs no
+// server-wide setup for it. It panics when opts has no key ring, or when
+// the input schema does not encode.
+func Tool(flow *runtime.Flow, opts *Options) server.ServerTool {
+	return tool("Tool", flow, opts)
+}
+
+// tool is [Tool], its panics naming fn, the function called.
+func tool(fn string, flow *runtime.Flow, opts *Options) server.ServerTool {
+	if flow == nil {
+		panic("mcpgo." + fn + ": the flow is nil")
+	}
 	if opts == nil || opts.Flow.Keys == nil {
-		panic(fmt.Sprintf("mcpgo.AddTool %q: Options.Flow.Keys is required", flow.Name()))
+		panic(fmt.Sprintf("mcpgo.%s %q: Options.Flow.Keys is required", fn, flow.Name()))
 	}
 	schema, err := json.Marshal(flow.InputSchema())
 	if err != nil {
-		panic(fmt.Sprintf("mcpgo.AddTool %q: input schema: %v", flow.Name(), err))
+		panic(fmt.Sprintf("mcpgo.%s %q: input schema: %v", fn, flow.Name(), err))
 	}
-	tool := mcp.NewToolWithRawSchema(flow.Name(), flow.Description(), schema)
-	s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t := mcp.NewToolWithRawSchema(flow.Name(), flow.Description(), schema)
+	return server.ServerTool{Tool: t, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rreq, err := request(ctx, opts, req)
 		if err != nil {
 			return nil, err
@@ -92,7 +137,7 @@ func AddTool(s *server.MCPServer, flow *runtime.Flow, opts *Options) {
 			return b.ToolResult(), nil
 		}
 		return toolResult(resp.Result), nil
-	})
+	}}
 }
 
 func request(ctx context.Context, opts *Options, req mcp.CallToolRequest) (*protocol.Request, error) {

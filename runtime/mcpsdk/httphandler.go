@@ -186,12 +186,14 @@ func HTTPHandler(s *mcp.Server) *Handler {
 const allowedOriginsOption = "mcpsdk.HTTPOptions.AllowedOrigins"
 
 // NewHTTPHandler returns the Streamable HTTP endpoint for s described at
-// [Handler], with the options of opts (nil: the defaults). Unless
+// [Handler], with the options of opts (nil: the defaults), and the
+// middleware of [Install] on s. Unless
 // opts.MaxSessions is negative, it adds a receiving and a sending middleware
 // to s (mcp.Server.AddReceivingMiddleware, AddSendingMiddleware) that bound
 // the waits for answers of the handler's own sessions; requests of other
 // sessions and transports pass through them unchanged.
 func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
+	install(s)
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
@@ -490,8 +492,10 @@ type statelessHandler struct {
 // host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
 // MUST validate Origin). To allow other origins, serve
 // [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
-// which is this handler with those origins.
+// which is this handler with those origins. It adds the middleware of
+// [Install] to s.
 func StatelessHTTPHandler(s *mcp.Server) http.Handler {
+	install(s)
 	return newStateless(s, httpserve.NewOriginGuard(allowedOriginsOption, nil))
 }
 

@@ -69,20 +69,85 @@ func requireKeys(fn, name string, opts *Options) {
 // schema are flow.Name(), flow.Description() and flow.InputSchema()
 // ([runtime.Flow.InputSchema]: elicitable fields optional), and its handler
 // runs flow.Call for each tools/call and retry. It panics, like the SDK's own
-// AddTool, when opts has no key ring.
+// AddTool, when opts has no key ring. It is [Tool] and s.AddTool, with
+// [Install] on s.
 func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
-	requireKeys("AddTool", flow.Name(), opts)
+	install(s)
+	s.AddTool(tool("AddTool", flow, opts))
+}
+
+// AddTools registers every flow of flows on s, as [AddTool] registers one:
+// for a package's tools, the generated Flows function's result
+// (mcpsdk.AddTools(s, Flows(Handlers{}), opts)). It panics, before
+// registering any, when opts has no key ring, when a flow is nil, or when
+// two flows have one name (a server keeps one tool per name, so the second
+// would silently replace the first).
+func AddTools(s *mcp.Server, flows []*runtime.Flow, opts *Options) {
+	checkFlows("mcpsdk.AddTools", flows)
+	if len(flows) > 0 {
+		requireKeys("AddTools", flows[0].Name(), opts)
+	}
+	install(s)
+	for _, flow := range flows {
+		s.AddTool(tool("AddTools", flow, opts))
+	}
+}
+
+// checkFlows panics, naming fn, when flows holds a nil flow or two flows of
+// one name.
+func checkFlows(fn string, flows []*runtime.Flow) {
+	seen := make(map[string]int, len(flows))
+	for i, f := range flows {
+		if f == nil {
+			panic(fmt.Sprintf("%s: flows[%d] is nil", fn, i))
+		}
+		if j, ok := seen[f.Name()]; ok {
+			panic(fmt.Sprintf("%s: flows[%d] and flows[%d] are both the tool %q; a server keeps one tool per name", fn, j, i, f.Name()))
+		}
+		seen[f.Name()] = i
+	}
+}
+
+// Tool returns flow as a go-sdk tool and its handler, for a server that
+// registers tools through its own inventory and middleware (a toolset, a
+// read-only gate) instead of [AddTool]: its name, description and input
+// schema are flow.Name(), flow.Description() and flow.InputSchema(), and the
+// handler runs flow.Call for each tools/call and retry, as AddTool's does.
+// Hand both to s.AddTool (go-sdk's), wrapped in your own handler if you like;
+// the handler may be registered on several servers.
+//
+// The handler needs the middleware [Install] adds to the *mcp.Server that
+// serves it (input-required results without "content": null, a session
+// client's answers judged by the flow). [AddTool], [AddTools], [HTTPHandler],
+// [NewHTTPHandler], [StatelessHTTPHandler] and [ServeStdio] install it on their server, so a server
+// served through this package has it; a server served otherwise (go-sdk's
+// own mcp.NewStreamableHTTPHandler, a transport of yours) must call Install
+// once. A call that reaches the handler on a server without it is answered
+// with JSON-RPC error -32603 naming Install, and runs nothing. Tool panics
+// when opts has no key ring.
+func Tool(flow *runtime.Flow, opts *Options) (*mcp.Tool, mcp.ToolHandler) {
+	return tool("Tool", flow, opts)
+}
+
+// tool is [Tool], its panics naming fn, the function called.
+func tool(fn string, flow *runtime.Flow, opts *Options) (*mcp.Tool, mcp.ToolHandler) {
+	if flow == nil {
+		panic("mcpsdk." + fn + ": the flow is nil")
+	}
+	requireKeys(fn, flow.Name(), opts)
 	// The input schema is handed over as its JSON: go-sdk re-encodes a
 	// tool's input schema on every tools/call (to find x-mcp-header
 	// annotations), and encoding invopop's *jsonschema.Schema each time was
 	// the largest cost mcpgen added to a call (bench/, BenchmarkRoundTrip).
 	schema, err := json.Marshal(flow.InputSchema())
 	if err != nil {
-		panic(fmt.Sprintf("mcpsdk.AddTool %q: encoding the input schema: %v", flow.Name(), err))
+		panic(fmt.Sprintf("mcpsdk.%s %q: encoding the input schema: %v", fn, flow.Name(), err))
 	}
-	tool := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
-	install(s)
-	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t := &mcp.Tool{Name: flow.Name(), Description: flow.Description(), InputSchema: json.RawMessage(schema)}
+	return t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if !installedOn(ctx) {
+			return nil, notInstalled(flow.Name())
+		}
 		rreq, err := request(ctx, opts, "tools/call", req, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
@@ -92,7 +157,7 @@ func AddTool(s *mcp.Server, flow *runtime.Flow, opts *Options) {
 			return toolErrorResult(err)
 		}
 		return callToolResponse(resp), nil
-	})
+	}
 }
 
 // toolErrorResult answers a tools/call whose flow or handler failed: a
@@ -385,10 +450,11 @@ func ServeHandler(ctx context.Context, addr string, h *Handler, routes http.Hand
 }
 
 // ServeStdio serves s over stdin/stdout until the client disconnects or ctx
-// is done. A stdio session is stateful, so a client of 2025-11-25 or
+// is done, with the middleware of [Install] on s. A stdio session is stateful, so a client of 2025-11-25 or
 // earlier is asked every round of a call on it, within the call (see
 // runtime.Converse).
 func ServeStdio(ctx context.Context, s *mcp.Server) error {
+	install(s)
 	return s.Run(ctx, &mcp.StdioTransport{})
 }
 

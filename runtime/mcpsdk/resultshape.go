@@ -5,24 +5,53 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"strconv"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // installed holds the servers the adapter's middleware is on, by
 // *mcp.Server.
 var installed sync.Map
 
-// install adds to s, once, what the adapter needs on every transport: the
-// receiving middleware shapeResults and the sending middleware keepAnswers.
-// Every registering function calls it.
+// Install adds to s, once (later calls do nothing), the middleware the
+// handlers of [Tool] need on every transport: a receiving middleware that
+// writes a tools/call's input-required result without go-sdk's "content":
+// null (MCP 2026-07-28, basic/patterns/mrtr), and a sending one that hands
+// a session client's answer to elicitation/create to the flow as the client
+// sent it. [AddTool], [AddTools], [HTTPHandler], [NewHTTPHandler],
+// [StatelessHTTPHandler] and [ServeStdio] call it; call it yourself on a server that registers tools
+// from Tool and is served otherwise (go-sdk's own HTTP handler or
+// transports). A tools/call of Tool's handler on a server without it is a
+// JSON-RPC error naming Install.
+func Install(s *mcp.Server) { install(s) }
+
 func install(s *mcp.Server) {
 	if _, loaded := installed.LoadOrStore(s, true); loaded {
 		return
 	}
 	s.AddReceivingMiddleware(shapeResults)
 	s.AddSendingMiddleware(keepAnswers)
+}
+
+// installedKey is the context key by which shapeResults tells a tool's
+// handler that the server has the middleware of Install.
+type installedKey struct{}
+
+// installedOn reports whether ctx, a tools/call's, passed through the
+// middleware of Install.
+func installedOn(ctx context.Context) bool { return ctx.Value(installedKey{}) != nil }
+
+// notInstalled is the error of a tools/call of tool that reached Tool's
+// handler on a server without the middleware of Install.
+func notInstalled(tool string) error {
+	return &jsonrpc.Error{Code: protocol.CodeInternalError, Message: "mcpgen: the tool " + strconv.Quote(tool) +
+		" comes from mcpsdk.Tool, and its server lacks mcpgen's middleware: call mcpsdk.Install(s) once on the *mcp.Server " +
+		"that serves it (mcpsdk.AddTool, AddTools, HTTPHandler and ServeStdio do it for you)"}
 }
 
 // shapeResults writes a tools/call's input-required result without the
@@ -35,6 +64,9 @@ func install(s *mcp.Server) {
 // strict client refuses.
 func shapeResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			ctx = context.WithValue(ctx, installedKey{}, true)
+		}
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.Content == nil && len(r.InputRequests) > 0 {
 			return inputRequired{r}, err

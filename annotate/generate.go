@@ -1,4 +1,4 @@
-package analyzer
+package annotate
 
 import (
 	"go/ast"
@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// typeName is a -type name of a //go:generate directive that runs mcpgen,
-// positioned at the name within the comment.
-type typeName struct {
-	name string
-	pos  token.Pos
+// GenerateType is a -type name of a //go:generate directive that runs
+// mcpgen, positioned at the name within the comment.
+type GenerateType struct {
+	Name string
+	Pos  token.Pos
 }
 
 // word is a word of a //go:generate directive, as go generate splits it,
@@ -23,12 +23,15 @@ type word struct {
 	off int
 }
 
-// generateTypes returns the -type names of every //go:generate directive
+// GenerateTypes returns the -type names of every //go:generate directive
 // whose program is mcpgen (see mcpgenArgs), positioned at the name within
 // the comment. A file's `//go:generate -command NAME …` aliases apply to
-// its later directives, as in go generate.
-func generateTypes(files []*ast.File) []typeName {
-	var out []typeName
+// its later directives, as in go generate. It is the one parser of
+// mcpgen's directives: the analyzer checks the names, and the loader reads
+// the tools of a package that names its structs with -type
+// (Package.Tools).
+func GenerateTypes(files []*ast.File) []GenerateType {
+	var out []GenerateType
 	for _, f := range files {
 		aliases := map[string][]word{}
 		for _, cg := range f.Comments {
@@ -58,7 +61,7 @@ func generateTypes(files []*ast.File) []typeName {
 					off := tv.off
 					for _, name := range strings.Split(tv.s, ",") {
 						if name != "" {
-							out = append(out, typeName{name, c.Pos() + token.Pos(off)})
+							out = append(out, GenerateType{name, c.Pos() + token.Pos(off)})
 						}
 						off += len(name) + 1
 					}

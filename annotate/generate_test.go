@@ -1,4 +1,4 @@
-package analyzer
+package annotate
 
 import (
 	"go/ast"
@@ -30,9 +30,9 @@ func TestGenerateTypes(t *testing.T) {
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
 	require.NoError(t, err)
 	var got []string
-	for _, tn := range generateTypes([]*ast.File{f}) {
-		p := fset.Position(tn.pos)
-		got = append(got, tn.name+"@"+strconv.Itoa(p.Line)+":"+strconv.Itoa(p.Column))
+	for _, tn := range GenerateTypes([]*ast.File{f}) {
+		p := fset.Position(tn.Pos)
+		got = append(got, tn.Name+"@"+strconv.Itoa(p.Line)+":"+strconv.Itoa(p.Column))
 	}
 	// Columns point at each name, not at an earlier occurrence of its
 	// letters ("m" of "mcpgen").
