@@ -74,7 +74,7 @@ func TestMCPGoCountsAnonymousFlowsByAddress(t *testing.T) {
 	err := complete("127.0.0.2")
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
-	assert.Contains(t, je.Message, "the anonymous client at 127.0.0.2 already has 1 calls")
+	assert.Contains(t, je.Message, "the anonymous client at 127.0.0.2 already has 1 call completed")
 	assert.Contains(t, je.Message, "Options.MaxFlowsPerPrincipal")
 	require.NoError(t, complete("127.0.0.3"))
 }
