@@ -55,7 +55,7 @@ func (a *analyzer) checkChoicesMethods(s *Struct) {
 		fix, recv := a.choicesStubs(s, tn, missing)
 		hint := ""
 		if fix != nil {
-			hint = "; mcpgen-vet -fix adds a stub"
+			hint = "; go run github.com/mcpgen/mcpgen/cmd/mcpgen-vet -fix ./... adds a stub"
 		}
 		for _, f := range missing {
 			at, ok := a.choicesAt[f]

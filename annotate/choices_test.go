@@ -92,9 +92,9 @@ func TestChoicesMethodMissing(t *testing.T) {
 		msg            string
 	}{
 		{6, 52, 59, `elicit tag on Seating: choices takes its options from the handler's SeatingChoices method, which bookHandler lacks; ` +
-			`add func (bookHandler) SeatingChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of seating for each call; mcpgen-vet -fix adds a stub (docs/questions.md, "Run-time choices")`},
+			`add func (bookHandler) SeatingChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of seating for each call; go run github.com/mcpgen/mcpgen/cmd/mcpgen-vet -fix ./... adds a stub (docs/questions.md, "Run-time choices")`},
 		{7, 50, 57, `elicit tag on Meals: choices takes its options from the handler's MealsChoices method, which bookHandler lacks; ` +
-			`add func (bookHandler) MealsChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of meals for each call; mcpgen-vet -fix adds a stub (docs/questions.md, "Run-time choices")`},
+			`add func (bookHandler) MealsChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of meals for each call; go run github.com/mcpgen/mcpgen/cmd/mcpgen-vet -fix ./... adds a stub (docs/questions.md, "Run-time choices")`},
 	}
 	for i, d := range diags {
 		w := want[i]

@@ -197,7 +197,7 @@ func (a *analyzer) unregistered(model *Package) {
 		if s.Question || used[s.Names.FlowFunc] || inFlows[s.Name] && used[ToolsFlowsFunc] {
 			continue
 		}
-		how := fmt.Sprintf("register the package's tools with mcpsdk.AddTools(s, %s(%s{}), opts) (or mcpgo.AddTools), or this one with mcpsdk.AddTool(s, %s(%s{}), opts)",
+		how := fmt.Sprintf("mcpgen init writes a main.go that registers them all; or register the package's tools with mcpsdk.AddTools(s, %s(%s{}), opts) (or mcpgo.AddTools), or this one with mcpsdk.AddTool(s, %s(%s{}), opts)",
 			ToolsFlowsFunc, ToolsHandlersType, s.Names.FlowFunc, s.Names.HandlerType)
 		if !inFlows[s.Name] {
 			how = fmt.Sprintf("register it with mcpsdk.AddTool(s, %s(%s{}), opts) (or mcpgo.AddTool); %s leaves it out, "+

@@ -31,7 +31,7 @@ func TestMissingChoicesMethodThenFix(t *testing.T) {
 	before := snapshot(t, dir)
 	code, _, stderr := mcpgen(t)
 	want := `args.go:6:50: elicit tag on Seating: choices takes its options from the handler's SeatingChoices method, which bookHandler lacks; ` +
-		`add func (bookHandler) SeatingChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of seating for each call; mcpgen-vet -fix adds a stub (docs/questions.md, "Run-time choices")` +
+		`add func (bookHandler) SeatingChoices(ctx context.Context, args *Book) ([]runtime.Choice, error), listing the options of seating for each call; go run github.com/mcpgen/mcpgen/cmd/mcpgen-vet -fix ./... adds a stub (docs/questions.md, "Run-time choices")` +
 		"\n\tbook_handler.go:15:6: bookHandler, the handler of Book, has no SeatingChoices\n"
 	if code != 1 || stderr != want {
 		t.Errorf("mcpgen: exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)

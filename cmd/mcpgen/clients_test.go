@@ -64,6 +64,7 @@ func TestClientWarnings(t *testing.T) {
 	want := []string{
 		"args.go:9:6: warning: Codex 0.1 (codex) breaks the whole form of book_flight, because of passengers (an integer field): replaces the whole form with a yes/no box; what to do: ask numbers as text\n" +
 			"\targs.go:14:59: passengers: an integer field\n",
+		"mcpgen: 1 client warning, printed on every run; -clients or //mcpgen:clients chooses the clients judged (-clients none: none)\n",
 	}
 	if code != 0 || stderr != strings.Join(want, "") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit 0 and:\n%s", code, stderr, strings.Join(want, ""))
@@ -140,7 +141,8 @@ type Other struct {
 }
 `})
 	code, _, stderr := mcpgen(t, "-clients", "all")
-	if want := "args.go:16:43: warning: Inspector 1 (inspector) breaks day, format=date: cannot submit a date\n"; code != 0 || stderr != want {
+	if want := "args.go:16:43: warning: Inspector 1 (inspector) breaks day, format=date: cannot submit a date\n" +
+		"mcpgen: 1 client warning, printed on every run; -clients or //mcpgen:clients chooses the clients judged (-clients none: none)\n"; code != 0 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and\n%s", code, stderr, want)
 	}
 	if code, _, stderr := mcpgen(t, "-clients", "none"); code != 0 || stderr != "" {

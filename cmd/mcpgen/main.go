@@ -296,12 +296,29 @@ func report(stderr io.Writer, wd string, diags []annotate.Diagnostic) int {
 // warn prints the client check's warnings, relative to wd (with verbose,
 // each with its source on a second line); they change no exit status.
 func warn(stderr io.Writer, wd string, warnings []annotate.Diagnostic, verbose bool) {
+	clients := 0
 	for _, d := range warnings {
 		fmt.Fprintln(stderr, d.Format(wd))
 		if verbose && d.URL != "" {
 			fmt.Fprintf(stderr, "\tsource: %s\n", d.URL)
 		}
+		if d.Category == clientcheck.Category {
+			clients++
+		}
 	}
+	if clients > 0 {
+		// Printed on every run (a run with warnings is never skipped):
+		// say once how to choose what is judged.
+		fmt.Fprintf(stderr, "mcpgen: %d client %s, printed on every run; -clients or //mcpgen:clients chooses the clients judged (-clients none: none)\n",
+			clients, plural(clients, "warning", "warnings"))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func rel(wd, path string) string {

@@ -222,7 +222,7 @@ func TestUnregisteredToolWarns(t *testing.T) {
 	dir := newModule(t, map[string]string{"args.go": args, "main.go": "package main\n\nfunc main() {}\n"})
 	code, _, stderr := mcpgen(t)
 	want := "args.go:4:6: warning: tool args is never registered: no file of package main calls Flows or NewArgsFlow, so the server never lists it; " +
-		"register the package's tools with mcpsdk.AddTools(s, Flows(Handlers{}), opts) (or mcpgo.AddTools), or this one with mcpsdk.AddTool(s, NewArgsFlow(argsHandler{}), opts)\n"
+		"mcpgen init writes a main.go that registers them all; or register the package's tools with mcpsdk.AddTools(s, Flows(Handlers{}), opts) (or mcpgo.AddTools), or this one with mcpsdk.AddTool(s, NewArgsFlow(argsHandler{}), opts)\n"
 	if code != 0 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and:\n%s", code, stderr, want)
 	}

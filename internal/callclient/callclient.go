@@ -74,7 +74,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(answerFlag{"accept", &answers}, "accept", "answer the next form with this `JSON` content (repeatable; with -decline and -cancel, in order)")
 	fs.Var(answerFlag{"decline", &answers}, "decline", "decline the next form")
 	fs.Var(answerFlag{"cancel", &answers}, "cancel", "cancel the next form")
-	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` with the page's URL (http or https only) as its last argument, then send the next scripted answer, else accept")
+	openCmd := fs.String("open-cmd", "", "non-interactive URL mode: run this `command` (split at spaces, no shell quoting: wrap a pipeline in a script) with the page's URL (http or https only) as its last argument, then send the next scripted answer, else accept")
 	fs.BoolVar(&c.wire, "wire", false, "print every JSON-RPC message sent (sent: …) and received (received: …) on stderr, and every HTTP error status with its body")
 	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "bound on the whole call: connecting, listing, every round, -open-cmd (never the time you spend in a form); 0: no bound")
 	// The flag package would swallow the "--" that starts a stdio command.

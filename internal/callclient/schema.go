@@ -213,10 +213,10 @@ func (f field) check(v any) error {
 		}
 		n := utf8.RuneCountInString(s)
 		if f.MinLength != nil && n < *f.MinLength {
-			return fmt.Errorf("%s must be at least %d characters", f.Title, *f.MinLength)
+			return fmt.Errorf("%s must be %s", f.Title, between(f.MinLength, nil, "characters"))
 		}
 		if f.MaxLength != nil && n > *f.MaxLength {
-			return fmt.Errorf("%s must be at most %d characters", f.Title, *f.MaxLength)
+			return fmt.Errorf("%s must be %s", f.Title, between(nil, f.MaxLength, "characters"))
 		}
 		if f.Format != "" && !format.Check(f.Format, s) {
 			return fmt.Errorf("%s must be a valid %s (%s)", f.Title, f.Format, formatHint[f.Format])
@@ -317,6 +317,9 @@ func between(lo, hi *int, unit string) string {
 		s = fmt.Sprintf("at most %d", *hi)
 	default:
 		return ""
+	}
+	if unit == "characters" && (lo == nil || hi == nil || *lo == *hi) && (lo != nil && *lo == 1 || hi != nil && *hi == 1) {
+		unit = "character" // "at least 1 character", "exactly 1 character"
 	}
 	return strings.TrimSpace(s + " " + unit)
 }

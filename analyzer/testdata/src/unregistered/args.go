@@ -3,7 +3,7 @@
 package main
 
 // BookArgs are the arguments of a tool no file registers.
-type BookArgs struct { // want `warning: tool book is never registered: no file of package main calls Flows or NewBookArgsFlow, so the server never lists it; register the package's tools with mcpsdk.AddTools\(s, Flows\(Handlers\{\}\), opts\) \(or mcpgo.AddTools\), or this one with mcpsdk.AddTool\(s, NewBookArgsFlow\(bookArgsHandler\{\}\), opts\)`
+type BookArgs struct { // want `warning: tool book is never registered: no file of package main calls Flows or NewBookArgsFlow, so the server never lists it; mcpgen init writes a main.go that registers them all; or register the package's tools with mcpsdk.AddTools\(s, Flows\(Handlers\{\}\), opts\) \(or mcpgo.AddTools\), or this one with mcpsdk.AddTool\(s, NewBookArgsFlow\(bookArgsHandler\{\}\), opts\)`
 	City string `json:"city" elicit:"required"`
 }
 
