@@ -53,12 +53,6 @@ const (
 	MethodUnaskable = "Unaskable"
 )
 
-// GeneratedMethods returns the methods mcpgen declares on every struct it
-// generates for, in the order of the generated file.
-func GeneratedMethods() []string {
-	return []string{MethodMissingFields, MethodRequestedSchema, MethodApplyContent, MethodApplyPartial, MethodApplyContentImpl, MethodValidate}
-}
-
 // ElicitFileName is the generated file's name for struct type name:
 // the lower-cased name and "_elicit.go" (stringer's convention).
 func ElicitFileName(name string) string { return strings.ToLower(name) + "_elicit.go" }
@@ -73,14 +67,6 @@ func HandlerTypeName(name string) string { return lowerFirst(name) + "Handler" }
 
 func interfaceName(name string) string { return name + "Handler" }
 func flowFuncName(name string) string  { return "New" + name + "Flow" }
-
-// GeneratedIdents returns the package-level identifiers reserved for struct
-// type name whatever its fields: the handler interface, the flow
-// constructor, and the handler type of the file written once. A package
-// that uses them before they are generated is not in error.
-func GeneratedIdents(name string) []string {
-	return []string{interfaceName(name), flowFuncName(name), HandlerTypeName(name)}
-}
 
 // Derive sets the members of s and of its fields and plain arguments that
 // follow from the others: every generated name ([Names], Field.Check, …) and

@@ -56,8 +56,3 @@ func Textf(format string, args ...any) *Result {
 func ToolError(format string, args ...any) *Result {
 	return &Result{Text: fmt.Sprintf(format, args...), IsError: true}
 }
-
-// Native returns a Result that hands an SDK's own result value v (for example
-// *mcp.CallToolResult) through the adapter unchanged. An adapter that does
-// not know v's type ignores it and sends the other fields, which are empty.
-func Native(v any) *Result { return &Result{Native: v} }

@@ -11,7 +11,7 @@
 // None of the checkers allocates, and none panics, whatever the input.
 //
 // Package runtime uses it for the flow's own date checks; package
-// runtime/impl exposes it to generated code (impl.IsEmail, impl.CheckFormat,
+// runtime/impl exposes it to generated code (impl.IsEmail, impl.IsURI,
 // …) through one-line wrappers; package annotate checks defaults with it.
 // It lives outside runtime/ so that the generator (cmd/mcpgen) does not link
 // the runtime and its dependencies: `go tool mcpgen` hashes every package of

@@ -237,29 +237,6 @@ func AsFloat64(v any) (float64, Conv) {
 	return f, ConvOK
 }
 
-// AsStrings returns v as a []string, the answer of a multi select (MCP
-// 2026-07-28, client/elicitation: array of strings). It accepts []any whose
-// items are all strings, and []string; anything else, or any item that is not
-// a string, gives (nil, false). The result is a fresh slice that never
-// aliases v.
-func AsStrings(v any) ([]string, bool) {
-	switch a := v.(type) {
-	case []string:
-		return append([]string(nil), a...), true
-	case []any:
-		out := make([]string, len(a))
-		for i, item := range a {
-			s, ok := item.(string)
-			if !ok {
-				return nil, false
-			}
-			out[i] = s
-		}
-		return out, true
-	}
-	return nil, false
-}
-
 // ParseDateTime parses an RFC 3339 date-time (format "date-time") that
 // [IsDateTime] accepts, reading s once: the time is built from the fields the
 // check read, with the location time.Parse(time.RFC3339Nano, s) would give

@@ -9,13 +9,6 @@ import "github.com/mcpgen/mcpgen/internal/format"
 // and where the validator departs from the RFCs. These are one-line wrappers,
 // inlined by the compiler.
 
-// CheckFormat reports whether s is valid for the JSON Schema format named
-// format (JSON Schema 2020-12 Validation §7.3): "email" ([IsEmail]), "uri"
-// ([IsURI]), "date" ([IsDate]) or "date-time" ([IsDateTime]). Any other format
-// name is an annotation only (JSON Schema 2019-09 and later), so the result is
-// true for it.
-func CheckFormat(name, s string) bool { return format.Check(name, s) }
-
 // IsEmail reports whether s is an "email" (RFC 5321 §4.1.2 Mailbox, RFC 5322
 // §3.4.1 addr-spec) as santhosh-tekuri/jsonschema/v6 checks it: at most 254
 // bytes, a local part of at most 64 bytes (dot-atom or quoted string) before

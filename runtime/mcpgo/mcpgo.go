@@ -1,6 +1,7 @@
 // Package mcpgo registers mcpgen flows on github.com/mark3labs/mcp-go
 // (v1.2.1, which speaks MCP 2026-07-28 with multi round-trip requests,
-// SEP-2322) and serves them over stateless Streamable HTTP or stdio: the same
+// SEP-2322) and serves them over stateless Streamable HTTP ([HTTPHandler]);
+// over stdio, serve the server with mcp-go's own server.ServeStdio. The same
 // generated tools as runtime/mcpsdk, on the other Go SDK.
 //
 // It translates between mcp-go's requests and results and protocol.Request and
@@ -25,9 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -287,22 +286,4 @@ func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.S
 			h.ServeHTTP(w, r)
 		}
 	})
-}
-
-// ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
-// done, then shuts down gracefully, giving open requests 5 seconds. If ready
-// is non-nil it receives the bound address (useful with port 0). It returns
-// the listen or serve error, or the shutdown error when requests were still
-// open after the grace period; nil after a clean shutdown. Connections are
-// bounded as by runtime/mcpsdk.ServeHTTP's defaults (10 s headers, 30 s body,
-// 2 minutes idle, 64 KiB of headers).
-func ServeHTTP(ctx context.Context, addr string, s *server.MCPServer, ready func(net.Addr)) error {
-	return httpserve.Serve(ctx, addr, httpserve.At(HTTPHandler(s)), nil, ready)
-}
-
-// ServeStdio serves s over stdin/stdout until the client disconnects or ctx
-// is done. A stdio session is stateful, so a client of 2025-11-25 or earlier
-// is asked every round of a call on it, within the call.
-func ServeStdio(ctx context.Context, s *server.MCPServer) error {
-	return server.NewStdioServer(s).Listen(ctx, os.Stdin, os.Stdout)
 }

@@ -361,11 +361,6 @@ func (s *Store) where() string {
 	return ""
 }
 
-// Fenced reports whether every bucket's epoch names the node that serves it
-// ([FenceOn]: a cluster, or [Options.Fence]); false for [FenceOff] and for
-// [FenceAuto] on one address, where each operation decides (see [Store.Fence]).
-func (s *Store) Fenced() bool { return s.fence == "1" }
-
 // Fence returns the fencing in effect: [FenceOn], [FenceOff], or
 // [FenceAuto] on one address (each operation decides from the node's state).
 func (s *Store) Fence() Fence {

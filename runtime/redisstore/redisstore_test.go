@@ -269,7 +269,7 @@ func TestOneNodeCluster(t *testing.T) {
 	for _, prefix := range []string{"", "{mcpgen}:flow:"} {
 		s, err := redisstore.New(t.Context(), c, &redisstore.Options{Prefix: prefix})
 		require.NoError(t, err)
-		assert.True(t, s.Fenced(), "a cluster client: fenced")
+		assert.Equal(t, redisstore.FenceOn, s.Fence(), "a cluster client: fenced")
 		ep := epoch(t, s, "f")
 		assert.Regexp(t, `^[A-Za-z0-9_-]{22}\.[0-9a-f]{16}$`, ep, "the epoch key's value and the node's replication ID")
 		assert.Equal(t, admin.ClusterKeySlot(ctx, s.Key("f")).Val(), admin.ClusterKeySlot(ctx, s.EpochKey("f")).Val())

@@ -107,7 +107,7 @@ func TestClusterAtMostOnce(t *testing.T) {
 	cl := redistest.StartCluster(t, 3)
 	a := fromURL(t, cl.URL(), redisstore.Cluster)
 	b := fromURL(t, cl.URL(), redisstore.Cluster)
-	assert.True(t, a.Fenced(), "a cluster is fenced")
+	assert.Equal(t, redisstore.FenceOn, a.Fence(), "a cluster is fenced")
 	// The buckets spread over the masters: each holds 85 or 86 epoch keys.
 	for _, m := range cl.Masters() {
 		n := m.Do("DBSIZE")
@@ -149,7 +149,7 @@ func TestSentinelAtMostOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	defer e.Close()
-	assert.True(t, e.Fenced())
+	assert.Equal(t, redisstore.FenceOn, e.Fence())
 	assert.Equal(t, epoch(t, a, f), epoch(t, e, f))
 }
 

@@ -1,6 +1,7 @@
-// Package httpserve runs an MCP HTTP handler on a TCP address for the
-// adapters' ServeHTTP (runtime/mcpsdk, runtime/mcpgo), so that both listen,
-// time out and shut down the same way.
+// Package httpserve runs an MCP HTTP handler on a TCP address for
+// runtime/mcpsdk's ServeHTTP and ServeHandler, and holds what the adapters'
+// handlers share (runtime/mcpsdk, runtime/mcpgo): the Origin guard, the body
+// deadline, the client's address.
 package httpserve
 
 import (
