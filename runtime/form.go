@@ -75,13 +75,13 @@ type form struct {
 // with Accept, the valid answer. The tool's own form's reply (name "") is
 // the branch that runs on every later round.
 type reply struct {
-	Question []byte         `json:"d,omitempty"` // the digest of the question answered
-	Action   Action         `json:"a"`           // the user's action
-	Content  map[string]any `json:"c,omitempty"` // Accept: the valid answer; else the valid answers kept
-	Fields   []string       `json:"s,omitempty"` // Decline: the fields asked in the round declined
+	Question []byte         // the digest of the question answered
+	Action   Action         // the user's action
+	Content  map[string]any // Accept: the valid answer; else the valid answers kept
+	Fields   []string       // Decline: the fields asked in the round declined
 	// Page is, for an accepted URL-mode question, the id of the page whose
 	// answer the store keeps (the answer itself is never sealed here).
-	Page string `json:"u,omitempty"`
+	Page string
 }
 
 // pendingQuestion is a form (or a URL-mode step) to send in the next

@@ -22,11 +22,6 @@ const (
 	// reads: comma-separated base64 keys (standard or URL-safe alphabet,
 	// padded or not), newest first.
 	EnvStateKeys = "MCPGEN_STATE_KEYS"
-	// EnvStateFormat names the environment variable that, set to "json",
-	// makes redisstore.OptionsFromEnv set [Options.StateJSON] (for a
-	// rolling upgrade from a version that wrote states as JSON); unset or
-	// "binary", states are binary; any other value is an error.
-	EnvStateFormat = "MCPGEN_STATE_FORMAT"
 )
 
 // stateFormatVersion is the first byte of every sealed state. A state whose

@@ -66,14 +66,6 @@ type Rejection struct {
 type Options struct {
 	// Keys seals and opens requestState. Required.
 	Keys *KeyRing
-	// StateJSON seals states as JSON, the form mcpgen wrote before the
-	// binary one ([EnvStateFormat]=json sets it through
-	// redisstore.OptionsFromEnv). Set it while instances of such an older
-	// version still serve behind the same load balancer, so that a retry
-	// they receive opens there too, and clear it once every instance is
-	// upgraded: every version since reads both forms, and the binary one
-	// is smaller and cheaper.
-	StateJSON bool
 	// TTL is how long a requestState stays valid (default 10 minutes).
 	TTL time.Duration
 	// MaxRounds bounds the input-required results of one call (default 3).

@@ -14,8 +14,6 @@ import (
 	"time"
 	"unicode"
 
-	segjson "github.com/segmentio/encoding/json"
-
 	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -26,15 +24,15 @@ import (
 // receipt). Every state carries it; [binding.check] runs on every retry. It is
 // fixed in round 1: asking again never extends the expiry.
 type binding struct {
-	Tool      string `json:"t"`           // tool or prompt name
-	Method    string `json:"m"`           // "tools/call" or "prompts/get"
-	Args      []byte `json:"a"`           // SHA-256 of the canonical original arguments
-	Principal string `json:"p,omitempty"` // who started the flow; empty when unauthenticated
-	IssuedAt  int64  `json:"i"`           // Unix seconds
-	Expires   int64  `json:"e"`           // Unix seconds
+	Tool      string // tool or prompt name
+	Method    string // "tools/call" or "prompts/get"
+	Args      []byte // SHA-256 of the canonical original arguments
+	Principal string // who started the flow; empty when unauthenticated
+	IssuedAt  int64  // Unix seconds
+	Expires   int64  // Unix seconds
 	// Epoch is the epoch of Options.Store when the flow began
 	// ([Store.Epoch]); every retry's claim checks it (see [ErrEpoch]).
-	Epoch string `json:"o"`
+	Epoch string
 }
 
 // bind returns the binding of a state issued now under name for req's
@@ -89,50 +87,50 @@ func (e *bindError) Error() string { return e.msg }
 // server instances.
 type state struct {
 	binding
-	Kind   string          `json:"x,omitempty"` // "" for a Flow, "exchange" for an Exchange: neither resumes the other
-	FlowID []byte          `json:"f"`           // random, fixed in round 1
-	Round  int             `json:"r"`           // input-required results issued so far
-	Asked  []asked         `json:"q"`           // what the last round asked, one entry per inputRequests key
-	Carry  json.RawMessage `json:"c,omitempty"` // an exchange's data from earlier rounds
+	Kind   string          // "" for a Flow, "exchange" for an Exchange: neither resumes the other
+	FlowID []byte          // random, fixed in round 1
+	Round  int             // input-required results issued so far
+	Asked  []asked         // what the last round asked, one entry per inputRequests key
+	Carry  json.RawMessage // an exchange's data from earlier rounds
 	// Replies are the forms settled in earlier rounds, by name (see
 	// [form]): a question's, and the tool's own form's under "", whose
 	// action is the branch that runs (and asks questions) on every later
 	// round.
-	Replies map[string]reply           `json:"y,omitempty"`
-	Kept    map[string]json.RawMessage `json:"v,omitempty"` // values computed once (Keep), by name
+	Replies map[string]reply
+	Kept    map[string]json.RawMessage // values computed once (Keep), by name
 	// Waits counts the rounds that asked a URL-mode page again while the
 	// user completed it: they do not count towards the round limit.
-	Waits int `json:"w,omitempty"`
+	Waits int
 	// Empty counts the accepted answers of this call that held nothing
 	// although the form asked for required fields: some clients answer a
 	// form they cannot show so (see round.emptyAccept). The second ends
 	// the call in the tool error that names what is needed.
-	Empty int `json:"z,omitempty"`
+	Empty int
 	// Trace is the W3C traceparent of the span of the request that issued
 	// this state ([Options].TraceContext), so that the next round's span
 	// can be its child on any instance ([Options.CarriedTrace]); "" when
 	// tracing is off.
-	Trace string `json:"s,omitempty"`
+	Trace string
 }
 
 // asked is one input request of the last round, as the state remembers it:
 // an answer counts only when it arrives under Key, answers Method, and (for a
 // form) the question asked again now has the same digest.
 type asked struct {
-	Key      string   `json:"k"`           // the inputRequests key
-	Method   string   `json:"m,omitempty"` // "" for elicitation/create, else the request's method
-	Question []byte   `json:"d,omitempty"` // SHA-256 of the form asked under Key (see formDigest)
-	Fields   []string `json:"s,omitempty"` // JSON names of the form's fields
+	Key      string   // the inputRequests key
+	Method   string   // "" for elicitation/create, else the request's method
+	Question []byte   // SHA-256 of the form asked under Key (see formDigest)
+	Fields   []string // JSON names of the form's fields
 	// Name is the form's name (see [form]): a question's when a branch
 	// asked it (Ask, AskURL); "" for the tool's own form and an exchange's
 	// own requests.
-	Name string `json:"a,omitempty"`
+	Name string
 	// Content holds the valid answers to the question's other fields, kept
 	// while its failing fields are asked again.
-	Content map[string]any `json:"p,omitempty"`
+	Content map[string]any
 	// Page is, for a URL-mode question, the id of the page asked: its
 	// answer is in the store, never here.
-	Page string `json:"u,omitempty"`
+	Page string
 }
 
 // method returns the JSON-RPC method asked under a.Key.
@@ -163,13 +161,7 @@ func newFlowID() []byte {
 // plaintext that opened under the key ring, written by seal, is ever
 // decoded.
 func (o *Options) seal(st *state) (string, error) {
-	var b []byte
-	var err error
-	if o.StateJSON {
-		b, err = segjson.Marshal(st)
-	} else {
-		b, err = encodeState(st)
-	}
+	b, err := encodeState(st)
 	if err != nil {
 		return "", fmt.Errorf("mcpgen: encoding requestState: %w", err)
 	}

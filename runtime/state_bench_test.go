@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	segjson "github.com/segmentio/encoding/json"
 )
 
 // benchState returns the state a flow seals after a round that gathered n
@@ -90,9 +88,7 @@ func BenchmarkCarriedTrace(b *testing.B) {
 }
 
 // BenchmarkStateCodec times writing and reading a state's plaintext with 1
-// and 10 answers kept: the binary form the flow seals (binary) against the
-// JSON of earlier versions (json, segmentio/encoding/json), which it still
-// reads.
+// and 10 answers kept.
 func BenchmarkStateCodec(b *testing.B) {
 	for _, n := range []int{1, 10} {
 		st := benchState(n)
@@ -109,21 +105,6 @@ func BenchmarkStateCodec(b *testing.B) {
 				}
 			}
 			p, _ := encodeState(st)
-			b.ReportMetric(float64(len(p)), "bytes")
-		})
-		b.Run(fmt.Sprintf("json/%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				p, err := segjson.Marshal(st)
-				if err != nil {
-					b.Fatal(err)
-				}
-				var got state
-				if err := decodeState(p, &got); err != nil {
-					b.Fatal(err)
-				}
-			}
-			p, _ := segjson.Marshal(st)
 			b.ReportMetric(float64(len(p)), "bytes")
 		})
 	}

@@ -22,12 +22,7 @@ import (
 // state used to be, bookflight's round-1 state is 32 % smaller sealed
 // (443 → 302 characters), and writing and reading a state 3.5–5× quicker
 // (BenchmarkStateCodec; decoding the state's JSON was the largest part of a
-// retry's own cost in bench/, FlowCall). A plaintext whose first byte is '{'
-// is a state sealed as JSON (by an earlier version of mcpgen, or with
-// Options.StateJSON), which opens as well. An earlier version cannot open a
-// binary state: while instances of one still serve beside upgraded ones,
-// the upgraded ones write JSON (Options.StateJSON, MCPGEN_STATE_FORMAT=json),
-// so that no call in flight breaks during a rolling upgrade.
+// retry's own cost in bench/, FlowCall).
 const stateBinary = 0x01
 
 // errStateCodec is why a plaintext that opened under the key ring is not a
@@ -91,12 +86,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // decodeState reads a plaintext that opened under the key ring into st: the
-// binary form encodeState writes, or the JSON of an earlier version. Every
-// byte must be read; anything else is [errStateCodec] (or the JSON error).
+// binary form encodeState writes. Every byte must be read; anything else is
+// [errStateCodec].
 func decodeState(b []byte, st *state) error {
-	if len(b) > 0 && b[0] == '{' {
-		return segjson.Unmarshal(b, st)
-	}
 	if len(b) == 0 || b[0] != stateBinary {
 		return errStateCodec
 	}

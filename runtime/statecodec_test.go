@@ -2,10 +2,9 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
-
-	segjson "github.com/segmentio/encoding/json"
 )
 
 // fullState has every field of state set, in every list and map more than
@@ -52,20 +51,16 @@ func TestStateCodecRoundTrip(t *testing.T) {
 	}
 }
 
-// TestStateCodecReadsJSON: a state an earlier version sealed as JSON still
-// opens, whole.
-func TestStateCodecReadsJSON(t *testing.T) {
-	st := fullState()
-	b, err := segjson.Marshal(st)
+// TestStateCodecRefusesJSON: a plaintext that is a state's JSON (the form
+// of no released version) is not a state: decodeState refuses it.
+func TestStateCodecRefusesJSON(t *testing.T) {
+	b, err := json.Marshal(fullState())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got state
-	if err := decodeState(b, &got); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(&got, st) {
-		t.Errorf("JSON state read as:\n%+v\nwant %+v", got, *st)
+	if err := decodeState(b, &got); !errors.Is(err, errStateCodec) {
+		t.Errorf("decodeState(JSON) = %v, want errStateCodec", err)
 	}
 }
 
@@ -138,44 +133,6 @@ func TestStateCodecOtherValues(t *testing.T) {
 		"deep": []any{[]any{[]any{"x"}}}}
 	if !reflect.DeepEqual(got.Asked[0].Content, want) {
 		t.Errorf("content read back as %#v, want %#v", got.Asked[0].Content, want)
-	}
-}
-
-// TestStateJSONOption: with Options.StateJSON the flow seals its states as
-// JSON, which an earlier version of mcpgen (reading JSON only) decodes
-// whole; an instance without the option resumes them, and the reverse.
-func TestStateJSONOption(t *testing.T) {
-	st := fullState()
-	jsonOpts := (&Options{Keys: EphemeralKeyRing(), StateJSON: true}).withDefaults()
-	sealed, err := jsonOpts.seal(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pt, err := jsonOpts.Keys.Open(sealed, 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var old state
-	if err := segjson.Unmarshal(pt, &old); err != nil || !reflect.DeepEqual(&old, st) {
-		t.Fatalf("what an earlier version reads: %v\n%+v", err, old)
-	}
-	binOpts := *jsonOpts
-	binOpts.StateJSON = false
-	for _, o := range []*Options{jsonOpts, &binOpts} {
-		s, err := o.seal(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, reader := range []*Options{jsonOpts, &binOpts} {
-			p, err := reader.Keys.Open(s, 1<<20)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got state
-			if err := decodeState(p, &got); err != nil || !reflect.DeepEqual(&got, st) {
-				t.Errorf("StateJSON %v sealed, StateJSON %v read: %v", o.StateJSON, reader.StateJSON, err)
-			}
-		}
 	}
 }
 

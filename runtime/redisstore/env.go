@@ -32,21 +32,13 @@ const (
 // when the Redis server keeps no append-only file. The returned close
 // function closes the Redis client (a no-op without one). Errors: a
 // malformed key (the error names it), a malformed Redis URL (the error
-// names the part that is wrong), a bad MCPGEN_REDIS_FENCE or
-// MCPGEN_STATE_FORMAT (json sets [runtime.Options.StateJSON]), or [New]'s (Redis unreachable, an
+// names the part that is wrong), a bad MCPGEN_REDIS_FENCE, or [New]'s (Redis unreachable, an
 // evicting maxmemory-policy, CONFIG refused).
 func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Options, close func() error, err error) {
 	close = func() error { return nil }
 	keys, ephemeral, err := runtime.KeyRingFromEnvOrEphemeral()
 	if err != nil {
 		return opts, close, err
-	}
-	switch f := os.Getenv(runtime.EnvStateFormat); f {
-	case "", "binary":
-	case "json":
-		opts.StateJSON = true
-	default:
-		return opts, close, fmt.Errorf("mcpgen: %s=%q: want json (states written as JSON, for a rolling upgrade from a version that wrote them so) or binary (the default)", runtime.EnvStateFormat, f)
 	}
 	store, ok, err := FromEnv(ctx)
 	if err != nil {

@@ -411,22 +411,8 @@ func TestOptionsFromEnvWarns(t *testing.T) {
 		assert.Equal(t, tc.store, opts.Store != nil)
 		require.NoError(t, closeFn())
 	}
-	// MCPGEN_STATE_FORMAT: json for a rolling upgrade from a version that
-	// wrote JSON states; anything but json and binary stops the server.
-	t.Setenv(redisstore.EnvURL, "")
-	for format, want := range map[string]bool{"": false, "binary": false, "json": true} {
-		t.Setenv(runtime.EnvStateFormat, format)
-		opts, _, err := redisstore.OptionsFromEnv(t.Context(), nil)
-		require.NoError(t, err)
-		assert.Equal(t, want, opts.StateJSON, "%q", format)
-	}
-	t.Setenv(runtime.EnvStateFormat, "JSON ")
-	_, _, err := redisstore.OptionsFromEnv(t.Context(), nil)
-	require.ErrorContains(t, err, `MCPGEN_STATE_FORMAT="JSON ": want json`)
-	t.Setenv(runtime.EnvStateFormat, "")
-
 	t.Setenv(redisstore.EnvURL, "redis://127.0.0.1:1/0")
-	_, _, err = redisstore.OptionsFromEnv(t.Context(), nil)
+	_, _, err := redisstore.OptionsFromEnv(t.Context(), nil)
 	require.Error(t, err, "an unreachable Redis stops the server at start")
 	assert.True(t, strings.Contains(err.Error(), "cannot reach Redis"), "%v", err)
 }
