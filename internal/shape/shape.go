@@ -342,7 +342,7 @@ type key struct {
 // Check compares the digest want that the generated file named file
 // carries with that of struct type t now ([Of]), and returns the error
 // that says to regenerate the file when they differ (nil when want is nil:
-// code generated before the digest). The error names the file, the struct
+// the generator could not spell the struct, see annotate's structShape). The error names the file, the struct
 // and its package, what differs, and `go generate`.
 func Check(t reflect.Type, file string, want []string) error {
 	if want == nil {

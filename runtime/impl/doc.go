@@ -21,17 +21,10 @@ package impl
 // it drops what older generated code called.
 const (
 	// MinVersion is the oldest generated code version this package still
-	// serves. It is 3: code generated for versions 1 and 2 filled a
-	// runtime.Flow struct literal, and runtime.Flow has had no exported
-	// fields since; versions 3 and on make the flow with [NewFlow].
-	MinVersion = 3
+	// serves: the current one, as no release of mcpgen wrote another.
+	MinVersion = 8
 	// MaxVersion is the newest generated code version this package serves; it
-	// is the version the mcpgen of this module writes. Version 5 added
-	// [RegisterURLQuestion] (URL-mode questions); version 6,
-	// [IntRangeMessage] (integers a float64 answer may have rounded);
-	// version 7, [Unaskable] (the handler's fallback for a client that
-	// cannot be asked); version 8, FlowSpec.File and FlowSpec.Shape (the
-	// struct's digest, held to the struct at start by [NewFlow]).
+	// is the version the mcpgen of this module writes.
 	MaxVersion = 8
 )
 

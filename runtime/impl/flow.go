@@ -44,8 +44,9 @@ type FlowSpec[T any] struct {
 	// struct tags) when mcpgen generated File, as package
 	// github.com/mcpgen/mcpgen/internal/shape spells it. [NewFlow] panics
 	// when T's digest is no longer this one: T changed without go generate,
-	// and File would serve the old struct's form and rules. Nil (code of
-	// version 7 and before) checks nothing.
+	// and File would serve the old struct's form and rules. Nil (a struct
+	// with a field whose type reflect cannot be held to, which the generator
+	// leaves unchecked) checks nothing.
 	Shape []string
 }
 
