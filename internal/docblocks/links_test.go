@@ -37,6 +37,12 @@ func parseLinks(t *testing.T, rel string) parsed {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseMarkdown(t, src)
+}
+
+// parseMarkdown reads the Markdown src with goldmark.
+func parseMarkdown(t *testing.T, src []byte) parsed {
+	t.Helper()
 	p := parsed{anchors: map[string]bool{}}
 	seen := map[string]int{}
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
@@ -48,7 +54,7 @@ func parseLinks(t *testing.T, rel string) parsed {
 		}
 		return 0
 	}
-	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -173,16 +179,8 @@ func TestREADMEFits(t *testing.T) {
 // The slug rule on headings the docs link to, and a "heading" in a code
 // block is none.
 func TestAnchors(t *testing.T) {
-	dir := t.TempDir()
 	md := "# A\n## What a form's answer must be\n## Secrets: URL mode\n## In `go vet` and editors\n## Fuzzing\n```\n# not a heading\n```\n## Fuzzing\n"
-	if err := os.WriteFile(filepath.Join(dir, "x.md"), []byte(md), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rel, err := filepath.Rel(root, filepath.Join(dir, "x.md"))
-	if err != nil {
-		t.Skip("temp dir not reachable from the root:", err)
-	}
-	got := parseLinks(t, rel).anchors
+	got := parseMarkdown(t, []byte(md)).anchors
 	for _, want := range []string{"a", "what-a-forms-answer-must-be", "secrets-url-mode", "in-go-vet-and-editors", "fuzzing", "fuzzing-1"} {
 		if !got[want] {
 			t.Errorf("anchors: no %q in %v", want, got)
