@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/examples/internal/devauth"
 	"github.com/mcpgen/mcpgen/runtime"
 	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
 )
@@ -146,7 +145,7 @@ type client struct {
 // URL-mode elicitation, whose handler is u's.
 func connect(t *testing.T, s *connectServer, token string, u *user) *client {
 	t.Helper()
-	w := &wire{next: devauth.Bearer{Token: token}}
+	w := &wire{next: rdevauth.Bearer{Token: token}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			u.mu.Lock()

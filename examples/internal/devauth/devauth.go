@@ -38,8 +38,5 @@ func Middleware() func(http.Handler) http.Handler {
 // [StdioUser]'s.
 func StdioPrincipal(context.Context, *mcp.RequestExtra) string { return StdioUser }
 
-// Bearer is runtime/devauth's bearer-token RoundTripper.
-type Bearer = rdevauth.Bearer
-
 // Client returns an http.Client that sends token as its bearer token.
 func Client(token string) *http.Client { return rdevauth.Client(token) }
