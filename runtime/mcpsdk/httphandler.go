@@ -75,9 +75,12 @@ type HTTPOptions struct {
 	// address holding as many as are free is refused with HTTP 429), so
 	// one address takes at most half of MaxSessions, and N addresses
 	// together leave about MaxSessions/(N+1) free for newcomers (10
-	// addresses: 90 of 1000), where the bound alone let 10 take all. Zero
-	// means DefaultMaxSessionsPerPrincipal (100); negative means no bound,
-	// and no fair share either.
+	// addresses: 90 of 1000), where the bound alone let 10 take all. The
+	// share slows a flood of addresses but does not stop one (on the
+	// defaults about 16 addresses that keep their sessions fill the
+	// server): sign-in is the real bound. Zero means
+	// DefaultMaxSessionsPerPrincipal (100); negative means no bound, and no
+	// fair share either.
 	MaxSessionsPerPrincipal int
 	// MaxCallsPerSession is the most calls (JSON-RPC requests: tools/call,
 	// tools/list, …) one session has in flight at once: a POST on the
