@@ -96,7 +96,7 @@ func writeShape(w *shape.Writer, t types.Type, own *types.Package, embedded, exp
 		w.Write("struct{")
 		for i := range t.NumFields() {
 			f := t.Field(i)
-			if !shape.KeepField(f.Name(), exportedOnly) {
+			if !shape.KeepField(f.Name(), exportedOnly, f.Pkg() == own) {
 				continue
 			}
 			w.StructField(f.Name(), f.Embedded())

@@ -232,8 +232,13 @@ func (r *round) caller() string {
 	case r.req.ClientAddress != "":
 		return "the anonymous client at " + r.req.ClientAddress
 	}
-	return "the anonymous callers"
+	return anonymousCallers
 }
+
+// anonymousCallers is how [round.caller] names the callers of a request
+// with neither a principal nor a client address (stdio, a server's own
+// HTTP handler without mcpsdk.ClientAddresses): they count as one.
+const anonymousCallers = "the anonymous callers"
 
 // overQuota reports a retry refused by [Options.MaxFlowsPerPrincipal] and
 // returns the -32603 error that refuses it: caller already has that many
@@ -241,14 +246,17 @@ func (r *round) caller() string {
 // Only this caller is refused; the store keeps room for the others.
 func (r *round) overQuota(ctx context.Context, caller string, first time.Time) error {
 	r.rejected(ctx, fmt.Errorf("%w: %s", ErrFlowQuota, caller))
-	calls := "calls"
+	has, calls := "has", "calls"
+	if caller == anonymousCallers {
+		has = "have"
+	}
 	if r.o.MaxFlowsPerPrincipal == 1 {
 		calls = "call"
 	}
 	return &protocol.Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf(
-		"mcpgen: %s already has %d %s completed or running on this server within their lifetime "+
+		"mcpgen: %s already %s %d %s completed or running on this server within their lifetime "+
 			"(Options.MaxFlowsPerPrincipal, so that no caller fills the flow store for the others); "+
-			"nothing was run; retry after %s", caller, r.o.MaxFlowsPerPrincipal, calls, first.UTC().Format("15:04:05 UTC"))}
+			"nothing was run; retry after %s", caller, has, r.o.MaxFlowsPerPrincipal, calls, first.UTC().Format("15:04:05 UTC"))}
 }
 
 // unrecordedRetryMax bounds the pause between attempts of holdUnrecorded.

@@ -8,8 +8,6 @@
 //	mcpgen [-type T1,T2] [-tags list] [-clients list] [-v] [-check] [packages]
 //	mcpgen keygen
 //	mcpgen init [-pkg dir] [-o file] [-tags list] [-v]
-//	mcpgen call [flags] URL [tool ['{json arguments}']]
-//	mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
 //	mcpgen preview [-o dir | -serve addr] [-clients widely|all|id,id] [-tags list] [packages]
 //	mcpgen -version
 //
@@ -59,6 +57,11 @@
 // warning's source. Warnings never change the exit status nor stop the
 // files being written; -check, which is about files, judges no client.
 //
+// The terminal MCP client that answers forms is a command of its own,
+// github.com/mcpgen/mcpgen/cmd/mcpgen-call, so that a module running the
+// generator as a tool gains none of its terminal UI; mcpgen call says so
+// and exits 2.
+//
 // mcpgen preview writes one self-contained HTML page (index.html in -o DIR,
 // default mcpgen-preview; or serves it on a loopback -serve ADDR) showing
 // each form of the packages as each client of the client table renders it
@@ -87,7 +90,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/internal/callclient"
 	"github.com/mcpgen/mcpgen/internal/clientcheck"
 	"github.com/mcpgen/mcpgen/internal/driver"
 	"github.com/mcpgen/mcpgen/internal/keygen"
@@ -103,12 +105,18 @@ func usage(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
 		fmt.Fprintf(w, "usage: mcpgen [-type T1,T2] [-tags list] [-clients list] [-v] [-check] [packages]\n       mcpgen keygen\n"+
 			"       mcpgen init [-pkg dir] [-o file] [-tags list] [-v]\n"+
-			"       mcpgen call [flags] URL|[tool [json]] -- command… (mcpgen call -h)\n"+
 			"       mcpgen preview [-o dir | -serve addr] [-clients widely|all|id,id] [packages] (mcpgen preview -h)\n"+
 			"       mcpgen -version\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 }
+
+// The terminal MCP client, a command of its own (cmd/mcpgen-call): the
+// generator does not link it (deps_test.go).
+const (
+	callPackage = "github.com/mcpgen/mcpgen/cmd/mcpgen-call"
+	callCommand = "go tool mcpgen-call"
+)
 
 // removedFlags are flags earlier versions took, each with what to do instead.
 var removedFlags = map[string]string{
@@ -121,7 +129,7 @@ var removedFlags = map[string]string{
 // import path.
 func misspeltCommand(arg string) string {
 	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
-		return fmt.Sprintf("%s is a URL: to call its tools, run mcpgen call %s", arg, arg)
+		return fmt.Sprintf("%s is a URL: to call its tools, run %s %s", arg, callCommand, arg)
 	}
 	if strings.ContainsAny(arg, "./\\-") {
 		return ""
@@ -136,7 +144,7 @@ func misspeltCommand(arg string) string {
 	if mod := modulePath(); mod == arg || strings.HasPrefix(mod, arg+"/") {
 		return "" // the main module's path (go mod init calc), or its first element
 	}
-	if cmd := annotate.Nearest(arg, []string{"call", "init", "keygen", "preview"}); cmd != "" {
+	if cmd := annotate.Nearest(arg, []string{"init", "keygen", "preview"}); cmd != "" {
 		return fmt.Sprintf("unknown command %q: did you mean mcpgen %s? (a package in a directory of that name is ./%s; see mcpgen -h)", arg, cmd, arg)
 	}
 	return ""
@@ -168,7 +176,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 // pipeline ran, its result (tests read which packages were rendered).
 func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	if len(args) > 0 && args[0] == "call" {
-		return callclient.Main(args[1:], os.Stdin, stdout, stderr), nil
+		fmt.Fprintf(stderr, "mcpgen: call is a command of its own: run %s (go get -tool %s)\n", callCommand, callPackage)
+		return 2, nil
 	}
 	if len(args) > 0 && args[0] == "keygen" {
 		if len(args) > 1 {

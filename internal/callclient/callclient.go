@@ -1,4 +1,4 @@
-// Package callclient is `mcpgen call`: a terminal MCP client that lists a
+// Package callclient is `mcpgen-call`: a terminal MCP client that lists a
 // server's tools or calls one, answering each elicitation/create it is sent
 // with an interactive terminal form (github.com/charmbracelet/huh), or from
 // answers given in advance for scripts and CI.
@@ -10,9 +10,11 @@
 // elicitation/create as a request). The client declares form and URL
 // elicitation (MCP 2026-07-28 client/elicitation, "Capabilities").
 //
+// The command github.com/mcpgen/mcpgen/cmd/mcpgen-call runs it; the
+// generator, cmd/mcpgen, does not link it (cmd/mcpgen/deps_test.go), so a
+// module that runs the generator as a tool gains none of its terminal UI.
 // It links no package of github.com/mcpgen/mcpgen/runtime: it is a client
-// of any MCP server, and cmd/mcpgen must not link the runtime
-// (cmd/mcpgen/deps_test.go).
+// of any MCP server.
 package callclient
 
 import (
@@ -34,7 +36,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Protocol versions `mcpgen call` speaks (MCP specification revisions).
+// Protocol versions `mcpgen-call` speaks (MCP specification revisions).
 const (
 	Protocol2026 = "2026-07-28" // stateless; go-sdk drives input-required rounds
 	Protocol2025 = "2025-11-25" // a session; elicitation/create as a server request
@@ -46,13 +48,13 @@ const (
 const EnvHeaders = "MCPGEN_CALL_HEADERS"
 
 // Usage is the command's synopsis.
-const Usage = `usage: mcpgen call [flags] URL [tool ['{json arguments}']]
-       mcpgen call [flags] [tool ['{json arguments}']] -- command [args…]
+const Usage = `usage: mcpgen-call [flags] URL [tool ['{json arguments}']]
+       mcpgen-call [flags] [tool ['{json arguments}']] -- command [args…]
 
 With no tool, lists the server's tools. Flags come before the URL or tool.
 `
 
-// Main runs `mcpgen call` with args (those after "call") and returns the
+// Main runs `mcpgen-call` with args (those after the program name) and returns the
 // exit status: 0 on success, 1 when the call failed (a protocol error, a
 // tool result with isError, an unanswerable form, -timeout run out, a
 // limit the server went past (MaxReadBytes and the others), a URL-mode
@@ -60,7 +62,7 @@ With no tool, lists the server's tools. Flags come before the URL or tool.
 // usage errors, ExitInterrupted after Ctrl-C.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c caller
-	fs := flag.NewFlagSet("mcpgen call", flag.ContinueOnError)
+	fs := flag.NewFlagSet("mcpgen-call", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, Usage, "\nFlags:\n")
@@ -82,7 +84,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.command = args[i+1:]
 		args = args[:i]
 		if len(c.command) == 0 {
-			fmt.Fprintln(stderr, "mcpgen call: no command after --")
+			fmt.Fprintln(stderr, "mcpgen-call: no command after --")
 			return 2
 		}
 	}
@@ -93,7 +95,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.protocol != Protocol2026 && c.protocol != Protocol2025 {
-		fmt.Fprintf(stderr, "mcpgen call: -protocol %q: want %s or %s\n", c.protocol, Protocol2026, Protocol2025)
+		fmt.Fprintf(stderr, "mcpgen-call: -protocol %q: want %s or %s\n", c.protocol, Protocol2026, Protocol2025)
 		return 2
 	}
 	rest := fs.Args()
@@ -105,12 +107,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		c.endpoint, rest = rest[0], rest[1:]
 		if !strings.HasPrefix(c.endpoint, "http://") && !strings.HasPrefix(c.endpoint, "https://") {
-			fmt.Fprintf(stderr, "mcpgen call: %q is not an http:// or https:// URL (for a stdio server: mcpgen call [tool] -- command args…)\n", c.endpoint)
+			fmt.Fprintf(stderr, "mcpgen-call: %q is not an http:// or https:// URL (for a stdio server: mcpgen-call [tool] -- command args…)\n", c.endpoint)
 			return 2
 		}
 	}
 	if len(rest) > 2 {
-		fmt.Fprintf(stderr, "mcpgen call: unexpected %q after the tool's arguments (flags go before the URL)\n", rest[2])
+		fmt.Fprintf(stderr, "mcpgen-call: unexpected %q after the tool's arguments (flags go before the URL)\n", rest[2])
 		return 2
 	}
 	if len(rest) > 0 {
@@ -120,23 +122,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 1 {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(rest[1]), &obj); err != nil || obj == nil {
-			fmt.Fprintf(stderr, "mcpgen call: the arguments %q are not a JSON object\n", rest[1])
+			fmt.Fprintf(stderr, "mcpgen-call: the arguments %q are not a JSON object\n", rest[1])
 			return 2
 		}
 		c.arguments = json.RawMessage(rest[1])
 	}
 	var err error
 	if c.headers, err = headers.header(os.Getenv(EnvHeaders)); err != nil {
-		fmt.Fprintln(stderr, "mcpgen call:", err)
+		fmt.Fprintln(stderr, "mcpgen-call:", err)
 		return 2
 	}
 	if *answersFile != "" {
 		if len(answers) > 0 {
-			fmt.Fprintln(stderr, "mcpgen call: give -answers or -accept/-decline/-cancel, not both")
+			fmt.Fprintln(stderr, "mcpgen-call: give -answers or -accept/-decline/-cancel, not both")
 			return 2
 		}
 		if answers, err = readAnswers(*answersFile); err != nil {
-			fmt.Fprintln(stderr, "mcpgen call: -answers:", err)
+			fmt.Fprintln(stderr, "mcpgen-call: -answers:", err)
 			return 2
 		}
 	}
@@ -161,7 +163,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cause // a timeout or an interrupt, which ended the rest
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "mcpgen call:", clean(err.Error())) // it may quote the server
+		fmt.Fprintln(stderr, "mcpgen-call:", clean(err.Error())) // it may quote the server
 		var ierr *interruptError
 		if errors.As(err, &ierr) {
 			return ExitInterrupted
@@ -171,7 +173,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// caller is one `mcpgen call` run.
+// caller is one `mcpgen-call` run.
 type caller struct {
 	endpoint  string   // a Streamable HTTP endpoint, or
 	command   []string // a stdio server's command line

@@ -105,7 +105,7 @@ func serve(bin string) (string, func(), error) {
 	}
 }
 
-// call runs `mcpgen call args…` in process with stdin not a terminal.
+// call runs `mcpgen-call args…` in process with stdin not a terminal.
 func call(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -211,7 +211,7 @@ func TestInvalidAnswerRefused(t *testing.T) {
 func TestNoAnswerLeft(t *testing.T) {
 	code, _, errs := call(t, "-answers", writeFile(t, `[]`), bookflight, "book_flight", bookArgs)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, `mcpgen call: the server asked a form the answers do not cover: "Which day should the flight leave, and how many people are flying?" (fields date, window, passengers)`)
+	assert.Contains(t, errs, `mcpgen-call: the server asked a form the answers do not cover: "Which day should the flight leave, and how many people are flying?" (fields date, window, passengers)`)
 }
 
 func TestNotATerminal(t *testing.T) {
@@ -224,7 +224,7 @@ func TestNotATerminal(t *testing.T) {
 func TestUnknownTool(t *testing.T) {
 	code, _, errs := call(t, bookflight, "no_such_tool", "{}")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, `mcpgen call: tools/call no_such_tool at `+bookflight+`: unknown tool "no_such_tool"`)
+	assert.Contains(t, errs, `mcpgen-call: tools/call no_such_tool at `+bookflight+`: unknown tool "no_such_tool"`)
 	assert.Contains(t, errs, `no_such_tool`)
 }
 

@@ -58,7 +58,7 @@ func TestTimeout(t *testing.T) {
 		code, _, errs := call(t, append([]string{"-timeout", "1s"}, args...)...)
 		assert.Equal(t, 1, code, errs)
 		assert.Less(t, time.Since(start), 10*time.Second)
-		assert.Contains(t, errs, "mcpgen call: server/discover at "+where+": not done within -timeout 1s (it bounds the whole call, but for the time spent in forms; -timeout 0 waits forever)\n")
+		assert.Contains(t, errs, "mcpgen-call: server/discover at "+where+": not done within -timeout 1s (it bounds the whole call, but for the time spent in forms; -timeout 0 waits forever)\n")
 	}
 }
 
@@ -100,11 +100,11 @@ func TestWireShowsFailures(t *testing.T) {
 func TestDiscoverFailures(t *testing.T) {
 	code, _, errs := call(t, billing)
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^mcpgen call: server/discover at `+billing+`: HTTP 401 Unauthorized: .+ \(set -H 'Authorization: Bearer …'\)\n$`, errs)
+	assert.Regexp(t, `^mcpgen-call: server/discover at `+billing+`: HTTP 401 Unauthorized: .+ \(set -H 'Authorization: Bearer …'\)\n$`, errs)
 
 	code, _, errs = call(t, "-H", "Authorization: Bearer nobody", billing)
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^mcpgen call: server/discover at `+billing+`: HTTP 401 Unauthorized: .+ \(the server refused the Authorization header sent\)\n$`, errs)
+	assert.Regexp(t, `^mcpgen-call: server/discover at `+billing+`: HTTP 401 Unauthorized: .+ \(the server refused the Authorization header sent\)\n$`, errs)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -112,12 +112,12 @@ func TestDiscoverFailures(t *testing.T) {
 	ln.Close()
 	code, _, errs = call(t, closed)
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^mcpgen call: server/discover at `+closed+`: dial tcp .*connection refused\n$`, errs)
+	assert.Regexp(t, `^mcpgen-call: server/discover at `+closed+`: dial tcp .*connection refused\n$`, errs)
 
 	notMCP := strings.TrimSuffix(bookflight, "/mcp") + "/nope"
 	code, _, errs = call(t, notMCP)
 	assert.Equal(t, 1, code)
-	assert.Equal(t, "mcpgen call: initialize at "+notMCP+": HTTP 404 Not Found: 404 page not found (after server/discover: HTTP 404 Not Found: 404 page not found)\n", errs)
+	assert.Equal(t, "mcpgen-call: initialize at "+notMCP+": HTTP 404 Not Found: 404 page not found (after server/discover: HTTP 404 Not Found: 404 page not found)\n", errs)
 }
 
 // What allows the fallback to initialize: the server's word on the method
@@ -174,9 +174,9 @@ func TestInterruptExitStatus(t *testing.T) {
 	select {
 	case r := <-done:
 		assert.Equal(t, ExitInterrupted, r.code)
-		assert.Equal(t, "mcpgen call: interrupted (Ctrl-C)\n", r.errs)
+		assert.Equal(t, "mcpgen-call: interrupted (Ctrl-C)\n", r.errs)
 	case <-time.After(10 * time.Second):
-		t.Fatal("mcpgen call did not end on SIGINT")
+		t.Fatal("mcpgen-call did not end on SIGINT")
 	}
 }
 
@@ -188,13 +188,13 @@ func TestUnusedAnswers(t *testing.T) {
 		want string
 	}{
 		{[]string{"-answers", writeFile(t, `["decline","cancel"]`), bookflight, "book_flight", bookArgs},
-			"mcpgen call: 1 scripted answer was not used (the server asked 1 form): answer 2 (cancel)\n"},
+			"mcpgen-call: 1 scripted answer was not used (the server asked 1 form): answer 2 (cancel)\n"},
 		{[]string{"-decline", "-accept", `{"date":"2026-09-01"}`, bookflight, "book_flight", bookArgs},
-			"mcpgen call: 1 scripted answer was not used (the server asked 1 form): answer 2 (accept {\"date\":\"2026-09-01\"})\n"},
+			"mcpgen-call: 1 scripted answer was not used (the server asked 1 form): answer 2 (accept {\"date\":\"2026-09-01\"})\n"},
 		{[]string{"-accept", `{}`, "-cancel", bookflight, "book_flight", full},
-			"mcpgen call: 2 scripted answers were not used (the server asked no forms): answer 1 (accept {}), answer 2 (cancel)\n"},
+			"mcpgen-call: 2 scripted answers were not used (the server asked no forms): answer 1 (accept {}), answer 2 (cancel)\n"},
 		{[]string{"-decline", bookflight},
-			"mcpgen call: 1 scripted answer was not used (the server asked no forms): answer 1 (decline)\n"},
+			"mcpgen-call: 1 scripted answer was not used (the server asked no forms): answer 1 (decline)\n"},
 	} {
 		code, _, errs := call(t, tc.args...)
 		assert.Equal(t, 1, code, tc.args)
@@ -211,7 +211,7 @@ func TestScriptedAnswerReasked(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Contains(t, errs, "\nPlease check: date: must be a date as YYYY-MM-DD")
-	assert.Contains(t, errs, `mcpgen call: the server asked a form the answers do not cover: "Which day should the flight leave, and how many people are flying?\n\nPlease check: date: must be a date as YYYY-MM-DD`)
+	assert.Contains(t, errs, `mcpgen-call: the server asked a form the answers do not cover: "Which day should the flight leave, and how many people are flying?\n\nPlease check: date: must be a date as YYYY-MM-DD`)
 
 	code, out, errs = call(t, "-accept", `{"date":"2026-02-30"}`, "-accept", `{"date":"2026-02-03"}`, bookflight, "book_flight", bookArgs)
 	assert.Equal(t, 0, code, errs)

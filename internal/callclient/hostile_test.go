@@ -140,10 +140,10 @@ func TestHostileURLSchemes(t *testing.T) {
 		return map[string]any{"page": urlRequest("e1", link.Load().(string))}
 	}, "opened").start(t)
 	for _, tc := range []struct{ url, why string }{
-		{"javascript://example.com/%0Aalert(1)", `has scheme javascript:; mcpgen call opens only http and https URLs`},
+		{"javascript://example.com/%0Aalert(1)", `has scheme javascript:; mcpgen-call opens only http and https URLs`},
 		{"file://localhost/etc/passwd", `has scheme file:`},
 		{"smb://evil.example/share", `has scheme smb:`},
-		{"//evil.example/page", `has no scheme; mcpgen call opens only http and https URLs`},
+		{"//evil.example/page", `has no scheme; mcpgen-call opens only http and https URLs`},
 		{"data:text/html,<script>alert(1)</script>", `has scheme data:`},
 		{"http:///etc/passwd", `has no host`},
 		{"https://", `has no host`},
@@ -153,7 +153,7 @@ func TestHostileURLSchemes(t *testing.T) {
 		cmd, log := recorder(t)
 		code, _, errs := call(t, "-open-cmd", cmd, endpoint, "t", "{}")
 		assert.Equal(t, 1, code, tc.url)
-		assert.Contains(t, errs, "mcpgen call: URL elicitation e1: "+fmt.Sprintf("%q", tc.url), tc.url)
+		assert.Contains(t, errs, "mcpgen-call: URL elicitation e1: "+fmt.Sprintf("%q", tc.url), tc.url)
 		assert.Contains(t, errs, tc.why, tc.url)
 		assert.Empty(t, opened(t, log), tc.url)
 	}
@@ -183,7 +183,7 @@ func TestHostileURLOpensBounded(t *testing.T) {
 		cmd, log := recorder(t)
 		code, _, errs := call(t, "-open-cmd", cmd, endpoint, "t", "{}")
 		assert.Equal(t, 1, code, errs)
-		assert.Contains(t, errs, fmt.Sprintf("; mcpgen call opens at most %d (mcpgen call's limit MaxURLOpens)", MaxURLOpens))
+		assert.Contains(t, errs, fmt.Sprintf("; mcpgen-call opens at most %d (mcpgen-call's limit MaxURLOpens)", MaxURLOpens))
 		assert.LessOrEqual(t, len(opened(t, log)), MaxURLOpens)
 	})
 	t.Run(Protocol2025, func(t *testing.T) {
@@ -191,7 +191,7 @@ func TestHostileURLOpensBounded(t *testing.T) {
 		code, out, errs := call(t, "-protocol", Protocol2025, "-open-cmd", cmd, pagesServer(t, 200, false), "t", "{}")
 		assert.Equal(t, 1, code, errs)
 		assert.Empty(t, out)
-		assert.Contains(t, errs, fmt.Sprintf("mcpgen call: the server asked to open page %d in this call (http://127.0.0.1:9/page/%d); mcpgen call opens at most %d (mcpgen call's limit MaxURLOpens)\n",
+		assert.Contains(t, errs, fmt.Sprintf("mcpgen-call: the server asked to open page %d in this call (http://127.0.0.1:9/page/%d); mcpgen-call opens at most %d (mcpgen-call's limit MaxURLOpens)\n",
 			MaxURLOpens+1, MaxURLOpens, MaxURLOpens))
 		assert.Len(t, opened(t, log), MaxURLOpens)
 	})
@@ -241,7 +241,7 @@ func TestHostileListPages(t *testing.T) {
 	}}.start(t)
 	code, out, errs := call(t, endpoint)
 	assert.Equal(t, 1, code, errs)
-	assert.Equal(t, fmt.Sprintf("mcpgen call: tools/list: the server sent %d pages and a nextCursor for one more; mcpgen call follows at most %d (mcpgen call's limit MaxListPages)\n",
+	assert.Equal(t, fmt.Sprintf("mcpgen-call: tools/list: the server sent %d pages and a nextCursor for one more; mcpgen-call follows at most %d (mcpgen-call's limit MaxListPages)\n",
 		MaxListPages, MaxListPages), errs)
 	assert.Equal(t, int64(MaxListPages), pages.Load())
 	assert.True(t, strings.HasPrefix(out, "tool1\n"), out)
@@ -273,7 +273,7 @@ func TestHostileHugeList(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		written.Store(int64(hugeList(w, id, size)))
 	}}.start(t)
-	want := "the server sent more than 32 MiB in this call (mcpgen call's limit MaxReadBytes)\n"
+	want := "the server sent more than 32 MiB in this call (mcpgen-call's limit MaxReadBytes)\n"
 	code, _, errs := call(t, endpoint)
 	assert.Equal(t, 1, code, errs)
 	assert.True(t, strings.HasSuffix(errs, want), errs)
@@ -346,13 +346,13 @@ func TestHostileHugeForm(t *testing.T) {
 	code, out, errs := call(t, "-accept", "{}", endpoint, "t", "{}")
 	assert.Equal(t, 1, code, errs)
 	assert.Empty(t, out)
-	assert.Regexp(t, `mcpgen call: the form "Fill in everything": the requestedSchema is \d+ bytes; mcpgen call shows forms of at most 1 MiB \(mcpgen call's limit MaxFormBytes\)\n`, errs)
+	assert.Regexp(t, `mcpgen-call: the form "Fill in everything": the requestedSchema is \d+ bytes; mcpgen-call shows forms of at most 1 MiB \(mcpgen-call's limit MaxFormBytes\)\n`, errs)
 
 	fields.Store(5000)
 	code, out, errs = call(t, "-accept", "{}", endpoint, "t", "{}")
 	assert.Equal(t, 1, code, errs)
 	assert.Empty(t, out)
-	assert.Contains(t, errs, `mcpgen call: the form "Fill in everything": the requestedSchema has 5000 properties; mcpgen call shows forms of at most 1000 fields (mcpgen call's limit MaxFormFields)`+"\n")
+	assert.Contains(t, errs, `mcpgen-call: the form "Fill in everything": the requestedSchema has 5000 properties; mcpgen-call shows forms of at most 1000 fields (mcpgen-call's limit MaxFormFields)`+"\n")
 
 	fields.Store(MaxFormFields)
 	code, out, errs = call(t, "-accept", "{}", endpoint, "t", "{}")
@@ -410,9 +410,9 @@ func TestHostileStalledServer(t *testing.T) {
 	}.start(t)
 	code, _, errs := call(t, "-timeout", "1s", endpoint, "stall", "{}")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "mcpgen call: tools/call stall at "+endpoint+": not done within -timeout 1s (it bounds the whole call")
+	assert.Contains(t, errs, "mcpgen-call: tools/call stall at "+endpoint+": not done within -timeout 1s (it bounds the whole call")
 	code, _, errs = call(t, "-timeout", "1s", endpoint)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "mcpgen call: tools/list at "+endpoint+": not done within -timeout 1s (it bounds the whole call")
+	assert.Contains(t, errs, "mcpgen-call: tools/list at "+endpoint+": not done within -timeout 1s (it bounds the whole call")
 	once.Do(func() { close(stop) })
 }

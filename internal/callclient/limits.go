@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 )
 
-// Limits a server cannot push `mcpgen call` past. A server is a program of
+// Limits a server cannot push `mcpgen-call` past. A server is a program of
 // someone else's: whatever it sends, one call reads a bounded number of
 // bytes, follows a bounded number of tools/list pages, opens a bounded
 // number of pages, and shows no form larger than these; each limit reached
@@ -37,7 +37,7 @@ type limitError struct {
 }
 
 func (e *limitError) Error() string {
-	return fmt.Sprintf("%s (mcpgen call's limit %s)", e.What, e.Limit)
+	return fmt.Sprintf("%s (mcpgen-call's limit %s)", e.What, e.Limit)
 }
 
 // readBudget is MaxReadBytes for one call: every byte read from the server

@@ -52,7 +52,7 @@ func tools(ctx context.Context, cs *mcp.ClientSession) iter.Seq2[*mcp.Tool, erro
 			}
 			if page == MaxListPages {
 				yield(nil, fmt.Errorf("tools/list: %w", &limitError{Limit: "MaxListPages",
-					What: fmt.Sprintf("the server sent %d pages and a nextCursor for one more; mcpgen call follows at most %d", page, MaxListPages)}))
+					What: fmt.Sprintf("the server sent %d pages and a nextCursor for one more; mcpgen-call follows at most %d", page, MaxListPages)}))
 				return
 			}
 			params = &mcp.ListToolsParams{Cursor: res.NextCursor}

@@ -79,7 +79,7 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 	}
 	if len(raw) > MaxFormBytes {
 		return nil, &limitError{Limit: "MaxFormBytes",
-			What: fmt.Sprintf("the requestedSchema is %d bytes; mcpgen call shows forms of at most %s", len(raw), byteSize(MaxFormBytes))}
+			What: fmt.Sprintf("the requestedSchema is %d bytes; mcpgen-call shows forms of at most %s", len(raw), byteSize(MaxFormBytes))}
 	}
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
@@ -90,7 +90,7 @@ func parseSchema(schema any, order func(names []string) []string) ([]field, erro
 	}
 	if len(s.Properties) > MaxFormFields {
 		return nil, &limitError{Limit: "MaxFormFields",
-			What: fmt.Sprintf("the requestedSchema has %d properties; mcpgen call shows forms of at most %d fields", len(s.Properties), MaxFormFields)}
+			What: fmt.Sprintf("the requestedSchema has %d properties; mcpgen-call shows forms of at most %d fields", len(s.Properties), MaxFormFields)}
 	}
 	names := make([]string, 0, len(s.Properties))
 	for name := range s.Properties {

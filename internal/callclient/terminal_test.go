@@ -38,7 +38,7 @@ func TestClean(t *testing.T) {
 
 // TestHostileServerText: a server whose tool description, form message,
 // titles and result carry escape sequences, a carriage return, a bell and a
-// bidi override cannot drive the terminal of `mcpgen call`: none of them
+// bidi override cannot drive the terminal of `mcpgen-call`: none of them
 // reaches stdout or stderr raw, in the tool list, the form or the result.
 func TestHostileServerText(t *testing.T) {
 	const evil = "\x1b[2J\x1b]0;TITLE\a\r\u202e\u009b"

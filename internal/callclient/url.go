@@ -95,7 +95,7 @@ func (c *caller) newPage(id, link string) (again bool, err error) {
 	}
 	if len(c.pages) == MaxURLOpens {
 		return false, &limitError{Limit: "MaxURLOpens",
-			What: fmt.Sprintf("the server asked to open page %d in this call (%s); mcpgen call opens at most %d", MaxURLOpens+1, clean(link), MaxURLOpens)}
+			What: fmt.Sprintf("the server asked to open page %d in this call (%s); mcpgen-call opens at most %d", MaxURLOpens+1, clean(link), MaxURLOpens)}
 	}
 	if c.pages == nil {
 		c.pages = map[string]bool{}
@@ -119,10 +119,10 @@ func pageURL(s string) (*url.URL, error) {
 		if u.Scheme == "" {
 			what = "no scheme"
 		}
-		return nil, fmt.Errorf("%q has %s; mcpgen call opens only http and https URLs", clean(s), clean(what))
+		return nil, fmt.Errorf("%q has %s; mcpgen-call opens only http and https URLs", clean(s), clean(what))
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return nil, fmt.Errorf("%q has no host; mcpgen call opens only absolute http and https URLs", clean(s))
+		return nil, fmt.Errorf("%q has no host; mcpgen-call opens only absolute http and https URLs", clean(s))
 	}
 	return u, nil
 }

@@ -126,7 +126,7 @@ func TestURLModeDecline(t *testing.T) {
 	}
 	code, _, errs := call(t, "-H", "Authorization: Bearer bob-token", connect, "import_contacts", "{}")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, "mcpgen call: the server asks you to open a page and stdin is not a terminal")
+	assert.Contains(t, errs, "mcpgen-call: the server asks you to open a page and stdin is not a terminal")
 }
 
 // startConnect starts examples/connect for one test.

@@ -3,6 +3,7 @@ package docblocks
 import (
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -96,7 +97,8 @@ type program struct {
 }
 
 // programOf returns the Go program c runs, if it runs one of this
-// repository's: go run ./PKG, go tool mcpgen, mcpgen, mcpgen-vet.
+// repository's: go run ./PKG, go tool mcpgen (or mcpgen-call, mcpgen-vet),
+// mcpgen, mcpgen-call, mcpgen-vet.
 func programOf(c command) (program, bool) {
 	w := c.words
 	switch {
@@ -108,9 +110,9 @@ func programOf(c command) (program, bool) {
 		if i < len(w) && strings.HasPrefix(w[i], "./") && !strings.HasSuffix(w[i], ".go") {
 			return program{pkg: strings.TrimPrefix(w[i], "./"), args: w[i+1:]}, true
 		}
-	case len(w) >= 3 && w[0] == "go" && w[1] == "tool" && (w[2] == "mcpgen" || strings.HasSuffix(w[2], "/cmd/mcpgen")):
-		return program{pkg: "cmd/mcpgen", args: w[3:]}, true
-	case w[0] == "mcpgen" || w[0] == "mcpgen-vet":
+	case len(w) >= 3 && w[0] == "go" && w[1] == "tool" && repoCommands[path.Base(w[2])]:
+		return program{pkg: "cmd/" + path.Base(w[2]), args: w[3:]}, true
+	case repoCommands[w[0]]:
 		return program{pkg: "cmd/" + w[0], args: w[1:]}, true
 	}
 	return program{}, false
@@ -118,8 +120,11 @@ func programOf(c command) (program, bool) {
 
 var flagLine = regexp.MustCompile(`(?m)^\s+-{1,2}([A-Za-z0-9][\w.-]*)`)
 
+// repoCommands are this repository's commands, each the name of its directory in cmd/.
+var repoCommands = map[string]bool{"mcpgen": true, "mcpgen-call": true, "mcpgen-vet": true}
+
 // subcommands are mcpgen's; each has flags of its own.
-var subcommands = map[string]bool{"init": true, "call": true, "keygen": true, "preview": true}
+var subcommands = map[string]bool{"init": true, "keygen": true, "preview": true}
 
 // flagsOf returns the flags the program defines, read from its -h output
 // (the flag package's usage: "  -name value").
@@ -145,7 +150,7 @@ func flagsOf(t *testing.T, p program, sub string) map[string]bool {
 
 // checkCommand checks one command: the repository paths it names exist, and
 // the flags it gives one of this repository's programs are that program's
-// (a command after "--", as mcpgen call runs one, is checked the same way).
+// (a command after "--", as mcpgen-call runs one, is checked the same way).
 func checkCommand(t *testing.T, c command, dirs []string, flags map[string]map[string]bool) {
 	t.Helper()
 	for _, w := range c.words {

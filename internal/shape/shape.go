@@ -22,6 +22,12 @@
 //   - a type of the struct's own package is ".Name", and its underlying
 //     type follows once per field ("=…"): reflect calls package main
 //     "main", go/types by its import path;
+//   - an unexported field declared in another package is left out (it is
+//     reached through a type of the own package defined over another
+//     package's struct, type Stamp time.Time); its exported fields stay,
+//     since reflect cannot tell which package declared them: an exported
+//     field added to that struct by an update (type Link url.URL) makes
+//     the file stale, and go generate makes it current;
 //   - a type of another package is its import path and name only, unless
 //     it is a struct embedded from outside the standard library
 //     (encoding/json promotes its fields): then its exported fields follow,
@@ -158,15 +164,19 @@ func (w *Writer) EndField(tag string) {
 }
 
 // KeepField reports whether a field of a struct being spelled goes into
-// the digest: every field of a struct of the struct's own package or of an
-// unnamed struct, only the exported ones of a struct embedded from another
-// package (exportedOnly).
-func KeepField(name string, exportedOnly bool) bool {
-	if !exportedOnly {
+// the digest: its exported fields, and its unexported ones only when the
+// struct is not embedded from another package (exportedOnly) and the field
+// is declared in the struct's own package (ownField). An unexported field
+// of another package can change with that package (a dependency's update,
+// the Go release the server is built with) without changing the form; it
+// is reached through a type of the own package defined over another
+// package's struct (type Money dep.Decimal, type Stamp time.Time).
+func KeepField(name string, exportedOnly, ownField bool) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
 		return true
 	}
-	r, _ := utf8.DecodeRuneInString(name)
-	return unicode.IsUpper(r)
+	return !exportedOnly && ownField
 }
 
 // Of returns the digest's fields of struct type t, as reflect sees it.
@@ -236,7 +246,9 @@ func writeType(w *Writer, t reflect.Type, own string, embedded, exportedOnly boo
 		w.Write("struct{")
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !KeepField(f.Name, exportedOnly) {
+			// An unexported field's PkgPath is its package's ("main" for
+			// package main, as own is).
+			if !KeepField(f.Name, exportedOnly, f.PkgPath == "" || f.PkgPath == own) {
 				continue
 			}
 			w.StructField(f.Name, f.Anonymous)

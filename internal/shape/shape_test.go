@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 type before struct {
@@ -114,5 +115,36 @@ func TestEmbeddedOtherPackages(t *testing.T) {
 	}
 	if !strings.HasPrefix(f[1].Type, "^.window=struct{From string") {
 		t.Errorf("window spelled %q", f[1].Type)
+	}
+}
+
+// stamp is a type of this package defined over another package's struct,
+// all of whose fields are unexported: none of them goes into the digest,
+// so a dependency's update or a Go release that changes them does not make
+// healthy generated code look stale.
+type stamp time.Time
+
+type holdsStamp struct {
+	At stamp `json:"at"`
+}
+
+func TestOtherPackagesUnexportedFieldsLeftOut(t *testing.T) {
+	fields := Of(reflect.TypeFor[holdsStamp]())
+	if len(fields) != 1 || fields[0].Type != ".stamp=struct{}" {
+		t.Fatalf("Of(holdsStamp) = %+v, want one field of type .stamp=struct{} (time.Time's wall, ext, loc left out)", fields)
+	}
+	for _, c := range []struct {
+		name                   string
+		exportedOnly, ownField bool
+		keep                   bool
+	}{
+		{"Exported", true, false, true},
+		{"hidden", false, true, true}, // this package's own unexported field
+		{"wall", false, false, false}, // another package's, reached through a type defined over its struct
+		{"hidden", true, true, false}, // inside a struct embedded from another package
+	} {
+		if got := KeepField(c.name, c.exportedOnly, c.ownField); got != c.keep {
+			t.Errorf("KeepField(%q, exportedOnly %v, ownField %v) = %v, want %v", c.name, c.exportedOnly, c.ownField, got, c.keep)
+		}
 	}
 }

@@ -12,7 +12,11 @@
 // environment holds MCPGEN_DEV_AUTH_ANY_ADDR=1 ([EnvAnyAddr]). Before serving
 // anyone else, replace the middleware with auth.RequireBearerToken and a
 // verifier of real tokens (an OAuth 2.1 resource server: MCP 2026-07-28,
-// basic/authorization), keeping TokenInfo.UserID and Expiration set.
+// basic/authorization), keeping TokenInfo.UserID and Expiration set. The
+// guard judges the address the server listens on, so a reverse proxy on the
+// same machine (nginx, HAProxy) defeats it: every request then arrives from
+// loopback. Replace devauth before putting a proxy in front of a server
+// that others can reach.
 //
 // [SignIn] is the same for a browser: the development sign-in of the pages
 // of URL-mode questions (package runtime/page), fixed passwords for the same

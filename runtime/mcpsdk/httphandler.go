@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -75,9 +76,14 @@ type HTTPOptions struct {
 	// address holding as many as are free is refused with HTTP 429), so
 	// one address takes at most half of MaxSessions, and N addresses
 	// together leave about MaxSessions/(N+1) free for newcomers (10
-	// addresses: 90 of 1000), where the bound alone let 10 take all. Zero
-	// means DefaultMaxSessionsPerPrincipal (100); negative means no bound,
-	// and no fair share either.
+	// addresses: 90 of 1000), where the bound alone let 10 take all. When
+	// addresses have filled the server all the same (about 16 on the
+	// defaults), an address holding no session still gets one: the
+	// anonymous address holding the most loses its least recently used
+	// quiet session (its next request gets 404, and its client opens
+	// another). Sign-in is the real bound. Zero means
+	// DefaultMaxSessionsPerPrincipal (100); negative means no bound, no fair
+	// share and no reclaiming.
 	MaxSessionsPerPrincipal int
 	// MaxCallsPerSession is the most calls (JSON-RPC requests: tools/call,
 	// tools/list, …) one session has in flight at once: a POST on the
@@ -172,6 +178,7 @@ type Handler struct {
 	sessions   map[string]*session
 	principals map[string]int // open or opening sessions by principalOf
 	held       int            // open or opening sessions: the sum of principals
+	freed      chan struct{}  // a session's slot came back (see reclaim)
 }
 
 // HTTPHandler returns [NewHTTPHandler](s, nil): the endpoint every example
@@ -224,7 +231,7 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	}
 	h := &Handler{origin: httpserve.NewOriginGuard(allowedOriginsOption, o.AllowedOrigins), server: s, stateless: newStateless(s, httpserve.OriginGuard{}),
 		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout, abandoned: o.AbandonedSessionTimeout,
-		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}}
+		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}, freed: make(chan struct{}, 1)}
 	if o.MaxSessions > 0 {
 		so := &mcp.StreamableHTTPOptions{}
 		if o.SessionIdleTimeout > 0 {
@@ -275,6 +282,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // DELETE, or [Handler.CloseSessions]).
 func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 	principal, anonymous := h.principalOf(r)
+	if anonymous && h.perPrincipal > 0 {
+		h.reclaim(principal)
+	}
 	h.mu.Lock()
 	held, free := h.principals[principal], h.max-h.held
 	switch {
@@ -338,7 +348,63 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 		h.mu.Unlock()
 		h.release(principal)
 		<-h.slots
+		select {
+		case h.freed <- struct{}{}:
+		default:
+		}
 	}()
+}
+
+// reclaimWait bounds how long an initialize waits for the slot of a
+// session [Handler.reclaim] closed.
+const reclaimWait = 2 * time.Second
+
+// reclaim makes room for an initialize of newcomer, an anonymous address
+// holding no session, on a server whose sessions are all held: the
+// anonymous address holding the most sessions, when it holds two or more,
+// loses the one it used least recently among those with no call in flight
+// nor question pending (its client's next request gets 404 "session not
+// found" and starts a new session, MCP 2025-11-25 basic/transports). So no
+// number of addresses keeps a newcomer out while one of them holds more
+// than its share; a signed-in principal's sessions are never closed. It
+// waits at most reclaimWait for the slot to come back, and does nothing
+// when the server has a slot free or no session may be closed.
+func (h *Handler) reclaim(newcomer string) {
+	h.mu.Lock()
+	if h.held < h.max || h.principals[newcomer] > 0 {
+		h.mu.Unlock()
+		return
+	}
+	victim, most := "", 1
+	for p, n := range h.principals {
+		if n > most && !strings.HasPrefix(p, `"`) { // anonymous: principalOf quotes a signed-in one
+			victim, most = p, n
+		}
+	}
+	var oldest *session
+	var oldestUse time.Time
+	for _, s := range h.sessions {
+		if s.principal != victim {
+			continue
+		}
+		if used, quiet := s.quiet(); quiet && (oldest == nil || used.Before(oldestUse)) {
+			oldest, oldestUse = s, used
+		}
+	}
+	h.mu.Unlock()
+	if oldest == nil {
+		return
+	}
+	select { // a slot freed earlier is not this one
+	case <-h.freed:
+	default:
+	}
+	oldest.close("the server closed the session to make room for another client (its address held more than its share)")
+	_ = oldest.ss.Close()
+	select {
+	case <-h.freed:
+	case <-time.After(reclaimWait):
+	}
 }
 
 // release gives back a session slot of principal.

@@ -570,3 +570,58 @@ func TestAbandonedSessionsClose(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status, "a session slot is free again: %s", body)
 	assert.Zero(t, trip.Count(), "no branch ran")
 }
+
+// A server whose sessions anonymous addresses have filled (each within its
+// fair share) still opens one for a new address: the address holding the
+// most loses its least recently used quiet session, whose next request
+// gets 404 "session not found" (its client starts a new session). Before,
+// the new address got 503 until a session timed out.
+func TestNewAddressReclaimsFromTheLargest(t *testing.T) {
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{MaxSessions: 20, MaxSessionsPerPrincipal: 10})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(h.CloseSessions)
+	sessions := map[string][]*rawSession{}
+	for i := 2; h.Sessions() < 20; i++ {
+		require.Less(t, i, 40, "the server never filled: %d sessions", h.Sessions())
+		ip := fmt.Sprintf("127.0.0.%d", i)
+		c := fromAddress(t, ip)
+		for {
+			s, status, _ := openRaw(t, c, srv.URL, nil)
+			if status != http.StatusOK {
+				break
+			}
+			sessions[ip] = append(sessions[ip], s)
+		}
+	}
+	require.Len(t, sessions["127.0.0.2"], 10)
+	// The largest holder uses its first session now: it is the one used
+	// most recently, and is kept.
+	first := sessions["127.0.0.2"][0]
+	resp := first.do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	for i := 50; i < 55; i++ {
+		ip := fmt.Sprintf("127.0.0.%d", i)
+		_, status, body := openRaw(t, fromAddress(t, ip), srv.URL, nil)
+		require.Equal(t, http.StatusOK, status, "new address %s: %s", ip, body)
+	}
+	assert.Equal(t, 20, h.Sessions())
+	gone := 0
+	for _, s := range sessions["127.0.0.2"] {
+		resp := s.do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			gone++
+		}
+	}
+	assert.Equal(t, 5, gone, "the largest address gave up one session per newcomer")
+	resp = first.do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "its most recently used session was kept")
+}

@@ -155,6 +155,15 @@ func (s *session) end() {
 	s.open--
 }
 
+// quiet reports when the session's last request began, and whether it has
+// no call in flight and no question pending (an open GET stream does not
+// count: it carries no call).
+func (s *session) quiet() (lastUse time.Time, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last, s.calls == 0 && len(s.waits) == 0 && !s.closing
+}
+
 // idleSince reports whether no request of the session is open and none
 // began after t.
 func (s *session) idleSince(t time.Time) bool {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strings"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,11 +24,18 @@ const EnvPrincipal = "MCPGEN_PRINCIPAL"
 // runtime.Principal (a tool that offers the caller's own accounts, for
 // one), and it is bound into every requestState as over HTTP.
 //
+// A MCPGEN_PRINCIPAL with leading or trailing space, or a control
+// character (" ", "a\nb"), is an error: it would name no user, or forge a
+// log line.
+//
 // The hook ignores its arguments: call it with (ctx, nil) to log who the
 // server serves. The error, when neither names a user, says to set
 // MCPGEN_PRINCIPAL.
 func StdioPrincipal() (func(context.Context, *mcp.RequestExtra) string, error) {
 	name := os.Getenv(EnvPrincipal)
+	if name != "" && (strings.TrimSpace(name) != name || strings.IndexFunc(name, unicode.IsControl) >= 0) {
+		return nil, fmt.Errorf("mcpsdk: %s=%q: a principal has no leading or trailing space and no control character", EnvPrincipal, name)
+	}
 	if name == "" {
 		u, err := user.Current()
 		if err != nil || u.Username == "" {

@@ -25,3 +25,14 @@ func TestStdioPrincipal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, me.Username, p(context.Background(), nil))
 }
+
+// A principal that names no user, or would forge a log line, is refused
+// with the variable and the value named.
+func TestStdioPrincipalRefusesBlankAndControl(t *testing.T) {
+	for _, v := range []string{" ", " alice", "alice\t", "a\nb", "a\x1bb"} {
+		t.Setenv(mcpsdk.EnvPrincipal, v)
+		_, err := mcpsdk.StdioPrincipal()
+		require.Error(t, err, "%q", v)
+		assert.Contains(t, err.Error(), "MCPGEN_PRINCIPAL=")
+	}
+}

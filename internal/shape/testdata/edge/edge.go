@@ -143,3 +143,19 @@ type Embeds struct {
 	*runtime.Choice
 	Choices []runtime.Choice
 }
+
+// Stamp and Link are types of this package defined over another package's
+// struct: its unexported fields (all of Stamp's) are left out, since they
+// change with that package, not with the form.
+type (
+	Stamp time.Time
+	Link  url.URL
+	Lock  sync.Mutex
+)
+
+// Defined holds types of this package defined over other packages' structs.
+type Defined struct {
+	At    Stamp  `json:"at"`
+	Where *Link  `json:"where"`
+	Mu    []Lock `json:"-"`
+}
