@@ -289,12 +289,13 @@ func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (
 		// retry whose branch asked a question, its reply is settled while
 		// the form, as computed now, is the one answered; when its options
 		// changed since, it is asked again, as a question is.
-		rep, p, final, err := r.form(fm, st)
+		d, err := r.form(fm, st)
+		rep, p := d.rep, d.ask
 		switch {
 		case err != nil:
 			return nil, err
-		case final != nil:
-			return complete(final), nil
+		case d.final != nil:
+			return complete(d.final), nil
 		case p != nil:
 			base := &state{}
 			if st != nil {
