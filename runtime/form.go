@@ -230,8 +230,7 @@ type decision struct {
 // *protocol.Error.
 func (r *round) form(f *form, st *state) (decision, error) {
 	if f.page != nil {
-		rep, p, final, err := r.pageForm(f, st)
-		return decision{rep: rep, ask: p, final: final}, err
+		return r.pageForm(f, st)
 	}
 	if final := r.wrongOptions(f); final != nil {
 		return decision{final: final}, nil
