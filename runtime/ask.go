@@ -218,24 +218,24 @@ func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, er
 			f.message = m.ElicitMessage()
 		}
 	}
-	rep, p, final, err := a.r.form(f, a.r.st)
+	d, err := a.r.form(f, a.r.st)
 	switch {
 	case err != nil:
 		return "", err
-	case final != nil:
-		a.final = final
+	case d.final != nil:
+		a.final = d.final
 		return "", ErrInputRequired
-	case p != nil:
-		if ue := a.r.cannotSend(p); ue != nil {
+	case d.ask != nil:
+		if ue := a.r.cannotSend(d.ask); ue != nil {
 			return "", ue
 		}
-		a.pending = p
+		a.pending = d.ask
 		return "", ErrInputRequired
 	}
-	if rep.Question != nil {
-		a.settle(name, rep)
+	if d.rep.Question != nil {
+		a.settle(name, d.rep)
 	}
-	return rep.Action, nil
+	return d.rep.Action, nil
 }
 
 func describeTitle(name string, p *jsonschema.Schema) string {

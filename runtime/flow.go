@@ -229,12 +229,26 @@ func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (
 	if f.def.New == nil || f.def.Dispatch == nil {
 		return nil, errZeroFlow
 	}
-	return Converse(ctx, req, func(ctx context.Context, req *protocol.Request) (*Response, error) {
-		return f.call(ctx, opts, req)
-	})
+	return Converse(ctx, req, flowRequest{f: f, opts: opts}.run)
 }
 
-// call runs one request of the flow: what Call does for each round.
+// flowRequest is what runs each request of a call of a Flow (see
+// [Converse]): the flow and the options it is called with.
+type flowRequest struct {
+	f    *Flow
+	opts *Options
+}
+
+// run runs one request of the flow: what Call does for each round.
+func (fr flowRequest) run(ctx context.Context, req *protocol.Request) (*Response, error) {
+	return fr.f.call(ctx, fr.opts, req)
+}
+
+// call runs one request of the flow: it opens the round (the state is
+// judged first: it binds arguments that passed the checks after it when
+// it was issued), decodes the arguments (a tool error when they are
+// invalid), and runs the rest at most once per flow (see [round.once] and
+// [call.run]).
 func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
 	r, err := newRound(ctx, opts, f.def.Name, req)
 	if err != nil {
@@ -245,19 +259,10 @@ func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (
 		r.max = f.def.MaxRounds
 	}
 	if err := r.open(ctx); err != nil {
-		// The state is judged first: it binds arguments that passed the
-		// checks below when it was issued.
 		return nil, err
 	}
-	if len(f.def.Fields) == 0 && r.st != nil {
-		if rep, ok := r.st.Replies[""]; !ok || rep.Action != Accept {
-			// Nothing is asked before the branch of a flow without
-			// elicitable fields, so its states all carry Accept (see
-			// flowdef.Def.Dispatch): this one came from another flow of the same
-			// name, and Decline or Cancel, which its handler does not have,
-			// must not run.
-			return nil, r.reject(ctx, &bindError{"malformed", "requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"})
-		}
+	if err := f.checkBranch(ctx, r); err != nil {
+		return nil, err
 	}
 	args := f.def.New()
 	if err := f.decode(args, req); err != nil {
@@ -265,59 +270,91 @@ func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (
 		r.end(ctx, resp, nil)
 		return resp, nil
 	}
-	return r.once(ctx, func(ctx context.Context) (*Response, error) {
-		c := &call{f: f, r: r, args: args}
-		if resp, err := c.prepare(ctx); resp != nil || err != nil {
-			return resp, err
-		}
-		st := r.st
-		_, settled := st.replies()[""]
-		if st != nil && !settled && (len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "") {
-			return nil, r.reject(ctx, &bindError{"other_tool", "requestState was not issued by a flow"})
-		}
-		fm := c.form()
-		if st == nil && f.def.AcceptUnsealed {
-			if _, answered := req.InputResponses[f.def.Key]; answered {
-				// Opted in: the answer under the round-1 key is taken as
-				// the reply to the round-1 form (answers under other keys
-				// are ignored; without one the form is asked as on any
-				// first call).
-				st = c.unsealed(fm)
-			}
-		}
-		// The engine decides the tool's own form on every request: on a
-		// retry whose branch asked a question, its reply is settled while
-		// the form, as computed now, is the one answered; when its options
-		// changed since, it is asked again, as a question is.
-		rep, p, final, err := r.form(fm, st)
-		switch {
-		case err != nil:
-			return nil, err
-		case final != nil:
-			return complete(final), nil
-		case p != nil:
-			base := &state{}
-			if st != nil {
-				cp := *st // binding, flow id and round go on; issue replaces Asked
-				base = &cp
-				if settled {
-					// Asked again after the branch ran: the questions'
-					// replies stay (each is checked against its own
-					// digest), values kept from the old answers go.
-					base.Replies = maps.Clone(st.Replies)
-					delete(base.Replies, "")
-					base.Kept = nil
-				}
-			}
-			return r.askForm(base, p)
-		}
-		switch rep.Action {
-		case Accept, Decline, Cancel:
-		default:
-			return nil, r.reject(ctx, &bindError{"malformed", fmt.Sprintf("requestState has unknown branch %q", rep.Action)})
-		}
-		return c.dispatch(ctx, st, rep)
-	})
+	c := &call{f: f, r: r, args: args}
+	return r.once(ctx, c.run)
+}
+
+// checkBranch refuses (-32602) a state that resumes a flow without
+// elicitable fields on a branch other than Accept. Nothing is asked before
+// the branch of such a flow, so its states all carry Accept (see
+// flowdef.Def.Dispatch): this one came from another flow of the same name,
+// and Decline or Cancel, which its handler does not have, must not run.
+func (f *Flow) checkBranch(ctx context.Context, r *round) error {
+	if len(f.def.Fields) > 0 || r.st == nil {
+		return nil
+	}
+	if rep, ok := r.st.Replies[""]; ok && rep.Action == Accept {
+		return nil
+	}
+	return r.reject(ctx, &bindError{"malformed", "requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"})
+}
+
+// run is the part of a request that may run a branch (see [round.once]):
+// it shapes the tool's own form, decides it (see [round.form]) on every
+// request, and asks it, ends the call, or runs the branch of its reply. On
+// a retry whose branch asked a question, the form's reply is settled while
+// the form, as computed now, is the one answered; when its options changed
+// since, it is asked again, as a question is.
+func (c *call) run(ctx context.Context) (*Response, error) {
+	if resp, err := c.prepare(ctx); resp != nil || err != nil {
+		return resp, err
+	}
+	st := c.r.st
+	_, settled := st.replies()[""]
+	if st != nil && !settled && (len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "") {
+		return nil, c.r.reject(ctx, &bindError{"other_tool", "requestState was not issued by a flow"})
+	}
+	fm := c.form()
+	st = c.resumed(fm, st)
+	d, err := c.r.form(fm, st)
+	switch {
+	case err != nil:
+		return nil, err
+	case d.final != nil:
+		return complete(d.final), nil
+	case d.ask != nil:
+		return c.r.askForm(askBase(st, settled), d.ask)
+	}
+	switch d.rep.Action {
+	case Accept, Decline, Cancel:
+	default:
+		return nil, c.r.reject(ctx, &bindError{"malformed", fmt.Sprintf("requestState has unknown branch %q", d.rep.Action)})
+	}
+	return c.dispatch(ctx, st, d.rep)
+}
+
+// resumed returns the state the tool's form fm is decided from: st, or, on
+// a first call of a flow that opted in (//mcpgen:unsealed) carrying an
+// answer under the round-1 key, the state of that round (see unsealed):
+// the answer is taken as the reply to the round-1 form (answers under
+// other keys are ignored; without one the form is asked as on any first
+// call).
+func (c *call) resumed(fm *form, st *state) *state {
+	if st != nil || !c.f.def.AcceptUnsealed {
+		return st
+	}
+	if _, answered := c.r.req.InputResponses[c.f.def.Key]; !answered {
+		return st
+	}
+	return c.unsealed(fm)
+}
+
+// askBase returns the state a question asking the tool's form again is
+// sealed on: st's binding, flow id and round (issue replaces Asked), or an
+// empty one on a first call. Asked again after the branch ran (settled:
+// st holds the form's reply), the questions' replies stay (each is checked
+// against its own digest), and the values kept from the old answers go.
+func askBase(st *state, settled bool) *state {
+	if st == nil {
+		return &state{}
+	}
+	base := *st
+	if settled {
+		base.Replies = maps.Clone(st.Replies)
+		delete(base.Replies, "")
+		base.Kept = nil
+	}
+	return &base
 }
 
 // decode reads the request's arguments into args and checks them: the

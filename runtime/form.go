@@ -132,10 +132,6 @@ type memoEntry struct {
 // asks depend on which arguments a caller left out.
 const maxQuestions = 4096
 
-// memoised returns the requestedSchema of fields, the form's digest and
-// the schema encoded as JSON, from the memo when the form has no run-time
-// rules (building and remembering them on the first request), or nil, nil,
-// nil when it is not memoised.
 // schemaOf returns the requestedSchema of fields, and its JSON when the
 // memo holds it (a form without run-time rules, see memoised): the fields
 // asked again after a bad answer are most often the same few, and an
@@ -147,6 +143,10 @@ func (f *form) schemaOf(fields []string) (*jsonschema.Schema, []byte) {
 	return f.rules.schema(f.target, fields...), nil
 }
 
+// memoised returns the requestedSchema of fields, the form's digest and
+// the schema encoded as JSON, from the memo when the form has no run-time
+// rules (building and remembering them on the first request), or nil, nil,
+// nil when it is not memoised.
 func (f *form) memoised(fields []string) (*jsonschema.Schema, []byte, []byte) {
 	if f.memo == nil || !f.rules.empty() {
 		return nil, nil, nil
@@ -198,14 +198,26 @@ func (st *state) askedFor(name string) *asked {
 	return nil
 }
 
+// decision is what [round.form] decides for a form in this request: exactly
+// one of
+//   - ask: the question to ask next (see askForm);
+//   - final: a tool error that ends the call;
+//   - neither: the form is settled, rep is the user's action (with Accept
+//     the valid answer already applied to the form's target).
+type decision struct {
+	rep   reply
+	ask   *pendingQuestion
+	final *Result
+}
+
 // form decides form f in this request, resuming from st (the opened state;
-// nil on a first call). It returns exactly one of:
+// nil on a first call). It decides exactly one of:
 //   - rep: the form is settled (the user's action, with Accept the valid
 //     answer already applied to f.target; Decline and Cancel leave
 //     f.target alone). A form with nothing left to ask is settled as Accept
 //     with its fixed options and defaults, unless the user refused it
 //     before: a refusal is never turned into an accept;
-//   - p: the question to ask next (see askForm): the whole form, or, after
+//   - ask: the question to ask next (see askForm): the whole form, or, after
 //     an accepted answer that broke rules, the failing fields with the
 //     reason and the valid answers kept;
 //   - final: a tool error that ends the call (run-time rules that are wrong
@@ -216,206 +228,332 @@ func (st *state) askedFor(name string) *asked {
 // it under and the form, as computed now, has the same digest as then: when
 // the data changed, the new form is asked. A malformed answer is a -32602
 // *protocol.Error.
-func (r *round) form(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
+func (r *round) form(f *form, st *state) (decision, error) {
 	if f.page != nil {
 		return r.pageForm(f, st)
 	}
-	if f.fresh != nil {
-		if probs := f.rules.problems(f.fresh); len(probs) > 0 {
-			what := "the tool's form"
-			if f.name != "" {
-				what = "question " + strconv.Quote(f.name)
-			}
-			return reply{}, nil, ToolError("%s: the run-time options of %s are wrong: %s", r.name, what, strings.Join(probs, "; ")), nil
+	if final := r.wrongOptions(f); final != nil {
+		return decision{final: final}, nil
+	}
+	t := newFormTurn(f, st)
+	if final := f.rules.settle(r.name, f.target, r.userAnswers(t.prev, t.hasPrev, t.last)); final != nil {
+		return decision{final: final}, nil
+	}
+	t.shape()
+	if t.hasPrev && equalDigest(t.prev.Question, t.digest()) {
+		if t.prev.Action != Accept || f.target.ApplyContent(f.rules.withFixed(t.prev.Content)) == nil {
+			return decision{rep: t.prev}, nil // settled in an earlier round, and still so
 		}
 	}
-	replies := st.replies()
-	prev, hasPrev := replies[f.name]
-	last := st.askedFor(f.name)
-	if final := f.rules.settle(r.name, f.target, r.userAnswers(prev, hasPrev, last)); final != nil {
-		return reply{}, nil, final, nil
+	nothingToAsk := t.empty || f.optionalNotAsked && !f.mustAsk(t.schema())
+	if nothingToAsk && t.last != nil && !t.lastMatches() {
+		var err error
+		if t.last, err = r.resumeChanged(t.last, f.rules, t.schema(), t.digest()); err != nil {
+			return decision{}, err
+		}
 	}
-	fields := f.fields
-	if fields == nil {
-		fields = f.target.MissingFields()
+	if t.empty || t.last == nil && nothingToAsk {
+		// Nothing to ask (every field holds a value or its only option),
+		// or only optional fields the tool does without.
+		return r.settleUnasked(t)
+	}
+	p := r.nextQuestion(t)
+	if t.last != nil && t.lastMatches() {
+		return r.judge(t, p)
+	}
+	return t.ask(p), nil
+}
+
+// wrongOptions returns the tool error that ends the call when the
+// run-time rules of f are wrong in themselves (checked against a fresh
+// value, see rules.problems), or nil.
+func (r *round) wrongOptions(f *form) *Result {
+	if f.fresh == nil {
+		return nil
+	}
+	probs := f.rules.problems(f.fresh)
+	if len(probs) == 0 {
+		return nil
+	}
+	what := "the tool's form"
+	if f.name != "" {
+		what = "question " + strconv.Quote(f.name)
+	}
+	return ToolError("%s: the run-time options of %s are wrong: %s", r.name, what, strings.Join(probs, "; "))
+}
+
+// formTurn is one decision of a form in a request: the form, what the
+// state says of it (its reply from an earlier round, what the last round
+// asked of it), and the fields it asks with their requestedSchema and
+// digest as computed now, built when first needed (a call that asks
+// nothing builds none).
+type formTurn struct {
+	f       *form
+	st      *state
+	prev    reply  // the form's reply in the state, when hasPrev
+	hasPrev bool   // the state holds a reply of the form
+	last    *asked // what the last round asked of the form; nil: something else
+	fields  []string
+	empty   bool // the form, as computed now, asks no field
+	whole   *jsonschema.Schema
+	// wholeJSON is whole encoded, when the memo holds it (else nil).
+	wholeJSON []byte
+	d         []byte // the digest of the whole form
+}
+
+// newFormTurn returns the turn of f resuming from st (nil on a first
+// call): its reply and what the last round asked of it.
+func newFormTurn(f *form, st *state) *formTurn {
+	t := &formTurn{f: f, st: st, last: st.askedFor(f.name)}
+	t.prev, t.hasPrev = st.replies()[f.name]
+	return t
+}
+
+// shape fixes the fields the form asks (f.fields, else the target's
+// missing ones, read after rules.settle took what it could), the run-time
+// rules they are judged by, and whether it asks nothing: the form as it
+// was shown when the user confirmed the one option left of a field (see
+// rules.confirmedShown) while that answer stands.
+func (t *formTurn) shape() {
+	f := t.f
+	t.fields = f.fields
+	if t.fields == nil {
+		t.fields = f.target.MissingFields()
 	}
 	if alt := f.rules.confirmedShown(); alt != nil {
 		// The user answered the one option left of a field that was asked
 		// again because an earlier answer was no longer an option: the
 		// answer is to the form as it was shown (the field in it, not
 		// taken), so that shape is the one judged while it stands.
-		d := formDigest(f.key, f.message, alt.schema(f.target, fields...), alt)
-		if last != nil && equalDigest(last.Question, d) || hasPrev && equalDigest(prev.Question, d) {
+		d := formDigest(f.key, f.message, alt.schema(f.target, t.fields...), alt)
+		if t.last != nil && equalDigest(t.last.Question, d) || t.hasPrev && equalDigest(t.prev.Question, d) {
 			*f.rules = *alt
 		}
 	}
-	// The whole form's requestedSchema and digest come from the memo, or
-	// are built when first needed (a call that asks nothing builds none).
-	var whole *jsonschema.Schema
-	var d, wholeJSON []byte
-	if len(fields) > 0 {
-		whole, d, wholeJSON = f.memoised(fields)
-	}
-	schema := func() *jsonschema.Schema {
-		if whole == nil {
-			whole = f.rules.schema(f.target, fields...)
-		}
-		return whole
-	}
-	digest := func() []byte {
-		if d == nil {
-			d = formDigest(f.key, f.message, schema(), f.rules)
-		}
-		return d
+	if len(t.fields) > 0 {
+		t.whole, t.d, t.wholeJSON = f.memoised(t.fields)
 	}
 	// Without run-time rules the form asks exactly fields.
-	empty := len(fields) == 0
+	t.empty = len(t.fields) == 0
 	if !f.rules.empty() {
-		empty = schema().Properties.Len() == 0
+		t.empty = t.schema().Properties.Len() == 0
 	}
-	if hasPrev && equalDigest(prev.Question, digest()) {
-		if prev.Action != Accept || f.target.ApplyContent(f.rules.withFixed(prev.Content)) == nil {
-			return prev, nil, nil, nil
-		}
+}
+
+// schema returns the whole form's requestedSchema, building it on first use.
+func (t *formTurn) schema() *jsonschema.Schema {
+	if t.whole == nil {
+		t.whole = t.f.rules.schema(t.f.target, t.fields...)
 	}
-	nothingToAsk := empty || f.optionalNotAsked && !f.mustAsk(schema())
-	if nothingToAsk && last != nil && !equalDigest(last.Question, digest()) {
-		if last, err = r.resumeChanged(last, f.rules, schema(), digest()); err != nil {
-			return reply{}, nil, nil, err
-		}
+	return t.whole
+}
+
+// digest returns the whole form's digest, computing it on first use.
+func (t *formTurn) digest() []byte {
+	if t.d == nil {
+		t.d = formDigest(t.f.key, t.f.message, t.schema(), t.f.rules)
 	}
-	if empty || last == nil && nothingToAsk {
-		// Nothing to ask (every field holds a value or its only option),
-		// or only optional fields the tool does without.
-		if hasPrev && prev.Action != Accept {
-			return prev, nil, nil, nil
-		}
-		if last != nil {
-			er, answered, err := r.answer(last)
-			if err != nil {
-				return reply{}, nil, nil, err
-			}
-			if answered && er.Action != Accept {
-				return reply{Question: digest(), Action: er.Action, Content: f.rules.withFixed(last.Content), Fields: last.Fields}, nil, nil, nil
-			}
-		}
-		// Values the user gave for fields the form still has are kept
-		// when an accepted form is settled again with other options (a
-		// question's round, after the tool's form changed).
-		var kept map[string]any
-		if hasPrev {
-			kept = inForm(prev.Content, schema())
-		}
-		content := f.rules.withFixed(kept)
-		if len(f.rules.defaultsOf()) > 0 {
-			for pair := schema().Properties.Oldest(); pair != nil; pair = pair.Next() {
-				if _, given := content[pair.Key]; given {
-					continue
-				}
-				if def, ok := f.rules.defaultOf(pair.Key); ok && !slices.Contains(schema().Required, pair.Key) {
-					if content == nil {
-						content = map[string]any{}
-					}
-					content[pair.Key] = def
-				}
-			}
-		}
-		var given []string
-		if !f.rules.empty() {
-			given = slices.Collect(maps.Keys(content))
-		}
-		ve, err := applyAnswer(f.target, f.rules, content, given)
+	return t.d
+}
+
+// lastMatches reports whether the last round asked the form as it is now
+// (t.last must be set).
+func (t *formTurn) lastMatches() bool { return equalDigest(t.last.Question, t.digest()) }
+
+// refused returns the reply that settles the form with action, a Decline
+// or Cancel of what the last round asked.
+func (t *formTurn) refused(action Action) decision {
+	return decision{rep: reply{Question: t.digest(), Action: action, Content: t.f.rules.withFixed(t.last.Content), Fields: t.last.Fields}}
+}
+
+// defaultFor returns the default of field name when the form takes it for
+// a field left empty: it has one, and the field is not required.
+func (t *formTurn) defaultFor(name string) (any, bool) {
+	def, ok := t.f.rules.defaultOf(name)
+	if !ok || slices.Contains(t.schema().Required, name) {
+		return nil, false
+	}
+	return def, true
+}
+
+// settleUnasked settles a form with nothing to ask: a refusal before (a
+// reply, or an answer to the last round) stands; else it is accepted with
+// the values kept from an accepted reply, its fixed options and defaults,
+// applied to the target (a tool error when they fail its rules).
+func (r *round) settleUnasked(t *formTurn) (decision, error) {
+	f := t.f
+	if t.hasPrev && t.prev.Action != Accept {
+		return decision{rep: t.prev}, nil
+	}
+	if t.last != nil {
+		er, answered, err := r.answer(t.last)
 		if err != nil {
-			return reply{}, nil, nil, err
+			return decision{}, err
 		}
-		if ve != nil {
-			return reply{}, nil, ToolError("%s: %v", r.name, ve), nil
+		if answered && er.Action != Accept {
+			return t.refused(er.Action), nil
 		}
-		return reply{Action: Accept, Content: f.rules.taken(content)}, nil, nil, nil
 	}
-	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, always: f.always, unaskable: f.unaskable}
-	if last != nil || hasPrev {
-		// Asked before in this call: a new key, so that no answer to the
-		// earlier form is taken for this one.
-		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
+	content := t.unaskedContent()
+	var given []string
+	if !f.rules.empty() {
+		given = slices.Collect(maps.Keys(content))
 	}
-	if last != nil && !equalDigest(last.Question, digest()) {
-		if _, answered := r.req.InputResponses[last.Key]; answered {
+	ve, err := applyAnswer(f.target, f.rules, content, given)
+	if err != nil {
+		return decision{}, err
+	}
+	if ve != nil {
+		return decision{final: ToolError("%s: %v", r.name, ve)}, nil
+	}
+	return decision{rep: reply{Action: Accept, Content: f.rules.taken(content)}}, nil
+}
+
+// unaskedContent returns what a form settled without asking is accepted
+// with: the values the user gave for fields the form still has, kept when
+// an accepted form is settled again with other options (a question's
+// round, after the tool's form changed), its fixed options, and the
+// defaults of the optional fields left.
+func (t *formTurn) unaskedContent() map[string]any {
+	var kept map[string]any
+	if t.hasPrev {
+		kept = inForm(t.prev.Content, t.schema())
+	}
+	content := t.f.rules.withFixed(kept)
+	if len(t.f.rules.defaultsOf()) == 0 {
+		return content
+	}
+	for pair := t.schema().Properties.Oldest(); pair != nil; pair = pair.Next() {
+		if _, given := content[pair.Key]; given {
+			continue
+		}
+		if def, ok := t.defaultFor(pair.Key); ok {
+			if content == nil {
+				content = map[string]any{}
+			}
+			content[pair.Key] = def
+		}
+	}
+	return content
+}
+
+// nextQuestion returns the question that asks the form again or for the
+// first time, before any answer is judged: its key (a new one when asked
+// before in this call, so that no answer to the earlier form is taken for
+// this one) and, when the options changed under answers the user gave, the
+// reason. It notes in r.changed an answer to a form that changed since.
+func (r *round) nextQuestion(t *formTurn) *pendingQuestion {
+	f := t.f
+	p := &pendingQuestion{name: f.name, key: f.key, message: f.message, always: f.always, unaskable: f.unaskable}
+	if t.last != nil || t.hasPrev {
+		p.key = f.key + "_" + strconv.Itoa(t.st.Round+1)
+	}
+	if t.last != nil && !t.lastMatches() {
+		if _, answered := r.req.InputResponses[t.last.Key]; answered {
 			r.changed = true // see refuse
 		}
 	}
-	if f.rules != nil && len(f.rules.stale) > 0 && (last == nil || !equalDigest(last.Question, digest())) {
+	if f.rules != nil && len(f.rules.stale) > 0 && (t.last == nil || !t.lastMatches()) {
 		// The options changed under answers the user gave: the form is
 		// asked again saying which are no longer among them.
 		p.problem = strings.Join(f.rules.stale, "; ")
 	}
-	if last != nil && equalDigest(last.Question, digest()) {
-		er, answered, err := r.answer(last)
-		switch {
-		case err != nil:
-			return reply{}, nil, nil, err
-		case !answered:
-			// Asked again as it stands: the same fields, the answers kept.
-			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
-			p.content = last.Content
-		case er.Action != Accept:
-			return reply{Question: digest(), Action: er.Action, Content: f.rules.withFixed(last.Content), Fields: last.Fields}, nil, nil, nil
-		case er.Refused != "":
-			// The client refused its own answer (protocol.ElicitResult's
-			// Refused): the same fields again,
-			// with its reason, the answers kept from earlier rounds kept.
-			r.reasked = append(r.reasked, last.Fields...)
-			p.schema, p.schemaJSON = f.schemaOf(last.Fields)
-			p.content, p.problem = last.Content, er.Refused
-		default:
-			if len(er.Content) == 0 && len(schema().Required) > 0 {
-				// Accepted with nothing in it: a client that could not show
-				// the form (one that replaces a form it cannot render with
-				// a yes/no box) answers so; askForm ends the call the
-				// second time.
-				r.emptyAccept = true
-			}
-			merged := maps.Clone(last.Content)
-			if merged == nil {
-				merged = map[string]any{}
-			}
-			f.rules.overlayFixed(merged) // a field never asked, left with one option, takes it now
-			for _, name := range last.Fields {
-				delete(merged, name)
-				if v, ok := er.Content[name]; ok {
-					merged[name] = v
-				} else if def, ok := f.rules.defaultOf(name); ok && !slices.Contains(schema().Required, name) {
-					merged[name] = def
-				}
-			}
-			ve, err := applyAnswer(f.target, f.rules, merged, last.Fields)
-			if err != nil {
-				return reply{}, nil, nil, err
-			}
-			if ve == nil && f.check != nil {
-				if cerr := f.check(); cerr != nil {
-					// Refused by the application: the whole form again,
-					// with its reason, nothing kept.
-					p.schema, p.content, p.problem = schema(), nil, cerr.Error()
-					break
-				}
-			}
-			if ve == nil {
-				return reply{Question: digest(), Action: Accept, Content: f.rules.taken(merged)}, nil, nil, nil
-			}
-			failing := ve.Fields()
-			r.reasked = append(r.reasked, failing...)
-			p.content = maps.Clone(f.rules.taken(merged))
-			maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
-			p.schema, p.schemaJSON = f.schemaOf(failing)
-			p.problem = ve.Error()
+	return p
+}
+
+// judge decides the form from the answer to the last round, which asked
+// it as it is now: none yet asks the same fields again with the answers
+// kept; a refusal settles it; an answer the client refused itself
+// (protocol.ElicitResult's Refused) asks the same fields again with its
+// reason; an accepted one is judged by judgeAccepted.
+func (r *round) judge(t *formTurn, p *pendingQuestion) (decision, error) {
+	er, answered, err := r.answer(t.last)
+	switch {
+	case err != nil:
+		return decision{}, err
+	case !answered:
+		// Asked again as it stands: the same fields, the answers kept.
+		p.schema, p.schemaJSON = t.f.schemaOf(t.last.Fields)
+		p.content = t.last.Content
+	case er.Action != Accept:
+		return t.refused(er.Action), nil
+	case er.Refused != "":
+		// The same fields again, with its reason, the answers kept from
+		// earlier rounds kept.
+		r.reasked = append(r.reasked, t.last.Fields...)
+		p.schema, p.schemaJSON = t.f.schemaOf(t.last.Fields)
+		p.content, p.problem = t.last.Content, er.Refused
+	default:
+		return r.judgeAccepted(t, p, er)
+	}
+	return t.ask(p), nil
+}
+
+// judgeAccepted decides the form from er, an accepted answer to the last
+// round: merged with the answers kept, applied to the target and passed
+// f.check, it settles the form; refused by the check, the whole form is
+// asked again with its reason, nothing kept; breaking rules, the failing
+// fields are asked again with the reason, the valid answers kept.
+func (r *round) judgeAccepted(t *formTurn, p *pendingQuestion, er *protocol.ElicitResult) (decision, error) {
+	f := t.f
+	if len(er.Content) == 0 && len(t.schema().Required) > 0 {
+		// Accepted with nothing in it: a client that could not show the
+		// form (one that replaces a form it cannot render with a yes/no
+		// box) answers so; askForm ends the call the second time.
+		r.emptyAccept = true
+	}
+	merged := t.merge(er)
+	ve, err := applyAnswer(f.target, f.rules, merged, t.last.Fields)
+	if err != nil {
+		return decision{}, err
+	}
+	if ve == nil && f.check != nil {
+		if cerr := f.check(); cerr != nil {
+			p.schema, p.content, p.problem = t.schema(), nil, cerr.Error()
+			return t.ask(p), nil
 		}
 	}
-	if p.schema == nil {
-		p.schema, p.schemaJSON = schema(), wholeJSON
+	if ve == nil {
+		return decision{rep: reply{Question: t.digest(), Action: Accept, Content: f.rules.taken(merged)}}, nil
 	}
-	p.digest = digest()
-	return reply{}, p, nil, nil
+	failing := ve.Fields()
+	r.reasked = append(r.reasked, failing...)
+	p.content = maps.Clone(f.rules.taken(merged))
+	maps.DeleteFunc(p.content, func(k string, _ any) bool { return slices.Contains(failing, k) })
+	p.schema, p.schemaJSON = f.schemaOf(failing)
+	p.problem = ve.Error()
+	return t.ask(p), nil
+}
+
+// merge returns the form's content after er, an accepted answer to the
+// last round: the answers kept from earlier rounds, the options left
+// with one choice, and for each field asked its answer, or its default
+// when left empty and optional.
+func (t *formTurn) merge(er *protocol.ElicitResult) map[string]any {
+	merged := maps.Clone(t.last.Content)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	t.f.rules.overlayFixed(merged) // a field never asked, left with one option, takes it now
+	for _, name := range t.last.Fields {
+		delete(merged, name)
+		if v, ok := er.Content[name]; ok {
+			merged[name] = v
+		} else if def, ok := t.defaultFor(name); ok {
+			merged[name] = def
+		}
+	}
+	return merged
+}
+
+// ask returns the decision to ask p, completed: the whole form when no
+// step chose fields, and the form's digest.
+func (t *formTurn) ask(p *pendingQuestion) decision {
+	if p.schema == nil {
+		p.schema, p.schemaJSON = t.schema(), t.wholeJSON
+	}
+	p.digest = t.digest()
+	return decision{ask: p}
 }
 
 // resumeChanged resumes from last, a form whose options changed since it

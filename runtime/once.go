@@ -99,111 +99,172 @@ func (r *round) once(ctx context.Context, run func(ctx context.Context) (*Respon
 		return run(ctx)
 	}
 	r.awaitPages(ctx)
-	store := r.o.Store
-	flow := r.flowIDText(r.st.FlowID)
 	expires := r.recordExpiry()
-	// The flow counts against its caller's quota from its claim on, and
-	// while its record is kept (by Options.Now, as the state's expiry).
-	caller, flows := r.caller(), quotaFor(store, flowEntries)
-	ok, counted, first := flows.take(caller, flow, r.st.closes().Add(r.o.ClockSkew), r.o.Now(), r.o.MaxFlowsPerPrincipal)
-	if !ok {
-		return nil, r.overQuota(ctx, caller, first)
+	c, err := r.countFlow(ctx)
+	if err != nil {
+		return nil, err
 	}
-	uncount := func() {
-		if counted {
-			flows.release(caller, flow)
-		}
+	if resp, done, err := r.claimFlow(ctx, c); done {
+		return resp, err
 	}
-	token := newToken()
-	lease := r.o.ClaimLease
-	deadline := time.Now().Add(r.o.ClaimWait)
-	pause := 2 * time.Millisecond
-	var claimed time.Time
-	for {
-		claimed = time.Now()
-		rec, err := store.Claim(ctx, flow, token, r.st.Epoch, lease)
-		if (err != nil && !errors.Is(err, ErrClaimed)) || rec != nil {
-			uncount() // a replay, or refused: this request adds nothing
-		}
-		if err == nil && rec != nil {
-			resp, derr := decodeRecord(rec)
-			if errors.Is(derr, ErrStore) {
-				return nil, r.storeFailed(ctx, derr)
-			}
-			r.replayed = true
-			r.end(ctx, resp, derr)
-			return resp, derr
-		}
-		if err == nil {
-			break
-		}
-		if errors.Is(err, ErrEpoch) {
-			// This flow can never complete: its pages, and the answers on
-			// them, are done with.
-			r.dropPages(context.WithoutCancel(ctx))
-			return nil, r.forgotten(ctx, err)
-		}
-		if !errors.Is(err, ErrClaimed) {
-			return nil, r.storeFailed(ctx, fmt.Errorf("%w: claim: %w", ErrStore, err))
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			uncount()
-			return nil, r.busy(ctx, err)
-		}
-		t := time.NewTimer(min(pause, left))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			uncount()
-			return nil, r.busy(ctx, err)
-		case <-t.C:
-		}
-		pause = min(2*pause, 50*time.Millisecond)
-	}
-
-	// The store's writes after the branch must happen even when the
-	// request's context ends meanwhile (a client that went away): a
-	// completed branch without its record would run again once the lease
-	// ends.
-	bg := context.WithoutCancel(ctx)
-	runCtx, cancel := context.WithCancelCause(ctx)
-	k := &keeper{store: store, ctx: bg, flow: flow, token: token, lease: lease, last: claimed, cancel: cancel}
-	k.start()
-	resp, err = run(runCtx)
-	k.stop()
-	cancel(nil)
+	resp, err = r.runClaimed(ctx, c, run)
 	var pe *protocol.Error
-	switch {
-	case !r.ran || errors.As(err, &pe) || (err == nil && (resp == nil || resp.Result == nil)):
+	if !r.ran || errors.As(err, &pe) || (err == nil && (resp == nil || resp.Result == nil)) {
 		// No branch ran (a tool error that asks for arguments, a malformed
 		// answer), or it asked again: the next round (or a corrected retry)
 		// may run.
-		uncount()
-		if rerr := store.Release(bg, flow, token); rerr != nil {
-			return nil, r.storeFailed(ctx, fmt.Errorf("%w: release: %w", ErrStore, rerr))
-		}
-		if err == nil && resp != nil && resp.Result != nil {
-			r.dropPages(bg) // the call ended without a branch (the round limit): its pages are done with
-		}
-		return resp, err
-	default:
-		// The branch ran: its response is the flow's, now and on every
-		// replay. When recording fails (Redis at maxmemory, restarting),
-		// the claim must not lapse, or a replay after its lease would run
-		// the branch again: holdUnrecorded keeps it for the flow's lifetime
-		// and goes on trying to record.
-		r.dropPages(bg)
-		rec := encodeRecord(resp, err)
-		if rerr := store.Record(bg, flow, token, rec, expires); rerr != nil && !errors.Is(rerr, ErrClaimLost) {
-			if r.o.Logger != nil {
-				r.o.Logger.LogAttrs(ctx, slog.LevelWarn, "mcpgen: the flow's result was not recorded yet; its claim is held until the flow expires (replays are told to retry later) while recording is retried",
-					slog.String("tool", r.name), slog.String("flow_id", flow), slog.String("err", rerr.Error()))
-			}
-			go holdUnrecorded(bg, store, flow, token, rec, expires, r.o.Logger)
-		}
-		return resp, err
+		return r.releaseClaim(ctx, c, resp, err)
 	}
+	return r.recordBranch(ctx, c, expires, resp, err)
+}
+
+// flowClaim is a retry's claim on its flow (see [round.once]): the flow
+// id, the request's token, and how the flow counts against its caller's
+// quota.
+type flowClaim struct {
+	flow    string    // the flow id, as the store keys it
+	token   string    // the claim's token, this request's
+	claimed time.Time // when the claim was taken
+	caller  string    // whom the flow counts against (see round.caller)
+	flows   *quota    // the flows counted per caller
+	counted bool      // this request counted the flow
+}
+
+// uncount stops counting the flow against its caller when this request
+// counted it: a replay, a refusal or a release adds nothing.
+func (c *flowClaim) uncount() {
+	if c.counted {
+		c.flows.release(c.caller, c.flow)
+	}
+}
+
+// countFlow counts r's flow against its caller's
+// [Options.MaxFlowsPerPrincipal] from its claim on, and while its record
+// is kept (by Options.Now, as the state's expiry), and returns the claim
+// to take; a caller at its limit is refused with -32603 ([ErrFlowQuota]).
+func (r *round) countFlow(ctx context.Context) (*flowClaim, error) {
+	c := &flowClaim{flow: r.flowIDText(r.st.FlowID), caller: r.caller(), flows: quotaFor(r.o.Store, flowEntries)}
+	ok, counted, first := c.flows.take(c.caller, c.flow, r.st.closes().Add(r.o.ClockSkew), r.o.Now(), r.o.MaxFlowsPerPrincipal)
+	if !ok {
+		return nil, r.overQuota(ctx, c.caller, first)
+	}
+	c.counted, c.token = counted, newToken()
+	return c, nil
+}
+
+// claimFlow claims c's flow for [Options.ClaimLease], waiting up to
+// [Options.ClaimWait] while another request holds it. done is false when
+// the claim is taken; else resp and err answer the request: the flow's
+// record replayed, or its refusal (the store forgot the flow, failed, or
+// the claim stayed held).
+func (r *round) claimFlow(ctx context.Context, c *flowClaim) (resp *Response, done bool, err error) {
+	deadline := time.Now().Add(r.o.ClaimWait)
+	pause := 2 * time.Millisecond
+	for {
+		c.claimed = time.Now()
+		rec, err := r.o.Store.Claim(ctx, c.flow, c.token, r.st.Epoch, r.o.ClaimLease)
+		if (err != nil && !errors.Is(err, ErrClaimed)) || rec != nil {
+			c.uncount() // a replay, or refused: this request adds nothing
+		}
+		switch {
+		case err == nil && rec != nil:
+			return r.replay(ctx, rec)
+		case err == nil:
+			return nil, false, nil
+		case errors.Is(err, ErrEpoch):
+			// This flow can never complete: its pages, and the answers on
+			// them, are done with.
+			r.dropPages(context.WithoutCancel(ctx))
+			return nil, true, r.forgotten(ctx, err)
+		case !errors.Is(err, ErrClaimed):
+			return nil, true, r.storeFailed(ctx, fmt.Errorf("%w: claim: %w", ErrStore, err))
+		}
+		if !pauseClaim(ctx, deadline, pause) {
+			c.uncount()
+			return nil, true, r.busy(ctx, err)
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// pauseClaim waits pause (at most until deadline) before a claim is tried
+// again; it reports false when the deadline passed or ctx ended first.
+func pauseClaim(ctx context.Context, deadline time.Time, pause time.Duration) bool {
+	left := time.Until(deadline)
+	if left <= 0 {
+		return false
+	}
+	t := time.NewTimer(min(pause, left))
+	select {
+	case <-ctx.Done():
+		t.Stop()
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// replay answers the request with rec, its flow's record: the response
+// (or error) of the branch that ran; a record that does not decode is a
+// store failure.
+func (r *round) replay(ctx context.Context, rec []byte) (resp *Response, done bool, err error) {
+	resp, derr := decodeRecord(rec)
+	if errors.Is(derr, ErrStore) {
+		return nil, true, r.storeFailed(ctx, derr)
+	}
+	r.replayed = true
+	r.end(ctx, resp, derr)
+	return resp, true, derr
+}
+
+// runClaimed runs run while c's claim is held, renewed every third of the
+// lease (see [keeper]); run's context ends when the claim is lost.
+func (r *round) runClaimed(ctx context.Context, c *flowClaim, run func(ctx context.Context) (*Response, error)) (*Response, error) {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	k := &keeper{store: r.o.Store, ctx: context.WithoutCancel(ctx), flow: c.flow, token: c.token, lease: r.o.ClaimLease, last: c.claimed, cancel: cancel}
+	k.start()
+	resp, err := run(runCtx)
+	k.stop()
+	cancel(nil)
+	return resp, err
+}
+
+// releaseClaim gives up c's claim after a request that ran no branch (or one
+// that asked again), returning resp and err as they are; a call that ended
+// without a branch (the round limit) drops its pages. The store's writes
+// happen even when the request's context ended meanwhile.
+func (r *round) releaseClaim(ctx context.Context, c *flowClaim, resp *Response, err error) (*Response, error) {
+	bg := context.WithoutCancel(ctx)
+	c.uncount()
+	if rerr := r.o.Store.Release(bg, c.flow, c.token); rerr != nil {
+		return nil, r.storeFailed(ctx, fmt.Errorf("%w: release: %w", ErrStore, rerr))
+	}
+	if err == nil && resp != nil && resp.Result != nil {
+		r.dropPages(bg) // the call ended without a branch (the round limit): its pages are done with
+	}
+	return resp, err
+}
+
+// recordBranch records resp and err, the outcome of the branch that ran, as the
+// flow's, now and on every replay, until expires. The store's writes
+// happen even when the request's context ended meanwhile (a client that
+// went away): a completed branch without its record would run again once
+// the lease ends. When recording fails (Redis at maxmemory, restarting),
+// the claim must not lapse, or a replay after its lease would run the
+// branch again: holdUnrecorded keeps it for the flow's lifetime and goes
+// on trying to record.
+func (r *round) recordBranch(ctx context.Context, c *flowClaim, expires time.Time, resp *Response, err error) (*Response, error) {
+	bg := context.WithoutCancel(ctx)
+	r.dropPages(bg)
+	rec := encodeRecord(resp, err)
+	if rerr := r.o.Store.Record(bg, c.flow, c.token, rec, expires); rerr != nil && !errors.Is(rerr, ErrClaimLost) {
+		if r.o.Logger != nil {
+			r.o.Logger.LogAttrs(ctx, slog.LevelWarn, "mcpgen: the flow's result was not recorded yet; its claim is held until the flow expires (replays are told to retry later) while recording is retried",
+				slog.String("tool", r.name), slog.String("flow_id", c.flow), slog.String("err", rerr.Error()))
+		}
+		go holdUnrecorded(bg, r.o.Store, c.flow, c.token, rec, expires, r.o.Logger)
+	}
+	return resp, err
 }
 
 // recordExpiry is when the store may drop the record of r's flow: not

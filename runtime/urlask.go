@@ -50,8 +50,8 @@ func newPageID() string {
 //     earlier round of this call) and its answer, read from the store, is
 //     applied to f.target (and passed f.check);
 //   - rep Decline or Cancel: the user refused to open the page;
-//   - p: the page to ask for: a new one, or, while the user has not
-//     completed it, the same one again (p.wait: not counted towards the
+//   - ask: the page to ask for: a new one, or, while the user has not
+//     completed it, the same one again (ask.wait: not counted towards the
 //     round limit) after waiting up to Options.PageWait for it; a 2025-11-25
 //     session, whose client waits for notifications/elicitation/complete
 //     rather than retrying, waits until the page expires and then hears it;
@@ -59,75 +59,136 @@ func newPageID() string {
 //     Options.PageURL) or the page expired while a legacy client waited.
 //
 // Store failures are a -32603 *protocol.Error; nothing runs unguarded.
-func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, final *Result, err error) {
+func (r *round) pageForm(f *form, st *state) (decision, error) {
 	what := "question " + strconv.Quote(f.name)
-	if r.req.Principal == "" {
-		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), which must check that the user who opens it "+
-			"is the one who called the tool, but this call has no authenticated user", r.name, what), nil
-	}
-	if r.o.PageURL == "" {
-		return reply{}, nil, nil, fmt.Errorf("mcpgen: %s is a URL-mode question (//mcpgen:question url), but Options.PageURL is not set", what)
+	if d, err := r.pageUnasked(what); d != nil || err != nil {
+		return *d, err
 	}
 	digest := formDigest(f.key, f.message, f.target.RequestedSchema(), f.rules)
 	prev, hasPrev := st.replies()[f.name]
 	if hasPrev && equalDigest(prev.Question, digest) {
-		if prev.Action != Accept {
-			return prev, nil, nil, nil
-		}
-		content, done, err := r.pageAnswer(prev.Page)
+		settled, err := r.pageSettled(f, prev)
 		if err != nil {
-			return reply{}, nil, nil, err
+			return decision{}, err
 		}
-		if done && f.target.ApplyContent(content) == nil {
-			r.pages = append(r.pages, prev.Page)
-			return prev, nil, nil, nil
+		if settled {
+			return decision{rep: prev}, nil
 		}
 		// The answer is gone (the store forgot it): ask again.
 	}
-	p = &pendingQuestion{name: f.name, key: f.key, message: f.message, digest: digest}
-	if st.askedFor(f.name) != nil || hasPrev {
+	last := st.askedFor(f.name)
+	p := &pendingQuestion{name: f.name, key: f.key, message: f.message, digest: digest}
+	if last != nil || hasPrev {
 		p.key = f.key + "_" + strconv.Itoa(st.Round+1)
 	}
-	if last := st.askedFor(f.name); last != nil && last.Page != "" && equalDigest(last.Question, digest) {
-		er, answered, err := r.answer(last)
-		if err != nil {
-			return reply{}, nil, nil, err
-		}
-		if answered && er.Action != Accept {
-			r.dropPage(last.Page)
-			return reply{Question: digest, Action: er.Action}, nil, nil, nil
-		}
-		content, done, gone, err := r.waitPage(last.Page, answered)
-		switch {
-		case err != nil:
-			return reply{}, nil, nil, err
-		case done:
-			problem := ""
-			if verr := f.target.ApplyContent(content); verr != nil {
-				problem = verr.Error() // the page checked it: another version of the question
-			} else if f.check != nil {
-				if cerr := f.check(); cerr != nil {
-					problem = cerr.Error()
-				}
-			}
-			if problem == "" {
-				r.pages = append(r.pages, last.Page)
-				return reply{Question: digest, Action: Accept, Page: last.Page}, nil, nil, nil
-			}
-			r.dropPage(last.Page)
-			p.problem = problem
-		case !gone && r.legacy():
-			return reply{}, nil, ToolError("%s: the page of %s was not completed before it expired; nothing was done", r.name, what), nil
-		case !gone:
-			p.page, p.url, p.wait = last.Page, r.pageURL(last.Page), true
-			return reply{}, p, nil, nil
+	if last != nil && last.Page != "" && equalDigest(last.Question, digest) {
+		if d, decided, err := r.pageProgress(f, last, p, what); decided || err != nil {
+			return d, err
 		}
 	}
 	if final, err := r.noURLElicitation(what); final != nil || err != nil {
 		// Ask returns it to the branch (see ErrUnaskable).
-		return reply{}, nil, nil, r.unaskable(f.name, undeclared(r.req, "URL-mode elicitation"), completeOrNil(final), err)
+		return decision{}, r.unaskable(f.name, undeclared(r.req, "URL-mode elicitation"), completeOrNil(final), err)
 	}
-	// A new page, bound to this flow and this user, ending with the flow.
+	// A page replaced by this new one (the question changed since it was
+	// asked) is done with, answered or not.
+	if last != nil && last.Page != "" {
+		r.dropPage(last.Page)
+	}
+	if hasPrev && prev.Page != "" {
+		r.dropPage(prev.Page)
+	}
+	return r.newPage(f, st, p, what)
+}
+
+// pageUnasked returns, when this call cannot ask question what in URL
+// mode at all, the decision that says so: a tool error without an
+// authenticated caller (the page must check the user who opens it), an
+// error without Options.PageURL. It returns nil, nil when it can.
+func (r *round) pageUnasked(what string) (*decision, error) {
+	if r.req.Principal == "" {
+		return &decision{final: ToolError("%s: %s is asked on the server's page (URL mode), which must check that the user who opens it "+
+			"is the one who called the tool, but this call has no authenticated user", r.name, what)}, nil
+	}
+	if r.o.PageURL == "" {
+		return &decision{}, fmt.Errorf("mcpgen: %s is a URL-mode question (//mcpgen:question url), but Options.PageURL is not set", what)
+	}
+	return nil, nil
+}
+
+// pageSettled reports whether prev, the question's reply from an earlier
+// round of this call, still settles it: a refusal does; an accept does
+// while the store keeps the page's answer, which is applied to f.target
+// again. False: the answer is gone, and the question is asked again.
+func (r *round) pageSettled(f *form, prev reply) (bool, error) {
+	if prev.Action != Accept {
+		return true, nil
+	}
+	content, done, err := r.pageAnswer(prev.Page)
+	if err != nil {
+		return false, err
+	}
+	if done && f.target.ApplyContent(content) == nil {
+		r.pages = append(r.pages, prev.Page)
+		return true, nil
+	}
+	return false, nil
+}
+
+// pageProgress decides question what from its page, asked by the last
+// round as it is now (last): a refusal to open it settles it; a completed
+// page whose answer applies to f.target and passes f.check settles it as
+// Accept; a page not completed yet is asked again as p (p.wait), or, for a
+// legacy client that waited until it expired, ends the call. decided is
+// false when a new page is to be asked: the page is gone, or its answer
+// was refused (p.problem says why).
+func (r *round) pageProgress(f *form, last *asked, p *pendingQuestion, what string) (d decision, decided bool, err error) {
+	er, answered, err := r.answer(last)
+	if err != nil {
+		return decision{}, true, err
+	}
+	if answered && er.Action != Accept {
+		r.dropPage(last.Page)
+		return decision{rep: reply{Question: p.digest, Action: er.Action}}, true, nil
+	}
+	content, done, gone, err := r.waitPage(last.Page, answered)
+	switch {
+	case err != nil:
+		return decision{}, true, err
+	case done:
+		if p.problem = pageProblem(f, content); p.problem == "" {
+			r.pages = append(r.pages, last.Page)
+			return decision{rep: reply{Question: p.digest, Action: Accept, Page: last.Page}}, true, nil
+		}
+		r.dropPage(last.Page)
+	case !gone && r.legacy():
+		return decision{final: ToolError("%s: the page of %s was not completed before it expired; nothing was done", r.name, what)}, true, nil
+	case !gone:
+		p.page, p.url, p.wait = last.Page, r.pageURL(last.Page), true
+		return decision{ask: p}, true, nil
+	}
+	return decision{}, false, nil
+}
+
+// pageProblem applies content, a completed page's answer, to f.target and
+// judges it by f.check; it returns what was wrong ("" when nothing was).
+func pageProblem(f *form, content map[string]any) string {
+	if verr := f.target.ApplyContent(content); verr != nil {
+		return verr.Error() // the page checked it: another version of the question
+	}
+	if f.check != nil {
+		if cerr := f.check(); cerr != nil {
+			return cerr.Error()
+		}
+	}
+	return ""
+}
+
+// newPage asks question what on a new page, bound to this flow and this
+// user and ending with the flow (st's expiry, else Options.TTL from now):
+// counted against the user's Options.MaxPagesPerPrincipal (a tool error
+// when at it), sealed and put in the store, and returned as p to ask.
+func (r *round) newPage(f *form, st *state, p *pendingQuestion, what string) (decision, error) {
 	expires := r.o.Now().Add(r.o.TTL)
 	if st != nil && st.Expires != 0 {
 		expires = time.Unix(st.Expires, 0)
@@ -136,39 +197,31 @@ func (r *round) pageForm(f *form, st *state) (rep reply, p *pendingQuestion, fin
 	if msg == "" {
 		msg = "Please provide: " + joinTitles(f.target)
 	}
-	// A page replaced by this new one (the question changed since it was
-	// asked) is done with, answered or not.
-	if last := st.askedFor(f.name); last != nil && last.Page != "" {
-		r.dropPage(last.Page)
-	}
-	if hasPrev && prev.Page != "" {
-		r.dropPage(prev.Page)
-	}
 	id := newPageID()
 	quota := quotaFor(r.o.Store, pageEntries)
 	ok, first, err := r.takePage(quota, id, expires)
 	if err != nil {
-		return reply{}, nil, nil, err
+		return decision{}, err
 	}
 	if !ok {
-		return reply{}, nil, ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
+		return decision{final: ToolError("%s: %s is asked on the server's page (URL mode), but %d pages asked of this user are still "+
 			"open (their calls have neither finished nor expired); nothing was done: finish one of those calls (complete its page, "+
 			"then call with its answer), or call again after %s",
-			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC")), nil
+			r.name, what, r.o.MaxPagesPerPrincipal, first.UTC().Format("15:04:05 UTC"))}, nil
 	}
 	rec, err := urlmode.SealRecord(r.o.Keys, id, &urlmode.Record{Question: f.page.Name, Principal: r.req.Principal,
 		FlowID: r.flowID(), Message: msg, Expires: expires.Unix()})
 	if err != nil {
 		quota.release(r.req.Principal, id)
-		return reply{}, nil, nil, err
+		return decision{}, err
 	}
 	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
 		quota.release(r.req.Principal, id)
-		return reply{}, nil, nil, r.pageStoreFailed(err)
+		return decision{}, r.pageStoreFailed(err)
 	}
 	r.created = append(r.created, id)
 	p.page, p.url = id, r.pageURL(id)
-	return reply{}, p, nil, nil
+	return decision{ask: p}, nil
 }
 
 // takePage counts page id, open until expires, against the caller's

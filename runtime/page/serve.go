@@ -21,100 +21,177 @@ import (
 // csrfField is the name of the form's hidden CSRF token input.
 const csrfField = "csrf_token"
 
+// ServeHTTP serves a question's page (GET, HEAD) and takes its answer
+// (POST): the page must open, the user signed in must be the one who
+// called the tool, and the answer posted must be readable, verified and
+// valid before it is stored, once.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	httpserve.BodyDeadline(w, r)
-	ctx := r.Context()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, HEAD, POST")
 		h.refuse(r, w, http.StatusMethodNotAllowed, "Method not allowed", "This page is opened with GET and sent with POST.", "method")
 		return
 	}
-	id := pageID(r.URL.Path)
-	if id == "" {
-		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
-		return
-	}
-	store := h.o.FlowStore()
-	sealed, answer, err := store.Page(ctx, id)
-	switch {
-	case errors.Is(err, runtime.ErrNoPage):
-		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "unknown id")
-		return
-	case err != nil:
-		h.storeFailed(ctx, w, id, err)
-		return
-	}
-	rec, err := urlmode.OpenRecord(h.o.Keys, id, sealed)
-	if err != nil {
-		// Not sealed by these keys for this id: a store shared with
-		// another deployment, or written by someone else.
-		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
-		return
-	}
-	principal, ok := h.p.Identify(w, r)
+	pg, ok := h.open(w, r)
 	if !ok {
-		return // the hook answered (a sign-in page)
-	}
-	if principal == "" || principal != rec.Principal {
-		h.refuse(r, w, http.StatusForbidden, "Not your request",
-			"This link belongs to a request started by another account than the one you are signed in with. Nothing was stored. "+
-				"Sign in with the account that started the request, or ask your assistant to start it again.", "other user")
 		return
 	}
-	if rec.Expired(h.now()) {
-		h.refuse(r, w, http.StatusGone, "Link expired",
-			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
-		return
-	}
-	if answer != nil {
-		h.refuse(r, w, http.StatusConflict, "Already completed",
-			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
-		return
-	}
-	q := urlmode.ByName(rec.Question)
-	if q == nil {
-		h.refuse(r, w, http.StatusServiceUnavailable, "Form unavailable",
-			"This server cannot show this form: it does not know the question "+rec.Question+
-				" (an instance running another version of the server?). Nothing was stored.", ErrNoQuestion.Error())
+	if !h.admit(w, r, pg) {
 		return
 	}
 	if r.Method != http.MethodPost {
-		h.form(w, http.StatusOK, id, principal, rec, q, nil)
+		h.form(w, http.StatusOK, pg.id, pg.principal, pg.rec, pg.q, nil)
 		return
 	}
+	if !h.readPost(w, r) {
+		return
+	}
+	content, ok := h.check(w, r, pg)
+	if !ok {
+		return
+	}
+	h.complete(w, r, pg, content)
+}
+
+// pageRequest is a request for a page that opened: its id, the record the
+// store keeps for it, whether it was completed, and, once admitted, the
+// signed-in user and the question it asks.
+type pageRequest struct {
+	id        string
+	store     runtime.Store // the store the page was read from
+	rec       *urlmode.Record
+	answered  bool // the page was completed
+	principal string
+	q         *urlmode.Question
+}
+
+// refusal is how the page refuses a request: its status, a heading and
+// what happened in words, and the reason logged.
+type refusal struct {
+	status                int
+	heading, text, reason string
+}
+
+// The refusals the page gives at more than one step.
+var (
+	refusedExpired = refusal{http.StatusGone, "Link expired",
+		"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired"}
+	refusedCompleted = refusal{http.StatusConflict, "Already completed",
+		"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed"}
+)
+
+// refuseWith writes the page of refusal f (see refuse).
+func (h *handler) refuseWith(r *http.Request, w http.ResponseWriter, f refusal) {
+	h.refuse(r, w, f.status, f.heading, f.text, f.reason)
+}
+
+// open reads the page the request's path names from the store and opens
+// its sealed record. It reports false, having answered, when the id is
+// malformed or unknown, the record does not open with these keys (a store
+// shared with another deployment, or written by someone else: 404 as
+// unknown), or the store failed.
+func (h *handler) open(w http.ResponseWriter, r *http.Request) (*pageRequest, bool) {
+	id := pageID(r.URL.Path)
+	if id == "" {
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
+		return nil, false
+	}
+	store := h.o.FlowStore()
+	sealed, answer, err := store.Page(r.Context(), id)
+	switch {
+	case errors.Is(err, runtime.ErrNoPage):
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "unknown id")
+		return nil, false
+	case err != nil:
+		h.storeFailed(r.Context(), w, id, err)
+		return nil, false
+	}
+	rec, err := urlmode.OpenRecord(h.o.Keys, id, sealed)
+	if err != nil {
+		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "record does not open")
+		return nil, false
+	}
+	return &pageRequest{id: id, store: store, rec: rec, answered: answer != nil}, true
+}
+
+// admit reports whether the page may be shown or sent to this user,
+// filling pg's principal and question: the user signed in (the Identify
+// hook may answer with a sign-in page) is the one who called the tool,
+// the page has not expired nor been completed, and this server knows its
+// question. Otherwise it has answered, and reports false.
+func (h *handler) admit(w http.ResponseWriter, r *http.Request, pg *pageRequest) bool {
+	principal, ok := h.p.Identify(w, r)
+	if !ok {
+		return false // the hook answered (a sign-in page)
+	}
+	switch {
+	case principal == "" || principal != pg.rec.Principal:
+		h.refuse(r, w, http.StatusForbidden, "Not your request",
+			"This link belongs to a request started by another account than the one you are signed in with. Nothing was stored. "+
+				"Sign in with the account that started the request, or ask your assistant to start it again.", "other user")
+		return false
+	case pg.rec.Expired(h.now()):
+		h.refuseWith(r, w, refusedExpired)
+		return false
+	case pg.answered:
+		h.refuseWith(r, w, refusedCompleted)
+		return false
+	}
+	pg.principal, pg.q = principal, urlmode.ByName(pg.rec.Question)
+	if pg.q == nil {
+		h.refuse(r, w, http.StatusServiceUnavailable, "Form unavailable",
+			"This server cannot show this form: it does not know the question "+pg.rec.Question+
+				" (an instance running another version of the server?). Nothing was stored.", ErrNoQuestion.Error())
+		return false
+	}
+	return true
+}
+
+// readPost reads the form posted, at most MaxFormBytes, into
+// r.PostForm. It reports false, having answered, when it is too large (as
+// a whole, or a field over its limit) or not readable, or not UTF-8: a
+// browser sends the page's form in UTF-8, and anything else would be
+// checked as sent and then stored otherwise (encoding/json turns each
+// invalid byte into U+FFFD).
+func (h *handler) readPost(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxFormBytes)
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			h.refuse(r, w, http.StatusRequestEntityTooLarge, "Form too large",
 				"The form sent was larger than "+strconv.Itoa(MaxFormBytes)+" bytes. Nothing was stored.", "too large")
-			return
+			return false
 		}
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be read. Nothing was stored.", "malformed post")
-		return
+		return false
 	}
 	if !validUTF8(r.PostForm) {
-		// A browser sends the page's form in UTF-8; anything else would
-		// be checked as sent and then stored otherwise (encoding/json
-		// turns each invalid byte into U+FFFD).
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent was not UTF-8 text. Nothing was stored.", "not utf-8")
-		return
+		return false
 	}
 	if field, what := h.overLimit(r.PostForm); field != "" {
 		h.refuse(r, w, http.StatusRequestEntityTooLarge, "Form too large",
 			"The field "+strconv.Quote(field)+" sent "+what+". Nothing was stored.", "too large")
-		return
+		return false
 	}
-	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), id, principal) {
+	return true
+}
+
+// check returns the answer posted as the question's content, once its
+// CSRF token is verified and it passes the question's rules. Otherwise it
+// has answered, and reports false: refused, or the form again (422) with
+// the reasons.
+func (h *handler) check(w http.ResponseWriter, r *http.Request, pg *pageRequest) (map[string]any, bool) {
+	if !urlmode.CheckCSRF(h.o.Keys, r.PostForm.Get(csrfField), pg.id, pg.principal) {
 		h.refuse(r, w, http.StatusForbidden, "Form not verified",
 			"This form could not be verified (its security token is missing or wrong), so it was not accepted. Nothing was stored. "+
 				"Open the link from your assistant again.", "csrf")
-		return
+		return nil, false
 	}
-	fresh, _ := q.New().(runtime.Args)
+	fresh, _ := pg.q.New().(runtime.Args)
 	if fresh == nil {
 		h.refuse(r, w, http.StatusServiceUnavailable, "Form unavailable", "This server cannot check this form. Nothing was stored.", "not a question")
-		return
+		return nil, false
 	}
 	content := contentOf(fresh.RequestedSchema(), r.PostForm)
 	if err := fresh.ApplyContent(content); err != nil {
@@ -123,29 +200,33 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ve = &runtime.ValidationError{}
 			ve.Add("", "invalid", err.Error())
 		}
-		h.log(ctx, "invalid", id)
-		h.form(w, http.StatusUnprocessableEntity, id, principal, rec, q, ve)
-		return
+		h.log(r.Context(), "invalid", pg.id)
+		h.form(w, http.StatusUnprocessableEntity, pg.id, pg.principal, pg.rec, pg.q, ve)
+		return nil, false
 	}
+	return content, true
+}
+
+// complete stores content, sealed, as the page's answer (once: a page
+// completed meanwhile, or gone, is refused) and thanks the user.
+func (h *handler) complete(w http.ResponseWriter, r *http.Request, pg *pageRequest, content map[string]any) {
 	b, err := json.Marshal(content)
 	if err != nil {
 		h.refuse(r, w, http.StatusBadRequest, "Form not readable", "The form sent could not be stored. Nothing was stored.", "encode")
 		return
 	}
-	switch err := store.CompletePage(ctx, id, urlmode.SealAnswer(h.o.Keys, id, b)); {
+	switch err := pg.store.CompletePage(r.Context(), pg.id, urlmode.SealAnswer(h.o.Keys, pg.id, b)); {
 	case errors.Is(err, runtime.ErrPageCompleted):
-		h.refuse(r, w, http.StatusConflict, "Already completed",
-			"This form was already completed. Nothing was changed. Go back to your assistant.", "already completed")
+		h.refuseWith(r, w, refusedCompleted)
 		return
 	case errors.Is(err, runtime.ErrNoPage):
-		h.refuse(r, w, http.StatusGone, "Link expired",
-			"This link has expired. Nothing was stored. Ask your assistant to start the request again.", "expired")
+		h.refuseWith(r, w, refusedExpired)
 		return
 	case err != nil:
-		h.storeFailed(ctx, w, id, err)
+		h.storeFailed(r.Context(), w, pg.id, err)
 		return
 	}
-	h.log(ctx, "completed", id)
+	h.log(r.Context(), "completed", pg.id)
 	writePage(w, http.StatusOK, pageData{Title: h.p.Title, Heading: "Received",
 		Text: "Thank you: your answer was received and is kept on the server. You can close this page and go back to your assistant."})
 }
