@@ -23,7 +23,8 @@ var (
 	flowSpecType = []string{"Name", "Description", "Message", "Key", "Fields", "AskAlways", "DateFields",
 		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Unaskable", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch",
 		"File", "Shape"}
-	choiceType = []string{"Value", "Title"}
+	choiceType   = []string{"Value", "Title"}
+	propertyType = []string{"Name", "Required", "Schema"}
 )
 
 // fieldNames lists the names of struct type t's fields in declaration order.
