@@ -23,8 +23,7 @@ var (
 	flowSpecType = []string{"Name", "Description", "Message", "Key", "Fields", "AskAlways", "DateFields",
 		"AcceptUnsealed", "MaxRounds", "Choices", "Form", "Unaskable", "Decode", "CheckInputSchema", "Value", "Schema", "Dispatch",
 		"File", "Shape"}
-	choiceType   = []string{"Value", "Title"}
-	propertyType = []string{"Name", "Required", "Schema"}
+	choiceType = []string{"Value", "Title"}
 )
 
 // fieldNames lists the names of struct type t's fields in declaration order.

@@ -133,17 +133,18 @@ func propertiesVar(f *jen.File, s *annotate.Struct) {
 	doc(f, "%s are the properties of the requestedSchema (MCP 2026-07-28, client/elicitation) of the "+
 		"elicitable fields of %s, in field order, with their defaults: RequestedSchema and the tool's "+
 		"input schema read them. Nothing changes them.", s.Names.Properties, s.Name)
-	const indent = 2 // of a schema's keys: var X = []impl.Property{{ / Schema: &jsonschema.Schema{ / Type: …
+	// One element a field, its name and required on the line that opens its
+	// schema: {Name: "date", Required: true, Schema: &jsonschema.Schema{ / Type: … (indent 2).
 	var items []jen.Code
 	for _, fd := range s.Fields {
-		d := fields{"Name": jen.Lit(fd.JSONName)}
+		d := []jen.Code{jen.Id("Name").Op(":").Lit(fd.JSONName)}
 		if fd.Required {
-			d["Required"] = jen.True()
+			d = append(d, jen.Id("Required").Op(":").True())
 		}
-		d["Schema"] = jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(PropertySchema(fd, true, s.LegacyEnumNames), indent))
-		items = append(items, literal(propertyType, d))
+		d = append(d, jen.Id("Schema").Op(":").Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(PropertySchema(fd, true, s.LegacyEnumNames), 2)))
+		items = append(items, jen.Values(d...))
 	}
-	f.Var().Id(s.Names.Properties).Op("=").Index().Qual(implPkg, "Property").Values(items...)
+	f.Var().Id(s.Names.Properties).Op("=").Index().Qual(implPkg, "Property").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
 }
 
 // schemaBody is the body of a jsonschema.Schema composite literal holding
