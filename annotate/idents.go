@@ -96,6 +96,9 @@ func (s *Struct) Derive() {
 	if s.Decodes {
 		s.Names.Decode = MethodDecodeArguments
 	}
+	if len(s.Fields) > 0 {
+		s.Names.Properties = "_" + s.Name + "_properties"
+	}
 	for _, f := range s.Fields {
 		f.derive(s)
 	}
@@ -152,7 +155,7 @@ func unsigned(basic string) bool {
 // Ident is one identifier mcpgen declares for a struct.
 type Ident struct {
 	Name string
-	Kind string // "function", "interface", "type" or "method"
+	Kind string // "function", "interface", "type", "method" or "variable"
 	Recv string // the receiver type of a method
 	For  string // what it is for: "Args", or "field Inner.Date of Args"
 	File string // the base name of the file that declares it
@@ -178,7 +181,7 @@ func (id Ident) Describe() string {
 }
 
 // StructIdents returns every identifier mcpgen declares for s, read from
-// its model (see [Struct.Derive]): its methods, its check functions, the
+// its model (see [Struct.Derive]): its methods, its properties variable, its check functions, the
 // handler interface and flow constructor (all in Names.ElicitFile), and the
 // handler type of the handler file.
 func StructIdents(s *Struct) []Ident {
@@ -191,6 +194,9 @@ func StructIdents(s *Struct) []Ident {
 		out = append(out, method(m, false))
 	}
 	out = append(out, method(s.Names.Apply, true))
+	if s.Names.Properties != "" {
+		out = append(out, Ident{Name: s.Names.Properties, Kind: "variable", For: s.Name, File: elicit, Pos: s.Pos, Helper: true})
+	}
 	if s.Question && s.Message != "" {
 		out = append(out, method(MethodElicitMessage, false))
 	}

@@ -246,6 +246,10 @@ type Names struct {
 	HandlerType string // tHandler, the handler type of the handler file ("" for a question)
 	// Apply is the unexported method behind ApplyContent and ApplyPartial.
 	Apply string
+	// Properties is the package-level variable holding the property schema
+	// of each elicitable field, written once and read by RequestedSchema and
+	// the input schema: _T_properties ("" for a struct without a field).
+	Properties string
 	// Decode is the unexported method that decodes a tool's arguments by
 	// exact JSON name ("" unless Struct.Decodes).
 	Decode string

@@ -109,31 +109,17 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		}
 		return []jen.Code{chain.Else().Block(stage(jen.Id("tm")))}
 	case annotate.Integer:
-		lo, hi := intBounds(fd)
-		var call *jen.Statement
+		// impl.AnswerInt and AnswerUint convert within the range of the
+		// stage variable's type and report a wrong type or range.
+		answer := "AnswerInt"
 		if fd.Unsigned {
-			call = jen.Qual(implPkg, "AsUint").Call(jen.Id("raw"), hi)
-		} else {
-			call = jen.Qual(implPkg, "AsInt").Call(jen.Id("raw"), lo, hi)
+			answer = "AnswerUint"
 		}
-		rangeErr := addErrP(fd, "range", fmt.Sprintf("does not fit in %s", fd.Type.Name))
-		switch fd.Basic {
-		case "int", "int64", "uint", "uint64":
-			// A type that holds integers beyond 2^53: a float64 answer
-			// there may have been rounded, which the message says.
-			if lo == nil {
-				lo = jen.Lit(0)
-			}
-			rangeErr = jen.Qual(implPkg, "AddFieldError").Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Lit("range"),
-				jen.Line().Qual(implPkg, "IntRangeMessage").Call(jen.Id("raw"), jen.Lit(fd.Type.Name), lo, hi))
+		call := jen.Qual(implPkg, answer).Call(jen.Op("&").Id("ve"), jen.Lit(fd.JSONName), jen.Id("raw"), jen.Lit(fd.Type.Name), jen.Op("&").Id(v))
+		if fd.Check == "" {
+			return []jen.Code{jen.Id(set).Op("=").Add(call)}
 		}
-		return []jen.Code{
-			jen.Switch(jen.List(jen.Id("x"), jen.Id("st")).Op(":=").Add(call), jen.Id("st")).Block(
-				jen.Case(jen.Qual(implPkg, "ConvWrongType")).Block(typeErr(fd, "an integer")),
-				jen.Case(jen.Qual(implPkg, "ConvOutOfRange")).Block(rangeErr),
-				jen.Default().Block(checkedStmt(jen.Id("x"), conv(jen.Id("x")))),
-			),
-		}
+		return []jen.Code{jen.If(call).Block(jen.Id(set).Op("=").Id(fd.Check).Call(canonicalOf(fd, jen.Id(v)), jen.Op("&").Id("ve")))}
 	case annotate.Number:
 		var ok jen.Code
 		if fd.Basic == "float32" {
@@ -168,32 +154,6 @@ func convertAnswer(s *annotate.Struct, fd *annotate.Field, v, set string, buf *m
 		return []jen.Code{appendStmt}
 	}
 	return nil
-}
-
-func intBounds(fd *annotate.Field) (jen.Code, jen.Code) {
-	switch fd.Basic {
-	case "int8":
-		return jen.Qual("math", "MinInt8"), jen.Qual("math", "MaxInt8")
-	case "int16":
-		return jen.Qual("math", "MinInt16"), jen.Qual("math", "MaxInt16")
-	case "int32", "rune":
-		return jen.Qual("math", "MinInt32"), jen.Qual("math", "MaxInt32")
-	case "uint8", "byte":
-		return nil, jen.Qual("math", "MaxUint8")
-	case "uint16":
-		return nil, jen.Qual("math", "MaxUint16")
-	case "uint32":
-		return nil, jen.Qual("math", "MaxUint32")
-	case "uint64":
-		return nil, jen.Qual("math", "MaxUint64")
-	case "uint":
-		// The platform's bound (2^32-1 on 386 and arm), not uint64's: generated
-		// code is compiled for every GOARCH, and a bigger answer would wrap.
-		return nil, jen.Qual("math", "MaxUint")
-	case "int":
-		return jen.Qual("math", "MinInt"), jen.Qual("math", "MaxInt")
-	}
-	return jen.Qual("math", "MinInt64"), jen.Qual("math", "MaxInt64")
 }
 
 // defaultValue is the Go expression of the field's default, of the staged type.

@@ -297,12 +297,13 @@ func stringValues(s *annotate.Struct) *jen.Statement {
 // inputSchemaFunc writes FlowSpec.Schema for tool s: its input schema (MCP
 // 2026-07-28, server/tools: inputSchema), as runtime.Flow.InputSchema would
 // reflect it with invopop/jsonschema, from the model: properties in field
-// order, an elicitable field's without its default and never required, no
-// ask=always field, and the plain arguments' from their jsonschema tags.
+// order, an elicitable field's read from Names.Properties (without its
+// default and never required: impl.SetInputProperty), no ask=always field,
+// and the plain arguments' from their jsonschema tags.
 func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
-	fields := map[string]*annotate.Field{}
-	for _, fd := range s.Fields {
-		fields[fd.JSONName] = fd
+	fields := map[string]int{} // the index of each elicitable field in Names.Properties
+	for i, fd := range s.Fields {
+		fields[fd.JSONName] = i
 	}
 	args := map[string]*annotate.Arg{}
 	for _, g := range s.Args {
@@ -312,22 +313,20 @@ func inputSchemaFunc(s *annotate.Struct) *jen.Statement {
 	body = append(body, jen.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call())
 	var required []jen.Code
 	for _, name := range s.Order {
-		var prop *jen.Statement
-		if fd := fields[name]; fd != nil {
-			if fd.AskAlways {
-				continue
+		if i, ok := fields[name]; ok {
+			if !s.Fields[i].AskAlways {
+				body = append(body, jen.Qual(implPkg, "SetInputProperty").Call(jen.Id("s"), jen.Id(s.Names.Properties).Index(jen.Lit(i))).Comment(name))
 			}
-			prop = propertySchema(fd, false, s.LegacyEnumNames)
-		} else if g := args[name]; g != nil {
-			if !g.InSchema {
-				continue
-			}
-			prop = argSchema(g)
-			if g.Required {
-				required = append(required, jen.Lit(name))
-			}
+			continue
 		}
-		body = append(body, jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(name), prop))
+		g := args[name]
+		if g == nil || !g.InSchema {
+			continue
+		}
+		if g.Required {
+			required = append(required, jen.Lit(name))
+		}
+		body = append(body, jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(name), argSchema(g)))
 	}
 	if len(required) > 0 {
 		body = append(body, jen.Id("s").Dot("Required").Op("=").Index().String().Values(required...))

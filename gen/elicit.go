@@ -18,7 +18,7 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // for: every _elicit.go compiles only against an impl whose MinVersion <=
 // ImplVersion <= MaxVersion (impl.EnforceVersion). A test holds it equal to
 // impl.MaxVersion, so the two are bumped together.
-const ImplVersion = 8
+const ImplVersion = 9
 
 // elicitFile builds <t>_elicit.go.
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
@@ -45,25 +45,23 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		g.Return(jen.Id("missing"))
 	})
 
+	// The property schemas, written once
+	if len(s.Fields) > 0 {
+		propertiesVar(f, s)
+	}
+
 	// RequestedSchema
 	doc(f, "RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named "+
 		"fields of %s, or for every missing field when none are named. Properties follow field "+
-		"order; unknown names are ignored. Its JSON encoding is byte-stable.", s.Name)
+		"order; unknown names are ignored. Its JSON encoding is byte-stable. The property schemas are "+
+		"shared by every call: change a copy.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodRequestedSchema).Params(jen.Id("fields").Op("...").String()).Op("*").Qual(schemaPkg, "Schema").BlockFunc(func(g *jen.Group) {
 		if len(s.Fields) == 0 {
 			g.Return(jen.Qual(implPkg, "NewObjectSchema").Call()) // no property, whatever the names
 			return
 		}
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot(annotate.MethodMissingFields).Call())
-		g.Id("s").Op(":=").Qual(implPkg, "NewObjectSchema").Call()
-		for _, fd := range s.Fields {
-			body := []jen.Code{jen.Id("s").Dot("Properties").Dot("Set").Call(jen.Lit(fd.JSONName), propertySchema(fd, true, s.LegacyEnumNames))}
-			if fd.Required {
-				body = append(body, jen.Id("s").Dot("Required").Op("=").Append(jen.Id("s").Dot("Required"), jen.Lit(fd.JSONName)))
-			}
-			g.If(jen.Qual("slices", "Contains").Call(jen.Id("fields"), jen.Lit(fd.JSONName))).Block(body...)
-		}
-		g.Return(jen.Id("s"))
+		g.Return(jen.Qual(implPkg, "RequestedSchema").Call(jen.Id(s.Names.Properties), jen.Id("fields")))
 	})
 
 	// ApplyContent / ApplyPartial

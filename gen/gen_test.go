@@ -38,10 +38,11 @@ func TestGenerateRefusesNonFiniteNumbers(t *testing.T) {
 }
 
 // TestIntFieldsRender: an int or uint field (or a named type over one) is
-// converted against the bounds of the platform that compiles the generated
-// code (math.MinInt, math.MaxInt, math.MaxUint), never against int64's, so
-// that a 32-bit build refuses an answer its int cannot hold instead of
-// wrapping it; and an integer default is written from its exact value,
+// converted into a variable of its own type by impl.AnswerInt or AnswerUint,
+// which take the bounds from that type as the platform compiling the code
+// sizes it (TestAnswerIntBounds), never int64's, so that a 32-bit build
+// refuses an answer its int cannot hold instead of wrapping it, and name the
+// type in a range error as written; and an integer default is written from its exact value,
 // also by an mcpgen that itself runs on a 32-bit platform.
 func TestIntFieldsRender(t *testing.T) {
 	field := func(name, basic string, typ annotate.TypeRef, unsigned bool, d *annotate.Default) *annotate.Field {
@@ -75,20 +76,13 @@ func TestIntFieldsRender(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`content["i"]; ok {
-			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`content["u"]; ok {
-			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`content["n"]; ok {
-			switch x, st := impl.AsInt(raw, math.MinInt, math.MaxInt); st {`,
-		`content["s"]; ok {
-			switch x, st := impl.AsUint(raw, math.MaxUint); st {`,
-		`content["i64"]; ok {
-			switch x, st := impl.AsInt(raw, math.MinInt64, math.MaxInt64); st {`,
-		`"range",
-					impl.IntRangeMessage(raw, "N", math.MinInt, math.MaxInt))`,
-		`"range",
-					impl.IntRangeMessage(raw, "S", 0, math.MaxUint))`,
+		`set0 = impl.AnswerInt(&ve, "i", raw, "int", &v0)`,
+		`set1 = impl.AnswerUint(&ve, "u", raw, "uint", &v1)`,
+		`set2 = impl.AnswerInt(&ve, "n", raw, "N", &v2)`,
+		`set3 = impl.AnswerUint(&ve, "s", raw, "S", &v3)`,
+		`set4 = impl.AnswerInt(&ve, "i64", raw, "int64", &v4)`,
+		`var v2 N`,
+		`var v3 S`,
 		`= int64(-9007199254740993), true`,
 		`= int(-2147483648), true`,
 		`= uint(uint64(0xffffffff)), true`,

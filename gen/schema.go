@@ -125,23 +125,40 @@ func numberText(fd *annotate.Field) string {
 	return string(b)
 }
 
-// propertySchema is the *jsonschema.Schema literal of one property of the
-// requestedSchema: [PropertySchema]'s value, written as Go.
-func propertySchema(fd *annotate.Field, withDefault, legacy bool) *jen.Statement {
-	return jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(PropertySchema(fd, withDefault, legacy), true))
+// propertiesVar declares Names.Properties, the []impl.Property of s's
+// elicitable fields in field order: each property schema ([PropertySchema],
+// with its default) written once, which the generated RequestedSchema and the
+// tool's input schema read (impl.RequestedSchema, impl.SetInputProperty).
+func propertiesVar(f *jen.File, s *annotate.Struct) {
+	doc(f, "%s are the properties of the requestedSchema (MCP 2026-07-28, client/elicitation) of the "+
+		"elicitable fields of %s, in field order, with their defaults: RequestedSchema and the tool's "+
+		"input schema read them. Nothing changes them.", s.Names.Properties, s.Name)
+	// One element a field, its name and required on the line that opens its
+	// schema: {Name: "date", Required: true, Schema: &jsonschema.Schema{ / Type: … (indent 2).
+	var items []jen.Code
+	for _, fd := range s.Fields {
+		d := []jen.Code{jen.Id("Name").Op(":").Lit(fd.JSONName)}
+		if fd.Required {
+			d = append(d, jen.Id("Required").Op(":").True())
+		}
+		d = append(d, jen.Id("Schema").Op(":").Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(PropertySchema(fd, true, s.LegacyEnumNames), 2)))
+		items = append(items, jen.Values(d...))
+	}
+	f.Var().Id(s.Names.Properties).Op("=").Index().Qual(implPkg, "Property").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
 }
 
 // schemaBody is the body of a jsonschema.Schema composite literal holding
 // the keywords of p that PropertySchema sets. A property's own title and
-// description (top) are wrapped to fit the line; a nested schema's are not.
-func schemaBody(p *jsonschema.Schema, top bool) *jen.Statement {
+// description, whose keys are indented by indent tabs, are wrapped to fit
+// the line; a nested schema's (indent 0) are not.
+func schemaBody(p *jsonschema.Schema, indent int) *jen.Statement {
 	d := fields{}
 	if p.Type != "" {
 		d["Type"] = jen.Lit(p.Type)
 	}
 	str := func(s string) jen.Code {
-		if top {
-			return text(4, len("Description: "), s)
+		if indent > 0 {
+			return text(indent, len("Description: "), s)
 		}
 		return jen.Lit(s)
 	}
@@ -166,7 +183,7 @@ func schemaBody(p *jsonschema.Schema, top bool) *jen.Statement {
 		d["Maximum"] = jen.Qual("encoding/json", "Number").Call(jen.Lit(string(p.Maximum)))
 	}
 	if p.Items != nil {
-		d["Items"] = jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(p.Items, false))
+		d["Items"] = jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaBody(p.Items, 0))
 	}
 	if p.Const != nil {
 		d["Const"] = jen.Lit(p.Const)
@@ -192,7 +209,7 @@ func schemaBody(p *jsonschema.Schema, top bool) *jen.Statement {
 		if len(alts) > 0 {
 			var items []jen.Code
 			for _, a := range alts {
-				items = append(items, schemaBody(a, false))
+				items = append(items, schemaBody(a, 0))
 			}
 			d[name] = jen.Index().Op("*").Qual(schemaPkg, "Schema").Values(items...)
 		}

@@ -11,7 +11,8 @@ import (
 // InputSchema returns the tool's input schema (MCP 2026-07-28, server/tools:
 // Tool.inputSchema, what tools/list shows the model; an adapter registers it;
 // for a prompt, its arguments), a {"type":"object"} *jsonschema.Schema
-// (invopop/jsonschema), fresh on every call: the one mcpgen wrote at
+// (invopop/jsonschema), a new object on every call (its property schemas may
+// be shared with the generated code's: change a copy): the one mcpgen wrote at
 // generation time, or else the flow's argument struct reflected by
 // invopop/jsonschema, without $schema, $id or $defs, with every elicitable
 // field made optional and carrying its title, description, enum and format

@@ -6,8 +6,10 @@ import (
 	"math/big"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/internal/format"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // This file converts the values of a form's content (decoded JSON: string,
@@ -63,8 +65,9 @@ func asNumber(v any) (f float64, ok bool) {
 }
 
 // Conv is the outcome of converting a JSON value to a Go number type with
-// [AsInt], [AsUint] or [AsFloat64]. Generated code reports [ConvWrongType]
-// under the JSON Schema keyword "type" and [ConvOutOfRange] as "range".
+// [asInt], [asUint] or [AsFloat64]. Generated code (for a float) and
+// [AnswerInt] and [AnswerUint] (for an integer) report [ConvWrongType] under
+// the JSON Schema keyword "type" and [ConvOutOfRange] as "range".
 type Conv uint8
 
 const (
@@ -82,12 +85,12 @@ const (
 // integers (RFC 7493 §2.2). An SDK that decodes a form's content with
 // encoding/json into any (go-sdk, mcp-go) hands over float64s, so an integer
 // answered beyond ±MaxExactInt may have arrived rounded (9007199254740993
-// reads as 9007199254740992): [AsInt] and [AsUint] refuse such a float64 as
+// reads as 9007199254740992): [asInt] and [asUint] refuse such a float64 as
 // [ConvOutOfRange] rather than take a number the user did not send, and
-// [IntRangeMessage] says why. A json.Number is exact at any size.
+// [intRangeMessage] says why. A json.Number is exact at any size.
 const MaxExactInt = 1<<53 - 1
 
-// AsInt returns v as an int64 within [lo, hi], the range of the Go type that
+// asInt returns v as an int64 within [lo, hi], the range of the Go type that
 // will hold it (math.MinInt8, math.MaxInt8 … math.MinInt64, math.MaxInt64).
 // JSON numbers with a zero fractional part are integers (JSON Schema 2020-12
 // Validation §6.1.1), so 3.0 is 3 and 3.5 is [ConvWrongType]; a json.Number
@@ -95,7 +98,7 @@ const MaxExactInt = 1<<53 - 1
 // within ±[MaxExactInt]. A number outside [lo, hi], or a float64 beyond
 // ±MaxExactInt, is [ConvOutOfRange]. The returned number is 0 unless
 // [ConvOK].
-func AsInt(v any, lo, hi int64) (int64, Conv) {
+func asInt(v any, lo, hi int64) (int64, Conv) {
 	if f, ok := v.(float64); ok { // what encoding/json decodes numbers into
 		return floatInt(f, lo, hi)
 	}
@@ -137,7 +140,7 @@ func AsInt(v any, lo, hi int64) (int64, Conv) {
 	return floatInt(f, lo, hi)
 }
 
-// floatInt is AsInt for a float64 (or a float32 read as one).
+// floatInt is asInt for a float64 (or a float32 read as one).
 func floatInt(f float64, lo, hi int64) (int64, Conv) {
 	if f != math.Trunc(f) || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, ConvWrongType
@@ -148,12 +151,12 @@ func floatInt(f float64, lo, hi int64) (int64, Conv) {
 	return clampInt(int64(f), lo, hi)
 }
 
-// IntRangeMessage is the message of a [ConvOutOfRange] from [AsInt] or
-// [AsUint] for v, an answer to a field of Go type goType holding [lo, hi]:
+// intRangeMessage is the message of a [ConvOutOfRange] from [asInt] or
+// [asUint] for v, an answer to a field of Go type goType holding [lo, hi]:
 // "does not fit in goType", or, for a float64 beyond ±[MaxExactInt] that
 // the type could hold, that the number may have been rounded on its way and
 // which integers can be sent.
-func IntRangeMessage(v any, goType string, lo int64, hi uint64) string {
+func intRangeMessage(v any, goType string, lo int64, hi uint64) string {
 	if f, ok := v.(float64); ok && (f > MaxExactInt || f < -MaxExactInt) && f >= float64(lo) && f <= float64(hi) {
 		const why = ": a larger integer may have lost digits when read as a 64-bit float (RFC 7493 §2.2)"
 		if lo >= 0 {
@@ -171,11 +174,11 @@ func clampInt(i, lo, hi int64) (int64, Conv) {
 	return i, ConvOK
 }
 
-// AsUint returns v as a uint64 no greater than hi, the largest value of the Go
+// asUint returns v as a uint64 no greater than hi, the largest value of the Go
 // type that will hold it (math.MaxUint8 … math.MaxUint64). Integer-ness and
-// the float64 bound are judged as in [AsInt]; negative values and values
+// the float64 bound are judged as in [asInt]; negative values and values
 // above hi are [ConvOutOfRange], and the returned number is then 0.
-func AsUint(v any, hi uint64) (uint64, Conv) {
+func asUint(v any, hi uint64) (uint64, Conv) {
 	switch n := v.(type) {
 	case uint64:
 		if n > hi {
@@ -198,7 +201,7 @@ func AsUint(v any, hi uint64) (uint64, Conv) {
 		}
 		return r.Num().Uint64(), ConvOK
 	}
-	i, st := AsInt(v, math.MinInt64, math.MaxInt64)
+	i, st := asInt(v, math.MinInt64, math.MaxInt64)
 	switch {
 	case st != ConvOK:
 		return 0, st
@@ -431,4 +434,40 @@ func MustTime(t time.Time, ok bool) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// AnswerInt converts raw, the answer a form's content (MCP 2026-07-28,
+// client/elicitation: ElicitResult.content) holds for field key, to *p,
+// within the range of T ([asInt]). A value that is no integer is a "type"
+// error, one beyond T's range a "range" error ([intRangeMessage], naming
+// goType, the field's Go type as written), added to *ve; *p is then left
+// as it was. It reports whether *p was set.
+func AnswerInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.ValidationError, key string, raw any, goType string, p *T) bool {
+	shift := 64 - 8*unsafe.Sizeof(T(0))
+	lo, hi := int64(math.MinInt64)>>shift, int64(math.MaxInt64)>>shift
+	x, st := asInt(raw, lo, hi)
+	return setAnswer(ve, key, raw, goType, st, lo, uint64(hi), p, T(x))
+}
+
+// AnswerUint is [AnswerInt] for an unsigned T ([asUint]): a negative answer
+// is a "range" error.
+func AnswerUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.ValidationError, key string, raw any, goType string, p *T) bool {
+	hi := uint64(math.MaxUint64) >> (64 - 8*unsafe.Sizeof(T(0)))
+	x, st := asUint(raw, hi)
+	return setAnswer(ve, key, raw, goType, st, 0, hi, p, T(x))
+}
+
+// setAnswer sets *p to x when st is ConvOK, else adds the error of st for
+// raw, the answer of field key, whose Go type goType holds [lo, hi].
+func setAnswer[T any](ve **runtime.ValidationError, key string, raw any, goType string, st Conv, lo int64, hi uint64, p *T, x T) bool {
+	switch st {
+	case ConvWrongType:
+		AddFieldError(ve, key, "type", "must be an integer, got "+TypeName(raw))
+		return false
+	case ConvOutOfRange:
+		AddFieldError(ve, key, "range", intRangeMessage(raw, goType, lo, hi))
+		return false
+	}
+	*p = x
+	return true
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestFloat64FastPaths holds the float64 fast paths of AsInt, AsUint and
+// TestFloat64FastPaths holds the float64 fast paths of asInt, asUint and
 // AsFloat64 (what encoding/json decodes numbers into) to the verdicts the
 // same numbers get as json.Number written out exactly, which take the exact path, at the edges:
 // fractions, NaN and infinities, the int64 and int8 limits, ±(2^53−1) and 2^63.
@@ -23,22 +23,22 @@ func TestFloat64FastPaths(t *testing.T) {
 		n := json.Number(new(big.Float).SetFloat64(f).Text('f', 1100)) // exact
 		beyond := math.Abs(f) > MaxExactInt
 		for _, r := range [][2]int64{{math.MinInt64, math.MaxInt64}, {math.MinInt8, math.MaxInt8}, {0, 100}} {
-			gi, gs := AsInt(f, r[0], r[1])
-			wi, ws := AsInt(n, r[0], r[1])
+			gi, gs := asInt(f, r[0], r[1])
+			wi, ws := asInt(n, r[0], r[1])
 			if beyond && ws == ConvOK {
 				wi, ws = 0, ConvOutOfRange
 			}
 			if gi != wi || gs != ws {
-				t.Errorf("AsInt(%v, %d, %d) = %d, %d; as json.Number %s: %d, %d", f, r[0], r[1], gi, gs, n, wi, ws)
+				t.Errorf("asInt(%v, %d, %d) = %d, %d; as json.Number %s: %d, %d", f, r[0], r[1], gi, gs, n, wi, ws)
 			}
 		}
-		gu, gs := AsUint(f, math.MaxUint64)
-		wu, ws := AsUint(n, math.MaxUint64)
+		gu, gs := asUint(f, math.MaxUint64)
+		wu, ws := asUint(n, math.MaxUint64)
 		if beyond && ws == ConvOK {
 			wu, ws = 0, ConvOutOfRange
 		}
 		if gu != wu || gs != ws {
-			t.Errorf("AsUint(%v) = %d, %d; as json.Number %s: %d, %d", f, gu, gs, n, wu, ws)
+			t.Errorf("asUint(%v) = %d, %d; as json.Number %s: %d, %d", f, gu, gs, n, wu, ws)
 		}
 		gf, gs := AsFloat64(f)
 		wf, ws := AsFloat64(n)
@@ -47,11 +47,11 @@ func TestFloat64FastPaths(t *testing.T) {
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if _, st := AsInt(f, math.MinInt64, math.MaxInt64); st != ConvWrongType {
-			t.Errorf("AsInt(%v) = %d, want ConvWrongType", f, st)
+		if _, st := asInt(f, math.MinInt64, math.MaxInt64); st != ConvWrongType {
+			t.Errorf("asInt(%v) = %d, want ConvWrongType", f, st)
 		}
-		if _, st := AsUint(f, math.MaxUint64); st != ConvWrongType {
-			t.Errorf("AsUint(%v) = %d, want ConvWrongType", f, st)
+		if _, st := asUint(f, math.MaxUint64); st != ConvWrongType {
+			t.Errorf("asUint(%v) = %d, want ConvWrongType", f, st)
 		}
 		if _, st := AsFloat64(f); st != ConvWrongType {
 			t.Errorf("AsFloat64(%v) = %d, want ConvWrongType", f, st)
@@ -59,7 +59,7 @@ func TestFloat64FastPaths(t *testing.T) {
 	}
 }
 
-// TestPlatformIntBounds holds AsInt and AsUint, called with the bounds that
+// TestPlatformIntBounds holds asInt and asUint, called with the bounds that
 // generated code passes for an int or uint field (math.MinInt, math.MaxInt,
 // math.MaxUint), to the platform's int size: on 386 and arm (32 bits)
 // 4294967297 does not fit in an int nor 4294967296 in a uint, and is
@@ -88,12 +88,12 @@ func TestPlatformIntBounds(t *testing.T) {
 		{1 << 52, wide},
 	} {
 		for _, v := range forms(tc.n) {
-			got, st := AsInt(v, math.MinInt, math.MaxInt)
+			got, st := asInt(v, math.MinInt, math.MaxInt)
 			if tc.fits && (st != ConvOK || got != tc.n || int64(int(got)) != tc.n) {
-				t.Errorf("AsInt(%T %v, MinInt, MaxInt) = %d, %d; want %d, ConvOK (%d-bit int)", v, v, got, st, tc.n, strconv.IntSize)
+				t.Errorf("asInt(%T %v, MinInt, MaxInt) = %d, %d; want %d, ConvOK (%d-bit int)", v, v, got, st, tc.n, strconv.IntSize)
 			}
 			if !tc.fits && (st != ConvOutOfRange || got != 0) {
-				t.Errorf("AsInt(%T %v, MinInt, MaxInt) = %d, %d; want 0, ConvOutOfRange (%d-bit int)", v, v, got, st, strconv.IntSize)
+				t.Errorf("asInt(%T %v, MinInt, MaxInt) = %d, %d; want 0, ConvOutOfRange (%d-bit int)", v, v, got, st, strconv.IntSize)
 			}
 		}
 	}
@@ -108,32 +108,32 @@ func TestPlatformIntBounds(t *testing.T) {
 		{1 << 52, wide},
 	} {
 		for _, v := range []any{float64(tc.n), json.Number(strconv.FormatUint(tc.n, 10)), tc.n} {
-			got, st := AsUint(v, math.MaxUint)
+			got, st := asUint(v, math.MaxUint)
 			if tc.fits && (st != ConvOK || got != tc.n || uint64(uint(got)) != tc.n) {
-				t.Errorf("AsUint(%T %v, MaxUint) = %d, %d; want %d, ConvOK (%d-bit uint)", v, v, got, st, tc.n, strconv.IntSize)
+				t.Errorf("asUint(%T %v, MaxUint) = %d, %d; want %d, ConvOK (%d-bit uint)", v, v, got, st, tc.n, strconv.IntSize)
 			}
 			if !tc.fits && (st != ConvOutOfRange || got != 0) {
-				t.Errorf("AsUint(%T %v, MaxUint) = %d, %d; want 0, ConvOutOfRange (%d-bit uint)", v, v, got, st, strconv.IntSize)
+				t.Errorf("asUint(%T %v, MaxUint) = %d, %d; want 0, ConvOutOfRange (%d-bit uint)", v, v, got, st, strconv.IntSize)
 			}
 		}
 	}
 	// The platform's own limits are held, one past them refused.
-	if got, st := AsInt(json.Number(strconv.FormatInt(math.MaxInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MaxInt {
-		t.Errorf("AsInt(MaxInt) = %d, %d", got, st)
+	if got, st := asInt(json.Number(strconv.FormatInt(math.MaxInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MaxInt {
+		t.Errorf("asInt(MaxInt) = %d, %d", got, st)
 	}
-	if got, st := AsInt(json.Number(strconv.FormatInt(math.MinInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MinInt {
-		t.Errorf("AsInt(MinInt) = %d, %d", got, st)
+	if got, st := asInt(json.Number(strconv.FormatInt(math.MinInt, 10)), math.MinInt, math.MaxInt); st != ConvOK || got != math.MinInt {
+		t.Errorf("asInt(MinInt) = %d, %d", got, st)
 	}
 	past := new(big.Int).Add(big.NewInt(math.MaxInt), big.NewInt(1))
-	if _, st := AsInt(json.Number(past.String()), math.MinInt, math.MaxInt); st != ConvOutOfRange {
-		t.Errorf("AsInt(MaxInt+1 = %s) = %d, want ConvOutOfRange", past, st)
+	if _, st := asInt(json.Number(past.String()), math.MinInt, math.MaxInt); st != ConvOutOfRange {
+		t.Errorf("asInt(MaxInt+1 = %s) = %d, want ConvOutOfRange", past, st)
 	}
-	if got, st := AsUint(json.Number(strconv.FormatUint(math.MaxUint, 10)), math.MaxUint); st != ConvOK || got != math.MaxUint {
-		t.Errorf("AsUint(MaxUint) = %d, %d", got, st)
+	if got, st := asUint(json.Number(strconv.FormatUint(math.MaxUint, 10)), math.MaxUint); st != ConvOK || got != math.MaxUint {
+		t.Errorf("asUint(MaxUint) = %d, %d", got, st)
 	}
 	past = new(big.Int).Add(new(big.Int).SetUint64(math.MaxUint), big.NewInt(1))
-	if _, st := AsUint(json.Number(past.String()), math.MaxUint); st != ConvOutOfRange {
-		t.Errorf("AsUint(MaxUint+1 = %s) = %d, want ConvOutOfRange", past, st)
+	if _, st := asUint(json.Number(past.String()), math.MaxUint); st != ConvOutOfRange {
+		t.Errorf("asUint(MaxUint+1 = %s) = %d, want ConvOutOfRange", past, st)
 	}
 }
 
@@ -145,30 +145,30 @@ func TestInexactFloatIntegers(t *testing.T) {
 	if err := json.Unmarshal([]byte(`9007199254740993`), &decoded); err != nil {
 		t.Fatal(err)
 	}
-	if x, st := AsInt(decoded, math.MinInt64, math.MaxInt64); st != ConvOutOfRange {
-		t.Errorf("AsInt(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
+	if x, st := asInt(decoded, math.MinInt64, math.MaxInt64); st != ConvOutOfRange {
+		t.Errorf("asInt(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
 	}
-	if x, st := AsUint(decoded, math.MaxUint64); st != ConvOutOfRange {
-		t.Errorf("AsUint(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
+	if x, st := asUint(decoded, math.MaxUint64); st != ConvOutOfRange {
+		t.Errorf("asUint(float64 of 2^53+1) = %d, %d; want ConvOutOfRange", x, st)
 	}
-	if msg := IntRangeMessage(decoded, "int64", math.MinInt64, math.MaxInt64); !strings.Contains(msg, "lost digits") {
-		t.Errorf("IntRangeMessage(2^53+1 for int64) = %q", msg)
+	if msg := intRangeMessage(decoded, "int64", math.MinInt64, math.MaxInt64); !strings.Contains(msg, "lost digits") {
+		t.Errorf("intRangeMessage(2^53+1 for int64) = %q", msg)
 	}
-	if msg := IntRangeMessage(decoded, "int32", math.MinInt32, math.MaxInt32); msg != "does not fit in int32" {
-		t.Errorf("IntRangeMessage(2^53+1 for int32) = %q", msg)
+	if msg := intRangeMessage(decoded, "int32", math.MinInt32, math.MaxInt32); msg != "does not fit in int32" {
+		t.Errorf("intRangeMessage(2^53+1 for int32) = %q", msg)
 	}
-	if msg := IntRangeMessage(float64(300), "int8", math.MinInt8, math.MaxInt8); msg != "does not fit in int8" {
-		t.Errorf("IntRangeMessage(300 for int8) = %q", msg)
+	if msg := intRangeMessage(float64(300), "int8", math.MinInt8, math.MaxInt8); msg != "does not fit in int8" {
+		t.Errorf("intRangeMessage(300 for int8) = %q", msg)
 	}
 	for _, v := range []any{json.Number("9007199254740993"), int64(9007199254740993), uint64(9007199254740993)} {
-		if x, st := AsInt(v, math.MinInt64, math.MaxInt64); st != ConvOK || x != 9007199254740993 {
-			t.Errorf("AsInt(%T 2^53+1) = %d, %d", v, x, st)
+		if x, st := asInt(v, math.MinInt64, math.MaxInt64); st != ConvOK || x != 9007199254740993 {
+			t.Errorf("asInt(%T 2^53+1) = %d, %d", v, x, st)
 		}
-		if x, st := AsUint(v, math.MaxUint64); st != ConvOK || x != 9007199254740993 {
-			t.Errorf("AsUint(%T 2^53+1) = %d, %d", v, x, st)
+		if x, st := asUint(v, math.MaxUint64); st != ConvOK || x != 9007199254740993 {
+			t.Errorf("asUint(%T 2^53+1) = %d, %d", v, x, st)
 		}
 	}
-	if x, st := AsInt(float64(MaxExactInt), math.MinInt64, math.MaxInt64); st != ConvOK || x != MaxExactInt {
-		t.Errorf("AsInt(2^53-1) = %d, %d", x, st)
+	if x, st := asInt(float64(MaxExactInt), math.MinInt64, math.MaxInt64); st != ConvOK || x != MaxExactInt {
+		t.Errorf("asInt(2^53-1) = %d, %d", x, st)
 	}
 }

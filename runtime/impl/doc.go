@@ -2,7 +2,7 @@
 //
 // It holds what the generated _elicit.go files call and a person never
 // should: the conversion of a form's content values to Go types, the JSON
-// Schema format checks, the schema builders of RequestedSchema and the
+// Schema format checks, the schema builders of RequestedSchema and the input schema and the
 // allocation-free accumulation of field errors. What a person calls (flows,
 // options, results, errors, key rings) is in package
 // github.com/mcpgen/mcpgen/runtime.
@@ -22,10 +22,10 @@ package impl
 const (
 	// MinVersion is the oldest generated code version this package still
 	// serves: the current one, as no release of mcpgen wrote another.
-	MinVersion = 8
+	MinVersion = 9
 	// MaxVersion is the newest generated code version this package serves; it
 	// is the version the mcpgen of this module writes.
-	MaxVersion = 8
+	MaxVersion = 9
 )
 
 // EnforceVersion is used by generated code to refuse to compile against a
