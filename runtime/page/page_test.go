@@ -36,7 +36,7 @@ type env struct {
 	store *runtime.MemoryStore
 	// waits is the store as the flows see it (Options.Store), which tells
 	// which requests are waiting for a page.
-	waits *waitingStore
+	waits *pagetest.Waiting
 	// checks counts AskOptions.Check calls; refuse, when set, is its error.
 	checks   atomic.Int32
 	refuse   error
@@ -68,7 +68,7 @@ func newEnv(t *testing.T) *env {
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
 	logger := slog.New(slog.NewJSONHandler(&e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.waits = &waitingStore{MemoryStore: e.store, waiting: map[context.Context]bool{}, changed: make(chan struct{})}
+	e.waits = pagetest.NewWaiting(e.store)
 	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.waits, PageURL: e.srv.URL + "/elicit/",
 		PageWait: 50 * time.Millisecond, Logger: logger}
 	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Logger: logger, Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
@@ -80,51 +80,6 @@ func newEnv(t *testing.T) *env {
 		return u, true
 	}}))
 	return e
-}
-
-// waitingStore is a MemoryStore that notes each request (by its context,
-// which env.call makes for each) that looked at a page and found it not
-// completed yet: a retry waiting for the user's page looks at it again and
-// again until it is.
-type waitingStore struct {
-	*runtime.MemoryStore
-	mu      sync.Mutex
-	waiting map[context.Context]bool
-	changed chan struct{} // closed, and replaced, when a request is added
-}
-
-// Page is the MemoryStore's, noting a request that finds no answer.
-func (s *waitingStore) Page(ctx context.Context, id string) (record, answer []byte, err error) {
-	record, answer, err = s.MemoryStore.Page(ctx, id)
-	if err == nil && answer == nil {
-		s.mu.Lock()
-		if !s.waiting[ctx] {
-			s.waiting[ctx] = true
-			close(s.changed)
-			s.changed = make(chan struct{})
-		}
-		s.mu.Unlock()
-	}
-	return record, answer, err
-}
-
-// awaitWaiting reports whether n requests have looked at a page not
-// completed yet (and so wait for it) within 10 s.
-func (s *waitingStore) awaitWaiting(n int) bool {
-	timeout := time.After(10 * time.Second)
-	for {
-		s.mu.Lock()
-		got, changed := len(s.waiting), s.changed
-		s.mu.Unlock()
-		if got >= n {
-			return true
-		}
-		select {
-		case <-changed:
-		case <-timeout:
-			return false
-		}
-	}
 }
 
 // call runs one request of an exchange named "import" for principal that
@@ -140,8 +95,8 @@ func (e *env) call(principal, version, state string, responses map[string]protoc
 	if err != nil {
 		return nil, err
 	}
-	// A context of the request's own, by which waitingStore tells requests
-	// apart.
+	// A context of the request's own, by which pagetest.Waiting tells
+	// requests apart.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	return x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) {
@@ -407,7 +362,7 @@ func TestPageLegacySessionHearsCompletion(t *testing.T) {
 	completed := make(chan bool, 1)
 	go func() {
 		// Once the retry below waits for the page, the user completes it.
-		if !e.waits.awaitWaiting(1) {
+		if !e.waits.Await(1, 10*time.Second) {
 			completed <- false
 			return
 		}
@@ -532,7 +487,7 @@ func TestPageWaitingDuplicates(t *testing.T) {
 			errs <- err
 		}()
 	}
-	require.True(t, e.waits.awaitWaiting(3), "the three duplicates wait for the page")
+	require.True(t, e.waits.Await(3, 10*time.Second), "the three duplicates wait for the page")
 	code, _ := e.complete(ir.URL, "alice", "ck-alice-123")
 	require.Equal(t, http.StatusOK, code)
 	for range 3 {
