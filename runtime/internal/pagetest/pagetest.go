@@ -1,7 +1,8 @@
 // Package pagetest does in tests what a user does on the page of a
 // URL-mode question (package runtime/page) without a browser: open it, read
-// its form's CSRF token, post values with it. The browser tests
-// (internal/browsertest) do the same in Chromium.
+// its form's CSRF token, post values with it; and, with Waiting, tells when
+// the requests of a call wait for the page, for a test to complete it then.
+// The browser tests (internal/browsertest) do the same in Chromium.
 package pagetest
 
 import (
