@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -92,8 +93,44 @@ func clone(a runtime.Args) runtime.Args {
 // fieldType returns the Go type of the field whose JSON name is name
 // (encoding/json's visible fields), dereferenced.
 func fieldType(a runtime.Args, name string) (reflect.Type, bool) {
-	st := reflect.TypeOf(a).Elem()
-	best, depth := reflect.Type(nil), 1<<30
+	f, ok := jsonField(reflect.TypeOf(a).Elem(), name)
+	if !ok {
+		return nil, false
+	}
+	best := f.Type
+	ptr := best.Kind() == reflect.Pointer
+	if ptr {
+		best = best.Elem()
+	}
+	return best, ptr
+}
+
+// jsonFields caches jsonField's answers by struct type and JSON name: the
+// differential tests ask them for every answer, and reflect.VisibleFields
+// is most of their cost.
+var jsonFields sync.Map // jsonFieldKey → jsonFieldAnswer
+
+type jsonFieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+type jsonFieldAnswer struct {
+	f  reflect.StructField
+	ok bool
+}
+
+// jsonField is the field of struct type st that encoding/json reads the
+// JSON name from: among the visible fields named so (by tag, or by Go name
+// without one), the shallowest; an embedded struct without a json tag is
+// not a field of its own.
+func jsonField(st reflect.Type, name string) (reflect.StructField, bool) {
+	key := jsonFieldKey{st, name}
+	if a, ok := jsonFields.Load(key); ok {
+		return a.(jsonFieldAnswer).f, a.(jsonFieldAnswer).ok
+	}
+	var best reflect.StructField
+	found := false
 	for _, f := range reflect.VisibleFields(st) {
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
 			continue
@@ -102,18 +139,12 @@ func fieldType(a runtime.Args, name string) (reflect.Type, bool) {
 		if jn == "" {
 			jn = f.Name
 		}
-		if jn == name && len(f.Index) < depth {
-			best, depth = f.Type, len(f.Index)
+		if jn == name && (!found || len(f.Index) < len(best.Index)) {
+			best, found = f, true
 		}
 	}
-	if best == nil {
-		return nil, false
-	}
-	ptr := best.Kind() == reflect.Pointer
-	if ptr {
-		best = best.Elem()
-	}
-	return best, ptr
+	jsonFields.Store(key, jsonFieldAnswer{best, found})
+	return best, found
 }
 
 var timeType = reflect.TypeOf(time.Time{})
@@ -795,20 +826,8 @@ func TestDifferential(t *testing.T) {
 // visible fields), dereferenced; ok is false for a nil pointer.
 func fieldValue(a runtime.Args, name string) (reflect.Value, bool) {
 	v := reflect.ValueOf(a).Elem()
-	var best []int
-	for _, f := range reflect.VisibleFields(v.Type()) {
-		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
-			continue
-		}
-		jn, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if jn == "" {
-			jn = f.Name
-		}
-		if jn == name && (best == nil || len(f.Index) < len(best)) {
-			best = f.Index
-		}
-	}
-	fv := v.FieldByIndex(best)
+	f, _ := jsonField(v.Type(), name)
+	fv := v.FieldByIndex(f.Index)
 	if fv.Kind() == reflect.Pointer {
 		if fv.IsNil() {
 			return fv, false

@@ -6,10 +6,12 @@ package golden
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,23 +51,69 @@ func Cases(t testing.TB) []Case {
 	return out
 }
 
+// loaded holds each case's model, loaded once per test binary (Load).
+var loaded struct {
+	sync.Mutex
+	models map[string]*loadedCase
+}
+
+// A loadedCase is one case's annotate.Load, done once.
+type loadedCase struct {
+	once  sync.Once
+	pkg   *annotate.Package
+	diags []string
+}
+
+// Load returns a case's model as annotate.Load reads it, failing on any
+// diagnostic. The load (go list and type-checking) is done once per case
+// and test binary; callers share the model (Generate clears
+// HandlerDeclared, which no other test reads).
+func Load(t testing.TB, c Case) *annotate.Package {
+	t.Helper()
+	loaded.Lock()
+	if loaded.models == nil {
+		loaded.models = map[string]*loadedCase{}
+	}
+	l, ok := loaded.models[c.Dir]
+	if !ok {
+		l = &loadedCase{}
+		loaded.models[c.Dir] = l
+	}
+	loaded.Unlock()
+	l.once.Do(func() {
+		abs, err := filepath.Abs(c.Dir)
+		if err != nil {
+			l.diags = []string{err.Error()}
+			return
+		}
+		pkgs, diags := annotate.Load(annotate.Config{Dir: abs, Types: c.Types})
+		for _, d := range diags {
+			l.diags = append(l.diags, d.Format(abs))
+		}
+		if len(diags) == 0 && len(pkgs) != 1 {
+			l.diags = append(l.diags, fmt.Sprintf("%d packages loaded, want 1", len(pkgs)))
+		}
+		if len(l.diags) == 0 {
+			l.pkg = pkgs[0]
+		}
+	})
+	for _, d := range l.diags {
+		t.Errorf("%s", d)
+	}
+	require.Empty(t, l.diags)
+	return l.pkg
+}
+
 // Generate runs annotate and gen on a case, failing on any diagnostic.
 func Generate(t testing.TB, c Case) []gen.File {
 	t.Helper()
-	abs, err := filepath.Abs(c.Dir)
-	require.NoError(t, err)
-	pkgs, diags := annotate.Load(annotate.Config{Dir: abs, Types: c.Types})
-	for _, d := range diags {
-		t.Errorf("%s", d.Format(abs))
-	}
-	require.Empty(t, diags)
-	require.Len(t, pkgs, 1)
+	pkg := Load(t, c)
 	// A case holds its handler files, which declare the handler types:
 	// render them as on the first run, to compare them.
-	for _, s := range pkgs[0].Structs {
+	for _, s := range pkg.Structs {
 		s.HandlerDeclared = false
 	}
-	files, err := gen.Generate(pkgs[0])
+	files, err := gen.Generate(pkg)
 	require.NoError(t, err)
 	return files
 }
@@ -73,6 +121,7 @@ func Generate(t testing.TB, c Case) []gen.File {
 func TestGolden(t *testing.T) {
 	for _, c := range Cases(t) {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			files := Generate(t, c)
 			want := map[string]bool{}
 			for _, f := range files {

@@ -359,6 +359,7 @@ func subsets(fields []string) [][]string {
 func TestRequestedSchemaGrammar(t *testing.T) {
 	for _, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {
+			t.Parallel()
 			args := gs.Def.New()
 			full := args.RequestedSchema(gs.Def.Fields...)
 			require.Equal(t, len(gs.Def.Fields), full.Properties.Len(), "every elicitable field has a property")

@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,12 +16,7 @@ import (
 func TestSchemaValue(t *testing.T) {
 	models := map[string]*annotate.Package{}
 	for _, c := range Cases(t) {
-		abs, err := filepath.Abs(c.Dir)
-		require.NoError(t, err)
-		pkgs, diags := annotate.Load(annotate.Config{Dir: abs, Types: c.Types})
-		require.Empty(t, diags)
-		require.Len(t, pkgs, 1)
-		models[c.Name] = pkgs[0]
+		models[c.Name] = Load(t, c)
 	}
 	for _, gs := range goldenStructs() {
 		t.Run(gs.Case+"."+gs.Name, func(t *testing.T) {

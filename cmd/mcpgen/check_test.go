@@ -76,14 +76,9 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// vet builds cmd/mcpgen-vet and runs go vet with it on the working directory.
+// vet runs go vet with cmd/mcpgen-vet (buildVet) on the working directory.
 func vet(t *testing.T) (string, error) {
 	t.Helper()
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	build := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build mcpgen-vet: %v\n%s", err, out)
-	}
-	out, err := exec.Command("go", "vet", "-vettool="+tool, "./...").CombinedOutput()
+	out, err := exec.Command("go", "vet", "-vettool="+buildVet(t), "./...").CombinedOutput()
 	return string(out), err
 }

@@ -16,7 +16,9 @@ import (
 // internal/clientcheck.
 func TestMain(m *testing.M) {
 	realTable, clients.All = clients.All, nil
-	os.Exit(m.Run())
+	code := m.Run()
+	removeTools()
+	os.Exit(code)
 }
 
 // realTable is the client table as package clients has it, for the tests

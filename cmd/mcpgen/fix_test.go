@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -73,13 +75,52 @@ func TestEveryTypoInOneRunThenFix(t *testing.T) {
 	}
 }
 
-// buildVet builds cmd/mcpgen-vet into a temporary directory and returns its
-// path.
+// buildVet returns cmd/mcpgen-vet built from this module, built once per
+// test binary (builtTool).
 func buildVet(t *testing.T) string {
 	t.Helper()
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	if b, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
-		t.Fatalf("go build mcpgen-vet: %v\n%s", err, b)
+	return builtTool(t, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
+}
+
+// tools holds the commands builtTool built, by import path.
+var tools struct {
+	sync.Mutex
+	dir   string
+	built map[string]string
+}
+
+// builtTool builds the command at the import path from this module (GOWORK
+// off, as the test modules have it) into a directory shared by the test
+// binary, once: each test then runs the same executable, and a failed build
+// fails every test that needs it.
+func builtTool(t *testing.T, pkg string) string {
+	t.Helper()
+	tools.Lock()
+	defer tools.Unlock()
+	if bin, ok := tools.built[pkg]; ok {
+		return bin
 	}
-	return tool
+	if tools.dir == "" {
+		dir, err := os.MkdirTemp("", "mcpgen-tools-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools.dir, tools.built = dir, map[string]string{}
+	}
+	bin := filepath.Join(tools.dir, path.Base(pkg))
+	build := exec.Command("go", "build", "-o", bin, pkg)
+	build.Dir = repoRoot(t)
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	tools.built[pkg] = bin
+	return bin
+}
+
+// removeTools removes what builtTool built (TestMain, after the tests).
+func removeTools() {
+	if tools.dir != "" {
+		os.RemoveAll(tools.dir)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,13 +9,16 @@ import (
 	"testing"
 )
 
-// buildMcpgen builds cmd/mcpgen from the module at root into dir (with
-// -trimpath: a copy of the module then reuses the build cache for every
-// package it did not change).
-func buildMcpgen(t *testing.T, root, dir string) string {
+// buildMcpgen builds cmd/mcpgen from the module at root into bin, with the
+// go command's -overlay file overlay if not empty (then only the packages
+// it changes, and those importing them, are compiled again).
+func buildMcpgen(t *testing.T, root, bin, overlay string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "mcpgen")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/mcpgen")
+	args := []string{"build", "-o", bin}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	build := exec.Command("go", append(args, "./cmd/mcpgen")...)
 	build.Dir = root
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -23,45 +27,24 @@ func buildMcpgen(t *testing.T, root, dir string) string {
 	return bin
 }
 
-// copyMcpgen copies what cmd/mcpgen is built from (go.mod, go.sum and the
-// non-test files of the module's packages it depends on) to a new
-// directory.
-func copyMcpgen(t *testing.T, root string) string {
+// overlayFile writes the go command's -overlay file that replaces the file
+// at path (absolute) by content, and returns its path.
+func overlayFile(t *testing.T, path string, content []byte) string {
 	t.Helper()
-	list := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", "./cmd/mcpgen")
-	list.Dir = root
-	list.Env = append(os.Environ(), "GOWORK=off")
-	out, err := list.Output()
+	dir := t.TempDir()
+	replacement := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(replacement, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(map[string]map[string]string{"Replace": {path: replacement}})
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		t.Fatal(err)
 	}
-	dst := t.TempDir()
-	dirs := append(strings.Fields(string(out)), root)
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(root, dir)
-		for _, e := range entries {
-			name := e.Name()
-			if e.IsDir() || strings.HasSuffix(name, "_test.go") || (dir == root && name != "go.mod" && name != "go.sum") {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(dst, rel, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	return dst
+	return overlay
 }
 
 // TestChangedHeaderRegenerates is the fault of issue 21: a change to what
@@ -76,13 +59,8 @@ func TestChangedHeaderRegenerates(t *testing.T) {
 	}
 	root := repoRoot(t)
 	bins := t.TempDir()
-	first := buildMcpgen(t, root, bins)
-	if err := os.Rename(first, first+"-1"); err != nil {
-		t.Fatal(err)
-	}
-	first += "-1"
-	changed := copyMcpgen(t, root)
-	header := filepath.Join(changed, "gen", "version.go")
+	first := buildMcpgen(t, root, filepath.Join(bins, "mcpgen-1"), "")
+	header := filepath.Join(root, "gen", "version.go")
 	b, err := os.ReadFile(header)
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +69,8 @@ func TestChangedHeaderRegenerates(t *testing.T) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("gen/version.go no longer holds %s: update this test", old)
 	}
-	if err := os.WriteFile(header, []byte(strings.Replace(string(b), old, `"v0.0.0-rebuilt" + "; DO NOT EDIT."`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	second := buildMcpgen(t, changed, bins)
+	changed := overlayFile(t, header, []byte(strings.Replace(string(b), old, `"v0.0.0-rebuilt" + "; DO NOT EDIT."`, 1)))
+	second := buildMcpgen(t, root, filepath.Join(bins, "mcpgen"), changed)
 
 	// mcpgen's records in a cache directory of the test's own; the go
 	// command's build cache stays where it is (it defaults to the same

@@ -18,13 +18,15 @@ import (
 )
 
 // silent listens on a loopback port, accepts connections and never
-// answers; it returns the endpoint.
-func silent(t *testing.T) string {
+// answers; it returns the endpoint and a channel closed at the first
+// connection it accepts.
+func silent(t *testing.T) (endpoint string, accepted <-chan struct{}) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	var conns []net.Conn
 	done := make(chan struct{})
+	first := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
@@ -32,7 +34,9 @@ func silent(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			conns = append(conns, c)
+			if conns = append(conns, c); len(conns) == 1 {
+				close(first)
+			}
 		}
 	}()
 	t.Cleanup(func() {
@@ -42,13 +46,13 @@ func silent(t *testing.T) string {
 			c.Close()
 		}
 	})
-	return "http://" + ln.Addr().String() + "/mcp"
+	return "http://" + ln.Addr().String() + "/mcp", first
 }
 
 // A server that accepts and never answers, over HTTP or stdio: -timeout
 // ends the wait, naming the request and the bound.
 func TestTimeout(t *testing.T) {
-	endpoint := silent(t)
+	endpoint, _ := silent(t)
 	for _, args := range [][]string{{endpoint}, {"--", "sleep", "100"}} {
 		where := strings.Join(args, " ")
 		if args[0] == "--" {
@@ -159,7 +163,7 @@ func TestCtrlCInFormInterrupts(t *testing.T) {
 
 // SIGINT while waiting for the server: exit status 130, and it says so.
 func TestInterruptExitStatus(t *testing.T) {
-	endpoint := silent(t)
+	endpoint, accepted := silent(t)
 	type result struct {
 		code int
 		errs string
@@ -169,7 +173,11 @@ func TestInterruptExitStatus(t *testing.T) {
 		code, _, errs := call(t, "-timeout", "0", endpoint)
 		done <- result{code, errs}
 	}()
-	time.Sleep(500 * time.Millisecond) // Main has installed its handler
+	select {
+	case <-accepted: // Main installs its handler before it connects
+	case r := <-done:
+		t.Fatalf("mcpgen-call ended before it connected: exit %d\n%s", r.code, r.errs)
+	}
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGINT))
 	select {
 	case r := <-done:

@@ -132,7 +132,9 @@ func TestURLModeNeedsTheCapability(t *testing.T) {
 // client hears notifications/elicitation/complete for that id, then gets the
 // result of the same tools/call.
 func TestURLModeLegacySessionHearsCompletion(t *testing.T) {
-	endpoint, _ := urlServer(t)
+	endpoint, o := urlServer(t)
+	waits := pagetest.NewWaiting(runtime.NewMemoryStore())
+	o.Store = waits
 	var mu sync.Mutex
 	var asked, completed []string
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{Capabilities: urlCaps,
@@ -141,7 +143,10 @@ func TestURLModeLegacySessionHearsCompletion(t *testing.T) {
 			asked = append(asked, req.Params.ElicitationID)
 			mu.Unlock()
 			go func() {
-				time.Sleep(300 * time.Millisecond) // the user takes a moment
+				// The user fills the page once the call waits for it.
+				if !waits.Await(1, 10*time.Second) {
+					t.Errorf("the call never waited for its page")
+				}
 				_ = fillPage(req.Params.URL)
 			}()
 			return &mcp.ElicitResult{Action: "accept"}, nil // "I opened the link"

@@ -34,6 +34,9 @@ type env struct {
 	o     *runtime.Options
 	srv   *httptest.Server
 	store *runtime.MemoryStore
+	// waits is the store as the flows see it (Options.Store), which tells
+	// which requests are waiting for a page.
+	waits *pagetest.Waiting
 	// checks counts AskOptions.Check calls; refuse, when set, is its error.
 	checks   atomic.Int32
 	refuse   error
@@ -65,7 +68,8 @@ func newEnv(t *testing.T) *env {
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
 	logger := slog.New(slog.NewJSONHandler(&e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.store, PageURL: e.srv.URL + "/elicit/",
+	e.waits = pagetest.NewWaiting(e.store)
+	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.waits, PageURL: e.srv.URL + "/elicit/",
 		PageWait: 50 * time.Millisecond, Logger: logger}
 	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Logger: logger, Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
 		u := r.Header.Get("X-Test-User")
@@ -91,7 +95,11 @@ func (e *env) call(principal, version, state string, responses map[string]protoc
 	if err != nil {
 		return nil, err
 	}
-	return x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+	// A context of the request's own, by which pagetest.Waiting tells
+	// requests apart.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	return x.Run(ctx, func(ctx context.Context) (*runtime.Response, error) {
 		var q fixture.Key
 		action, err := runtime.Ask(ctx, "key", &q, &runtime.AskOptions{Check: func(context.Context) error {
 			e.checks.Add(1)
@@ -351,9 +359,15 @@ func TestPageLegacySessionHearsCompletion(t *testing.T) {
 	r1, err := e.call("alice", protocol.Version20251125, "", nil)
 	require.NoError(t, err)
 	key, ir := urlRequest(t, r1)
+	completed := make(chan bool, 1)
 	go func() {
-		time.Sleep(150 * time.Millisecond)
-		e.complete(ir.URL, "alice", "ck-alice-123")
+		// Once the retry below waits for the page, the user completes it.
+		if !e.waits.Await(1, 10*time.Second) {
+			completed <- false
+			return
+		}
+		code, _ := e.complete(ir.URL, "alice", "ck-alice-123")
+		completed <- code == http.StatusOK
 	}()
 	// The bridged retry waits (well past PageWait) for the page.
 	r2, err := e.call("alice", protocol.Version20251125, r1.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
@@ -361,6 +375,7 @@ func TestPageLegacySessionHearsCompletion(t *testing.T) {
 	require.NotNil(t, r2.Result)
 	assert.Equal(t, "imported with a key of 12 characters", r2.Result.Text)
 	assert.Equal(t, []string{ir.ElicitationID}, e.notified)
+	assert.True(t, <-completed, "the page was completed while the retry waited for it")
 }
 
 // A 2025-11-25 client without URL mode has no -32021 in its era: it gets the
@@ -472,7 +487,7 @@ func TestPageWaitingDuplicates(t *testing.T) {
 			errs <- err
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	require.True(t, e.waits.Await(3, 10*time.Second), "the three duplicates wait for the page")
 	code, _ := e.complete(ir.URL, "alice", "ck-alice-123")
 	require.Equal(t, http.StatusOK, code)
 	for range 3 {

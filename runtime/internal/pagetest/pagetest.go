@@ -1,16 +1,22 @@
 // Package pagetest does in tests what a user does on the page of a
 // URL-mode question (package runtime/page) without a browser: open it, read
-// its form's CSRF token, post values with it. The browser tests
-// (internal/browsertest) do the same in Chromium.
+// its form's CSRF token, post values with it; and, with Waiting, tells when
+// the requests of a call wait for the page, for a test to complete it then.
+// The browser tests (internal/browsertest) do the same in Chromium.
 package pagetest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
@@ -68,4 +74,55 @@ func Submit(pageURL string, header http.Header, values url.Values) (int, string,
 		form[k] = v
 	}
 	return Do(http.MethodPost, pageURL, header, form)
+}
+
+// Waiting is a flow store that notes each request, by its context, that
+// looked at a page and found it not completed yet: a retry waiting for the
+// user's page looks at it until it is completed, so a test completes the
+// page once its requests wait (Await) rather than after a pause. Requests
+// are told apart by their contexts: give each its own.
+type Waiting struct {
+	runtime.Store
+	mu      sync.Mutex
+	waiting map[context.Context]bool
+	changed chan struct{} // closed, and replaced, when a request is added
+}
+
+// NewWaiting returns s as a Waiting store.
+func NewWaiting(s runtime.Store) *Waiting {
+	return &Waiting{Store: s, waiting: map[context.Context]bool{}, changed: make(chan struct{})}
+}
+
+// Page is the store's, noting a request that finds no answer.
+func (w *Waiting) Page(ctx context.Context, id string) (record, answer []byte, err error) {
+	record, answer, err = w.Store.Page(ctx, id)
+	if err == nil && answer == nil {
+		w.mu.Lock()
+		if !w.waiting[ctx] {
+			w.waiting[ctx] = true
+			close(w.changed)
+			w.changed = make(chan struct{})
+		}
+		w.mu.Unlock()
+	}
+	return record, answer, err
+}
+
+// Await reports whether n requests have looked at a page not completed yet
+// (and so wait for it) before timeout.
+func (w *Waiting) Await(n int, timeout time.Duration) bool {
+	expired := time.After(timeout)
+	for {
+		w.mu.Lock()
+		got, changed := len(w.waiting), w.changed
+		w.mu.Unlock()
+		if got >= n {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-expired:
+			return false
+		}
+	}
 }
