@@ -47,7 +47,7 @@ func main() {
 func run(args []string) int {
 	fs := flag.NewFlagSet("billing", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at /mcp on this address, with bearer tokens alice-token and bob-token, e.g. 127.0.0.1:8080")
-	stdio := fs.Bool("stdio", false, "serve over stdin and stdout, as the local user "+devauth.StdioUser)
+	stdio := fs.Bool("stdio", false, "serve over stdin and stdout, as the user MCPGEN_PRINCIPAL names, else "+devauth.StdioUser)
 	demoRun := fs.Bool("demo", false, "serve on a free loopback port and drive the cases, printing what happens")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -88,7 +88,12 @@ func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *stdio {
-		err = mcpsdk.ServeStdio(ctx, newServer(opts, ledger, devauth.StdioPrincipal, log))
+		principal, perr := devauth.StdioPrincipal()
+		if perr != nil {
+			log.Error("bad environment", "err", perr)
+			return 2
+		}
+		err = mcpsdk.ServeStdio(ctx, newServer(opts, ledger, principal, log))
 	} else {
 		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newServer(opts, ledger, nil, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP, bearer tokens alice-token and bob-token)", "url", "http://"+a.String()+"/mcp")

@@ -12,10 +12,12 @@ package devauth
 import (
 	"context"
 	"net/http"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	rdevauth "github.com/mcpgen/mcpgen/runtime/devauth"
+	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 )
 
 // Tokens maps each development bearer token to its user: alice-token is
@@ -23,9 +25,9 @@ import (
 // token is refused with HTTP 401.
 var Tokens = rdevauth.DefaultTokens()
 
-// StdioUser is the user a server runs as over stdio, where there is no
-// HTTP request and so no bearer token: stdio is a local, single-user
-// transport, and the examples treat its user as alice.
+// StdioUser is the user a server runs as over stdio when MCPGEN_PRINCIPAL
+// is not set: there is no HTTP request and so no bearer token; stdio is a
+// local, single-user transport, and the examples treat its user as alice.
 const StdioUser = "alice"
 
 // Middleware returns runtime/devauth's middleware for [Tokens]: requests
@@ -34,9 +36,16 @@ func Middleware() func(http.Handler) http.Handler {
 	return (&rdevauth.Verifier{Tokens: Tokens}).Middleware()
 }
 
-// StdioPrincipal is an mcpsdk.Options.Principal for stdio: every request is
-// [StdioUser]'s.
-func StdioPrincipal(context.Context, *mcp.RequestExtra) string { return StdioUser }
+// StdioPrincipal returns the mcpsdk.Options.Principal of an example served
+// over stdio: mcpsdk.StdioPrincipal's (MCPGEN_PRINCIPAL) when the variable
+// is set, else [StdioUser] (not the operating system's user, who has no
+// accounts in the examples). Its error is mcpsdk.StdioPrincipal's.
+func StdioPrincipal() (func(context.Context, *mcp.RequestExtra) string, error) {
+	if os.Getenv(mcpsdk.EnvPrincipal) == "" {
+		return func(context.Context, *mcp.RequestExtra) string { return StdioUser }, nil
+	}
+	return mcpsdk.StdioPrincipal()
+}
 
 // Client returns an http.Client that sends token as its bearer token.
 func Client(token string) *http.Client { return rdevauth.Client(token) }
