@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -377,7 +376,7 @@ func (h *Handler) reclaim(newcomer string) {
 	}
 	victim, most := "", 1
 	for p, n := range h.principals {
-		if n > most && !strings.HasPrefix(p, `"`) { // anonymous: principalOf quotes a signed-in one
+		if n > most && anonymousKey(p) {
 			victim, most = p, n
 		}
 	}

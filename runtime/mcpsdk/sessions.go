@@ -300,8 +300,15 @@ func (h *Handler) principalOf(r *http.Request) (key string, anonymous bool) {
 	if p := h.principal(r.Context(), extra); p != "" {
 		return strconv.Quote(p), false
 	}
-	return "the anonymous client at " + httpserve.ClientAddress(r.RemoteAddr), true
+	return anonymousPrefix + httpserve.ClientAddress(r.RemoteAddr), true
 }
+
+// anonymousPrefix begins the key principalOf gives a request without a
+// principal (a signed-in one's is quoted).
+const anonymousPrefix = "the anonymous client at "
+
+// anonymousKey reports whether key, from principalOf, is an address's.
+func anonymousKey(key string) bool { return strings.HasPrefix(key, anonymousPrefix) }
 
 // countCalls returns how many calls (JSON-RPC requests with an id) body
 // holds: one message or a batch (MCP 2025-03-26). Responses (the client's
