@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -282,24 +281,10 @@ func (r *round) recordExpiry() time.Time {
 	return t
 }
 
-// caller is the key by which quotas count r's caller, as messages name it:
-// its principal, quoted; else, for an anonymous request over HTTP, "the
-// anonymous client at " and its address ([protocol.Request].ClientAddress);
-// else "the anonymous callers" (stdio: one client).
+// caller is the key by which quotas count r's caller ([protocol.Caller]).
 func (r *round) caller() string {
-	switch {
-	case r.req.Principal != "":
-		return strconv.Quote(r.req.Principal)
-	case r.req.ClientAddress != "":
-		return "the anonymous client at " + r.req.ClientAddress
-	}
-	return anonymousCallers
+	return protocol.Caller(r.req.Principal, r.req.ClientAddress)
 }
-
-// anonymousCallers is how [round.caller] names the callers of a request
-// with neither a principal nor a client address (stdio, a server's own
-// HTTP handler without mcpsdk.ClientAddresses): they count as one.
-const anonymousCallers = "the anonymous callers"
 
 // overQuota reports a retry refused by [Options.MaxFlowsPerPrincipal] and
 // returns the -32603 error that refuses it: caller already has that many
@@ -308,7 +293,7 @@ const anonymousCallers = "the anonymous callers"
 func (r *round) overQuota(ctx context.Context, caller string, first time.Time) error {
 	r.rejected(ctx, fmt.Errorf("%w: %s", ErrFlowQuota, caller))
 	has, calls := "has", "calls"
-	if caller == anonymousCallers {
+	if caller == protocol.AnonymousCallers {
 		has = "have"
 	}
 	if r.o.MaxFlowsPerPrincipal == 1 {

@@ -376,7 +376,7 @@ func (h *Handler) reclaim(newcomer string) {
 	}
 	victim, most := "", 1
 	for p, n := range h.principals {
-		if n > most && anonymousKey(p) {
+		if n > most && protocol.AnonymousAddress(p) {
 			victim, most = p, n
 		}
 	}

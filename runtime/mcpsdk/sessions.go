@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpserve"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // session is what a [Handler] keeps of one session it opened for a client
@@ -297,18 +297,9 @@ func (h *Handler) send(next mcp.MethodHandler) mcp.MethodHandler {
 // its IP address, an IPv6 one by its /64 prefix; anonymous true).
 func (h *Handler) principalOf(r *http.Request) (key string, anonymous bool) {
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	if p := h.principal(r.Context(), extra); p != "" {
-		return strconv.Quote(p), false
-	}
-	return anonymousPrefix + httpserve.ClientAddress(r.RemoteAddr), true
+	p := h.principal(r.Context(), extra)
+	return protocol.Caller(p, httpserve.ClientAddress(r.RemoteAddr)), p == ""
 }
-
-// anonymousPrefix begins the key principalOf gives a request without a
-// principal (a signed-in one's is quoted).
-const anonymousPrefix = "the anonymous client at "
-
-// anonymousKey reports whether key, from principalOf, is an address's.
-func anonymousKey(key string) bool { return strings.HasPrefix(key, anonymousPrefix) }
 
 // countCalls returns how many calls (JSON-RPC requests with an id) body
 // holds: one message or a batch (MCP 2025-03-26). Responses (the client's
