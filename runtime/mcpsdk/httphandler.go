@@ -2,11 +2,13 @@ package mcpsdk
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -359,50 +361,58 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 const reclaimWait = 2 * time.Second
 
 // reclaim makes room for an initialize of newcomer, an anonymous address
-// holding no session, on a server whose sessions are all held: the
-// anonymous address holding the most sessions, when it holds two or more,
-// loses the one it used least recently among those with no call in flight
-// nor question pending (its client's next request gets 404 "session not
-// found" and starts a new session, MCP 2025-11-25 basic/transports). So no
-// number of addresses keeps a newcomer out while one of them holds more
-// than its share; a signed-in principal's sessions are never closed. It
-// waits at most reclaimWait for the slot to come back, and does nothing
-// when the server has a slot free or no session may be closed.
+// holding no session, on a server whose sessions are all held: of the
+// anonymous addresses holding two sessions or more, the one holding the
+// most that has a quiet session (no call in flight, no question pending)
+// loses its least recently used quiet one (its client's next request gets
+// 404 "session not found" and starts a new session, MCP 2025-11-25
+// basic/transports). An address whose every session has a question
+// pending is passed over for the next. So no number of addresses keeps a
+// newcomer out while one of them holds more than one session it is not
+// using; a signed-in principal's sessions are never closed. The session is
+// judged quiet and marked closing in one step, so a call cannot slip in
+// between: a call that arrives after gets 404. It waits at most
+// reclaimWait for the slot to come back, and does nothing when the server
+// has a slot free or no session may be closed.
 func (h *Handler) reclaim(newcomer string) {
 	h.mu.Lock()
 	if h.held < h.max || h.principals[newcomer] > 0 {
 		h.mu.Unlock()
 		return
 	}
-	victim, most := "", 1
-	for p, n := range h.principals {
-		if n > most && protocol.AnonymousAddress(p) {
-			victim, most = p, n
-		}
+	type candidate struct {
+		s    *session
+		held int
+		used time.Time
 	}
-	var oldest *session
-	var oldestUse time.Time
+	var cands []candidate
 	for _, s := range h.sessions {
-		if s.principal != victim {
-			continue
-		}
-		if used, quiet := s.quiet(); quiet && (oldest == nil || used.Before(oldestUse)) {
-			oldest, oldestUse = s, used
+		if n := h.principals[s.principal]; n > 1 && protocol.AnonymousAddress(s.principal) {
+			if used, quiet := s.quiet(); quiet {
+				cands = append(cands, candidate{s, n, used})
+			}
 		}
 	}
 	h.mu.Unlock()
-	if oldest == nil {
-		return
-	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.held != b.held {
+			return cmp.Compare(b.held, a.held) // the largest holder first
+		}
+		return a.used.Compare(b.used) // its least recently used first
+	})
 	select { // a slot freed earlier is not this one
 	case <-h.freed:
 	default:
 	}
-	oldest.close("the server closed the session to make room for another client (its address held more than its share)")
-	_ = oldest.ss.Close()
-	select {
-	case <-h.freed:
-	case <-time.After(reclaimWait):
+	for _, c := range cands {
+		if c.s.closeIfQuiet() {
+			_ = c.s.ss.Close()
+			select {
+			case <-h.freed:
+			case <-time.After(reclaimWait):
+			}
+			return
+		}
 	}
 }
 
@@ -454,8 +464,14 @@ func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request, id string
 		if n == 0 {
 			break
 		}
-		p, ok := s.openPost(r, n, h.maxCalls)
-		if !ok {
+		p, refused := s.openPost(r, n, h.maxCalls)
+		switch refused {
+		case http.StatusNotFound:
+			// Closing (reclaimed, or DELETEd): as go-sdk answers a session
+			// it no longer has, so that the client starts a new one.
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		case http.StatusTooManyRequests:
 			http.Error(w, fmt.Sprintf("mcpgen: this MCP session already has its limit of %d calls in flight "+
 				"(mcpsdk.HTTPOptions.MaxCallsPerSession); wait for one to end", h.maxCalls), http.StatusTooManyRequests)
 			return

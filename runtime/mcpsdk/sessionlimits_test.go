@@ -628,3 +628,56 @@ func TestNewAddressReclaimsFromTheLargest(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "its most recently used session was kept")
 }
+
+// An address whose every session has a question pending is passed over:
+// the newcomer's session comes from the next largest holder that has a
+// quiet one, and every pending question can still be answered. (Before,
+// only the largest holder was looked at, and the newcomer got 503.)
+func TestReclaimPassesOverBusyHolders(t *testing.T) {
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
+		&mcpsdk.HTTPOptions{MaxSessions: 10, MaxSessionsPerPrincipal: 10})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(h.CloseSessions)
+	open := func(ip string) []*rawSession {
+		var out []*rawSession
+		c := fromAddress(t, ip)
+		for {
+			s, status, _ := openRaw(t, c, srv.URL, nil)
+			if status != http.StatusOK {
+				return out
+			}
+			out = append(out, s)
+		}
+	}
+	busy := open("127.0.0.2") // half the server: its fair share
+	require.Len(t, busy, 5)
+	var questions []*question
+	for i, s := range busy {
+		q, status, body := s.ask(i + 1)
+		require.Equal(t, http.StatusOK, status, body)
+		questions = append(questions, q)
+	}
+	quiet := open("127.0.0.3")
+	require.Greater(t, len(quiet), 1)
+	for i := 4; h.Sessions() < 10; i++ {
+		require.Less(t, i, 20)
+		open(fmt.Sprintf("127.0.0.%d", i))
+	}
+
+	_, status, body := openRaw(t, fromAddress(t, "127.0.0.50"), srv.URL, nil)
+	require.Equal(t, http.StatusOK, status, "the newcomer: %s", body)
+	gone := 0
+	for _, s := range quiet {
+		resp := s.do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			gone++
+		}
+	}
+	assert.Equal(t, 1, gone, "one of the next holder's quiet sessions was closed")
+	for _, q := range questions {
+		assert.Contains(t, q.answer(), "Paris", "a pending question's session was closed")
+	}
+}

@@ -106,18 +106,22 @@ func headerKey(h http.Header) uintptr {
 	return reflect.ValueOf(h).Pointer()
 }
 
-// openPost admits a POST that carries n calls, unless the session's calls
-// in flight would exceed max (max <= 0: no bound); ok false refuses it.
-func (s *session) openPost(r *http.Request, n, max int) (*post, bool) {
+// openPost admits a POST that carries n calls, unless the session is
+// closing (refused 404) or its calls in flight would exceed max (max <= 0:
+// no bound; refused 429); refused is 0 when it is admitted.
+func (s *session) openPost(r *http.Request, n, max int) (p *post, refused int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if max > 0 && s.calls+n > max {
-		return nil, false
+	switch {
+	case s.closing:
+		return nil, http.StatusNotFound
+	case max > 0 && s.calls+n > max:
+		return nil, http.StatusTooManyRequests
 	}
 	s.calls += n
-	p := &post{}
+	p = &post{}
 	s.posts[headerKey(r.Header)] = p
-	return p, true
+	return p, 0
 }
 
 // closePost ends a POST opened by openPost: the answers its calls still
@@ -197,6 +201,20 @@ func (s *session) removeWait(w *wait) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.waits, w)
+}
+
+// closeIfQuiet marks the session closing when it is quiet (no call in
+// flight, no question pending: no wait to end), in the same step as it
+// judges so, and reports whether it did: a POST that opens after it gets
+// 404 (openPost).
+func (s *session) closeIfQuiet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.calls != 0 || len(s.waits) != 0 || s.closing {
+		return false
+	}
+	s.closing = true
+	return true
 }
 
 // close marks the session closing and ends every wait for an answer, so that
