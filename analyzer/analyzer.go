@@ -13,7 +13,7 @@
 // mcpgen, run as `go run …/cmd/mcpgen` or `go tool mcpgen` too): a name
 // that is not declared, or not a struct type, is reported at the directive.
 // And it renders each struct's generated file with mcpgen's driver
-// (internal/driver, which the mcpgen command runs too; this package sits
+// (gen/driver, which the mcpgen command runs too; this package sits
 // above it, and nothing below imports this package) and reports, at the
 // struct, a t_elicit.go on disk that differs: the struct changed without
 // go generate, or, when the file's content no longer has the sum mcpgen
@@ -24,7 +24,7 @@
 // builds and is never served.
 //
 // With no problem in the package, it also runs mcpgen's build-time client
-// check (internal/clientcheck): warnings in the category "clients" about
+// check (annotate/clientcheck): warnings in the category "clients" about
 // each form feature a chosen client renders badly. By default only for the
 // structs whose //mcpgen:clients directive (or their file's) names clients:
 // go vet, like any vet tool, fails on any diagnostic, and a warning must
@@ -43,8 +43,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/annotate"
-	"github.com/mcpgen/mcpgen/internal/clientcheck"
-	"github.com/mcpgen/mcpgen/internal/driver"
+	"github.com/mcpgen/mcpgen/annotate/clientcheck"
+	"github.com/mcpgen/mcpgen/gen/driver"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
 

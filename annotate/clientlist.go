@@ -11,7 +11,7 @@ import (
 
 // ClientList is a //mcpgen:clients directive, or the value of mcpgen's
 // -clients flag: the clients the build-time client check
-// (internal/clientcheck) judges a struct's forms for. It is written
+// (annotate/clientcheck) judges a struct's forms for. It is written
 // "widely" (the clients of [clients.Widely]), "all" (every client of
 // [clients.All]), "off" (or "none": no check), or client ids
 // separated by commas or spaces ("vscode,codex"), which may be mixed with

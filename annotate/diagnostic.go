@@ -28,7 +28,7 @@ type Diagnostic struct {
 	SuggestedFixes []SuggestedFix
 	// Category is empty for a problem, which stops generation, and names
 	// the kind of a warning, which never does: "clients" for the
-	// build-time client check (internal/clientcheck). It is go/analysis's
+	// build-time client check (annotate/clientcheck). It is go/analysis's
 	// Diagnostic.Category.
 	Category string
 	// URL is where the diagnostic's evidence is: for a client warning, the

@@ -48,7 +48,7 @@ func DigestExcluded() []string {
 // every exported member of s and of its fields (recursively, in order; see
 // digestExcluded for the few left out). The encoding is derived from the
 // model's types by reflection, so a member added to the model is digested
-// without being listed anywhere. The driver (internal/driver) adds a digest
+// without being listed anywhere. The driver (gen/driver) adds a digest
 // of the running executable, which holds every rule that renders (names,
 // header, renderer), and skips a struct whose file on disk is what that
 // executable rendered for this digest before.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/internal/driver"
+	"github.com/mcpgen/mcpgen/gen/driver"
 )
 
 // Size of the synthetic package: structs, spread over files.

@@ -13,7 +13,7 @@ import (
 // client check warns only in the tests that set a table of their own
 // (clientTable): the others compare mcpgen's whole output, and a run that
 // warns is never memoised. The check on the real table is tested in
-// internal/clientcheck.
+// annotate/clientcheck.
 func TestMain(m *testing.M) {
 	realTable, clients.All = clients.All, nil
 	code := m.Run()

@@ -89,12 +89,12 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/annotate/clientcheck"
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/internal/clientcheck"
-	"github.com/mcpgen/mcpgen/internal/driver"
+	"github.com/mcpgen/mcpgen/gen/driver"
+	"github.com/mcpgen/mcpgen/gen/preview"
+	"github.com/mcpgen/mcpgen/gen/scaffold"
 	"github.com/mcpgen/mcpgen/internal/keygen"
-	"github.com/mcpgen/mcpgen/internal/preview"
-	"github.com/mcpgen/mcpgen/internal/scaffold"
 )
 
 func main() {
@@ -348,7 +348,7 @@ func splitList(s string) []string {
 }
 
 // initMain runs `mcpgen init`: the flags here, the work in
-// internal/scaffold.
+// gen/scaffold.
 func initMain(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpgen init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -386,7 +386,7 @@ func initMain(args []string, stderr io.Writer) int {
 }
 
 // previewMain runs `mcpgen preview`: the flags here, the work in
-// internal/preview.
+// gen/preview.
 func previewMain(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpgen preview", flag.ContinueOnError)
 	fs.SetOutput(stderr)

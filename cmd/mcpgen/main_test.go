@@ -67,7 +67,7 @@ func newModule(t *testing.T, files map[string]string) string {
 	t.Chdir(dir)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
-	t.Setenv("MCPGEN_CACHE", t.TempDir()) // the memo of current runs (internal/memo)
+	t.Setenv("MCPGEN_CACHE", t.TempDir()) // the memo of current runs (gen/memo)
 	return dir
 }
 

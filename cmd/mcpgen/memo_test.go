@@ -10,7 +10,7 @@ import (
 
 // TestMemoSkipsOnlyUnchangedReruns: the second of two runs that find every
 // file current records its inputs, and a third run with the same inputs
-// ends before loading (internal/memo); a change that renders differently
+// ends before loading (gen/memo); a change that renders differently
 // from another package (a constant's value), a hand edit of a generated
 // file, or a deleted handler file each make the next run load and write
 // again; -check always loads and agrees.

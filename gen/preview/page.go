@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/clients"
-	"github.com/mcpgen/mcpgen/internal/driver"
+	"github.com/mcpgen/mcpgen/gen/driver"
 )
 
 // Page is what the HTML page shows.

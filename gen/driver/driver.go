@@ -13,9 +13,9 @@ import (
 	"path/filepath"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/annotate/clientcheck"
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/internal/clientcheck"
-	"github.com/mcpgen/mcpgen/internal/memo"
+	"github.com/mcpgen/mcpgen/gen/memo"
 )
 
 // Options says what one run does.
@@ -32,7 +32,7 @@ type Options struct {
 	// by it (package memo); nil keys nothing and always loads.
 	Args []string
 	// Clients are the clients the build-time client check judges each
-	// form for (internal/clientcheck), unless a //mcpgen:clients directive
+	// form for (annotate/clientcheck), unless a //mcpgen:clients directive
 	// says otherwise; nil, or Off, turns the check off, directives and all.
 	// A -check run (Check) judges nothing: it is about files.
 	Clients *annotate.ClientList
@@ -60,7 +60,7 @@ type Result struct {
 	// were current (their files are what this mcpgen renders for their
 	// model) and were only type-checked.
 	Rendered []string
-	// Warnings are the build-time client check's (internal/clientcheck)
+	// Warnings are the build-time client check's (annotate/clientcheck)
 	// and annotate's (a tool no registration reaches, Package.Warnings),
 	// sorted by position: they never stop a run. The check runs only on a
 	// run without Diagnostics from loading.

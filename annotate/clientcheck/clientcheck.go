@@ -14,7 +14,7 @@
 // ([clients.Cell.WholeForm]) is at the struct, each field that causes it a
 // related site.
 //
-// The mcpgen command (through internal/driver) and the mcpgen-vet analyzer
+// The mcpgen command (through gen/driver) and the mcpgen-vet analyzer
 // both call [Check]; it reads the model only (annotate), and writes nothing.
 package clientcheck
 

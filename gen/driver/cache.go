@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpgen/mcpgen/internal/memo"
+	"github.com/mcpgen/mcpgen/gen/memo"
 )
 
 // What decides that a struct's generated file is current, without

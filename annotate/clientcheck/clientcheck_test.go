@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/annotate"
+	"github.com/mcpgen/mcpgen/annotate/clientcheck"
 	"github.com/mcpgen/mcpgen/clients"
-	"github.com/mcpgen/mcpgen/internal/clientcheck"
 )
 
 // synthetic is a small table of made-up clients, shaped like the facts the
@@ -135,7 +135,7 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 				t.Skip("the table is empty")
 			}
 			withTable(t, table)
-			p := load(t, "internal/clientcheck/testdata/everyfeature")
+			p := load(t, "annotate/clientcheck/testdata/everyfeature")
 			ws := clientcheck.Check(p, clients.Widely(), clientcheck.Degrades)
 			found := map[string]bool{}
 			for _, w := range ws {
@@ -193,7 +193,7 @@ func TestEveryCellHasItsWarning(t *testing.T) {
 
 func TestWholeFormGroupsItsFields(t *testing.T) {
 	withTable(t, synthetic())
-	p := load(t, "internal/clientcheck/testdata/everyfeature")
+	p := load(t, "annotate/clientcheck/testdata/everyfeature")
 	codex := clientcheck.Check(p, []*clients.Client{clients.ByID("codex")}, clientcheck.Degrades)
 	// Integer (count), number (ratio), multi select (tags): three features
 	// whose cells say the same, one whole-form warning at the struct.
@@ -316,7 +316,7 @@ func TestParseClientList(t *testing.T) {
 
 func TestDefaultFalseFix(t *testing.T) {
 	withTable(t, synthetic())
-	p := load(t, "internal/clientcheck/testdata/everyfeature")
+	p := load(t, "annotate/clientcheck/testdata/everyfeature")
 	for _, w := range clientcheck.Check(p, []*clients.Client{clients.ByID("vscode")}, clientcheck.Degrades) {
 		if !strings.Contains(w.Message, "agree, default=false") {
 			continue
