@@ -44,6 +44,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/annotate/clientcheck"
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/driver"
 	"github.com/mcpgen/mcpgen/internal/header"
 )
@@ -140,7 +141,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// reportStale renders each struct's generated file (the driver's Render)
+// reportStale renders each struct's generated file (gen.Generate)
 // and reports, at the struct, a generated file on disk that differs from it
 // below the header, which names the mcpgen version (that of this tool may
 // differ from the one go generate runs; mcpgen -check compares it too). A
@@ -148,7 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 // (driver.Change.HandEdited) is reported as an edit, not as a changed
 // struct.
 func reportStale(pass *analysis.Pass, model *annotate.Package) {
-	files, err := driver.Render(model)
+	files, err := gen.Generate(model)
 	if err != nil {
 		return
 	}

@@ -18,7 +18,7 @@ import (
 // name, a nil field standing for the zero value of the tool's handler
 // skeleton type (ToolEntry.Default, HandlerType), or, when the package has none, making
 // Flows panic with the field and the tool named. The file depends on
-// Package.Tools, name, path and taken names only (annotate.ToolsDigest), so
+// Package.Tools, name, path and taken names only, so
 // that every run for any struct of the package writes the same bytes.
 func toolsFile(pkg *annotate.Package) (File, bool, error) {
 	if len(pkg.Tools) == 0 {

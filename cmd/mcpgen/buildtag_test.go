@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 // it, a run without the tag leaves them alone, and a run with it again
 // finds them current. A // +build file's constraint is written as //go:build.
 func TestBuildConstraintIsCopied(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
@@ -53,7 +53,7 @@ func TestBuildConstraintIsCopied(t *testing.T) {
 		if tags != "" {
 			args = append(args, tags)
 		}
-		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+		out, err := commandIn(t, "go", append(args, ".")...).CombinedOutput()
 		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 	}
 	// Without the tag only CArgs is in the package: its files are current,

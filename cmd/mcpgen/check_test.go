@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +16,7 @@ const payArgs = "package m\n\n//go:generate go run github.com/mcpgen/mcpgen/cmd/
 // generated file is current, and lists each stale, missing or orphaned file
 // (exit 1) otherwise.
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds mcpgen-vet and runs go vet")
 	}
@@ -79,6 +79,6 @@ func TestCheck(t *testing.T) {
 // vet runs go vet with cmd/mcpgen-vet (buildVet) on the working directory.
 func vet(t *testing.T) (string, error) {
 	t.Helper()
-	out, err := exec.Command("go", "vet", "-vettool="+buildVet(t), "./...").CombinedOutput()
+	out, err := commandIn(t, "go", "vet", "-vettool="+buildVet(t), "./...").CombinedOutput()
 	return string(out), err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 // `mcpgen-vet -fix` adds the stub, after which the package generates,
 // builds and is current, and the handler file is gofmt's.
 func TestMissingChoicesMethodThenFix(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds mcpgen-vet and the module")
 	}
@@ -39,11 +39,11 @@ func TestMissingChoicesMethodThenFix(t *testing.T) {
 	requireSame(t, before, snapshot(t, dir))
 
 	tool := buildVet(t)
-	b, err := exec.Command(tool, "./...").CombinedOutput()
+	b, err := commandIn(t, tool, "./...").CombinedOutput()
 	if err == nil || !strings.Contains(string(b), want[:strings.Index(want, "\n")]) {
 		t.Errorf("mcpgen-vet ./...: %v, want the same diagnostic:\n%s", err, b)
 	}
-	if b, err := exec.Command(tool, "-fix", "./...").CombinedOutput(); err != nil {
+	if b, err := commandIn(t, tool, "-fix", "./...").CombinedOutput(); err != nil {
 		t.Fatalf("mcpgen-vet -fix ./...: %v\n%s", err, b)
 	}
 	h, err := os.ReadFile(filepath.Join(dir, "book_handler.go"))

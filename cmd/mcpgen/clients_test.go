@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,12 +12,17 @@ import (
 
 // TestMain runs the command's tests without the client table, so that the
 // client check warns only in the tests that set a table of their own
-// (clientTable): the others compare mcpgen's whole output, and a run that
-// warns is never memoised. The check on the real table is tested in
-// annotate/clientcheck.
+// (clientTable): the others compare mcpgen's whole output. The check on the
+// real table is tested in annotate/clientcheck.
 func TestMain(m *testing.M) {
 	realTable, clients.All = clients.All, nil
+	restore, err := testEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	restore()
 	removeTools()
 	os.Exit(code)
 }
@@ -71,7 +77,7 @@ func TestClientWarnings(t *testing.T) {
 	if code != 0 || stderr != strings.Join(want, "") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit 0 and:\n%s", code, stderr, strings.Join(want, ""))
 	}
-	got, err := os.ReadFile("bookflightargs_elicit.go")
+	got, err := os.ReadFile(filepath.Join(moduleOf(t), "bookflightargs_elicit.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,11 +88,14 @@ func TestClientWarnings(t *testing.T) {
 	if string(got) != string(committed) {
 		t.Error("the generated file differs from the example's")
 	}
-	// A rerun with nothing to write still warns (the memo records no run
-	// that warned), and so does -check, which exits 0 when current.
-	for _, args := range [][]string{{"-type", "BookFlightArgs"}, {"-type", "BookFlightArgs"}} {
-		if code, _, again := mcpgen(t, args...); code != 0 || again != stderr {
-			t.Errorf("mcpgen %v: exit %d, stderr:\n%s\nwant exit 0 and the same warnings", args, code, again)
+	// A rerun with nothing to write still warns, and so does the run
+	// after it, which the memo ends before loading (the warnings are
+	// recorded with its key); -check exits 0 when current.
+	for i := range 2 {
+		var o, e strings.Builder
+		code, res := execute(moduleOf(t), []string{"-type", "BookFlightArgs"}, &o, &e)
+		if memoized := res != nil && res.Memoized; code != 0 || e.String() != stderr || memoized != (i == 1) {
+			t.Errorf("rerun %d: exit %d, memoised %v, stderr:\n%s\nwant exit 0, memoised %v, and the same warnings", i+1, code, memoized, e.String(), i == 1)
 		}
 	}
 	if code, _, checked := mcpgen(t, "-check", "-type", "BookFlightArgs"); code != 0 || checked != "" {
@@ -119,7 +128,7 @@ func TestClientsFlag(t *testing.T) {
 			t.Errorf("-clients %s: exit %d, stderr:\n%s\nwant exit 0 with %q, without %q", c.flag, code, stderr, c.want, c.unwanted)
 		}
 	}
-	if _, err := os.Stat("bookflightargs_elicit.go"); err != nil {
+	if _, err := os.Stat(filepath.Join(moduleOf(t), "bookflightargs_elicit.go")); err != nil {
 		t.Error(err)
 	}
 	code, _, stderr := mcpgen(t, "-clients", "vscode,codx", "-type", "BookFlightArgs")
@@ -150,7 +159,7 @@ type Other struct {
 	if code, _, stderr := mcpgen(t, "-clients", "none"); code != 0 || stderr != "" {
 		t.Errorf("-clients none: exit %d, stderr:\n%s", code, stderr)
 	}
-	if err := os.WriteFile("args.go", []byte("//mcpgen:clients vscod\npackage m\n\n"+strings.TrimPrefix(goodArgs, "package m\n")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(moduleOf(t), "args.go"), []byte("//mcpgen:clients vscod\npackage m\n\n"+strings.TrimPrefix(goodArgs, "package m\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr = mcpgen(t)

@@ -10,6 +10,7 @@ import (
 // stored-value check no longer share a spelling (_Args_check_PriceStored,
 // _Args_checkStored_Price).
 func TestGeneratedNamesCollide(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": "package m\n\n" +
 		"// Inner is embedded.\ntype Inner struct {\n\tDate string `json:\"date,omitempty\" elicit:\"optional,format=date\"`\n}\n\n" +
 		"// Args collides once.\ntype Args struct {\n\tInner\n" +
@@ -31,6 +32,7 @@ func TestGeneratedNamesCollide(t *testing.T) {
 // handler interface, the methods the runtime requires, a field named like
 // one) is a diagnostic at that declaration; nothing is written.
 func TestUserNamesCollide(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ src, want string }{
 		{"package m\n\nfunc NewArgsFlow() {}\n",
 			"mine.go:3:6: func NewArgsFlow collides with generated function NewArgsFlow (for Args) in args_elicit.go; rename yours\n\targs.go:4:6: the other declaration: generated function NewArgsFlow (for Args)\n"},
@@ -54,6 +56,7 @@ func TestUserNamesCollide(t *testing.T) {
 // (argsCheckDate, applyContent, decodeArguments) and generate cleanly; the
 // output type-checks with them (mcpgen checks it before writing).
 func TestHelperNamesCannotCollide(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{"args.go": goodArgs, "mine.go": "package m\n\n" +
 		"func argsCheckDate(string) bool { return true }\n\n" +
 		"func (a *Args) applyContent(map[string]any, bool) error { return nil }\n\n" +

@@ -75,6 +75,7 @@ func modulesOf(d map[string]string) []string {
 // the graph) nor the terminal client (cmd/mcpgen-call: go-sdk, a terminal
 // UI of 22 modules) is linked.
 func TestGeneratorDependencies(t *testing.T) {
+	t.Parallel()
 	d := deps(t, ".", ".")
 	outside := 0
 	for p, mod := range d {
@@ -114,6 +115,7 @@ func linkedFrom(d map[string]string, mod string) string {
 // The terminal client is a client of any MCP server: it links no package
 // of the runtime.
 func TestCallClientNoRuntimeDependency(t *testing.T) {
+	t.Parallel()
 	for p := range deps(t, ".", "../mcpgen-call") {
 		if p == "github.com/mcpgen/mcpgen/runtime" || strings.HasPrefix(p, "github.com/mcpgen/mcpgen/runtime/") {
 			t.Errorf("cmd/mcpgen-call links %s; the client speaks MCP through go-sdk only", p)
@@ -128,6 +130,7 @@ func TestCallClientNoRuntimeDependency(t *testing.T) {
 // the runtime links, none of the terminal client's. Offline: it needs
 // only the module cache this repository's own build fills (GOPROXY=off).
 func TestFreshModuleGains(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	goCmd := func(args ...string) {

@@ -16,6 +16,7 @@ import (
 // `mcpgen-vet -fix ./...` then repairs each "did you mean", and the module
 // generates and builds.
 func TestEveryTypoInOneRunThenFix(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go generate and builds mcpgen-vet")
 	}
@@ -53,7 +54,7 @@ func TestEveryTypoInOneRunThenFix(t *testing.T) {
 	tool := buildVet(t)
 	// With -fix, the checker (x/tools v0.52) applies every fix, prints
 	// no diagnostics and exits 0.
-	if b, err := exec.Command(tool, "-fix", "./...").CombinedOutput(); err != nil {
+	if b, err := commandIn(t, tool, "-fix", "./...").CombinedOutput(); err != nil {
 		t.Fatalf("mcpgen-vet -fix ./...: %v\n%s", err, b)
 	}
 	for _, fixed := range []struct{ file, tag string }{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ const payTest = "package m\n\nimport (\n\t\"testing\"\n\n\t\"github.com/mcpgen/m
 // go generate; mcpgen-vet calls it stale. After go generate (silent: no
 // edit by hand was overwritten) the test passes.
 func TestStaleStructStopsTheFlow(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go test and go vet")
 	}
@@ -26,11 +26,11 @@ func TestStaleStructStopsTheFlow(t *testing.T) {
 	if code, _, stderr := mcpgen(t, "-type", "PayArgs"); code != 0 || stderr != "" {
 		t.Fatalf("generate: exit %d, stderr (want none):\n%s", code, stderr)
 	}
-	if out, err := exec.Command("go", "test", "./...").CombinedOutput(); err != nil {
+	if out, err := commandIn(t, "go", "test", "./...").CombinedOutput(); err != nil {
 		t.Fatalf("go test of current code: %v\n%s", err, out)
 	}
 	replaceIn(t, dir, "pay.go", "enum=EUR|USD|GBP", "enum=EUR|USD|GBP|JPY")
-	out, err := exec.Command("go", "test", "./...").CombinedOutput()
+	out, err := commandIn(t, "go", "test", "./...").CombinedOutput()
 	want := "mcpgen: payargs_elicit.go is stale: struct PayArgs (package example.com/m) has changed since mcpgen generated the file " +
 		"(field Currency: tag changed); run `go generate` in the package's directory (or `go generate ./...` at the module root), then build again"
 	if err == nil || !strings.Contains(string(out), want) {
@@ -42,7 +42,7 @@ func TestStaleStructStopsTheFlow(t *testing.T) {
 	if code, _, stderr := mcpgen(t, "-type", "PayArgs"); code != 0 || stderr != "" {
 		t.Fatalf("regenerate: exit %d, stderr (want none: nothing was edited by hand):\n%s", code, stderr)
 	}
-	if out, err := exec.Command("go", "test", "./...").CombinedOutput(); err != nil {
+	if out, err := commandIn(t, "go", "test", "./...").CombinedOutput(); err != nil {
 		t.Errorf("go test after go generate: %v\n%s", err, out)
 	}
 }
@@ -52,6 +52,7 @@ func TestStaleStructStopsTheFlow(t *testing.T) {
 // overwrites it says so on stderr, naming the file and how to get the edit
 // back; the next go generate, with nothing edited, is silent.
 func TestHandEditIsSaid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go generate and go vet")
 	}

@@ -33,6 +33,7 @@ type GreetArgs struct {
 // runs the tool: go-sdk's client answers the form and gets the skeleton's
 // result. A second init refuses to overwrite it.
 func TestInitServes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
@@ -51,7 +52,7 @@ func TestInitServes(t *testing.T) {
 	code, _, stderr = mcpgen(t) // the tool's generated files, after init as before it
 	require.Equal(t, 0, code, stderr)
 	bin := filepath.Join(t.TempDir(), "greet")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := commandIn(t, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build of the main mcpgen init wrote: %v\n%s", err, out)
 	}
 
@@ -118,6 +119,7 @@ func TestInitServes(t *testing.T) {
 
 // What mcpgen init refuses, each naming the file or package at fault.
 func TestInitRefuses(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"greet.go":     greetTool,
 		"lib/lib.go":   strings.Replace(greetTool, "package main", "package lib", 1),

@@ -120,6 +120,7 @@ func (connectArgsHandler) Cancel(context.Context, *ConnectArgs) (*runtime.Result
 // completes), a non-loopback address is refused before anything is served,
 // and MCPGEN_INSTANCE prefixes an older client's session id.
 func TestInitStdioPrincipalAndURLPage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
@@ -136,7 +137,7 @@ func TestInitStdioPrincipalAndURLPage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(main), "URL-mode questions (APIKey)")
 	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := commandIn(t, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build of the main mcpgen init wrote: %v\n%s", err, out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -123,11 +123,11 @@ var removedFlags = map[string]string{
 	"legacy-enum-names": "-legacy-enum-names was removed (a file's bytes must not depend on which directive wrote it); add //mcpgen:enumnames to the doc comment of each struct that needs enum + enumNames",
 }
 
-// misspeltCommand says what is wrong when arg, mcpgen's first argument, is
-// a URL or a misspelt subcommand rather than a package ("" otherwise): the
-// package loader would report "package int is not in std" or a malformed
-// import path.
-func misspeltCommand(arg string) string {
+// misspeltCommand says what is wrong when arg, mcpgen's first argument in
+// the directory wd, is a URL or a misspelt subcommand rather than a package
+// ("" otherwise): the package loader would report "package int is not in
+// std" or a malformed import path.
+func misspeltCommand(wd, arg string) string {
 	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
 		return fmt.Sprintf("%s is a URL: to call its tools, run %s %s", arg, callCommand, arg)
 	}
@@ -138,10 +138,10 @@ func misspeltCommand(arg string) string {
 	case "all", "std", "cmd", "tool", "work": // the go command's package patterns
 		return ""
 	}
-	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(filepath.Join(wd, arg)); err == nil && fi.IsDir() {
 		return "" // a package directory of that name
 	}
-	if mod := modulePath(); mod == arg || strings.HasPrefix(mod, arg+"/") {
+	if mod := modulePath(wd); mod == arg || strings.HasPrefix(mod, arg+"/") {
 		return "" // the main module's path (go mod init calc), or its first element
 	}
 	if cmd := annotate.Nearest(arg, []string{"init", "keygen", "preview"}); cmd != "" {
@@ -150,11 +150,10 @@ func misspeltCommand(arg string) string {
 	return ""
 }
 
-// modulePath returns the module path in the go.mod of the current
-// directory or its nearest parent that has one, or "".
-func modulePath() string {
-	dir, err := os.Getwd()
-	for err == nil {
+// modulePath returns the module path in the go.mod of the directory dir
+// or its nearest parent that has one, or "".
+func modulePath(dir string) string {
+	for {
 		if b, rerr := os.ReadFile(filepath.Join(dir, "go.mod")); rerr == nil {
 			return modfile.ModulePath(b)
 		}
@@ -168,13 +167,20 @@ func modulePath() string {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	code, _ := execute(args, stdout, stderr)
+	code, _ := execute("", args, stdout, stderr)
 	return code
 }
 
-// execute runs mcpgen with args and returns its exit status and, when the
-// pipeline ran, its result (tests read which packages were rendered).
-func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
+// execute runs mcpgen with args in the directory dir ("" = the current
+// one; tests run in parallel, each in its own module, by it) and returns
+// its exit status and, when the pipeline ran, its result (tests read
+// whether the memo ended the run). The subcommands init and preview run in
+// the current directory.
+func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.Result) {
+	wd := dir
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
 	if len(args) > 0 && args[0] == "call" {
 		fmt.Fprintf(stderr, "mcpgen: call is a command of its own: run %s (go get -tool %s)\n", callCommand, callPackage)
 		return 2, nil
@@ -188,13 +194,13 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		return 0, nil
 	}
 	if len(args) > 0 && args[0] == "init" {
-		return initMain(args[1:], stderr), nil
+		return initMain(wd, args[1:], stderr), nil
 	}
 	if len(args) > 0 && args[0] == "preview" {
-		return previewMain(args[1:], stderr), nil
+		return previewMain(wd, args[1:], stderr), nil
 	}
 	if len(args) > 0 {
-		if msg := misspeltCommand(args[0]); msg != "" {
+		if msg := misspeltCommand(wd, args[0]); msg != "" {
 			fmt.Fprintln(stderr, "mcpgen:", msg)
 			return 2, nil
 		}
@@ -239,7 +245,7 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 		fmt.Fprintf(stderr, "mcpgen: -clients: %v\n", perr)
 		return 2, nil
 	}
-	opts := driver.Options{Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
+	opts := driver.Options{Dir: dir, Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
 	if *verbose {
 		opts.ClientLevel = clientcheck.Degrades
 	}
@@ -249,7 +255,6 @@ func execute(args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 			return 2, nil
 		}
 	}
-	wd, _ := os.Getwd()
 	res, err := driver.Run(opts)
 	if errors.Is(err, driver.ErrNothingToGenerate) && *check {
 		return 0, res // nothing generated, nothing stale: nothing to regenerate
@@ -316,7 +321,7 @@ func warn(stderr io.Writer, wd string, warnings []annotate.Diagnostic, verbose b
 		}
 	}
 	if clients > 0 {
-		// Printed on every run (a run with warnings is never skipped):
+		// Printed on every run (a memoised run prints those recorded):
 		// say once how to choose what is judged.
 		fmt.Fprintf(stderr, "mcpgen: %d client %s, printed on every run; -clients or //mcpgen:clients chooses the clients judged (-clients none: none)\n",
 			clients, plural(clients, "warning", "warnings"))
@@ -337,6 +342,14 @@ func rel(wd, path string) string {
 	return path
 }
 
+// within is path, a flag's, as seen from the directory wd.
+func within(wd, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(wd, path)
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, item := range strings.Split(s, ",") {
@@ -347,9 +360,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// initMain runs `mcpgen init`: the flags here, the work in
-// gen/scaffold.
-func initMain(args []string, stderr io.Writer) int {
+// initMain runs `mcpgen init` in the directory wd: the flags here, the
+// work in gen/scaffold.
+func initMain(wd string, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpgen init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("pkg", ".", "the directory of the package main whose tools the server serves")
@@ -370,8 +383,7 @@ func initMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen init: unexpected argument %q (name the package's directory with -pkg)\n", fs.Arg(0))
 		return 2
 	}
-	wd, _ := os.Getwd()
-	path, diags, err := scaffold.Init(scaffold.Options{Dir: *dir, Out: *out, BuildTags: splitList(*tags)})
+	path, diags, err := scaffold.Init(scaffold.Options{Dir: *dir, Out: *out, BuildTags: splitList(*tags), WorkDir: wd})
 	if len(diags) > 0 {
 		return report(stderr, wd, diags)
 	}
@@ -385,9 +397,9 @@ func initMain(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// previewMain runs `mcpgen preview`: the flags here, the work in
-// gen/preview.
-func previewMain(args []string, stderr io.Writer) int {
+// previewMain runs `mcpgen preview` in the directory wd: the flags here,
+// the work in gen/preview.
+func previewMain(wd string, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpgen preview", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "the directory to write index.html into (default mcpgen-preview)")
@@ -414,7 +426,7 @@ func previewMain(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcpgen preview: -clients:", err)
 		return 2
 	}
-	opts := preview.Options{Patterns: fs.Args(), BuildTags: splitList(*tags), Clients: cs,
+	opts := preview.Options{Dir: wd, Patterns: fs.Args(), BuildTags: splitList(*tags), Clients: cs,
 		Command: strings.Join(append([]string{"mcpgen", "preview"}, args...), " ")}
 	if *serve != "" {
 		if err := preview.Loopback(*serve); err != nil {
@@ -432,7 +444,6 @@ func previewMain(args []string, stderr io.Writer) int {
 		}
 		return 0
 	}
-	wd, _ := os.Getwd()
 	html, diags, err := preview.Generate(opts)
 	if len(diags) > 0 {
 		return report(stderr, wd, diags)
@@ -441,7 +452,7 @@ func previewMain(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcpgen preview:", err)
 		return 1
 	}
-	path, err := preview.WriteDir(cmp.Or(*out, "mcpgen-preview"), html)
+	path, err := preview.WriteDir(within(wd, cmp.Or(*out, "mcpgen-preview")), html)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen preview:", err)
 		return 1

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +29,25 @@ func repoRoot(t *testing.T) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
+// modules maps each test to the module newModule wrote for it, where
+// mcpgen and commandIn work: tests run in parallel, so none
+// changes the working directory (the go command's environment for every
+// test is set once, by TestMain).
+var modules sync.Map // *testing.T → string
+
+// moduleOf is the module newModule wrote for t.
+func moduleOf(t *testing.T) string {
+	t.Helper()
+	dir, ok := modules.Load(t)
+	if !ok {
+		t.Fatal("no module: call newModule first")
+	}
+	return dir.(string)
+}
+
 // newModule writes a module that uses mcpgen (through a replace directive)
-// with the given files, and makes it the working directory.
+// with the given files, where mcpgen and commandIn run for t, and returns its
+// directory.
 func newModule(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -64,18 +82,43 @@ func newModule(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(dir)
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("MCPGEN_CACHE", t.TempDir()) // the memo of current runs (gen/memo)
+	modules.Store(t, dir)
+	t.Cleanup(func() { modules.Delete(t) })
 	return dir
 }
 
+// testEnv is the environment of every test's go command, mcpgen's and the
+// ones the tests start (TestMain sets it): go.mod may gain requirements,
+// no go.work applies, and mcpgen's memo (gen/memo) is the test binary's own
+// (its slots are per directory, so tests do not share one).
+func testEnv() (restore func(), err error) {
+	cache, err := os.MkdirTemp("", "mcpgen-cache-")
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range map[string]string{"GOFLAGS": "-mod=mod", "GOWORK": "off", "MCPGEN_CACHE": cache} {
+		os.Setenv(k, v)
+	}
+	return func() { os.RemoveAll(cache) }, nil
+}
+
+// mcpgen runs the command in t's module (if newModule wrote one, else in
+// the current directory).
 func mcpgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	dir, _ := modules.Load(t)
+	wd, _ := dir.(string)
+	code, _ = execute(wd, args, &o, &e)
 	return code, o.String(), e.String()
+}
+
+// commandIn is the command name with args, to run in t's module.
+func commandIn(t *testing.T, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = moduleOf(t)
+	return cmd
 }
 
 const goodArgs = `package m
@@ -157,6 +200,7 @@ func requireSame(t *testing.T, before, after map[string]fileState) {
 }
 
 func TestGenerateThenFailedRunChangesNothing(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
 	code, _, stderr := mcpgen(t, "-v", "-type", "Args")
 	if code != 0 {
@@ -195,6 +239,7 @@ func TestGenerateThenFailedRunChangesNothing(t *testing.T) {
 }
 
 func TestUnchangedFilesAreNotRewrittenAndHandlerIsKept(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
 	if code, _, stderr := mcpgen(t, "-q"); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -234,6 +279,7 @@ func TestUnchangedFilesAreNotRewrittenAndHandlerIsKept(t *testing.T) {
 }
 
 func TestStaleGeneratedFileAndEarlyCallsAreTolerated(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"args.go": goodArgs,
 		// A stale generated file that no longer compiles.
@@ -264,6 +310,7 @@ var _ = check
 }
 
 func TestPackageThatDoesNotCompile(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"args.go": goodArgs,
 		"bad.go":  "package m\n\nvar n int = \"three\"\n\nvar _ = undefinedThing\n",
@@ -285,6 +332,7 @@ func TestPackageThatDoesNotCompile(t *testing.T) {
 }
 
 func TestTypeFlagErrors(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{"args.go": goodArgs + "\n// Name is not a struct.\ntype Name string\n"})
 	code, _, stderr := mcpgen(t, "-type", "Args,Missing,Name")
 	if code != 1 {
@@ -298,12 +346,13 @@ func TestTypeFlagErrors(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if _, err := os.Stat("args_elicit.go"); err == nil {
+	if _, err := os.Stat(filepath.Join(moduleOf(t), "args_elicit.go")); err == nil {
 		t.Error("args_elicit.go written despite diagnostics")
 	}
 }
 
 func TestUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{"args.go": goodArgs})
 	for _, args := range [][]string{
 		{"-nosuchflag"},
@@ -320,7 +369,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("mcpgen %v: no message", args)
 		}
 	}
-	if _, err := os.Stat("args_elicit.go"); err == nil {
+	if _, err := os.Stat(filepath.Join(moduleOf(t), "args_elicit.go")); err == nil {
 		t.Error("a usage error wrote files")
 	}
 	// A removed flag says what replaces it.
@@ -335,6 +384,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 // TestVersionIsTheHeaders: -version prints the version generated headers
 // name.
 func TestVersionIsTheHeaders(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := mcpgen(t, "-version")
 	if want := "mcpgen " + gen.Version() + "\n"; code != 0 || stdout != want {
 		t.Errorf("-version: exit %d, %q; want %q", code, stdout, want)
@@ -345,6 +395,7 @@ func TestVersionIsTheHeaders(t *testing.T) {
 }
 
 func TestDiagnosticsAcrossPackagesAreRelativeAndSorted(t *testing.T) {
+	t.Parallel()
 	bad := `package sub
 
 type B struct {
@@ -380,12 +431,13 @@ func tagged(name string) string {
 // goBuild builds the package in the working directory, as the user would.
 func goBuild(t *testing.T) {
 	t.Helper()
-	if out, err := exec.Command("go", "build", "./...").CombinedOutput(); err != nil {
+	if out, err := commandIn(t, "go", "build", "./...").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 }
 
 func TestOneDirectivePerTypeRegenerates(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{
 		"a.go": tagged("A"),
 		"b.go": tagged("B"),
@@ -421,6 +473,7 @@ func TestOneDirectivePerTypeRegenerates(t *testing.T) {
 }
 
 func TestTypoTypeBeforeFirstGeneration(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{
 		"q.go":   tagged("Q"),
 		"use.go": "package m\n\nvar _ = NewQFlow(nil)\n",
@@ -432,6 +485,7 @@ func TestTypoTypeBeforeFirstGeneration(t *testing.T) {
 }
 
 func TestMovedHandlerFileIsNotWrittenAgain(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
 	if code, _, stderr := mcpgen(t); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -450,6 +504,7 @@ func TestMovedHandlerFileIsNotWrittenAgain(t *testing.T) {
 }
 
 func TestStaleElicitFileOfRenamedTypeIsRemoved(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"deploy.go": tagged("DeployArgs")})
 	if code, _, stderr := mcpgen(t); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -517,6 +572,7 @@ func TestStaleElicitFileOfRenamedTypeIsRemoved(t *testing.T) {
 }
 
 func TestSyntaxErrorsOncePositioned(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		src  string
 		line string // regexp of the diagnostic's line
@@ -543,6 +599,7 @@ func TestSyntaxErrorsOncePositioned(t *testing.T) {
 // goyacc's and the docs' tests' files do) gets its generated files beside
 // itself, not beside the source it names; diagnostics still name that source.
 func TestLineDirectivesDoNotMoveOutput(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"p/args.go": strings.Replace(goodArgs, "package m\n", "//line ../elsewhere/args.tmpl:1\npackage m\n", 1),
 	})
@@ -564,6 +621,7 @@ func TestLineDirectivesDoNotMoveOutput(t *testing.T) {
 // Two structs declaring one tool name is an error even when a -type
 // directive names only one of them (each file has its own go:generate line).
 func TestSecondToolOfOneNameIsRefusedUnderType(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"a.go": "package m\n\n//mcpgen:tool ping Answers.\ntype A struct {\n\tX string `json:\"x\" elicit:\"optional\"`\n}\n",
 		"b.go": "package m\n\n//mcpgen:tool ping Answers too.\ntype B struct {\n\tX string `json:\"x\" elicit:\"optional\"`\n}\n",
@@ -578,6 +636,7 @@ func TestSecondToolOfOneNameIsRefusedUnderType(t *testing.T) {
 // still mcpgen's, as Go's convention has it: it is regenerated, not refused
 // as someone else's code nor read as colliding declarations.
 func TestLicenceAboveTheHeaderIsStillGenerated(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
 	code, _, stderr := mcpgen(t)
 	require.Equal(t, 0, code, stderr)

@@ -6,15 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/gen/memo"
 )
 
 // TestMemoSkipsOnlyUnchangedReruns: the second of two runs that find every
 // file current records its inputs, and a third run with the same inputs
-// ends before loading (gen/memo); a change that renders differently
-// from another package (a constant's value), a hand edit of a generated
-// file, or a deleted handler file each make the next run load and write
-// again; -check always loads and agrees.
+// ends before loading (gen/memo); another build of mcpgen (whatever it
+// changed: the header, the renderer) loads again; a change that renders
+// differently from another package (a constant's value), a hand edit of a
+// generated file, or a deleted handler file each make the next run load
+// and write again; -check always loads and agrees.
 func TestMemoSkipsOnlyUnchangedReruns(t *testing.T) {
+	// Not parallel: it swaps memo.ExecutableDigest.
 	dir := newModule(t, map[string]string{
 		"levels/levels.go": `package levels
 
@@ -41,7 +45,7 @@ type Args struct {
 	generate := func(what string) (memo bool, wrote string) {
 		t.Helper()
 		var o, e bytes.Buffer
-		code, res := execute([]string{"-v", "./..."}, &o, &e)
+		code, res := execute(moduleOf(t), []string{"-v", "./..."}, &o, &e)
 		stderr := e.String()
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s", what, code, stderr)
@@ -63,6 +67,17 @@ type Args struct {
 		t.Fatal("first run: ended by the memo")
 	}
 	settle("first run")
+
+	// Another build: the memo keys the executable's bytes, which hold
+	// every rule that renders (issue 21 was a header change skipped as
+	// current).
+	this := memo.ExecutableDigest
+	memo.ExecutableDigest = func() string { return strings.Repeat("0", 64) }
+	t.Cleanup(func() { memo.ExecutableDigest = this })
+	if m, wrote := generate("another build"); m || wrote != "" {
+		t.Errorf("another build: memo %v, said %q; want a load that writes nothing", m, wrote)
+	}
+	memo.ExecutableDigest = this
 
 	elicit := filepath.Join(dir, "p", "args_elicit.go")
 	for _, c := range []struct {

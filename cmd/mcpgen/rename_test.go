@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 // would.
 func goGenerate(t *testing.T) (string, error) {
 	t.Helper()
-	out, err := exec.Command("go", "generate", "./...").CombinedOutput()
+	out, err := commandIn(t, "go", "generate", "./...").CombinedOutput()
 	return string(out), err
 }
 
@@ -35,6 +34,7 @@ func replaceIn(t *testing.T, dir, file string, pairs ...string) {
 // (which go generate had listed and not read yet), the package builds, and
 // -check finds everything current.
 func TestRenamedStruct(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go generate")
 	}
@@ -84,6 +84,7 @@ func TestRenamedStruct(t *testing.T) {
 // the second directive, which runs before go generate reaches the stub,
 // must leave it to its own line. One go generate, and the stub is gone.
 func TestRenameWithTwoDirectivesInOneGoGenerate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go generate")
 	}
@@ -117,6 +118,7 @@ func TestRenameWithTwoDirectivesInOneGoGenerate(t *testing.T) {
 // (the build ignores it): a second go generate leaves it, -check finds
 // nothing to do, and a plain mcpgen run removes it.
 func TestStubGoGenerateDoesNotReach(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go generate")
 	}
@@ -129,7 +131,7 @@ func TestStubGoGenerateDoesNotReach(t *testing.T) {
 	})
 	generate := func() {
 		t.Helper()
-		if out, err := exec.Command("go", "generate", ".").CombinedOutput(); err != nil {
+		if out, err := commandIn(t, "go", "generate", ".").CombinedOutput(); err != nil {
 			t.Fatalf("go generate .: %v\n%s", err, out)
 		}
 	}

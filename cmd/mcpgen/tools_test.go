@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,6 +25,7 @@ func readFile(t *testing.T, dir, name string) string {
 // struct's own file is current (its render record hits), and -check calls
 // the tools file stale until then.
 func TestToolsFileFollowsEveryDirective(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"a.go": tagged("A")})
 	if code, _, stderr := mcpgen(t, "-type", "A"); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -94,6 +94,7 @@ func TestToolsFileFollowsEveryDirective(t *testing.T) {
 // mcpgen_tools.go; once the package's last tool is gone (a question is no
 // tool), the file is orphaned, and the next run removes it.
 func TestToolsFileMissingAndOrphaned(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{"args.go": goodArgs})
 	if code, _, stderr := mcpgen(t); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -134,6 +135,7 @@ func TestToolsFileMissingAndOrphaned(t *testing.T) {
 // file has a build constraint left out, and a nil field of a tool whose
 // handler type is gone a panic naming the field and the tool.
 func TestFlowsServesEveryTool(t *testing.T) {
+	t.Parallel()
 	tool := func(name, doc string) string {
 		return "package main\n\n// " + name + " are a tool's arguments.\n" + doc + "type " + name + " struct {\n\tCity string `json:\"city\" elicit:\"required\"`\n}\n"
 	}
@@ -180,7 +182,7 @@ func main() {
 			t.Errorf("mcpgen_tools.go names %s:\n%s", absent, tools)
 		}
 	}
-	out, err := exec.Command("go", "run", ".").CombinedOutput()
+	out, err := commandIn(t, "go", "run", ".").CombinedOutput()
 	if err != nil && !strings.Contains(string(out), "Handlers.GammaArgs is nil") {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
@@ -190,7 +192,7 @@ func main() {
 	}
 	// With Gamma's handler given, every tool in order of tool name.
 	replaceIn(t, dir, "main.go", "Flows(Handlers{})", "Flows(Handlers{GammaArgs: gammaImpl{}})")
-	out, err = exec.Command("go", "run", ".").CombinedOutput()
+	out, err = commandIn(t, "go", "run", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
@@ -202,6 +204,7 @@ func main() {
 // TestFlowsAndHandlersCollide: a package with tools that declares Flows or
 // Handlers itself is told to rename its own, at its declaration.
 func TestFlowsAndHandlersCollide(t *testing.T) {
+	t.Parallel()
 	newModule(t, map[string]string{
 		"args.go": goodArgs,
 		"mine.go": "package m\n\n// Flows is the user's.\nfunc Flows() {}\n\n// Handlers is the user's.\ntype Handlers int\n",
@@ -218,6 +221,7 @@ func TestFlowsAndHandlersCollide(t *testing.T) {
 // registers is a warning (exit 0, files written); a main that calls Flows,
 // or the tool's New<T>Flow, silences it.
 func TestUnregisteredToolWarns(t *testing.T) {
+	t.Parallel()
 	args := strings.Replace(goodArgs, "package m", "package main", 1)
 	dir := newModule(t, map[string]string{"args.go": args, "main.go": "package main\n\nfunc main() {}\n"})
 	code, _, stderr := mcpgen(t)

@@ -14,6 +14,7 @@ import (
 // identifier check can know) makes the generated code fail to compile: each
 // type error is a diagnostic saying so, and nothing is written.
 func TestGeneratedCodeMustCompile(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"args.go": goodArgs,
 		"mine.go": "package m\n\n// append is mine.\nvar append = 1\n",
@@ -32,6 +33,7 @@ func TestGeneratedCodeMustCompile(t *testing.T) {
 // (json in the jsoniter idiom, time, context, jsonschema, …) does not block
 // generation: that import is aliased, and the package builds.
 func TestImportNamesTaken(t *testing.T) {
+	t.Parallel()
 	args := strings.Replace(goodArgs, "}\n", "\tAt     time.Time `json:\"at,omitempty\" elicit:\"optional\"`\n"+
 		"\tRatio  float32   `json:\"ratio,omitempty\" elicit:\"optional,minimum=0.5\"`\n"+
 		"\tTags   []string  `json:\"tags,omitempty\" elicit:\"optional,enum=a|b\"`\n}\n", 1)
@@ -67,6 +69,7 @@ func TestImportNamesTaken(t *testing.T) {
 // and nothing is written. Once the package is current, a new type error is
 // still reported (it is type-checked with the files on disk).
 func TestUserTypeErrorsAreReported(t *testing.T) {
+	t.Parallel()
 	args := strings.Replace(goodArgs, "}\n", "\tZone   Unknown `json:\"zone,omitempty\" elicit:\"optional\"`\n}\n", 1)
 	dir := newModule(t, map[string]string{
 		"args.go": args,
@@ -91,9 +94,9 @@ func TestUserTypeErrorsAreReported(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.go"), []byte("package m\n\nvar _ int = n\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, res := execute(nil, io.Discard, io.Discard)
-	if code != 1 || len(res.Rendered) != 0 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Format(dir) != "bad.go:3:13: cannot use n (variable of type string) as int value in variable declaration" {
-		t.Errorf("a current package with a new type error: exit %d, rendered %v, diagnostics %v", code, res.Rendered, res.Diagnostics)
+	code, res := execute(moduleOf(t), nil, io.Discard, io.Discard)
+	if code != 1 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Format(dir) != "bad.go:3:13: cannot use n (variable of type string) as int value in variable declaration" {
+		t.Errorf("a current package with a new type error: exit %d, diagnostics %v", code, res.Diagnostics)
 	}
 }
 
@@ -101,6 +104,7 @@ func TestUserTypeErrorsAreReported(t *testing.T) {
 // declares cannot be in a model built before that output: reported at the
 // field once the package compiles with the output, not as a type error.
 func TestFieldOfAGeneratedType(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"args.go": strings.Replace(goodArgs, "}\n", "\tNext   ArgsHandler `json:\"next,omitempty\"`\n}\n", 1),
 	})
@@ -117,6 +121,7 @@ func TestFieldOfAGeneratedType(t *testing.T) {
 // it has run; the first directive's run type-checks with that output too
 // (built in memory, not written).
 func TestOtherDirectivesStructsBeforeTheirRun(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"a.go":   tagged("A"),
 		"b.go":   strings.Replace(tagged("B"), "package m\n", "package m\n\nvar _ = NewAFlow\n", 1),
@@ -140,6 +145,7 @@ func TestOtherDirectivesStructsBeforeTheirRun(t *testing.T) {
 // reports that problem beside the type errors it causes, instead of
 // "undefined" alone, and writes nothing.
 func TestOtherDirectivesProblemsExplainItsErrors(t *testing.T) {
+	t.Parallel()
 	dir := newModule(t, map[string]string{
 		"a.go": "package m\n\n//mcpgen:tool a_tool Does a.\ntype AArgs struct {\n\tDate string `json:\"date,omitempty\" elicit:\"format=date\"`\n}\n",
 		"b.go": "package m\n\n//mcpgen:tool b_tool Does b.\ntype BArgs struct {\n\tDate string `json:\"date,omitempty\" elicit:\"requird,format=date\"`\n}\n\nvar _ = NewBArgsFlow(bArgsHandler{})\n",

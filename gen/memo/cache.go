@@ -12,9 +12,8 @@ import (
 
 // Dir is mcpgen's cache directory: $MCPGEN_CACHE, else
 // os.UserCacheDir()/mcpgen; "" when MCPGEN_CACHE is "off" or there is no
-// user cache directory. Both caches of mcpgen live there: this package's
-// memo of whole runs (current/) and the driver's records of what an
-// executable rendered (rendered/), with the executables' digests (exe/).
+// user cache directory. The memo's slots (current/) and the executables'
+// digests (exe/) live there.
 func Dir() string {
 	switch dir := os.Getenv(EnvCache); dir {
 	case "off":
@@ -31,32 +30,38 @@ func Dir() string {
 }
 
 // ExecutableDigest is the SHA-256 of the running executable's bytes, in
-// hex ("" when it cannot be read: then nothing is skipped). Hashing a 10–20
-// MB binary costs tens of milliseconds, so the digest is kept under [Dir]
-// by the executable's path, size and modification time: a rerun of the
-// same build (go tool and go run keep theirs in the build cache) reads it
-// back.
+// hex ("" when it cannot be read: then nothing is memoised), as
+// [FileDigest] computes it.
 var ExecutableDigest = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	if p, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = p
+	return FileDigest(exe)
+})
+
+// FileDigest is the SHA-256 of the bytes of the file at path (symbolic
+// links followed), in hex; "" when it cannot be read. Hashing a 10–20 MB
+// executable costs tens of milliseconds, so the digest is kept under [Dir]
+// by the file's path, size and modification time: a rerun of the same
+// build (go tool and go run keep theirs in the build cache) reads it back.
+func FileDigest(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
 	}
-	fi, err := os.Stat(exe)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return ""
 	}
 	var record string
 	if root := Dir(); root != "" {
-		key := sha256.Sum256([]byte(exe + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + fi.ModTime().UTC().String()))
+		key := sha256.Sum256([]byte(path + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + fi.ModTime().UTC().String()))
 		record = filepath.Join(root, "exe", hex.EncodeToString(key[:]))
 		if b, err := os.ReadFile(record); err == nil && len(b) == 2*sha256.Size {
 			return string(b)
 		}
 	}
-	f, err := os.Open(exe)
+	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
@@ -70,7 +75,7 @@ var ExecutableDigest = sync.OnceValue(func() string {
 		WriteFile(record, d)
 	}
 	return d
-})
+}
 
 // WriteFile writes a cache file atomically (a temporary file renamed into
 // place), ignoring failures: a missing cache entry only costs work.

@@ -1,9 +1,9 @@
 // Package memo lets a rerun of mcpgen that has nothing to do skip loading
 // and type-checking its packages, the way the go command's build cache lets
 // a rebuild skip compiling: a run whose every generated file was found
-// current records a key of everything its output was computed from, and a
-// later run with the same key exits at once. (The driver records no run
-// that printed a warning of the client check, so that every run prints it.)
+// current records a key of everything its output was computed from, with a
+// note (the driver's: the run's warnings, so that a memoised run prints
+// them too), and a later run with the same key exits at once with that note.
 //
 // The key is the SHA-256 of:
 //   - the running executable's bytes (the renderer, the model, the version:
@@ -34,7 +34,7 @@
 // memo: it is the independent check that the memo never hides a stale file.
 //
 // Each invocation (directory, command line, environment) has one slot, a
-// file holding the last key found current, under $MCPGEN_CACHE or else
+// file holding the last key found current and its note, under $MCPGEN_CACHE or else
 // os.UserCacheDir()/mcpgen; MCPGEN_CACHE=off turns the memo off.
 package memo
 
@@ -195,21 +195,28 @@ func New(cfg Config) *Memo {
 	return m
 }
 
-// Current reports whether a run with this key found every generated file
-// current. A nil Memo is never current.
-func (m *Memo) Current() bool {
+// Recall reports whether a run with this key found every generated file
+// current, and returns the note it recorded. A nil Memo is never current.
+func (m *Memo) Recall() (note []byte, current bool) {
 	if m == nil {
-		return false
+		return nil, false
 	}
 	b, err := os.ReadFile(m.slot)
-	return err == nil && string(b) == m.key
+	if err != nil {
+		return nil, false
+	}
+	key, note, ok := bytes.Cut(b, []byte("\n"))
+	if !ok || string(key) != m.key {
+		return nil, false
+	}
+	return note, true
 }
 
 // Record notes that this run found every generated file current and wrote
-// nothing, unless a file in the key changed while the run loaded its
-// packages. It is a cache: a failure to write is ignored. A nil Memo
-// records nothing.
-func (m *Memo) Record() {
+// nothing, with note (what [Memo.Recall] returns), unless a file in the key
+// changed while the run loaded its packages. It is a cache: a failure to
+// write is ignored. A nil Memo records nothing.
+func (m *Memo) Record(note []byte) {
 	if m == nil {
 		return
 	}
@@ -225,7 +232,7 @@ func (m *Memo) Record() {
 	if !bytes.Equal(sums, m.sums) {
 		return
 	}
-	WriteFile(m.slot, m.key)
+	WriteFile(m.slot, m.key+"\n"+string(note))
 }
 
 // goEnvFile is the go command's environment file (go help environment:

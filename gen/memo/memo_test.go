@@ -1,9 +1,13 @@
 package memo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // module writes a module of one package, a.go, and returns its directory.
@@ -30,26 +34,26 @@ func TestKeyFollowsFilesAndCommandLine(t *testing.T) {
 	if m == nil {
 		t.Fatal("New: nil for a module that lists")
 	}
-	if m.Current() {
+	if m.current() {
 		t.Fatal("Current before any Record")
 	}
-	m.Record()
-	if !New(cfg).Current() {
+	m.Record(nil)
+	if !New(cfg).current() {
 		t.Fatal("not Current after Record, nothing changed")
 	}
-	if New(Config{Dir: dir, Args: []string{"-type", "B"}}).Current() {
+	if New(Config{Dir: dir, Args: []string{"-type", "B"}}).current() {
 		t.Error("Current for another command line")
 	}
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nvar A = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if New(cfg).Current() {
+	if New(cfg).current() {
 		t.Error("Current after a.go changed")
 	}
 	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if New(cfg).Current() {
+	if New(cfg).current() {
 		t.Error("Current after b.go was added")
 	}
 }
@@ -61,11 +65,11 @@ func TestRecordSkipsFilesChangedDuringTheRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nvar A = 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m.Record() // the load saw a.go as it is now, not as it was keyed
+	m.Record(nil) // the load saw a.go as it is now, not as it was keyed
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nimport \"strings\"\n\nvar A = strings.ToUpper(\"a\")\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if New(cfg).Current() {
+	if New(cfg).current() {
 		t.Error("Current for the content the run was keyed with, though a.go changed before Record")
 	}
 }
@@ -93,8 +97,87 @@ func TestOffAndErrors(t *testing.T) {
 		t.Error("New for a package of the module that uses cgo: not nil")
 	}
 	var m *Memo
-	m.Record()
-	if m.Current() {
+	m.Record(nil)
+	if m.current() {
 		t.Error("a nil Memo is Current")
+	}
+}
+
+// TestKeyFollowsTheExecutable: a record made by one build of mcpgen is not
+// current for another (its executable's digest differs), whatever the
+// other changed; the record is current again for the build that made it.
+func TestKeyFollowsTheExecutable(t *testing.T) {
+	dir := module(t)
+	this := ExecutableDigest
+	t.Cleanup(func() { ExecutableDigest = this })
+	cfg := Config{Dir: dir}
+	New(cfg).Record(nil)
+	if !New(cfg).current() {
+		t.Fatal("not Current after Record, nothing changed")
+	}
+	ExecutableDigest = func() string { return strings.Repeat("0", 64) }
+	if New(cfg).current() {
+		t.Error("Current for another executable")
+	}
+	ExecutableDigest = this
+	if !New(cfg).current() {
+		t.Error("not Current for the executable that recorded it")
+	}
+}
+
+// TestFileDigest: the SHA-256 of the file's bytes, computed again when its
+// size or modification time changes, read back from the record while
+// neither does (the record is keyed by path, size and modification time),
+// and computed without a record when the cache is off.
+func TestFileDigest(t *testing.T) {
+	t.Setenv(EnvCache, t.TempDir())
+	exe := filepath.Join(t.TempDir(), "mcpgen")
+	write := func(content string, mtime time.Time) string {
+		t.Helper()
+		if err := os.WriteFile(exe, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(exe, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(content))
+		return hex.EncodeToString(sum[:])
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	first := write("build one", at)
+	if got := FileDigest(exe); got != first {
+		t.Fatalf("FileDigest = %s, want %s", got, first)
+	}
+	second := write("build two", at.Add(time.Second))
+	if got := FileDigest(exe); got != second {
+		t.Errorf("after a rebuild: FileDigest = %s, want %s", got, second)
+	}
+	write("build 333", at.Add(time.Second)) // same size and time: the record holds
+	if got := FileDigest(exe); got != second {
+		t.Errorf("same size and time: FileDigest = %s, want the recorded %s", got, second)
+	}
+	t.Setenv(EnvCache, "off")
+	third := write("build three", at)
+	if got := FileDigest(exe); got != third {
+		t.Errorf("cache off: FileDigest = %s, want %s", got, third)
+	}
+	if got := FileDigest(filepath.Join(t.TempDir(), "none")); got != "" {
+		t.Errorf("FileDigest of a missing file = %q, want \"\"", got)
+	}
+}
+
+// current reports whether m recalls a record.
+func (m *Memo) current() bool {
+	_, ok := m.Recall()
+	return ok
+}
+
+// TestRecallReturnsTheNote: what Record was given is what Recall returns.
+func TestRecallReturnsTheNote(t *testing.T) {
+	dir := module(t)
+	cfg := Config{Dir: dir}
+	New(cfg).Record([]byte("warned\ntwice"))
+	if note, ok := New(cfg).Recall(); !ok || string(note) != "warned\ntwice" {
+		t.Errorf("Recall = %q, %v; want the recorded note", note, ok)
 	}
 }

@@ -32,6 +32,17 @@ type Options struct {
 	Out string
 	// BuildTags are the build tags to load the package with (-tags).
 	BuildTags []string
+	// WorkDir is the directory a relative Dir or Out is in ("": the
+	// current directory); messages name them as given.
+	WorkDir string
+}
+
+// abs is path made absolute from opts.WorkDir.
+func (opts Options) abs(path string) (string, error) {
+	if opts.WorkDir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(opts.WorkDir, path)
+	}
+	return filepath.Abs(path)
 }
 
 // ErrExists is wrapped by the error [Init] returns when the file to write
@@ -51,7 +62,7 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if dir == "" {
 		dir = "."
 	}
-	absDir, err := filepath.Abs(dir)
+	absDir, err := opts.abs(dir)
 	if err != nil {
 		return "", nil, err
 	}
@@ -62,7 +73,7 @@ func Init(opts Options) (string, []annotate.Diagnostic, error) {
 	if out == "" {
 		out = filepath.Join(absDir, "main.go")
 	}
-	out, err = filepath.Abs(out)
+	out, err = opts.abs(out)
 	if err != nil {
 		return "", nil, err
 	}

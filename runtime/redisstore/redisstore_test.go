@@ -2,7 +2,9 @@ package redisstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -337,7 +339,7 @@ func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
 	require.NoError(t, err)
 	slept := make(chan error, 1)
 	go func() { slept <- client(t, srv).Do(ctx, "DEBUG", "SLEEP", "3").Err() }()
-	time.Sleep(100 * time.Millisecond)
+	asleep(t, srv)
 	_, err = s.Claim(ctx, "f", "lost", ep, 1500*time.Millisecond)
 	require.Error(t, err, "the claim times out")
 	require.NoError(t, <-slept)
@@ -349,6 +351,20 @@ func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
 	rec, err := s.Claim(ctx, "f", "next", ep, time.Minute)
 	require.NoError(t, err, "after the lease")
 	assert.Nil(t, rec)
+}
+
+// asleep returns once Redis runs a DEBUG SLEEP: a PING on a connection of
+// its own gets no answer within 50 ms (Redis runs one command at a time).
+func asleep(t *testing.T, srv *redistest.Server) {
+	t.Helper()
+	probe := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1, PoolSize: 1})
+	defer probe.Close()
+	require.Eventually(t, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		var timeout net.Error // the context's deadline, or the read deadline go-redis sets from it
+		return errors.As(probe.Ping(ctx).Err(), &timeout) && timeout.Timeout()
+	}, 3*time.Second, time.Millisecond, "Redis never fell asleep")
 }
 
 func TestFromEnv(t *testing.T) {
