@@ -60,11 +60,15 @@ var goEnv = []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT",
 
 // listTemplate is go list's -f template: one block per package, each line
 // a tag letter, so that the files of a package follow its module and dir.
+// A standard package's root is the go command's GOROOT: go list gives the
+// standard library's vendored packages (vendor/golang.org/x/net/…) the
+// module cache's directory of that module as Root when the build also uses
+// the module, and that directory has no VERSION file.
 const listTemplate = `P {{.ImportPath}} {{.Name}} {{.Standard}} {{.DepOnly}}
 C {{context.GOOS}} {{context.GOARCH}} {{context.CgoEnabled}} {{context.BuildTags}} {{context.ToolTags}} {{context.ReleaseTags}}
 {{with .Module}}M {{.Path}}	{{.Version}}	{{.Dir}}	{{.GoVersion}}{{with .Replace}}	=> {{.Path}} {{.Version}} {{.Dir}}{{end}}
 {{end}}D {{.Dir}}
-R {{.Root}}
+R {{if .Standard}}{{context.GOROOT}}{{else}}{{.Root}}{{end}}
 {{with .Error}}X {{.}}
 {{end}}{{range .DepsErrors}}X {{.}}
 {{end}}{{range .GoFiles}}F {{.}}

@@ -181,3 +181,51 @@ func TestRecallReturnsTheNote(t *testing.T) {
 		t.Errorf("Recall = %q, %v; want the recorded note", note, ok)
 	}
 }
+
+// TestKeysTheStandardLibrarysVendoredPackages: a module that uses
+// golang.org/x/net and net/http (every server does) is keyed: go list names
+// the module cache as the root of the standard library's vendored copies
+// then, and the key takes the toolchain's VERSION from GOROOT instead.
+func TestKeysTheStandardLibrarysVendoredPackages(t *testing.T) {
+	dir := module(t)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var net string // the golang.org/x/net this module requires
+	for line := range strings.Lines(string(mod)) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "golang.org/x/net" {
+			net = f[1]
+		}
+	}
+	if net == "" {
+		t.Fatal("go.mod requires no golang.org/x/net: choose another module of the standard library's vendor directory")
+	}
+	for name, content := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26.0\n\nrequire golang.org/x/net " + net + "\n",
+		"go.sum": string(sums),
+		"a.go":   "package m\n\nimport (\n\t_ \"net/http\"\n\n\t_ \"golang.org/x/net/idna\"\n)\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	m := New(Config{Dir: dir})
+	if m == nil {
+		t.Fatal("New: nil for a module using net/http and golang.org/x/net")
+	}
+	m.Record(nil)
+	if !New(Config{Dir: dir}).current() {
+		t.Error("not Current after Record, nothing changed")
+	}
+}
