@@ -175,7 +175,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // one; tests run in parallel, each in its own module, by it) and returns
 // its exit status and, when the pipeline ran, its result (tests read
 // whether the memo ended the run). The subcommands init and preview run in
-// the current directory.
+// dir too.
 func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.Result) {
 	wd := dir
 	if wd == "" {
