@@ -15,7 +15,7 @@ import (
 // (clientTable): the others compare mcpgen's whole output. The check on the
 // real table is tested in annotate/clientcheck.
 func TestMain(m *testing.M) {
-	realTable, clients.All = clients.All, nil
+	clients.All = nil
 	restore, err := testEnv()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -26,10 +26,6 @@ func TestMain(m *testing.M) {
 	removeTools()
 	os.Exit(code)
 }
-
-// realTable is the client table as package clients has it, for the tests
-// that read it (mcpgen preview).
-var realTable []*clients.Client
 
 // clientTable sets clients.All to a small made-up table for the test.
 func clientTable(t *testing.T) {
