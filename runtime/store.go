@@ -4,7 +4,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
-// Errors of the flow store ([Store], [Options.Store]).
+// Errors of the flow store ([Store], [Options.Store]) and the page store
+// ([PageStore], [Options.PageStore]).
 var (
 	// ErrStore wraps every failure of [Options.Store] that the engine
 	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
@@ -24,14 +25,14 @@ var (
 	// (context.Cause) of a branch's context that the engine cancels because
 	// [Options.ClaimLease] passed without a renewal the store confirmed.
 	ErrClaimLost = engine.ErrClaimLost
-	// ErrNoPage is what [Store.Page] and [Store.CompletePage] return for
+	// ErrNoPage is what [PageStore.Page] and [PageStore.CompletePage] return for
 	// an id the store does not hold: never put, expired, or deleted once
 	// its flow ended.
 	ErrNoPage = engine.ErrNoPage
-	// ErrPageCompleted is what [Store.CompletePage] returns when the page
+	// ErrPageCompleted is what [PageStore.CompletePage] returns when the page
 	// already has an answer: a page is completed once.
 	ErrPageCompleted = engine.ErrPageCompleted
-	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
+	// ErrPageExists is what [PageStore.PutPage] returns when the id is taken.
 	ErrPageExists = engine.ErrPageExists
 	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
 	// retry refused because its caller already has
@@ -82,12 +83,21 @@ var (
 // failed: the engine fails closed (-32603, no branch runs).
 type Store = engine.Store
 
+// PageStore holds the pages of URL-mode questions (MCP 2026-07-28,
+// client/elicitation, "URL Mode Elicitation Requests"; package
+// runtime/page): a page's record and, once the user completed it, its
+// answer, both sealed by the engine (the store sees ciphertext only), under
+// an opaque random id, shared by every instance that serves the page
+// ([Options.PageStore]; when it is nil, the Store when that is a PageStore
+// too, as [MemoryStore] and runtime/redisstore's Store are).
+type PageStore = engine.PageStore
+
 // DefaultMemoryStoreBytes is the default of [MemoryStore.MaxBytes]: 64 MiB.
 const DefaultMemoryStoreBytes = engine.DefaultMemoryStoreBytes
 
-// MemoryStore is a [Store] in this process's memory: right for one
-// instance, wrong for several (a retry sent to another instance is refused:
-// its store has another epoch). Its epoch is drawn at random by
+// MemoryStore is a [Store] and a [PageStore] in this process's memory:
+// right for one instance, wrong for several (a retry sent to another
+// instance is refused: its store has another epoch). Its epoch is drawn at random by
 // [NewMemoryStore], so a flow begun before the process (re)started is
 // refused with "start the call again" rather than run twice. Entries are
 // dropped once expired. The zero value is not usable; call [NewMemoryStore].

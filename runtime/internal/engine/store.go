@@ -17,7 +17,8 @@ import (
 // flow, other answers) receives that record and runs nothing. A retry that
 // asks again releases the claim, so that the next round can run.
 
-// Errors of the flow store ([Store], [Options.Store]).
+// Errors of the flow store ([Store], [Options.Store]) and the page store
+// ([PageStore], [Options.PageStore]).
 var (
 	// ErrStore wraps every failure of [Options.Store] that the engine
 	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
@@ -37,14 +38,14 @@ var (
 	// (context.Cause) of a branch's context that the engine cancels because
 	// [Options.ClaimLease] passed without a renewal the store confirmed.
 	ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
-	// ErrNoPage is what [Store.Page] and [Store.CompletePage] return for
+	// ErrNoPage is what [PageStore.Page] and [PageStore.CompletePage] return for
 	// an id the store does not hold: never put, expired, or deleted once
 	// its flow ended.
 	ErrNoPage = errors.New("mcpgen: no such URL-mode page")
-	// ErrPageCompleted is what [Store.CompletePage] returns when the page
+	// ErrPageCompleted is what [PageStore.CompletePage] returns when the page
 	// already has an answer: a page is completed once.
 	ErrPageCompleted = errors.New("mcpgen: URL-mode page already completed")
-	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
+	// ErrPageExists is what [PageStore.PutPage] returns when the id is taken.
 	ErrPageExists = errors.New("mcpgen: URL-mode page id already taken")
 	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
 	// retry refused because its caller already has
@@ -129,13 +130,19 @@ type Store interface {
 	// Release drops token's claim on flow; it does nothing when token does
 	// not hold the claim (a record is never dropped).
 	Release(ctx context.Context, flow, token string) error
+}
 
-	// The pages of URL-mode questions (MCP 2026-07-28, client/elicitation,
-	// "URL Mode Elicitation Requests"; package runtime/page): a page's
-	// record and, once the user completed it, its answer, both sealed by
-	// the engine (the store sees ciphertext only), under an opaque random
-	// id, shared by every instance.
-
+// PageStore holds the pages of URL-mode questions (MCP 2026-07-28,
+// client/elicitation, "URL Mode Elicitation Requests"; package
+// runtime/page): a page's record and, once the user completed it, its
+// answer, both sealed by the engine (the store sees ciphertext only), under
+// an opaque random id (base64url, 22 characters), shared by every instance
+// that serves the page ([Options.PageStore]). expires is when the page may
+// be dropped (the flow's expiry and an hour more; by the wall clock). The
+// rules of [Store] hold for it too: safe for concurrent use, each method
+// atomic across instances, repeatable after an error or a timeout, and any
+// error but the sentinels below a failure.
+type PageStore interface {
 	// PutPage keeps record under id until expires. It returns
 	// [ErrPageExists], changing nothing, when id is taken.
 	PutPage(ctx context.Context, id string, record []byte, expires time.Time) error
