@@ -24,12 +24,9 @@ const memEntryOverhead = 160
 // Err).
 var tooLargeRecord = []byte(`{"x":"mcpgen: this call already completed, but the in-memory flow store (MemoryStore.MaxBytes) did not keep its result: it was too large, or the store needed the room; nothing was run again","f":true}`)
 
-// MemoryStore is a [Store] and a [PageStore] in this process's memory:
-// right for one instance, wrong for several (a retry sent to another
-// instance is refused: its store has another epoch). Its epoch is drawn at random by
-// [NewMemoryStore], so a flow begun before the process (re)started is
-// refused with "start the call again" rather than run twice. Entries are
-// dropped once expired. The zero value is not usable; call [NewMemoryStore].
+// MemoryStore is a [Store] and a [PageStore] in this process's memory: right
+// for one instance, wrong for several (a retry sent to another instance is
+// refused: its store has another epoch). See runtime.MemoryStore.
 type MemoryStore struct {
 	// MaxBytes bounds the memory the store holds, in bytes: for each entry
 	// its flow id, its claim token or recorded response, plus an estimated

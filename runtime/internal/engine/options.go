@@ -7,14 +7,16 @@ import (
 )
 
 // CapabilityPolicy says what a flow does when it must ask the user but the
-// client did not declare form elicitation (MCP 2026-07-28, basic/patterns/mrtr:
-// ask only for what the client declared).
+// client did not declare form elicitation (MCP 2026-07-28,
+// basic/patterns/mrtr: ask only for what the client declared). See
+// runtime.CapabilityPolicy.
 type CapabilityPolicy int
 
 const (
 	// ToolErrorOnMissingCapability (the default) returns a tool error result
 	// naming every missing field with its title and constraints, so that the
-	// model can pass them as arguments.
+	// model can pass them as arguments. See
+	// runtime.ToolErrorOnMissingCapability.
 	ToolErrorOnMissingCapability CapabilityPolicy = iota
 	// ProtocolErrorOnMissingCapability returns JSON-RPC error -32021 with
 	// data.requiredCapabilities {"elicitation":{"form":{}}}.
