@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
@@ -38,6 +39,29 @@ var (
 // Everything in them is part of the question: when a retry computes other
 // options (the data changed), an earlier answer is not applied and the new
 // question is asked.
+//
+// Its fields:
+//
+//   - Message (string) is shown above the form; "" uses the question struct's
+//     //mcpgen:message, or "Please provide: " and the fields' titles.
+//   - Choices (map[string][]Choice) gives, by JSON name, the options of each
+//     elicit:"choices" field: an answer must be one of them.
+//   - Equal (map[string]string) gives, by JSON name, the exact string an
+//     answer must be (a typed echo: "type the service name to confirm"); a
+//     different answer is asked again with the reason.
+//   - Defaults (map[string]any) gives, by JSON name, values the form
+//     pre-fills (MCP 2026-07-28, client/elicitation: default) and an optional
+//     field left unanswered takes.
+//   - Descriptions (map[string]string) gives, by JSON name, the field's
+//     description in this form in place of the tag's (MCP 2026-07-28,
+//     client/elicitation: a property's description, the help text a client
+//     shows): what only the branch knows, such as "Type octo/hello exactly".
+//   - Check (func(ctx context.Context) error), when set, judges an accepted
+//     answer once it passed every rule and q holds it (a key the service it
+//     unlocks refuses, an account that is closed): a non-nil error refuses
+//     the answer, and the question is asked again with the error's text as
+//     the reason (shown to the user: never put a secret in it), within the
+//     round limit.
 type AskOptions = engine.AskOptions
 
 // Ask asks the user question q — a struct with a //mcpgen:question directive
@@ -121,6 +145,10 @@ func Keep[T any](ctx context.Context, name string, compute func() (T, error)) (T
 // a Title the select is titled (oneOf / items.anyOf of const+title, MCP
 // 2026-07-28 client/elicitation, "Enum schemas"); otherwise it is a plain
 // enum of the values.
+//
+// Its fields:
+//
+//   - Value, Title (string)
 type Choice = engine.Choice
 
 // DefaultUnaskable returns what the flow answers, without an Unaskable

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
@@ -9,6 +10,22 @@ import (
 // Args is implemented by every struct mcpgen generates code for (through its
 // pointer): a tool's arguments and a //mcpgen:question alike. The methods
 // are documented on the generated code (docs/tags.md, "The generated API").
+//
+// Its methods:
+//
+//   - MissingFields() []string (): MissingFields returns the JSON names of
+//     elicitable fields that hold no answer, in field order.
+//   - RequestedSchema(fields ...string) *jsonschema.Schema ():
+//     RequestedSchema returns the flat requestedSchema for the named fields
+//     (all missing ones when none are named), in field order.
+//   - ApplyContent(content map[string]any) error (): ApplyContent validates a
+//     form's accepted content and sets the fields; nothing is set when any
+//     field fails (*ValidationError).
+//   - ApplyPartial(content map[string]any) error (): ApplyPartial sets every
+//     valid answer in content and leaves the rest, returning a
+//     *ValidationError for the rest; for partial results.
+//   - Validate() error (): Validate checks every rule on every field, and
+//     that required elicitable fields are present.
 type Args = engine.Args
 
 // Flow is one tool (or prompt) whose arguments may be elicited: what
@@ -21,10 +38,42 @@ type Args = engine.Args
 // prompts/get. A Flow has no exported fields and never changes once made,
 // so one may serve any number of concurrent calls. The zero Flow is no
 // tool: its Call returns an error and its InputSchema panics.
+//
+// Its methods:
+//
+//   - Name() string: returns the tool's (or prompt's) name, as //mcpgen:tool
+//     gives it (MCP 2026-07-28, server/tools: Tool.name; server/prompts:
+//     Prompt.name): what an adapter registers and what every requestState the
+//     flow issues is bound to.
+//   - Description() string: returns the tool's (or prompt's) description, as
+//     //mcpgen:tool gives it (MCP 2026-07-28, server/tools: Tool.description;
+//     server/prompts: Prompt.description), for an adapter to register; ""
+//     when there is none.
+//   - Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error): runs
+//     one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
+//     validates the arguments, asks for missing fields with an input-required
+//     Response, and on a retry opens the state, applies the answer and runs
+//     exactly one branch — at most once per flow: a retry of a flow that
+//     completed returns the recorded response and runs nothing (see [Store]).
+//   - InputSchema() *jsonschema.Schema: returns the tool's input schema (MCP
+//     2026-07-28, server/tools: Tool.inputSchema, what tools/list shows the
+//     model; an adapter registers it; for a prompt, its arguments), a
+//     {"type":"object"} *jsonschema.Schema (invopop/jsonschema), a new object
+//     on every call (its property schemas may be shared with the generated
+//     code's: change a copy): the one mcpgen wrote at generation time, or
+//     else the flow's argument struct reflected by invopop/jsonschema,
+//     without $schema, $id or $defs, with every elicitable field made
+//     optional and carrying its title, description, enum and format but no
+//     default (an SDK that fills defaults in would make the field never
+//     missing).
 type Flow = engine.Flow
 
 // Response is what the flow returns: either a final Result, or input
 // requests with the sealed state to echo.
+//
+// Its fields:
+//
+//   - Result, InputRequests, RequestState (*Result)
 type Response = engine.Response
 
 // Principal returns who is calling, as the adapter identified them
@@ -96,6 +145,43 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 // of the previous round ([Exchange.Elicitation], [Exchange.Sampling],
 // [Exchange.Roots]) and what it carried over ([Exchange.Carried]), and
 // either completes or calls [Exchange.Ask] for the next round.
+//
+// Its methods:
+//
+//   - Round() int: returns how many input-required results preceded this
+//     request (0 on a first call).
+//   - FlowID() string: returns the exchange's random id, never "", so that a
+//     final step can be made idempotent: on a first call a fresh one, which
+//     the state of its first round carries if it asks; on a retry the one its
+//     first request fixed.
+//   - Principal() string: returns who is calling, as the adapter identified
+//     them (protocol.Request.Principal; for go-sdk, the bearer token's user
+//     id): the principal bound into the requestState (MCP 2026-07-28,
+//     basic/patterns/mrtr, requestState security).
+//   - Arguments() json.RawMessage: returns the request's raw arguments object
+//     (nil when absent).
+//   - Capabilities() protocol.Capabilities: returns the client capabilities
+//     this request declared.
+//   - Elicitation(key string) (*protocol.ElicitResult, bool): returns the
+//     answer to the elicitation/create request asked under key in the
+//     previous round, and whether there is one.
+//   - Sampling(key string) (*protocol.SamplingResult, bool): returns the
+//     answer to the sampling/createMessage request asked under key in the
+//     previous round, and whether there is one.
+//   - Roots(key string) (*protocol.RootsResult, bool): returns the answer to
+//     the roots/list request asked under key in the previous round, and
+//     whether there is one.
+//   - Carried(v any) (bool, error): decodes into v the data the previous
+//     round passed to [Exchange.Ask] as carry.
+//   - Ask(requests map[string]protocol.InputRequest, carry any) (*Response, error): returns
+//     the input-required response of the next round: requests (by key, at
+//     least one) and a sealed requestState that binds this request and
+//     carries carry (any JSON-encodable value, or nil) to the next round,
+//     where [Exchange.Carried] returns it.
+//   - Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error): runs
+//     h, the exchange's handler, in a context where it can ask typed
+//     questions ([Ask], [AskURL]) and keep computed values ([Keep]) as a
+//     generated flow's branches do, and where [FlowID] and [Round] answer.
 type Exchange = engine.Exchange
 
 // NewExchange starts handling one request of the tool or prompt called name.
@@ -126,4 +212,36 @@ func ClientOf(ctx context.Context) protocol.Client { return engine.ClientOf(ctx)
 // Event is one request of a multi-round call as [Options].OnAsk,
 // OnComplete and OnEnd see it, for metrics and tracing: never an answer's
 // value or the state.
+//
+// Its fields:
+//
+//   - Flow (string): tool or prompt name
+//   - FlowID (string): the flow id ([FlowID]); "" only for a first call that
+//     ran no branch and asked nothing
+//   - Round (int): input-required results before this request (0 on a first
+//     call)
+//   - Keys ([]string): OnAsk: the inputRequests keys of the input-required
+//     result, sorted
+//   - Action (Action) is, for OnComplete, the branch that ran: accept,
+//     decline or cancel; "" for an exchange handler, or a tool error no
+//     branch produced (invalid arguments, a missing capability, the round
+//     limit).
+//   - IsError (bool): OnComplete: the result is a tool error
+//   - Outcome (string) is what the request ended in: "asked" (an
+//     input-required result), "completed", "declined" or "cancelled" (the
+//     branch that ran, or a final tool error), "replayed" (a completed flow's
+//     recorded response, nothing run), "rejected" (refused, see Reason), or
+//     "failed" (the branch returned an error).
+//   - Reason (string) is, for a rejected request, why, in one word:
+//     "tampered" (the state failed authentication or is not one),
+//     "unknown_key" (sealed under a key the ring no longer holds), "expired",
+//     "future" (issued ahead of this clock), "other_principal",
+//     "other_arguments", "other_tool" (another tool, method or mechanism),
+//     "malformed" (opened but cannot be resumed), "too_large" (a size limit),
+//     "store_forgot" ([ErrEpoch]), "store_unavailable" ([ErrStore]), "busy"
+//     ([ErrClaimed]), "quota" ([ErrFlowQuota]), "invalid_params" (malformed
+//     arguments or answers), or "other".
+//   - Reasked ([]string) are, for an asked request, the JSON names of the
+//     fields asked again because the answers to them broke the form's rules;
+//     nil when the question is asked for the first time or as it stood.
 type Event = engine.Event

@@ -1,8 +1,6 @@
 package runtime
 
-import (
-	"github.com/mcpgen/mcpgen/runtime/internal/engine"
-)
+import "github.com/mcpgen/mcpgen/runtime/internal/engine"
 
 // Key ring constants.
 const (
@@ -42,6 +40,16 @@ var (
 // A sealed state is base64url without padding (RFC 4648 §5) of
 // version(1) ‖ keyID(8) ‖ nonce(12) ‖ ciphertext‖tag(16), with version and key id
 // as additional authenticated data. A KeyRing is safe for concurrent use.
+//
+// Its methods:
+//
+//   - Seal(plaintext []byte) string: encrypts and authenticates plaintext
+//     with AES-256-GCM (NIST SP 800-38D, random 96-bit nonce) under the
+//     newest key and returns the state in the layout of [KeyRing], base64url
+//     without padding (RFC 4648 §5): 50 + the plaintext's length in bytes,
+//     times 4/3, characters.
+//   - Open(state string, maxLen int) ([]byte, error): authenticates and
+//     decrypts a state made by [KeyRing.Seal] under any key in the ring.
 type KeyRing = engine.KeyRing
 
 // NewKeyRing returns a key ring of the given keys, newest first. Each key must

@@ -35,6 +35,10 @@ const (
 // (*mcp.CallToolResult, *mcp.GetPromptResult, mcp-go's types) that the
 // adapter returns unchanged, for images, resources and anything else Text
 // cannot carry; the other fields are then ignored.
+//
+// Its fields:
+//
+//   - Text, Structured, IsError, Native (string)
 type Result = engine.Result
 
 // Text returns a Result of one text.
@@ -55,6 +59,15 @@ func ToolError(format string, args ...any) *Result { return engine.ToolError(for
 // "maxItems", "enum", "format"), or "range" when the value fits the schema but
 // not the Go type that holds it (300 for an int8). Message says what was wrong
 // in words a user can act on.
+//
+// Its fields:
+//
+//   - Field, Keyword, Message (string)
+//
+// Its methods:
+//
+//   - Error() string: returns "field: message", for example "date: must be a
+//     date (YYYY-MM-DD)".
 type FieldError = engine.FieldError
 
 // ValidationError lists every broken rule of an argument struct, in field
@@ -65,4 +78,22 @@ type FieldError = engine.FieldError
 // the requestedSchema (MCP 2026-07-28, client/elicitation; JSON Schema 2020-12
 // Validation) plus "range" for values the Go type cannot hold. Use errors.As
 // to get at the fields.
+//
+// Its fields:
+//
+//   - Errors ([]FieldError)
+//
+// Its methods:
+//
+//   - Error() string: joins the field errors' texts ([FieldError.Error]) with
+//     "; ".
+//   - Fields() []string: returns the JSON names of the failing fields, in
+//     order, a field with several consecutive errors once; nil when there is
+//     none.
+//   - Has(field string) bool: reports whether the field with JSON name field
+//     has an error.
+//   - Add(field, keyword, message string): appends the field error {field,
+//     keyword, message} (see [FieldError]) to e, which must not be nil.
+//   - Err() error: returns ve as an error, or a nil error when ve is nil or
+//     holds no field error.
 type ValidationError = engine.ValidationError

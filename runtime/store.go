@@ -1,10 +1,9 @@
 package runtime
 
-import (
-	"github.com/mcpgen/mcpgen/runtime/internal/engine"
-)
+import "github.com/mcpgen/mcpgen/runtime/internal/engine"
 
-// Errors of the flow store ([Store], [Options.Store]).
+// Errors of the flow store ([Store], [Options.Store]) and the page store
+// ([PageStore], [Options.PageStore]).
 var (
 	// ErrStore wraps every failure of [Options.Store] that the engine
 	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
@@ -24,14 +23,14 @@ var (
 	// (context.Cause) of a branch's context that the engine cancels because
 	// [Options.ClaimLease] passed without a renewal the store confirmed.
 	ErrClaimLost = engine.ErrClaimLost
-	// ErrNoPage is what [Store.Page] and [Store.CompletePage] return for
+	// ErrNoPage is what [PageStore.Page] and [PageStore.CompletePage] return for
 	// an id the store does not hold: never put, expired, or deleted once
 	// its flow ended.
 	ErrNoPage = engine.ErrNoPage
-	// ErrPageCompleted is what [Store.CompletePage] returns when the page
+	// ErrPageCompleted is what [PageStore.CompletePage] returns when the page
 	// already has an answer: a page is completed once.
 	ErrPageCompleted = engine.ErrPageCompleted
-	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
+	// ErrPageExists is what [PageStore.PutPage] returns when the id is taken.
 	ErrPageExists = engine.ErrPageExists
 	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
 	// retry refused because its caller already has
@@ -80,17 +79,96 @@ var (
 // taken effect unseen) and must then answer as if the first call had
 // succeeded. An error that is none of the sentinels below means the store
 // failed: the engine fails closed (-32603, no branch runs).
+//
+// Its methods:
+//
+//   - Epoch(ctx context.Context, flow string) (string, error) (): Epoch
+//     returns the id of the store's current memory for flow: a non-empty
+//     opaque string that stays the same for as long as the store keeps every
+//     claim and record of flow it was given, and is replaced by a new one
+//     whenever it may have lost some (a Redis restart without persistence,
+//     FLUSHALL, a failover to a replica that missed the last writes, a new
+//     process).
+//   - Claim(ctx context.Context, flow, token, epoch string, lease
+//     time.Duration) (record []byte, err error) (): Claim first checks that
+//     the store's epoch for flow is epoch; when it is not, it changes nothing
+//     (but makes a new epoch if the store had lost its own) and returns an
+//     error wrapping [ErrEpoch].
+//   - Renew(ctx context.Context, flow, token string, lease time.Duration)
+//     error (): Renew extends token's live claim on flow to lease from now.
+//   - Record(ctx context.Context, flow, token string, record []byte, expires
+//     time.Time) error (): Record replaces token's live claim on flow with
+//     record, kept until expires.
+//   - Release(ctx context.Context, flow, token string) error (): Release
+//     drops token's claim on flow; it does nothing when token does not hold
+//     the claim (a record is never dropped).
 type Store = engine.Store
+
+// PageStore holds the pages of URL-mode questions (MCP 2026-07-28,
+// client/elicitation, "URL Mode Elicitation Requests"; package
+// runtime/page): a page's record and, once the user completed it, its
+// answer, both sealed by the engine (the store sees ciphertext only), under
+// an opaque random id, shared by every instance that serves the page
+// ([Options.PageStore]; when it is nil, the Store when that is a PageStore
+// too, as [MemoryStore] and runtime/redisstore's Store are).
+//
+// Its methods:
+//
+//   - PutPage(ctx context.Context, id string, record []byte, expires
+//     time.Time) error (): PutPage keeps record under id until expires.
+//   - Page(ctx context.Context, id string) (record, answer []byte, err error)
+//     (): Page returns id's record and its answer (nil while the page is not
+//     completed).
+//   - CompletePage(ctx context.Context, id string, answer []byte) error ():
+//     CompletePage sets id's answer, once: it returns [ErrPageCompleted],
+//     changing nothing, when id already has one, and [ErrNoPage] when id is
+//     not there.
+//   - DeletePage(ctx context.Context, id string) error (): DeletePage drops
+//     id, record and answer; it does nothing when id is not there.
+type PageStore = engine.PageStore
 
 // DefaultMemoryStoreBytes is the default of [MemoryStore.MaxBytes]: 64 MiB.
 const DefaultMemoryStoreBytes = engine.DefaultMemoryStoreBytes
 
-// MemoryStore is a [Store] in this process's memory: right for one
-// instance, wrong for several (a retry sent to another instance is refused:
-// its store has another epoch). Its epoch is drawn at random by
+// MemoryStore is a [Store] and a [PageStore] in this process's memory:
+// right for one instance, wrong for several (a retry sent to another
+// instance is refused: its store has another epoch). Its epoch is drawn at random by
 // [NewMemoryStore], so a flow begun before the process (re)started is
 // refused with "start the call again" rather than run twice. Entries are
 // dropped once expired. The zero value is not usable; call [NewMemoryStore].
+//
+// Its fields:
+//
+//   - MaxBytes (int64) bounds the memory the store holds, in bytes: for each
+//     entry its flow id, its claim token or recorded response, plus an
+//     estimated 160 bytes of overhead; 0 means [DefaultMemoryStoreBytes] (64
+//     MiB).
+//
+// Its methods:
+//
+//   - Epoch(context.Context, string) (string, error): implements
+//     [Store.Epoch]: the random id drawn by [NewMemoryStore] (22 base64url
+//     characters), one for every flow.
+//   - Claim(_ context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error): implements
+//     [Store.Claim].
+//   - Renew(_ context.Context, flow, token string, lease time.Duration) error: implements
+//     [Store.Renew].
+//   - Record(_ context.Context, flow, token string, record []byte, expires time.Time) error: implements
+//     [Store.Record].
+//   - Release(_ context.Context, flow, token string) error: implements
+//     [Store.Release].
+//   - PutPage(_ context.Context, id string, record []byte, expires time.Time) error: implements
+//     [PageStore.PutPage].
+//   - Page(_ context.Context, id string) (record, answer []byte, err error): implements
+//     [PageStore.Page]; the slices returned are the caller's.
+//   - CompletePage(_ context.Context, id string, answer []byte) error: implements
+//     [PageStore.CompletePage].
+//   - DeletePage(_ context.Context, id string) error: implements
+//     [PageStore.DeletePage].
+//   - Len() int: returns how many entries (claims and records, expired ones
+//     not yet dropped included) the store holds.
+//   - Bytes() int64: returns the bytes the store counts against
+//     [MemoryStore.MaxBytes] (expired entries not yet dropped included).
 type MemoryStore = engine.MemoryStore
 
 // NewMemoryStore returns an empty in-memory store with a fresh random epoch.

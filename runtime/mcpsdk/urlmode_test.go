@@ -134,7 +134,7 @@ func TestURLModeNeedsTheCapability(t *testing.T) {
 func TestURLModeLegacySessionHearsCompletion(t *testing.T) {
 	endpoint, o := urlServer(t)
 	waits := pagetest.NewWaiting(runtime.NewMemoryStore())
-	o.Store = waits
+	o.PageStore = waits
 	var mu sync.Mutex
 	var asked, completed []string
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{Capabilities: urlCaps,

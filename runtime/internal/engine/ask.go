@@ -17,11 +17,7 @@ import (
 
 var (
 	// ErrInputRequired is what [Ask], [AskURL] return while the user has not
-	// answered yet in this request. Return it from the branch unchanged
-	// (`if err != nil { return nil, err }`): the flow then answers the request
-	// with an input-required result for that question (MCP 2026-07-28,
-	// basic/patterns/mrtr) and runs the branch again, from the top, on the
-	// client's retry.
+	// answered yet in this request. See runtime.ErrInputRequired.
 	ErrInputRequired = errors.New("mcpgen: waiting for the user's answer; return this error unchanged")
 
 	// ErrUnaskable is what [Ask] and [AskURL] return (errors.Is matches it;
@@ -30,25 +26,13 @@ var (
 	// (or no URL-mode elicitation, for a URL-mode question or AskURL; MCP
 	// 2026-07-28, client/elicitation, capabilities; for a 2025-era client,
 	// MCP 2025-11-25, basic/lifecycle: what it declared at initialize), or
-	// the adapter cannot send it a request at all ([protocol.Client].Unaskable).
-	// Nothing is asked, and asking again in this request returns it again.
-	//
-	// A branch can act on it: point the user elsewhere, or go on without the
-	// answer when that is safe. A branch that returns it (wrapped or not)
-	// ends the call exactly as an unanswerable question always did: a tool
-	// error that names every field of the question with its title and
-	// constraints ("… needs the user to answer a question (…), but this
-	// client declared no form elicitation, so it cannot be asked"), or
-	// JSON-RPC -32021 with data.requiredCapabilities under
-	// [ProtocolErrorOnMissingCapability] (URL mode: -32021 for a 2026-07-28
-	// client, a tool error for an older one).
+	// the adapter cannot send it a request at all
+	// ([protocol.Client].Unaskable). See runtime.ErrUnaskable.
 	ErrUnaskable = errors.New("mcpgen: the client cannot be asked")
 )
 
-// AskOptions shape a question at run time, from what the branch computed.
-// Everything in them is part of the question: when a retry computes other
-// options (the data changed), an earlier answer is not applied and the new
-// question is asked.
+// AskOptions shape a question at run time, from what the branch computed. See
+// runtime.AskOptions.
 type AskOptions struct {
 	// Message is shown above the form; "" uses the question struct's
 	// //mcpgen:message, or "Please provide: " and the fields' titles.
@@ -145,37 +129,10 @@ func askerFrom(ctx context.Context) *asker {
 	return a
 }
 
-// Ask asks the user question q — a struct with a //mcpgen:question directive
-// and elicit tags, whose methods mcpgen generated — under name, from a
-// branch of a generated flow (Accept, Decline, Cancel) or an exchange
-// handler (MCP 2026-07-28, client/elicitation, form mode). The branch runs
-// again from the top on every round, on any instance, so code before the
-// last question must be free of side effects.
-//
-// It returns:
-//
-//   - Accept, nil: q holds the user's valid answer (from this request, or
-//     sealed from an earlier round: an answered question is not asked again
-//     while it stays the same question);
-//
-//   - Decline or Cancel, nil: the user refused or walked away; q is
-//     unchanged and the branch decides what that means;
-//
-//   - "", ErrInputRequired: not answered yet; return the error unchanged.
-//     An accepted answer that breaks a rule (of the tags or of opts) is
-//     asked again for just the failing fields, with the reason, within the
-//     round limit, without returning to the branch.
-//
-//   - "", an error errors.Is reports as [ErrUnaskable]: the client of this
-//     request cannot be asked the question (it declared no form
-//     elicitation, or, for a URL-mode question, no URL-mode elicitation).
-//     Nothing is asked. The branch may act on it (point elsewhere, go on
-//     without the answer when that is safe); returned unchanged it ends
-//     the call in the tool error (or -32021) that names the question's
-//     fields, as before.
-//
-// Other errors: ctx is not a branch's or exchange handler's context; name is
-// empty; the answer is malformed (a *protocol.Error -32602).
+// Ask asks the user question q — a struct with a //mcpgen:question
+// directive and elicit tags, whose methods mcpgen generated — under name,
+// from a branch of a generated flow (Accept, Decline, Cancel) or an exchange
+// handler (MCP 2026-07-28, client/elicitation, form mode). See runtime.Ask.
 func Ask(ctx context.Context, name string, q Args, opts *AskOptions) (Action, error) {
 	a := askerFrom(ctx)
 	if a == nil {
@@ -248,28 +205,7 @@ func describeTitle(name string, p *jsonschema.Schema) string {
 // AskURL asks the user, under name, to complete a step out of band at url
 // (MCP 2026-07-28, client/elicitation, "URL Mode Elicitation Requests"):
 // signing in, paying, entering a secret that must not pass through the
-// client. done reports whether the step has finished; it is the
-// application's answer, checked on every round, never the client's. It
-// returns Accept once done says so, Decline or Cancel when the user refused
-// the URL, ErrInputRequired while waiting (return it unchanged, as with
-// [Ask]), and [ErrUnaskable] when the client declared no URL-mode
-// elicitation (nothing is asked).
-//
-// A client's accept only says that the user went to the URL (VS Code
-// accepts as soon as it opened the browser), so a retry that accepts waits
-// for the step as a hosted page's retry does: it calls done again, backing
-// off from 100 ms to 1 s, for up to [Options].PageWait (15 s by default; on
-// a 2025-era session, as for a hosted page, until the flow expires), and
-// returns Accept as soon as done says so. When the wait ends first, the same
-// URL is asked again with "the step at the URL has not finished yet", which
-// does not count towards the round limit (the flow's TTL still bounds the
-// call). The wait runs inside the branch, holding the flow's at-most-once
-// claim: a duplicate of the retry waits Options.ClaimWait for it. A retry
-// without an answer, a decline or a cancel does not wait.
-//
-// The URL must carry no credentials or user data and must not be
-// pre-authenticated; done must check that whoever completed the step is the
-// caller. Errors from done are returned as they are.
+// client. See runtime.AskURL.
 func AskURL(ctx context.Context, name, message, url string, done func(context.Context) (bool, error)) (Action, error) {
 	a := askerFrom(ctx)
 	if a == nil {
@@ -344,10 +280,7 @@ func AskURL(ctx context.Context, name, message, url string, done func(context.Co
 // Keep returns the value stored under name by an earlier round of this call,
 // or computes it, stores it and returns it: a plan or a price quote computed
 // once rides in the sealed requestState, so that later rounds see the same
-// value instead of recomputing data that may change. Values are JSON-encoded
-// (they add to the state's size, bounded by Options.MaxStateSize) and are
-// sealed only when the request asks a question after computing them. Outside
-// a flow branch or exchange handler it simply calls compute.
+// value instead of recomputing data that may change. See runtime.Keep.
 func Keep[T any](ctx context.Context, name string, compute func() (T, error)) (T, error) {
 	var zero T
 	a := askerFrom(ctx)

@@ -16,9 +16,7 @@ type ctxRoundKey struct{}
 // per-request capabilities in _meta; MCP 2025-11-25, basic/lifecycle: those
 // of the session's initialize), its protocol version and era
 // ([protocol.Client.MRTR]), and whether a form can be sent to it
-// ([protocol.Client.CanAsk]). It answers in a flow's branches, Choices
-// functions, FormOptions and Unaskable fallback, and in an exchange handler;
-// elsewhere it returns the zero Client, which declared nothing.
+// ([protocol.Client.CanAsk]). See runtime.ClientOf.
 func ClientOf(ctx context.Context) protocol.Client {
 	var r *round
 	if a := askerFrom(ctx); a != nil {

@@ -11,30 +11,17 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
-// Converse runs one request of a multi-round call with call (a [Flow]'s
-// Call, or an [Exchange] made for the request and run) and, when the client
-// is asked within the request (req.Send is set: a stateful session of a
-// protocol before 2026-07-28), every further round of the call too: each
+// Converse runs one request of a multi-round call with call (a [Flow]'s Call,
+// or an [Exchange] made for the request and run) and, when the client is
+// asked within the request (req.Send is set: a stateful session of a protocol
+// before 2026-07-28), every further round of the call too: each
 // input-required result call returns is sent to the client as
 // server-to-client requests on the open call (MCP 2025-11-25,
-// client/elicitation: a server may send elicitation/create while it handles
-// a request), and the answers go back into call as a retry of the original
+// client/elicitation: a server may send elicitation/create while it handles a
+// request), and the answers go back into call as a retry of the original
 // request would carry them (MCP 2026-07-28, basic/patterns/mrtr:
 // inputResponses under the same keys, the requestState echoed), until call
-// returns a complete result or an error. Every round is a request of the
-// engine like any other: the round limit, the requestState's binding, the
-// at-most-once record, the hooks, logs, spans and metrics are the same as
-// for a 2026-07-28 client that retries by itself.
-//
-// Without req.Send it returns call(ctx, req) as it is.
-//
-// An error of Send (the client answered with an error, its stream or
-// session went away, notifications/cancelled ended ctx) ends the call with
-// that error, wrapped: nothing ran, and nothing was recorded (a branch runs
-// only in the request that completes the call).
-//
-// Each round sends the input requests one by one, in the order of their
-// keys.
+// returns a complete result or an error. See runtime.Converse.
 func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.Context, req *protocol.Request) (*Response, error)) (*Response, error) {
 	if req.Send == nil {
 		return call(ctx, req)

@@ -2,14 +2,7 @@ package engine
 
 import "strings"
 
-// FieldError is one broken rule on one field.
-//
-// Field is the field's JSON name (the key in a form's content and in the tool's
-// arguments). Keyword is the JSON Schema keyword whose rule failed ("type",
-// "required", "minLength", "maxLength", "minimum", "maximum", "minItems",
-// "maxItems", "enum", "format"), or "range" when the value fits the schema but
-// not the Go type that holds it (300 for an int8). Message says what was wrong
-// in words a user can act on.
+// FieldError is one broken rule on one field. See runtime.FieldError.
 type FieldError struct {
 	Field   string
 	Keyword string
@@ -20,13 +13,8 @@ type FieldError struct {
 func (e FieldError) Error() string { return e.Field + ": " + e.Message }
 
 // ValidationError lists every broken rule of an argument struct, in field
-// order, a field with several broken rules once per rule.
-//
-// Generated Validate, ApplyContent and ApplyPartial methods return it (as
-// error) when any rule fails; it is then never empty. The rules are those of
-// the requestedSchema (MCP 2026-07-28, client/elicitation; JSON Schema 2020-12
-// Validation) plus "range" for values the Go type cannot hold. Use errors.As
-// to get at the fields.
+// order, a field with several broken rules once per rule. See
+// runtime.ValidationError.
 type ValidationError struct {
 	Errors []FieldError
 }

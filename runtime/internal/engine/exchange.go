@@ -13,37 +13,16 @@ import (
 
 // Exchange runs the rounds of a hand-written tools/call or prompts/get
 // handler that asks the client for input itself — sampling/createMessage,
-// roots/list, or elicitation/create requests it builds — instead of through a
-// generated [Flow] (SEP-2322, MCP 2026-07-28 basic/patterns/mrtr).
-//
-// It keeps the same promises as a Flow: the requestState it issues is sealed
-// with [Options.Keys] and bound to the tool name, the method, the digest of
-// the arguments, the principal and an expiry; a retry whose state does not
-// open or match is rejected with -32602 before the handler sees any answer;
-// an answer counts only when it arrives under a key the sealed state says
-// was asked, with the method it was asked with; and a request is sent only
-// when the client declared the capability it needs.
-//
-// A handler creates one per request with [NewExchange], reads the answers
-// of the previous round ([Exchange.Elicitation], [Exchange.Sampling],
-// [Exchange.Roots]) and what it carried over ([Exchange.Carried]), and
-// either completes or calls [Exchange.Ask] for the next round.
+// roots/list, or elicitation/create requests it builds — instead of through
+// a generated [Flow] (SEP-2322, MCP 2026-07-28 basic/patterns/mrtr). See
+// runtime.Exchange.
 type Exchange struct {
 	r *round // r.st is nil on a first call
 	a *asker // set by Run: the typed questions of this request
 }
 
 // NewExchange starts handling one request of the tool or prompt called name.
-// On a retry (req.RequestState non-empty) it opens the state and checks its
-// binding and every answer to a key it asked.
-//
-// Errors: a plain error when opts or opts.Keys is nil; a *[protocol.Error]
-// -32602 (for the adapter to send as the JSON-RPC error) when the arguments
-// are not a JSON object, when the state fails to open or belongs to another
-// tool, method, set of arguments or principal, or has expired (each reported
-// to [Options.OnReject]), and when an answer to an asked key has the wrong
-// shape (an elicitation answer under a sampling key, or an answer the adapter
-// could not decode).
+// See runtime.NewExchange.
 func NewExchange(name string, opts *Options, req *protocol.Request) (*Exchange, error) {
 	ctx := context.Background()
 	r, err := newRound(ctx, opts, name, req)

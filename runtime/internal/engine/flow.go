@@ -18,8 +18,8 @@ import (
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
-// pointer): a tool's arguments and a //mcpgen:question alike. The methods
-// are documented on the generated code (docs/tags.md, "The generated API").
+// pointer): a tool's arguments and a //mcpgen:question alike. See
+// runtime.Args.
 type Args interface {
 	// MissingFields returns the JSON names of elicitable fields that hold no
 	// answer, in field order.
@@ -41,13 +41,7 @@ type Args interface {
 // Flow is one tool (or prompt) whose arguments may be elicited: what
 // tools/call or prompts/get runs (MCP 2026-07-28, server/tools and
 // server/prompts), asking the user for missing arguments with input-required
-// results (basic/patterns/mrtr). mcpgen generates a constructor for each
-// annotated struct (New<T>Flow), the only way to make one; adapters
-// register it with an SDK ([Flow.Name], [Flow.Description],
-// [Flow.InputSchema]) and call [Flow.Call] for every tools/call or
-// prompts/get. A Flow has no exported fields and never changes once made,
-// so one may serve any number of concurrent calls. The zero Flow is no
-// tool: its Call returns an error and its InputSchema panics.
+// results (basic/patterns/mrtr). See runtime.Flow.
 type Flow struct {
 	def Def
 }
@@ -105,26 +99,17 @@ type ctxKey int
 const principalKey ctxKey = 0
 
 // Principal returns who is calling, as the adapter identified them
-// (protocol.Request.Principal: for go-sdk, the authenticated user of the bearer
-// token): the principal bound into the requestState (MCP 2026-07-28,
-// basic/patterns/mrtr, requestState security). It is "" for an anonymous
-// caller, and outside a flow's branches, Choices functions and exchange
-// handlers.
+// (protocol.Request.Principal: for go-sdk, the authenticated user of the
+// bearer token): the principal bound into the requestState (MCP 2026-07-28,
+// basic/patterns/mrtr, requestState security). See runtime.Principal.
 func Principal(ctx context.Context) string {
 	s, _ := ctx.Value(principalKey).(string)
 	return s
 }
 
 // FlowID returns the id of the flow a branch (or an exchange handler) runs
-// in: random, 22 characters of base64url, and never "" inside one. A call
-// that asks fixes it in its first request and carries it in the sealed state,
-// so every round of the call sees the same id; a call that completes without
-// asking gets a fresh one. Key a branch's side effects on it (an idempotency
-// key, a charge id) so that a final retry sent twice does the work once. A
-// client that sends the same first call again starts another flow, with
-// another id. It is "" outside a branch or an exchange handler (in a flow's
-// Choices and FormOptions functions too: they run before the flow's id is
-// fixed).
+// in: random, 22 characters of base64url, and never "" inside one. See
+// runtime.FlowID.
 func FlowID(ctx context.Context) string {
 	if a := askerFrom(ctx); a != nil {
 		return a.flowID

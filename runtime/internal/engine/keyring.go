@@ -20,7 +20,7 @@ const (
 	KeySize = keygen.Size
 	// EnvStateKeys names the environment variable that [KeyRingFromEnv]
 	// reads: comma-separated base64 keys (standard or URL-safe alphabet,
-	// padded or not), newest first.
+	// padded or not), newest first. See runtime.EnvStateKeys.
 	EnvStateKeys = "MCPGEN_STATE_KEYS"
 )
 
@@ -54,23 +54,13 @@ type ringKey struct {
 }
 
 // KeyRing seals and opens requestState with AES-256-GCM (NIST SP 800-38D).
-//
-// The first key is the newest: [KeyRing.Seal] always uses it. [KeyRing.Open]
-// accepts a state sealed under any key in the ring, found by its key id (the
-// first 8 bytes of SHA-256 of the key), so adding a key never renumbers the
-// others and rotation is: prepend the new key, keep the old one until states
-// sealed under it have expired, then drop it.
-//
-// A sealed state is base64url without padding (RFC 4648 §5) of
-// version(1) ‖ keyID(8) ‖ nonce(12) ‖ ciphertext‖tag(16), with version and key id
-// as additional authenticated data. A KeyRing is safe for concurrent use.
+// See runtime.KeyRing.
 type KeyRing struct {
 	keys []ringKey
 }
 
-// NewKeyRing returns a key ring of the given keys, newest first. Each key must
-// be exactly [KeySize] bytes; duplicates are an error. At least one key is
-// required.
+// NewKeyRing returns a key ring of the given keys, newest first. See
+// runtime.NewKeyRing.
 func NewKeyRing(keys ...[]byte) (*KeyRing, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("mcpgen: key ring needs at least one key")
@@ -110,8 +100,7 @@ func keyID(key []byte) [keyIDSize]byte {
 
 // ParseKeyRing parses the [EnvStateKeys] form: comma-separated keys, newest
 // first, each 32 bytes in base64 (standard or URL-safe alphabet, padded or
-// not; RFC 4648 §4 and §5). Blank items and surrounding spaces are ignored.
-// Errors name the position of the bad key, never its value.
+// not; RFC 4648 §4 and §5). See runtime.ParseKeyRing.
 func ParseKeyRing(s string) (*KeyRing, error) {
 	var keys [][]byte
 	first := map[string]int{} // a key's position in s, by its bytes
@@ -170,9 +159,7 @@ func decodeKey(s string) ([]byte, error) {
 	return k, nil
 }
 
-// KeyRingFromEnv reads [EnvStateKeys]. It returns (nil, nil) when the variable
-// is unset or empty, so callers can choose their fallback (see
-// [EphemeralKeyRing]).
+// KeyRingFromEnv reads [EnvStateKeys]. See runtime.KeyRingFromEnv.
 func KeyRingFromEnv() (*KeyRing, error) {
 	s := os.Getenv(EnvStateKeys)
 	if strings.TrimSpace(s) == "" {
@@ -184,8 +171,7 @@ func KeyRingFromEnv() (*KeyRing, error) {
 // KeyRingFromEnvOrEphemeral reads [EnvStateKeys] like [KeyRingFromEnv]; when
 // the variable is unset or empty it falls back to [EphemeralKeyRing] and
 // reports ephemeral true, so the caller can warn that only this instance can
-// resume its calls. A malformed variable is an error naming the bad key's
-// position, never a silent fallback.
+// resume its calls. See runtime.KeyRingFromEnvOrEphemeral.
 func KeyRingFromEnvOrEphemeral() (kr *KeyRing, ephemeral bool, err error) {
 	kr, err = KeyRingFromEnv()
 	if err != nil || kr != nil {
@@ -195,8 +181,7 @@ func KeyRingFromEnvOrEphemeral() (kr *KeyRing, ephemeral bool, err error) {
 }
 
 // EphemeralKeyRing returns a key ring of one random [KeySize]-byte key from
-// crypto/rand. States it seals open only in this process: use it for a single
-// instance or for tests. It never fails.
+// crypto/rand. See runtime.EphemeralKeyRing.
 func EphemeralKeyRing() *KeyRing {
 	k := make([]byte, KeySize)
 	_, _ = rand.Read(k) // crypto/rand.Read never fails (Go 1.24+).
@@ -205,8 +190,8 @@ func EphemeralKeyRing() *KeyRing {
 }
 
 // GenerateKey returns a new random [KeySize]-byte key from crypto/rand,
-// encoded the way [ParseKeyRing] reads it: base64url without padding
-// (RFC 4648 §5), 43 characters. `mcpgen keygen` prints one. It never fails.
+// encoded the way [ParseKeyRing] reads it: base64url without padding (RFC
+// 4648 §5), 43 characters. See runtime.GenerateKey.
 func GenerateKey() string { return keygen.New() }
 
 // Seal encrypts and authenticates plaintext with AES-256-GCM (NIST SP

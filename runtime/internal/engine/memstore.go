@@ -24,12 +24,9 @@ const memEntryOverhead = 160
 // Err).
 var tooLargeRecord = []byte(`{"x":"mcpgen: this call already completed, but the in-memory flow store (MemoryStore.MaxBytes) did not keep its result: it was too large, or the store needed the room; nothing was run again","f":true}`)
 
-// MemoryStore is a [Store] in this process's memory: right for one
-// instance, wrong for several (a retry sent to another instance is refused:
-// its store has another epoch). Its epoch is drawn at random by
-// [NewMemoryStore], so a flow begun before the process (re)started is
-// refused with "start the call again" rather than run twice. Entries are
-// dropped once expired. The zero value is not usable; call [NewMemoryStore].
+// MemoryStore is a [Store] and a [PageStore] in this process's memory: right
+// for one instance, wrong for several (a retry sent to another instance is
+// refused: its store has another epoch). See runtime.MemoryStore.
 type MemoryStore struct {
 	// MaxBytes bounds the memory the store holds, in bytes: for each entry
 	// its flow id, its claim token or recorded response, plus an estimated
@@ -300,7 +297,7 @@ const pagePrefix = "\x00page\x00"
 // pageKey is the entry key of page id.
 func pageKey(id string) string { return pagePrefix + id }
 
-// PutPage implements [Store.PutPage]. It fails with [ErrPageExists], or with
+// PutPage implements [PageStore.PutPage]. It fails with [ErrPageExists], or with
 // an error wrapping [ErrStore] when the page does not fit under
 // [MemoryStore.MaxBytes] once expired entries are dropped.
 func (m *MemoryStore) PutPage(_ context.Context, id string, record []byte, expires time.Time) error {
@@ -322,7 +319,7 @@ func (m *MemoryStore) PutPage(_ context.Context, id string, record []byte, expir
 	return nil
 }
 
-// Page implements [Store.Page]; the slices returned are the caller's.
+// Page implements [PageStore.Page]; the slices returned are the caller's.
 func (m *MemoryStore) Page(_ context.Context, id string) (record, answer []byte, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -333,7 +330,7 @@ func (m *MemoryStore) Page(_ context.Context, id string) (record, answer []byte,
 	return bytes.Clone(e.record), bytes.Clone(e.answer), nil
 }
 
-// CompletePage implements [Store.CompletePage]. It fails with [ErrNoPage],
+// CompletePage implements [PageStore.CompletePage]. It fails with [ErrNoPage],
 // [ErrPageCompleted], or with an error wrapping [ErrStore] when the answer
 // does not fit under [MemoryStore.MaxBytes].
 func (m *MemoryStore) CompletePage(_ context.Context, id string, answer []byte) error {
@@ -355,7 +352,7 @@ func (m *MemoryStore) CompletePage(_ context.Context, id string, answer []byte) 
 	return nil
 }
 
-// DeletePage implements [Store.DeletePage].
+// DeletePage implements [PageStore.DeletePage].
 func (m *MemoryStore) DeletePage(_ context.Context, id string) error {
 	key := pageKey(id)
 	m.mu.Lock()

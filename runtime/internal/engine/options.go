@@ -7,14 +7,16 @@ import (
 )
 
 // CapabilityPolicy says what a flow does when it must ask the user but the
-// client did not declare form elicitation (MCP 2026-07-28, basic/patterns/mrtr:
-// ask only for what the client declared).
+// client did not declare form elicitation (MCP 2026-07-28,
+// basic/patterns/mrtr: ask only for what the client declared). See
+// runtime.CapabilityPolicy.
 type CapabilityPolicy int
 
 const (
 	// ToolErrorOnMissingCapability (the default) returns a tool error result
 	// naming every missing field with its title and constraints, so that the
-	// model can pass them as arguments.
+	// model can pass them as arguments. See
+	// runtime.ToolErrorOnMissingCapability.
 	ToolErrorOnMissingCapability CapabilityPolicy = iota
 	// ProtocolErrorOnMissingCapability returns JSON-RPC error -32021 with
 	// data.requiredCapabilities {"elicitation":{"form":{}}}.
@@ -142,6 +144,13 @@ type Options struct {
 	// A first call that asks reads the store's epoch ([Store.Epoch]) to
 	// seal it in the state; when that fails it is refused the same way.
 	Store Store
+	// PageStore holds the pages of URL-mode questions (see [PageStore];
+	// package runtime/page serves them). When nil it is Store when Store
+	// is a PageStore too ([MemoryStore] and runtime/redisstore's Store
+	// are), else the process's in-memory store that every Options without
+	// a Store shares: right for one instance. Instances that serve each
+	// other's pages (behind one PageURL) must share a PageStore.
+	PageStore PageStore
 	// ClaimWait is how long a retry whose flow another request is running
 	// waits for that request's record before it is refused with JSON-RPC
 	// -32603 "retry later" (default [DefaultClaimWait], 2 s; negative: no
@@ -207,11 +216,25 @@ type Options struct {
 
 // FlowStore returns the store flows run with these options use: o.Store,
 // or, when it is nil, the process's in-memory store ([MemoryStore]) that
-// every Options without a Store shares. Handlers that must see what flows
-// store (package runtime/page) read it through FlowStore.
+// every Options without a Store shares.
 func (o *Options) FlowStore() Store {
 	if o.Store != nil {
 		return o.Store
+	}
+	return defaultStore
+}
+
+// FlowPageStore returns the page store flows run with these options use:
+// o.PageStore, or, when it is nil, [Options.FlowStore] when that is a
+// [PageStore] too, else the process's in-memory store. Handlers that must
+// see the pages flows store (package runtime/page) read it through
+// FlowPageStore.
+func (o *Options) FlowPageStore() PageStore {
+	if o.PageStore != nil {
+		return o.PageStore
+	}
+	if ps, ok := o.FlowStore().(PageStore); ok {
+		return ps
 	}
 	return defaultStore
 }
@@ -245,9 +268,7 @@ func (o *Options) withDefaults() *Options {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	if c.Store == nil {
-		c.Store = defaultStore
-	}
+	c.Store, c.PageStore = c.FlowStore(), c.FlowPageStore()
 	if c.ClaimWait == 0 {
 		c.ClaimWait = DefaultClaimWait
 	}

@@ -55,7 +55,7 @@ type quotaKey struct {
 }
 
 // quotaFor returns store's quota of kind.
-func quotaFor(store Store, kind quotaKind) *quota {
+func quotaFor(store any, kind quotaKind) *quota {
 	var key any = store
 	if !reflect.ValueOf(store).Comparable() { // a type's comparability is not enough: an interface inside may hold a map
 		key = reflect.TypeOf(store)

@@ -344,9 +344,9 @@ func kindName(kind string) string {
 
 func complete(r *Result) *Response { return &Response{Result: r} }
 
-// Event is one request of a multi-round call as [Options].OnAsk,
-// OnComplete and OnEnd see it, for metrics and tracing: never an answer's
-// value or the state.
+// Event is one request of a multi-round call as [Options].OnAsk, OnComplete
+// and OnEnd see it, for metrics and tracing: never an answer's value or the
+// state. See runtime.Event.
 type Event struct {
 	Flow   string   // tool or prompt name
 	FlowID string   // the flow id ([FlowID]); "" only for a first call that ran no branch and asked nothing

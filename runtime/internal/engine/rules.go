@@ -18,10 +18,7 @@ import (
 
 // Choice is one option of a select whose options are known only at run time
 // (a field tagged elicit:"choices"): the caller's own accounts, the files in
-// a folder. Value is what the answer holds. When every choice of a field has
-// a Title the select is titled (oneOf / items.anyOf of const+title, MCP
-// 2026-07-28 client/elicitation, "Enum schemas"); otherwise it is a plain
-// enum of the values.
+// a folder. See runtime.Choice.
 type Choice struct {
 	Value string
 	Title string

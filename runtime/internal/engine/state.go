@@ -389,8 +389,8 @@ func foldKey(key string) string {
 // MaxArgumentsDepth bounds how deeply a request's arguments may nest objects
 // and arrays (the arguments object itself counts as one); deeper arguments
 // are refused with JSON-RPC -32602 before anything else reads them, since
-// every reading costs more with each level (the canonical form of each
-// object holds its members' forms).
+// every reading costs more with each level (the canonical form of each object
+// holds its members' forms). See runtime.MaxArgumentsDepth.
 const MaxArgumentsDepth = 64
 
 // nestedDeeper reports whether the JSON text raw opens more than limit

@@ -7,11 +7,7 @@ import (
 )
 
 // Action is the user's answer to a form or URL a call asked for: [Accept],
-// [Decline] or [Cancel]. It picks the branch of a generated handler that
-// runs (its Accept, Decline or Cancel method) and is what [Ask] and [AskURL]
-// return; it is the action of the client's elicitation answer (MCP
-// 2026-07-28, client/elicitation: ElicitResult.action), the same type as
-// protocol.Action.
+// [Decline] or [Cancel]. See runtime.Action.
 type Action = protocol.Action
 
 // The three actions a user can answer with (MCP 2026-07-28,
@@ -27,15 +23,7 @@ const (
 )
 
 // Result is the SDK-neutral result of a tool call or prompt: what a branch of
-// a generated handler returns.
-//
-// Text becomes one text content item (or, for a prompt, one user message);
-// Structured, when non-nil, becomes the tool's structuredContent; IsError
-// marks a tool error result the model can read (MCP 2026-07-28,
-// server/tools: error handling). Native, when non-nil, is an SDK's own result
-// (*mcp.CallToolResult, *mcp.GetPromptResult, mcp-go's types) that the
-// adapter returns unchanged, for images, resources and anything else Text
-// cannot carry; the other fields are then ignored.
+// a generated handler returns. See runtime.Result.
 type Result struct {
 	Text       string
 	Structured any

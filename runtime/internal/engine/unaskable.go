@@ -102,16 +102,15 @@ type unasked struct {
 	why string // as cannotAsk was given it
 }
 
-// DefaultUnaskable returns what the flow answers, without an Unaskable
-// method on the handler, when the tool's own form must be asked but the
-// client cannot be asked (it declared no form elicitation, MCP 2026-07-28,
+// DefaultUnaskable returns what the flow answers, without an Unaskable method
+// on the handler, when the tool's own form must be asked but the client
+// cannot be asked (it declared no form elicitation, MCP 2026-07-28,
 // client/elicitation, capabilities; or the adapter cannot send it a request):
-// the tool error naming each field with its title and constraints, which
-// ones the model can pass as arguments and call again and which only the
-// user can confirm; or, under [ProtocolErrorOnMissingCapability], nil and
-// the JSON-RPC -32021 *protocol.Error with data.requiredCapabilities
-// ({"elicitation":{"form":{}}}). It is the generated Unaskable skeleton's
-// one line. Outside an Unaskable method it returns an error.
+// the tool error naming each field with its title and constraints, which ones
+// the model can pass as arguments and call again and which only the user can
+// confirm; or, under [ProtocolErrorOnMissingCapability], nil and the JSON-RPC
+// -32021 *protocol.Error with data.requiredCapabilities
+// ({"elicitation":{"form":{}}}). See runtime.DefaultUnaskable.
 func DefaultUnaskable(ctx context.Context) (*Result, error) {
 	u, ok := ctx.Value(ctxUnaskedKey{}).(*unasked)
 	if !ok {

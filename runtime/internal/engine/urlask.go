@@ -198,7 +198,7 @@ func (r *round) newPage(f *form, st *state, p *pendingQuestion, what string) (de
 		msg = "Please provide: " + joinTitles(f.target)
 	}
 	id := newPageID()
-	quota := quotaFor(r.o.Store, pageEntries)
+	quota := quotaFor(r.o.PageStore, pageEntries)
 	ok, first, err := r.takePage(quota, id, expires)
 	if err != nil {
 		return decision{}, err
@@ -215,7 +215,7 @@ func (r *round) newPage(f *form, st *state, p *pendingQuestion, what string) (de
 		quota.release(r.req.Principal, id)
 		return decision{}, err
 	}
-	if err := r.o.Store.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
+	if err := r.o.PageStore.PutPage(r.ctx, id, rec, expires.Add(pageGrace)); err != nil {
 		quota.release(r.req.Principal, id)
 		return decision{}, r.pageStoreFailed(err)
 	}
@@ -238,7 +238,7 @@ func (r *round) takePage(quota *quota, id string, expires time.Time) (bool, time
 	// Pages counted in the last seconds may be on their way to the store
 	// (a concurrent call of the same user): they are not looked up.
 	for _, open := range quota.settled(r.req.Principal, now.Add(-pageSettle)) {
-		_, _, err := r.o.Store.Page(r.ctx, open)
+		_, _, err := r.o.PageStore.Page(r.ctx, open)
 		switch {
 		case errors.Is(err, ErrNoPage):
 			quota.release(r.req.Principal, open)
@@ -304,7 +304,7 @@ func (r *round) pageAnswer(id string) (content map[string]any, done bool, err er
 // lookPage looks at page id once: done with its answer, or gone when the
 // store no longer holds it.
 func (r *round) lookPage(ctx context.Context, id string) (content map[string]any, done, gone bool, err error) {
-	_, sealed, err := r.o.Store.Page(ctx, id)
+	_, sealed, err := r.o.PageStore.Page(ctx, id)
 	switch {
 	case errors.Is(err, ErrNoPage):
 		return nil, false, true, nil
@@ -422,8 +422,8 @@ func (r *round) pageStoreFailed(err error) error {
 func (r *round) dropPage(id string) { r.deletePage(context.WithoutCancel(r.ctx), id) }
 
 func (r *round) deletePage(ctx context.Context, id string) {
-	_ = r.o.Store.DeletePage(ctx, id)
-	quotaFor(r.o.Store, pageEntries).release(r.req.Principal, id)
+	_ = r.o.PageStore.DeletePage(ctx, id)
+	quotaFor(r.o.PageStore, pageEntries).release(r.req.Principal, id)
 }
 
 // dropPages deletes the pages whose answers this request's branch received,
