@@ -116,7 +116,7 @@ func serve(t *testing.T) string {
 	mcpsdk.AddTool(s, topicFlow(), opts) // same name as the prompt, other method
 	mcpsdk.AddExchangeResourceTemplate(s, &mcp.ResourceTemplate{Name: "doc", URITemplate: "test://doc/{id}", MIMEType: "text/plain"},
 		opts, confirmRead)
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -278,7 +278,7 @@ func TestHandlerErrorIsAToolErrorResult(t *testing.T) {
 	mcpsdk.AddExchangeTool(s, &mcp.Tool{Name: "down"}, opts, func(context.Context, *runtime.Exchange) (*runtime.Response, error) {
 		return nil, errors.New("the booking backend is down")
 	})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	cs := dial(t, srv.URL, true)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "down"})
