@@ -307,7 +307,7 @@ func handlerDecls(f *jen.File, s *annotate.Struct) {
 // acceptOnlyFlow declares the flow constructor of a tool without an
 // elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
 // only, since the runtime never dispatches another branch for a flow whose
-// Fields are empty (flowdef.Def.Dispatch).
+// Fields are empty (impl.Definition.Dispatch).
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
 	ctor := s.Names.FlowFunc
 	doc(f, "%s returns the flow of the %s tool, whose arguments are %s, running h's Accept. "+
