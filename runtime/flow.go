@@ -47,8 +47,9 @@ func Principal(ctx context.Context) string { return engine.Principal(ctx) }
 // fixed).
 func FlowID(ctx context.Context) string { return engine.FlowID(ctx) }
 
-// Round returns how many input-required results preceded the branch that is
-// running (0 when the call completed without asking).
+// Round returns how many input-required results preceded the branch (or
+// the exchange handler) that is running: 0 on a first call, and outside
+// one.
 func Round(ctx context.Context) int { return engine.Round(ctx) }
 
 // Converse runs one request of a multi-round call with call (a [Flow]'s
@@ -92,10 +93,15 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 // was asked, with the method it was asked with; and a request is sent only
 // when the client declared the capability it needs.
 //
-// A handler creates one per request with [NewExchange], reads the answers
-// of the previous round ([Exchange.Elicitation], [Exchange.Sampling],
-// [Exchange.Roots]) and what it carried over ([Exchange.Carried]), and
-// either completes or calls [Exchange.Ask] for the next round.
+// An adapter creates one per request with [NewExchange] and runs the
+// handler through Exchange.Run. The handler reads the answers of the
+// previous round (Exchange.Elicitation, Sampling, Roots) and what it carried
+// over (Exchange.Carried), and either completes or returns
+// Exchange.InputRequired for the next round. What every handler reads from
+// its context answers in it too, as in a generated flow's branches:
+// [Round], [FlowID], [Principal], [ClientOf] (the capabilities the request
+// declared); and a typed question is asked the one way questions are
+// asked, with [Ask] or [AskURL].
 type Exchange = engine.Exchange
 
 // NewExchange starts handling one request of the tool or prompt called name.
