@@ -96,8 +96,9 @@ func Principal(ctx context.Context) string { return engine.Principal(ctx) }
 // fixed).
 func FlowID(ctx context.Context) string { return engine.FlowID(ctx) }
 
-// Round returns how many input-required results preceded the branch that is
-// running (0 when the call completed without asking).
+// Round returns how many input-required results preceded the branch (or
+// the exchange handler) that is running: 0 on a first call, and outside
+// one.
 func Round(ctx context.Context) int { return engine.Round(ctx) }
 
 // Converse runs one request of a multi-round call with call (a [Flow]'s
@@ -141,27 +142,20 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 // was asked, with the method it was asked with; and a request is sent only
 // when the client declared the capability it needs.
 //
-// A handler creates one per request with [NewExchange], reads the answers
-// of the previous round ([Exchange.Elicitation], [Exchange.Sampling],
-// [Exchange.Roots]) and what it carried over ([Exchange.Carried]), and
-// either completes or calls [Exchange.Ask] for the next round.
+// An adapter creates one per request with [NewExchange] and runs the
+// handler through Exchange.Run. The handler reads the answers of the
+// previous round (Exchange.Elicitation, Sampling, Roots) and what it carried
+// over (Exchange.Carried), and either completes or returns
+// Exchange.InputRequired for the next round. What every handler reads from
+// its context answers in it too, as in a generated flow's branches:
+// [Round], [FlowID], [Principal], [ClientOf] (the capabilities the request
+// declared); and a typed question is asked the one way questions are
+// asked, with [Ask] or [AskURL].
 //
 // Its methods:
 //
-//   - Round() int: returns how many input-required results preceded this
-//     request (0 on a first call).
-//   - FlowID() string: returns the exchange's random id, never "", so that a
-//     final step can be made idempotent: on a first call a fresh one, which
-//     the state of its first round carries if it asks; on a retry the one its
-//     first request fixed.
-//   - Principal() string: returns who is calling, as the adapter identified
-//     them (protocol.Request.Principal; for go-sdk, the bearer token's user
-//     id): the principal bound into the requestState (MCP 2026-07-28,
-//     basic/patterns/mrtr, requestState security).
 //   - Arguments() json.RawMessage: returns the request's raw arguments object
 //     (nil when absent).
-//   - Capabilities() protocol.Capabilities: returns the client capabilities
-//     this request declared.
 //   - Elicitation(key string) (*protocol.ElicitResult, bool): returns the
 //     answer to the elicitation/create request asked under key in the
 //     previous round, and whether there is one.
@@ -172,8 +166,8 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 //     the roots/list request asked under key in the previous round, and
 //     whether there is one.
 //   - Carried(v any) (bool, error): decodes into v the data the previous
-//     round passed to [Exchange.Ask] as carry.
-//   - Ask(requests map[string]protocol.InputRequest, carry any) (*Response, error): returns
+//     round passed to [Exchange.InputRequired] as carry.
+//   - InputRequired(requests map[string]protocol.InputRequest, carry any) (*Response, error): returns
 //     the input-required response of the next round: requests (by key, at
 //     least one) and a sealed requestState that binds this request and
 //     carries carry (any JSON-encodable value, or nil) to the next round,
@@ -181,7 +175,8 @@ func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.
 //   - Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error): runs
 //     h, the exchange's handler, in a context where it can ask typed
 //     questions ([Ask], [AskURL]) and keep computed values ([Keep]) as a
-//     generated flow's branches do, and where [FlowID] and [Round] answer.
+//     generated flow's branches do, and where [FlowID], [Round],
+//     [Principal] and [ClientOf] answer.
 type Exchange = engine.Exchange
 
 // NewExchange starts handling one request of the tool or prompt called name.

@@ -189,15 +189,15 @@ func TestSessionExchange(t *testing.T) {
 		}
 		return x.Run(ctx, func(ctx context.Context) (*engine.Response, error) {
 			// Each round sees the answers of the round before it only.
-			switch x.Round() {
+			switch engine.Round(ctx) {
 			case 0:
-				return x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
+				return x.InputRequired(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 			case 1:
 				if roots, ok := x.Roots("r"); !ok || len(roots.Roots) != 1 {
 					return nil, errors.New("no roots")
 				}
 				schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)
-				return x.Ask(map[string]protocol.InputRequest{"e": &protocol.ElicitRequest{Mode: "form", Message: "OK?", RequestedSchemaJSON: schema}}, nil)
+				return x.InputRequired(map[string]protocol.InputRequest{"e": &protocol.ElicitRequest{Mode: "form", Message: "OK?", RequestedSchemaJSON: schema}}, nil)
 			}
 			if er, ok := x.Elicitation("e"); !ok || er.Content["ok"] != true {
 				return nil, errors.New("no answer")

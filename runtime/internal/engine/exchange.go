@@ -74,37 +74,9 @@ func responseMethod(r protocol.InputResponse) string {
 	return ""
 }
 
-// Round returns how many input-required results preceded this request (0 on
-// a first call).
-func (x *Exchange) Round() int {
-	if x.r.st == nil {
-		return 0
-	}
-	return x.r.st.Round
-}
-
-// FlowID returns the exchange's random id, never "", so that a final step
-// can be made idempotent: on a first call a fresh one, which the state of its
-// first round carries if it asks; on a retry the one its first request fixed.
-// It is what [FlowID] returns in the handler [Exchange.Run] runs.
-func (x *Exchange) FlowID() string {
-	return x.r.flowIDText(x.r.flowID())
-}
-
-// Principal returns who is calling, as the adapter identified them
-// (protocol.Request.Principal; for go-sdk, the bearer token's user id): the
-// principal bound into the requestState (MCP 2026-07-28,
-// basic/patterns/mrtr, requestState security). "" for an anonymous caller.
-// It is the same as [Principal] of the context [Exchange.Run] gives the
-// handler.
-func (x *Exchange) Principal() string { return x.r.req.Principal }
-
 // Arguments returns the request's raw arguments object (nil when absent).
 // They are bound into the state: a retry with other arguments is rejected.
 func (x *Exchange) Arguments() json.RawMessage { return x.r.req.Arguments }
-
-// Capabilities returns the client capabilities this request declared.
-func (x *Exchange) Capabilities() protocol.Capabilities { return x.r.req.Capabilities() }
 
 // answer returns the answer under key if the sealed state asked key in the
 // last round; answers without state or under keys not asked are ignored
@@ -138,7 +110,7 @@ func (x *Exchange) Roots(key string) (*protocol.RootsResult, bool) {
 }
 
 // Carried decodes into v the data the previous round passed to
-// [Exchange.Ask] as carry. It reports false, leaving v alone, when there is
+// [Exchange.InputRequired] as carry. It reports false, leaving v alone, when there is
 // none (a first call, or a nil carry). The data was sealed by this server, so
 // it is as trustworthy as the server that wrote it; an error means it does
 // not fit v.
@@ -152,28 +124,34 @@ func (x *Exchange) Carried(v any) (bool, error) {
 	return true, nil
 }
 
-// Ask returns the input-required response of the next round: requests (by
-// key, at least one) and a sealed requestState that binds this request and
-// carries carry (any JSON-encodable value, or nil) to the next round, where
-// [Exchange.Carried] returns it. The state travels to the client: carry is
+// InputRequired returns the input-required response of the next round:
+// requests (by key, at least one) and a sealed requestState that binds this
+// request and carries carry (any JSON-encodable value, or nil) to the next
+// round, where [Exchange.Carried] returns it. It sends requests the form
+// engine does not model — sampling/createMessage, roots/list, an
+// elicitation/create the handler built, several in one round — and reads
+// their answers back with [Exchange.Sampling], [Exchange.Roots] and
+// [Exchange.Elicitation]; a typed question (a //mcpgen:question struct) is
+// asked with [Ask], in an exchange handler as in a branch. The state travels to the client: carry is
 // encrypted, but it adds to the state's size, which must stay within
 // [Options.MaxStateSize] for the retry to be accepted.
 //
 // Errors: a *[protocol.Error] -32021 with data.requiredCapabilities when a
 // request needs a capability the client did not declare (ask only for what
-// the client declared; pick with [Exchange.Capabilities] first); a plain
+// the client declared; pick with [ClientOf](ctx).Filter first); a plain
 // error for an empty map, an empty key, a nil or unknown request, or a carry
 // that does not encode. When [Options.MaxRounds] rounds were already issued,
-// Ask returns a complete response holding a tool error result instead. A
+// InputRequired returns a complete response holding a tool error result
+// instead. A
 // client on a session (ProtocolVersion before 2026-07-28) is asked each
 // round within its one request, when the adapter runs the exchange through
 // [Converse].
-func (x *Exchange) Ask(requests map[string]protocol.InputRequest, carry any) (*Response, error) {
+func (x *Exchange) InputRequired(requests map[string]protocol.InputRequest, carry any) (*Response, error) {
 	name := x.r.name
 	if len(requests) == 0 {
-		return nil, fmt.Errorf("mcpgen: %s: Ask needs at least one input request", name)
+		return nil, fmt.Errorf("mcpgen: %s: InputRequired needs at least one input request", name)
 	}
-	caps := x.Capabilities()
+	caps := x.r.req.Capabilities()
 	asks := make([]asked, 0, len(requests))
 	var missing []string
 	required := map[string]any{}
@@ -218,7 +196,7 @@ func (x *Exchange) Ask(requests map[string]protocol.InputRequest, carry any) (*R
 
 // base returns the state the next round of this exchange starts from: the
 // binding, flow id and round count of the state it resumed (on a first call,
-// only the flow id [Exchange.FlowID] gave).
+// only the flow id [FlowID] gives the handler).
 func (x *Exchange) base() *state {
 	if x.r.st == nil {
 		return &state{FlowID: x.r.flowID()}
@@ -228,11 +206,13 @@ func (x *Exchange) base() *state {
 
 // Run runs h, the exchange's handler, in a context where it can ask typed
 // questions ([Ask], [AskURL]) and keep computed values ([Keep]) as a
-// generated flow's branches do, and where [FlowID] and [Round] answer. When h
+// generated flow's branches do, and where [FlowID], [Round], [Principal]
+// and [ClientOf] answer. When h
 // returns [ErrInputRequired] from a question, Run returns that question's
 // input-required response instead (or the tool error that ends the call);
 // anything else h returns is returned unchanged. Adapters call it; a
-// handler's own [Exchange.Ask] rounds keep the questions already answered.
+// handler's own [Exchange.InputRequired] rounds keep the questions already
+// answered.
 //
 // On a retry, h runs at most once per exchange, as a flow's branches do
 // (see [Store]): a retry of an exchange that completed returns the recorded
@@ -241,7 +221,7 @@ func (x *Exchange) base() *state {
 func (x *Exchange) Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error) {
 	return x.r.once(ctx, func(ctx context.Context) (*Response, error) {
 		a := newAsker(x.r)
-		a.flowID = x.FlowID()
+		a.flowID = x.r.flowIDText(x.r.flowID())
 		if st := x.r.st; st != nil {
 			a.round = st.Round
 		}

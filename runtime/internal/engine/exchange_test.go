@@ -24,20 +24,29 @@ func allCaps(req *protocol.Request) *protocol.Request {
 	return req
 }
 
+// run runs h as x's handler ([Exchange.Run]), failing the test on an error.
+func run(t *testing.T, x *Exchange, h func(ctx context.Context) (*Response, error)) *Response {
+	t.Helper()
+	resp, err := x.Run(context.Background(), h)
+	require.NoError(t, err)
+	return resp
+}
+
 // askRound1 runs the first call of an exchange named "tool" that asks for a
 // sampling answer and the roots, carrying "carried".
 func askRound1(t *testing.T, o *Options, args string) *Response {
 	t.Helper()
 	x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(args)}))
 	require.NoError(t, err)
-	assert.Equal(t, 0, x.Round())
-	_, ok := x.Sampling("q")
-	assert.False(t, ok, "a first call has no answers")
-	resp, err := x.Ask(map[string]protocol.InputRequest{
-		"q":     &protocol.SamplingRequest{Messages: []protocol.SamplingMessage{{Role: "user", Text: "Capital of France?"}}, MaxTokens: 10},
-		"roots": &protocol.RootsRequest{},
-	}, map[string]string{"step": "one"})
-	require.NoError(t, err)
+	resp := run(t, x, func(ctx context.Context) (*Response, error) {
+		assert.Equal(t, 0, Round(ctx))
+		_, ok := x.Sampling("q")
+		assert.False(t, ok, "a first call has no answers")
+		return x.InputRequired(map[string]protocol.InputRequest{
+			"q":     &protocol.SamplingRequest{Messages: []protocol.SamplingMessage{{Role: "user", Text: "Capital of France?"}}, MaxTokens: 10},
+			"roots": &protocol.RootsRequest{},
+		}, map[string]string{"step": "one"})
+	})
 	require.Nil(t, resp.Result)
 	require.NotEmpty(t, resp.RequestState)
 	require.Len(t, resp.InputRequests, 2)
@@ -57,8 +66,6 @@ func TestExchangeRoundTrip(t *testing.T) {
 		},
 	}))
 	require.NoError(t, err)
-	assert.Equal(t, 1, x.Round())
-	assert.NotEmpty(t, x.FlowID())
 	s, ok := x.Sampling("q")
 	require.True(t, ok)
 	assert.Equal(t, "Paris", s.Text)
@@ -74,14 +81,21 @@ func TestExchangeRoundTrip(t *testing.T) {
 	assert.Equal(t, map[string]string{"step": "one"}, carried)
 
 	// Round 2 keeps the flow id and yields a new state.
-	id := x.FlowID()
-	r2, err := x.Ask(map[string]protocol.InputRequest{"more": &protocol.RootsRequest{}}, nil)
-	require.NoError(t, err)
+	var id string
+	r2 := run(t, x, func(ctx context.Context) (*Response, error) {
+		assert.Equal(t, 1, Round(ctx))
+		id = FlowID(ctx)
+		assert.NotEmpty(t, id)
+		return x.InputRequired(map[string]protocol.InputRequest{"more": &protocol.RootsRequest{}}, nil)
+	})
 	assert.NotEqual(t, r1.RequestState, r2.RequestState)
 	x2, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`), RequestState: r2.RequestState}))
 	require.NoError(t, err)
-	assert.Equal(t, 2, x2.Round())
-	assert.Equal(t, id, x2.FlowID())
+	run(t, x2, func(ctx context.Context) (*Response, error) {
+		assert.Equal(t, 2, Round(ctx))
+		assert.Equal(t, id, FlowID(ctx))
+		return x2.InputRequired(map[string]protocol.InputRequest{"more": &protocol.RootsRequest{}}, nil)
+	})
 	_, ok = x2.Sampling("q")
 	assert.False(t, ok, "round 2 did not ask q")
 	ok, err = x2.Carried(&carried)
@@ -93,36 +107,36 @@ func TestExchangeRoundTrip(t *testing.T) {
 // fresh per call, and the one the state of its first round carries.
 func TestExchangeFlowIDOnAFirstCall(t *testing.T) {
 	o := exchangeOpts(t)
-	first := func() *Exchange {
+	first := func(h func(x *Exchange) (*Response, error)) (id string, resp *Response) {
 		x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`)}))
 		require.NoError(t, err)
-		return x
+		resp = run(t, x, func(ctx context.Context) (*Response, error) {
+			id = FlowID(ctx)
+			return h(x)
+		})
+		return id, resp
 	}
-	x := first()
-	id := x.FlowID()
+	completes := func(*Exchange) (*Response, error) { return complete(Text("done")), nil }
+	id, resp := first(completes)
 	assert.Len(t, id, 22)
-	var seen string
-	resp, err := x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
-		seen = FlowID(ctx)
-		return complete(Text("done")), nil
-	})
-	require.NoError(t, err)
 	require.NotNil(t, resp.Result)
-	assert.Equal(t, id, seen, "the handler's FlowID is the exchange's")
-	assert.NotEqual(t, id, first().FlowID(), "another call, another id")
+	other, _ := first(completes)
+	assert.NotEqual(t, id, other, "another call, another id")
 
-	// A first call that asks seals the id it already gave.
-	x = first()
-	id = x.FlowID()
-	resp, err = x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
-		return x.Ask(map[string]protocol.InputRequest{"roots": &protocol.RootsRequest{}}, nil)
+	// A first call that asks seals the id its handler saw.
+	id, resp = first(func(x *Exchange) (*Response, error) {
+		return x.InputRequired(map[string]protocol.InputRequest{"roots": &protocol.RootsRequest{}}, nil)
 	})
-	require.NoError(t, err)
 	require.NotEmpty(t, resp.RequestState)
 	x2, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{"a":1}`),
 		RequestState: resp.RequestState, InputResponses: map[string]protocol.InputResponse{"roots": &protocol.RootsResult{}}}))
 	require.NoError(t, err)
-	assert.Equal(t, id, x2.FlowID())
+	var seen string
+	run(t, x2, func(ctx context.Context) (*Response, error) {
+		seen = FlowID(ctx)
+		return complete(Text("done")), nil
+	})
+	assert.Equal(t, id, seen)
 }
 
 func TestExchangeRejectsStates(t *testing.T) {
@@ -195,9 +209,12 @@ func TestExchangeAnswersWithoutStateIgnored(t *testing.T) {
 func TestExchangeAskChecksCapabilities(t *testing.T) {
 	x, err := NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call", Sampling: true})
 	require.NoError(t, err)
-	assert.True(t, x.Capabilities().Supports(&protocol.SamplingRequest{}))
-	assert.False(t, x.Capabilities().Supports(&protocol.ElicitRequest{}))
-	_, err = x.Ask(map[string]protocol.InputRequest{
+	run(t, x, func(ctx context.Context) (*Response, error) {
+		assert.True(t, ClientOf(ctx).Supports(&protocol.SamplingRequest{}))
+		assert.False(t, ClientOf(ctx).Supports(&protocol.ElicitRequest{}))
+		return complete(Text("ok")), nil
+	})
+	_, err = x.InputRequired(map[string]protocol.InputRequest{
 		"name":  &protocol.ElicitRequest{Message: "Name?", RequestedSchema: &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}},
 		"roots": &protocol.RootsRequest{},
 		"q":     &protocol.SamplingRequest{MaxTokens: 1},
@@ -208,11 +225,11 @@ func TestExchangeAskChecksCapabilities(t *testing.T) {
 	b, _ := json.Marshal(pe.Data)
 	assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}},"roots":{}}}`, string(b))
 
-	_, err = x.Ask(nil, nil)
+	_, err = x.InputRequired(nil, nil)
 	assert.Error(t, err)
-	_, err = x.Ask(map[string]protocol.InputRequest{"": &protocol.SamplingRequest{}}, nil)
+	_, err = x.InputRequired(map[string]protocol.InputRequest{"": &protocol.SamplingRequest{}}, nil)
 	assert.Error(t, err)
-	_, err = x.Ask(map[string]protocol.InputRequest{"q": &protocol.SamplingRequest{MaxTokens: 1}}, func() {})
+	_, err = x.InputRequired(map[string]protocol.InputRequest{"q": &protocol.SamplingRequest{MaxTokens: 1}}, func() {})
 	assert.Error(t, err, "a carry that does not encode")
 }
 
@@ -222,35 +239,33 @@ func TestExchangeRoundLimit(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", RequestState: state}))
 		require.NoError(t, err)
-		resp, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
+		resp, err := x.InputRequired(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 		require.NoError(t, err)
 		require.Nil(t, resp.Result)
 		state = resp.RequestState
 	}
 	x, err := NewExchange("tool", o, allCaps(&protocol.Request{Method: "tools/call", RequestState: state}))
 	require.NoError(t, err)
-	resp, err := x.Ask(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
+	resp, err := x.InputRequired(map[string]protocol.InputRequest{"r": &protocol.RootsRequest{}}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, resp.Result)
 	assert.True(t, resp.Result.IsError)
 	assert.Contains(t, resp.Result.Text, "2 rounds")
 }
 
-// An exchange knows its caller, as a flow's branches do: x.Principal() and
+// An exchange handler knows its caller, as a flow's branches do:
 // Principal(ctx) inside Run.
 func TestExchangePrincipal(t *testing.T) {
-	x, err := NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call", Principal: "user-7"})
-	require.NoError(t, err)
-	assert.Equal(t, "user-7", x.Principal())
-	var inRun string
-	_, err = x.Run(context.Background(), func(ctx context.Context) (*Response, error) {
-		inRun = Principal(ctx)
-		return complete(Text("ok")), nil
-	})
-	require.NoError(t, err)
-	assert.Equal(t, "user-7", inRun)
-
-	x, err = NewExchange("tool", exchangeOpts(t), &protocol.Request{Method: "tools/call"})
-	require.NoError(t, err)
-	assert.Empty(t, x.Principal(), "anonymous")
+	principal := func(req *protocol.Request) string {
+		x, err := NewExchange("tool", exchangeOpts(t), req)
+		require.NoError(t, err)
+		var inRun string
+		run(t, x, func(ctx context.Context) (*Response, error) {
+			inRun = Principal(ctx)
+			return complete(Text("ok")), nil
+		})
+		return inRun
+	}
+	assert.Equal(t, "user-7", principal(&protocol.Request{Method: "tools/call", Principal: "user-7"}))
+	assert.Empty(t, principal(&protocol.Request{Method: "tools/call"}), "anonymous")
 }

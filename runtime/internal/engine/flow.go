@@ -117,8 +117,9 @@ func FlowID(ctx context.Context) string {
 	return ""
 }
 
-// Round returns how many input-required results preceded the branch that is
-// running (0 when the call completed without asking).
+// Round returns how many input-required results preceded the branch (or
+// the exchange handler) that is running: 0 on a first call, and outside
+// one.
 func Round(ctx context.Context) int {
 	if a := askerFrom(ctx); a != nil {
 		return a.round

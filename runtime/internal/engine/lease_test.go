@@ -47,10 +47,14 @@ func (d *deployEnv) firstWithID(t *testing.T, opts *engine.Options) (string, str
 	x, err := engine.NewExchange("deploy", opts, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`),
 		FormElicitation: true, ProtocolVersion: protocol.VersionMRTR})
 	require.NoError(t, err)
-	resp, err := x.Ask(map[string]protocol.InputRequest{"ok": &protocol.ElicitRequest{Mode: "form", Message: "Deploy?"}}, nil)
+	var id string
+	resp, err := x.Run(context.Background(), func(ctx context.Context) (*engine.Response, error) {
+		id = engine.FlowID(ctx)
+		return x.InputRequired(map[string]protocol.InputRequest{"ok": &protocol.ElicitRequest{Mode: "form", Message: "Deploy?"}}, nil)
+	})
 	require.NoError(t, err)
 	require.NotEmpty(t, resp.RequestState)
-	return resp.RequestState, x.FlowID()
+	return resp.RequestState, id
 }
 
 // retry sends the confirmed retry of state to an instance with opts.
@@ -235,7 +239,7 @@ func TestFirstCallWithoutEpochFailsClosed(t *testing.T) {
 	x, err := engine.NewExchange("deploy", d.opts, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`),
 		FormElicitation: true, ProtocolVersion: protocol.VersionMRTR})
 	require.NoError(t, err)
-	_, err = x.Ask(map[string]protocol.InputRequest{"ok": &protocol.ElicitRequest{Mode: "form", Message: "Deploy?"}}, nil)
+	_, err = x.InputRequired(map[string]protocol.InputRequest{"ok": &protocol.ElicitRequest{Mode: "form", Message: "Deploy?"}}, nil)
 	requireCode(t, err, -32603)
 }
 

@@ -78,7 +78,7 @@ func TestEachRoundIsLoggedWithoutAnswersOrState(t *testing.T) {
 	x, err := engine.NewExchange("ex", e.opts, &protocol.Request{Method: "tools/call", Sampling: true})
 	require.NoError(t, err)
 	_, err = x.Run(context.Background(), func(context.Context) (*engine.Response, error) {
-		return x.Ask(map[string]protocol.InputRequest{"s": &protocol.SamplingRequest{
+		return x.InputRequired(map[string]protocol.InputRequest{"s": &protocol.SamplingRequest{
 			Messages: []protocol.SamplingMessage{{Role: "user", Text: "hi"}}, MaxTokens: 5}}, nil)
 	})
 	require.NoError(t, err)

@@ -132,7 +132,7 @@ func TestFlowAndExchangeStatesDoNotMix(t *testing.T) {
 	f, _ := greetFlow(false)
 	x, err := NewExchange("greet", o, &protocol.Request{Method: "tools/call", FormElicitation: true})
 	require.NoError(t, err)
-	xr, err := x.Ask(map[string]protocol.InputRequest{"user_name": &protocol.ElicitRequest{Message: "Name?", RequestedSchema: (&greetArgs{}).RequestedSchema()}}, nil)
+	xr, err := x.InputRequired(map[string]protocol.InputRequest{"user_name": &protocol.ElicitRequest{Message: "Name?", RequestedSchema: (&greetArgs{}).RequestedSchema()}}, nil)
 	require.NoError(t, err)
 	_, err = f.Call(context.Background(), o, &protocol.Request{Method: "tools/call", FormElicitation: true, RequestState: xr.RequestState,
 		InputResponses: map[string]protocol.InputResponse{"user_name": &protocol.ElicitResult{Action: Accept, Content: map[string]any{"name": "A"}}}})
