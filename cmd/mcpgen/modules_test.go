@@ -1,40 +1,69 @@
 package main
 
 import (
+	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// examplesModule is the module of examples/: the examples and the test
-// harnesses whose dependencies the root module must not carry
-// (docs/MAINTAINING.md, "Two modules").
-const examplesModule = "github.com/mcpgen/mcpgen/examples"
+// otherModules returns the directories of the repository's other modules,
+// as the root go.work uses them (docs/MAINTAINING.md, "Three modules"):
+// examples/ (the examples and the test harnesses), cmd/mcpgen-call (the
+// terminal client).
+func otherModules(t *testing.T, root string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "work", "edit", "-json")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go work edit -json: %v", err)
+	}
+	var work struct{ Use []struct{ DiskPath string } }
+	if err := json.Unmarshal(out, &work); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, u := range work.Use {
+		if filepath.Clean(u.DiskPath) != "." {
+			dirs = append(dirs, filepath.Join(root, u.DiskPath))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("go.work uses no module beside the root's:\n%s", out)
+	}
+	return dirs
+}
 
-// harnessModules returns the modules that the code of the examples module
-// links and the code of the root module does not (chromedp through
+// othersOnly returns the modules that the code of the repository's other
+// modules links and the code of the root module does not (chromedp through
 // examples/internal/browsertest, goldmark and mvdan.cc/sh through
-// examples/internal/docblocks, …), sorted: what the examples module exists
+// examples/internal/docblocks, the terminal UI through
+// cmd/mcpgen-call/internal/callclient, …), sorted: what those modules exist
 // to keep out of the root's go.mod. Test files are left out on both sides,
 // so a root test that starts linking one of them is still caught.
-func harnessModules(t *testing.T, root string) []string {
+func othersOnly(t *testing.T, root string) []string {
 	t.Helper()
 	own := map[string]bool{}
 	for _, mod := range modulesOf(deps(t, root, "./...")) {
 		own[mod] = true
 	}
-	var only []string
-	for _, mod := range modulesOf(deps(t, filepath.Join(root, "examples"), "./...")) {
-		if mod != examplesModule && !own[mod] {
-			only = append(only, mod)
+	set := map[string]bool{}
+	for _, dir := range otherModules(t, root) {
+		for _, mod := range modulesOf(deps(t, dir, "./...")) {
+			if !own[mod] && !strings.HasPrefix(mod, "github.com/mcpgen/mcpgen/") {
+				set[mod] = true
+			}
 		}
 	}
-	if len(only) == 0 {
-		t.Fatalf("the examples module links no module the root module does not: then it holds no harness, or deps reads the wrong module")
+	if len(set) == 0 {
+		t.Fatalf("the other modules link no module the root module does not: then they need not be modules, or deps reads the wrong ones")
 	}
-	return only
+	return slices.Sorted(maps.Keys(set))
 }
 
 // requiredBy returns the modules that node (a module path, with @version
@@ -65,29 +94,30 @@ func requiredBy(t *testing.T, dir, node string, env ...string) map[string]string
 	return reqs
 }
 
-// noHarnessModules fails the test for each module of harness that reqs,
-// the requirements of what, hold.
-func noHarnessModules(t *testing.T, what string, reqs map[string]string, harness []string) {
+// noOthersModules fails the test for each module of others that reqs, the
+// requirements of what, hold.
+func noOthersModules(t *testing.T, what string, reqs map[string]string, others []string) {
 	t.Helper()
-	for _, mod := range harness {
+	for _, mod := range others {
 		if v, ok := reqs[mod]; ok {
-			t.Errorf("%s requires %s %s, which only the examples module's harnesses link: move the code that needs it under examples/", what, mod, v)
+			t.Errorf("%s requires %s %s, which only the code of examples/ or cmd/mcpgen-call links: move the code that needs it into one of those modules", what, mod, v)
 		}
 	}
 }
 
-// TestRootModuleHoldsNoHarness: the root go.mod, and so the module graph
-// of every module that requires mcpgen, requires none of the modules only
-// the examples module links (the harnesses moved to examples/ for this).
+// TestRootModuleRequiresOnlyItsOwn: the root go.mod, and so the module
+// graph of every module that requires mcpgen, requires none of the modules
+// only the repository's other modules link (the harnesses moved to
+// examples/, the terminal client to cmd/mcpgen-call, for this).
 // TestFreshModuleGains holds the same in a user's fresh module.
-func TestRootModuleHoldsNoHarness(t *testing.T) {
+func TestRootModuleRequiresOnlyItsOwn(t *testing.T) {
 	root := repoRoot(t)
-	harness := harnessModules(t, root)
+	others := othersOnly(t, root)
 	reqs := map[string]string{}
 	for _, r := range requirements(t, root) {
 		reqs[r.Mod.Path] = r.Mod.Version
 	}
-	noHarnessModules(t, "the root go.mod", reqs, harness)
-	noHarnessModules(t, "the root module's graph: github.com/mcpgen/mcpgen", requiredBy(t, root, "github.com/mcpgen/mcpgen"), harness)
-	t.Logf("the root go.mod requires %d modules; %d more only in the examples module's: %s", len(reqs), len(harness), strings.Join(harness, " "))
+	noOthersModules(t, "the root go.mod", reqs, others)
+	noOthersModules(t, "the root module's graph: github.com/mcpgen/mcpgen", requiredBy(t, root, "github.com/mcpgen/mcpgen"), others)
+	t.Logf("the root go.mod requires %d modules; %d more only in the other modules': %s", len(reqs), len(others), strings.Join(others, " "))
 }
