@@ -7,9 +7,9 @@ import (
 
 	"github.com/invopop/jsonschema"
 
-	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/internal/shape"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
 // FlowSpec is what a generated New<T>Flow states about the tool whose
@@ -17,8 +17,7 @@ import (
 // only through it, under this package's version guard ([EnforceVersion]),
 // and it is the only way to make a runtime.Flow, which has no exported
 // fields. Each field is documented on the field of the same name of the
-// flow's definition, flowdef.Def (package
-// github.com/mcpgen/mcpgen/internal/flowdef); the functions take *T itself.
+// flow's definition, [Definition]; the functions take *T itself.
 type FlowSpec[T any] struct {
 	Name, Description, Message, Key string
 	Fields, AskAlways, DateFields   []string
@@ -74,7 +73,7 @@ func NewFlow[T any, P interface {
 		}
 		return (*T)(p)
 	}
-	d := flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]{
+	d := engine.Def{
 		Name: s.Name, Description: s.Description, Message: s.Message, Key: s.Key,
 		Fields: s.Fields, AskAlways: s.AskAlways, DateFields: s.DateFields,
 		AcceptUnsealed: s.AcceptUnsealed, MaxRounds: s.MaxRounds,
@@ -84,7 +83,7 @@ func NewFlow[T any, P interface {
 			// Backstops for every generated flow, so that generated code
 			// holds no unreachable branch: the runtime dispatches only the
 			// three actions, and only Accept without Fields
-			// (flowdef.Def.Dispatch).
+			// (Definition.Dispatch).
 			switch {
 			case len(s.Fields) == 0 && action != runtime.Accept:
 				return nil, fmt.Errorf("mcpgen: %s has no form to decline or cancel; unexpected action %q", s.Name, action)
@@ -114,7 +113,7 @@ func NewFlow[T any, P interface {
 	if s.Value != nil {
 		d.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
 	}
-	return flowdef.Build(&d).(*runtime.Flow)
+	return engine.NewFlow(d)
 }
 
 // FormOptions returns h's FormOptions method when the handler h has one,
@@ -152,3 +151,19 @@ func Unaskable[T any](h any) func(ctx context.Context, args *T, missing []string
 	}
 	return nil
 }
+
+// Definition is a flow's definition, what [NewFlow] builds a runtime.Flow
+// from (each field is documented on it): the Go name of the engine's own
+// type, so that this module's tests outside runtime/ (golden: generated code
+// held to what it states, and to a JSON Schema validator) can read it.
+type Definition = engine.Def
+
+// DefinitionOf returns a copy of the definition flow was built from (its
+// slices and Choices map copied too): for tests, which may build another
+// flow from a changed copy with [FlowOf] but never change flow.
+func DefinitionOf(flow *runtime.Flow) Definition { return engine.DefOf(flow) }
+
+// FlowOf returns a flow built from a copy of d, as [NewFlow] builds one from
+// what generated code states, without T's shape check: for tests (a
+// definition from [DefinitionOf] with a field changed).
+func FlowOf(d Definition) *runtime.Flow { return engine.NewFlow(d) }

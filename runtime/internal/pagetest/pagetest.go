@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
 var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
@@ -82,14 +82,14 @@ func Submit(pageURL string, header http.Header, values url.Values) (int, string,
 // page once its requests wait (Await) rather than after a pause. Requests
 // are told apart by their contexts: give each its own.
 type Waiting struct {
-	runtime.Store
+	engine.Store
 	mu      sync.Mutex
 	waiting map[context.Context]bool
 	changed chan struct{} // closed, and replaced, when a request is added
 }
 
 // NewWaiting returns s as a Waiting store.
-func NewWaiting(s runtime.Store) *Waiting {
+func NewWaiting(s engine.Store) *Waiting {
 	return &Waiting{Store: s, waiting: map[context.Context]bool{}, changed: make(chan struct{})}
 }
 
