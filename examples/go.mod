@@ -5,15 +5,15 @@ go 1.26.0
 tool github.com/mcpgen/mcpgen/cmd/mcpgen
 
 require (
-	github.com/chromedp/cdproto v0.160.5
-	github.com/chromedp/chromedp v0.24.0
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/invopop/jsonschema v0.14.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpgen/mcpgen v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1
-	github.com/yuin/goldmark v1.4.13
+	github.com/yuin/goldmark v1.8.7
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
