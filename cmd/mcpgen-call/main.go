@@ -13,9 +13,10 @@
 // The first form speaks Streamable HTTP to URL; the second starts command
 // and speaks stdio to it. mcpgen-call -h lists the flags.
 //
-// It is a command of its own, not a subcommand of the generator, so that a
-// module running the generator as a tool gains none of this client's
-// terminal UI. Add it to a module as a tool:
+// It is a command and a module of its own, not a subcommand of the
+// generator, so that a module running the generator as a tool gains none of
+// this client's terminal UI, not even in its module graph. Add it to a
+// module as a tool:
 //
 //	go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen-call
 //	go tool mcpgen-call -H 'Authorization: Bearer alice-token' http://127.0.0.1:8080/mcp
@@ -27,7 +28,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpgen/mcpgen/internal/callclient"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-call/internal/callclient"
 )
 
 func main() {

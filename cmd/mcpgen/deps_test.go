@@ -84,7 +84,7 @@ func TestGeneratorDependencies(t *testing.T) {
 		if p == "github.com/mcpgen/mcpgen/runtime" || strings.HasPrefix(p, "github.com/mcpgen/mcpgen/runtime/") {
 			t.Errorf("cmd/mcpgen links %s; keep what the generator needs outside runtime/ (as internal/format and internal/keygen are)", p)
 		}
-		if p == "github.com/mcpgen/mcpgen/internal/callclient" {
+		if p == "github.com/mcpgen/mcpgen/cmd/mcpgen-call/internal/callclient" {
 			t.Errorf("cmd/mcpgen links %s, the terminal client: it is cmd/mcpgen-call's", p)
 		}
 	}
@@ -177,7 +177,12 @@ func TestFreshModuleGains(t *testing.T) {
 	if len(reqs) > 1+len(generatorModules)+4 {
 		t.Errorf("go.mod requires %d modules; want at most %d: mcpgen, the generator's %d modules, the runtime's 4 others", len(reqs), 1+len(generatorModules)+4, len(generatorModules))
 	}
-	t.Logf("a fresh module requires %d modules after go get -tool …/cmd/mcpgen, %d (%d direct, %d indirect) after go get …/runtime", len(tool), len(reqs), direct, len(reqs)-direct)
+	// Nor does mcpgen, in its module graph, require a module only the
+	// harnesses (examples/) or the terminal client (cmd/mcpgen-call) link:
+	// no version floor of theirs.
+	floors := requiredBy(t, dir, "github.com/mcpgen/mcpgen@v0.0.0", "GOPROXY=off", "GOTOOLCHAIN=local")
+	noOthersModules(t, "in a fresh module's graph, github.com/mcpgen/mcpgen", floors, othersOnly(t, root))
+	t.Logf("a fresh module requires %d modules after go get -tool …/cmd/mcpgen, %d (%d direct, %d indirect) after go get …/runtime; mcpgen sets the version floor of %d modules in its graph", len(tool), len(reqs), direct, len(reqs)-direct, len(floors))
 }
 
 // requirements returns the require lines of dir's go.mod.

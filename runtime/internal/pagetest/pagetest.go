@@ -2,7 +2,7 @@
 // URL-mode question (package runtime/page) without a browser: open it, read
 // its form's CSRF token, post values with it; and, with Waiting, tells when
 // the requests of a call wait for the page, for a test to complete it then.
-// The browser tests (internal/browsertest) do the same in Chromium.
+// The browser tests (examples/internal/pagebrowser) do the same in Chromium.
 package pagetest
 
 import (

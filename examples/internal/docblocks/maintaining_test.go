@@ -19,7 +19,7 @@ const maintaining = "docs/MAINTAINING.md"
 
 // outputDirs are the paths MAINTAINING.md names that runs create and git
 // ignores (.gitignore), so a fresh checkout lacks them.
-var outputDirs = []string{".ci/out", "bench/out", "bench/testdata", "internal/docblocks/testdata/run-*"}
+var outputDirs = []string{".ci/out", "bench/out", "bench/testdata", "examples/internal/docblocks/testdata/run-*"}
 
 // maintainedPath is a code span that reads as a path of the repository: no
 // space and at least one slash (a file name alone, `go.mod`, is not

@@ -12,7 +12,7 @@ import (
 )
 
 // root is the repository's root, relative to this package.
-const root = "../.."
+const root = "../../.."
 
 // all returns every block of every documented file, failing the test when
 // one cannot be read.

@@ -198,6 +198,7 @@ func repoPath(w string, dirs []string) (string, bool) {
 		return "", false
 	}
 	w, _, _ = strings.Cut(w, "@")
+	w, _, _ = strings.Cut(w, "=") // go mod edit -replace OLD=NEW: OLD, a module path
 	if rest, ok := strings.CutPrefix(w, modulePath+"/"); ok {
 		w = rest
 	} else if w == modulePath {

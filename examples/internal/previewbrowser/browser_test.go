@@ -1,4 +1,4 @@
-package preview
+package previewbrowser
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/clients"
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
+	"github.com/mcpgen/mcpgen/gen/preview"
 )
 
 func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
@@ -48,11 +49,11 @@ const readColumns = `[...document.querySelectorAll("section.form .column")].map(
 }))`
 
 // bookflight is what the tests preview.
-func bookflight(t *testing.T, cs []*clients.Client) Options {
+func bookflight(t *testing.T, cs []*clients.Client) preview.Options {
 	t.Helper()
-	root, err := filepath.Abs("../..")
+	dir, err := filepath.Abs("../..") // the examples module's root
 	require.NoError(t, err)
-	return Options{Dir: root, Patterns: []string{"./examples/bookflight"}, Clients: cs, Command: "mcpgen preview ./examples/bookflight"}
+	return preview.Options{Dir: dir, Patterns: []string{"./bookflight"}, Clients: cs, Command: "mcpgen preview ./examples/bookflight"}
 }
 
 // open serves the preview of examples/bookflight for cs (through Serve, as
@@ -64,7 +65,7 @@ func open(t *testing.T, cs []*clients.Client) (*browsertest.Page, []shown) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, "127.0.0.1:0", bookflight(t, cs), func(a string) { addr <- a })
+		done <- preview.Serve(ctx, "127.0.0.1:0", bookflight(t, cs), func(a string) { addr <- a })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -135,11 +136,11 @@ func TestChromiumColumns(t *testing.T) {
 func TestChromiumTable(t *testing.T) {
 	cs := append(clients.Widely(), clients.ByID("claude-desktop"))
 	p, cols := open(t, cs)
-	forms, diags, err := Load(bookflight(t, nil))
+	forms, diags, err := preview.Load(bookflight(t, nil))
 	require.NoError(t, err)
 	require.Empty(t, diags)
 	var want []shown
-	for _, f := range Build(forms, cs).Forms {
+	for _, f := range preview.Build(forms, cs).Forms {
 		for _, c := range f.Columns {
 			want = append(want, expected(f.ID, c))
 		}
@@ -158,7 +159,7 @@ func TestChromiumTable(t *testing.T) {
 }
 
 // expected is what the page must show of column c.
-func expected(form string, c Column) shown {
+func expected(form string, c preview.Column) shown {
 	// Empty, not nil, as the page's JSON decodes.
 	s := shown{Form: form, Client: c.Client.ID, Look: "form", Approximate: c.Approximate(), Labels: []string{},
 		KeyLabels: []string{}, Options: map[string][]string{}, Dropped: map[string]string{},

@@ -1,4 +1,4 @@
-package page_test
+package pagebrowser
 
 import (
 	"context"
@@ -16,21 +16,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/page"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
-// The same flows as page_test.go, with the page opened, filled and sent by
-// a real headless Chromium (internal/browsertest), and a real sign-in: a
+// The same flows as runtime/page's page_test.go, with the page opened,
+// filled and sent by a real headless Chromium, and a real sign-in: a
 // session cookie set by a login form, read by the Identify hook. Each page
 // the browser shows is kept as a screenshot.
 
 // passwords are the test sign-in's accounts.
 var passwords = map[string]string{"alice": "alice-password", "bob": "bob-password"}
 
-// newBrowserEnv is newEnv with a cookie sign-in: Identify reads the
+// newBrowserEnv is a server whose page has a cookie sign-in: Identify reads the
 // session cookie, and sends a browser without one to /login, which comes
 // back to the page once the user signed in.
 func newBrowserEnv(t *testing.T) *env {

@@ -256,7 +256,7 @@ func TestGoBlocksCompile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rel := "./internal/docblocks/" + filepath.ToSlash(pdir)
+		rel := "./examples/internal/docblocks/" + filepath.ToSlash(pdir)
 		dirs = append(dirs, rel)
 		if gen {
 			generate = append(generate, rel)

@@ -1,10 +1,10 @@
-package page_test
+package pagebrowser
 
 import (
 	"os"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 )
 
 // TestMain shares one Chromium among the browser tests.
