@@ -607,7 +607,7 @@ func TestMisspeltCommand(t *testing.T) {
 		"int":           `mcpgen: unknown command "int": did you mean mcpgen init?`,
 		"kegen":         `mcpgen: unknown command "kegen": did you mean mcpgen keygen?`,
 		"https://x/mcp": "mcpgen: https://x/mcp is a URL: to call its tools, run go tool mcpgen-call https://x/mcp",
-		"call":          "mcpgen: call is a command of its own: run go tool mcpgen-call (go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen-call)\n",
+		"call":          "mcpgen: call is a command of its own: run go tool mcpgen-call (go get -tool github.com/mcpgen/mcpgen/mcpgen-call)\n",
 	} {
 		stderr.Reset()
 		assert.Equal(t, 2, run([]string{arg}, io.Discard, &stderr), arg)

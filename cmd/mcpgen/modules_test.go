@@ -13,7 +13,7 @@ import (
 
 // otherModules returns the directories of the repository's other modules,
 // as the root go.work uses them (docs/MAINTAINING.md, "Three modules"):
-// examples/ (the examples and the test harnesses), cmd/mcpgen-call (the
+// examples/ (the examples and the test harnesses), mcpgen-call (the
 // terminal client).
 func otherModules(t *testing.T, root string) []string {
 	t.Helper()
@@ -43,7 +43,7 @@ func otherModules(t *testing.T, root string) []string {
 // modules links and the code of the root module does not (chromedp through
 // examples/internal/browsertest, goldmark and mvdan.cc/sh through
 // examples/internal/docblocks, the terminal UI through
-// cmd/mcpgen-call/internal/callclient, …), sorted: what those modules exist
+// mcpgen-call/internal/callclient, …), sorted: what those modules exist
 // to keep out of the root's go.mod. Test files are left out on both sides,
 // so a root test that starts linking one of them is still caught.
 func othersOnly(t *testing.T, root string) []string {
@@ -100,7 +100,7 @@ func noOthersModules(t *testing.T, what string, reqs map[string]string, others [
 	t.Helper()
 	for _, mod := range others {
 		if v, ok := reqs[mod]; ok {
-			t.Errorf("%s requires %s %s, which only the code of examples/ or cmd/mcpgen-call links: move the code that needs it into one of those modules", what, mod, v)
+			t.Errorf("%s requires %s %s, which only the code of examples/ or mcpgen-call links: move the code that needs it into one of those modules", what, mod, v)
 		}
 	}
 }
@@ -108,7 +108,7 @@ func noOthersModules(t *testing.T, what string, reqs map[string]string, others [
 // TestRootModuleRequiresOnlyItsOwn: the root go.mod, and so the module
 // graph of every module that requires mcpgen, requires none of the modules
 // only the repository's other modules link (the harnesses moved to
-// examples/, the terminal client to cmd/mcpgen-call, for this).
+// examples/, the terminal client to mcpgen-call, for this).
 // TestFreshModuleGains holds the same in a user's fresh module.
 func TestRootModuleRequiresOnlyItsOwn(t *testing.T) {
 	root := repoRoot(t)

@@ -110,18 +110,19 @@ func programOf(c command) (program, bool) {
 		if i < len(w) && strings.HasPrefix(w[i], "./") && !strings.HasSuffix(w[i], ".go") {
 			return program{pkg: strings.TrimPrefix(w[i], "./"), args: w[i+1:]}, true
 		}
-	case len(w) >= 3 && w[0] == "go" && w[1] == "tool" && repoCommands[path.Base(w[2])]:
-		return program{pkg: "cmd/" + path.Base(w[2]), args: w[3:]}, true
-	case repoCommands[w[0]]:
-		return program{pkg: "cmd/" + w[0], args: w[1:]}, true
+	case len(w) >= 3 && w[0] == "go" && w[1] == "tool" && repoCommands[path.Base(w[2])] != "":
+		return program{pkg: repoCommands[path.Base(w[2])], args: w[3:]}, true
+	case repoCommands[w[0]] != "":
+		return program{pkg: repoCommands[w[0]], args: w[1:]}, true
 	}
 	return program{}, false
 }
 
 var flagLine = regexp.MustCompile(`(?m)^\s+-{1,2}([A-Za-z0-9][\w.-]*)`)
 
-// repoCommands are this repository's commands, each the name of its directory in cmd/.
-var repoCommands = map[string]bool{"mcpgen": true, "mcpgen-call": true, "mcpgen-vet": true}
+// repoCommands maps each command of this repository to its package's
+// directory.
+var repoCommands = map[string]string{"mcpgen": "cmd/mcpgen", "mcpgen-call": "mcpgen-call", "mcpgen-vet": "cmd/mcpgen-vet"}
 
 // subcommands are mcpgen's; each has flags of its own.
 var subcommands = map[string]bool{"init": true, "keygen": true, "preview": true}

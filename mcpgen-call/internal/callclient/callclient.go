@@ -10,7 +10,7 @@
 // elicitation/create as a request). The client declares form and URL
 // elicitation (MCP 2026-07-28 client/elicitation, "Capabilities").
 //
-// The command github.com/mcpgen/mcpgen/cmd/mcpgen-call runs it; the
+// The command github.com/mcpgen/mcpgen/mcpgen-call runs it; the
 // generator, cmd/mcpgen, does not link it (cmd/mcpgen/deps_test.go), so a
 // module that runs the generator as a tool gains none of its terminal UI.
 // It links no package of github.com/mcpgen/mcpgen/runtime: it is a client

@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 			url  *string
 		}{{"bookflight", &bookflight}, {"billing", &billing}, {"connect", nil}} {
 			bin := filepath.Join(dir, ex.name)
-			if out, err := exec.Command("go", "build", "-o", bin, "../../../../examples/"+ex.name).CombinedOutput(); err != nil {
+			if out, err := exec.Command("go", "build", "-o", bin, "../../../examples/"+ex.name).CombinedOutput(); err != nil {
 				fmt.Fprintf(os.Stderr, "go build examples/%s: %v\n%s", ex.name, err, out)
 				return 1
 			}

@@ -18,7 +18,7 @@
 // this client's terminal UI, not even in its module graph. Add it to a
 // module as a tool:
 //
-//	go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen-call
+//	go get -tool github.com/mcpgen/mcpgen/mcpgen-call
 //	go tool mcpgen-call -H 'Authorization: Bearer alice-token' http://127.0.0.1:8080/mcp
 //
 // Exit status: 0 on success, 1 when the call failed, 2 on usage errors, 130
@@ -28,7 +28,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpgen/mcpgen/cmd/mcpgen-call/internal/callclient"
+	"github.com/mcpgen/mcpgen/mcpgen-call/internal/callclient"
 )
 
 func main() {

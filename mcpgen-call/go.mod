@@ -1,4 +1,4 @@
-module github.com/mcpgen/mcpgen/cmd/mcpgen-call
+module github.com/mcpgen/mcpgen/mcpgen-call
 
 go 1.26.0
 
@@ -46,4 +46,4 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 )
 
-replace github.com/mcpgen/mcpgen => ../../
+replace github.com/mcpgen/mcpgen => ../
