@@ -61,7 +61,40 @@ With no tool, lists the server's tools. Flags come before the URL or tool.
 // page that is not http or https, scripted answers left unused), 2 on
 // usage errors, ExitInterrupted after Ctrl-C.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var c caller
+	c, code := parse(args, stderr)
+	if c == nil {
+		return code
+	}
+	if _, ok := stderr.(*os.File); !ok {
+		// The handlers, -wire and a stdio server's stderr write at once;
+		// a file takes concurrent writes, a buffer (a test's) does not,
+		// and a stdio server gets a file as its own stderr.
+		stderr = &lockedWriter{w: stderr}
+	}
+	c.stdin, c.stdout, c.stderr = stdin, stdout, stderr
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	c.ctx, c.cancel = ctx, cancel
+	defer c.interrupts(ctx)()
+	err := c.run(ctx)
+	if cause := context.Cause(ctx); cause != nil {
+		err = cause // a timeout or an interrupt, which ended the rest
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen-call:", clean(err.Error())) // it may quote the server
+		var ierr *interruptError
+		if errors.As(err, &ierr) {
+			return ExitInterrupted
+		}
+		return 1
+	}
+	return 0
+}
+
+// parse reads the command line into a caller, or returns nil and the exit
+// status after printing why on stderr (0 for -h, 2 for a usage error).
+func parse(args []string, stderr io.Writer) (*caller, int) {
+	c := &caller{}
 	fs := flag.NewFlagSet("mcpgen-call", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -85,35 +118,48 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		args = args[:i]
 		if len(c.command) == 0 {
 			fmt.Fprintln(stderr, "mcpgen-call: no command after --")
-			return 2
+			return nil, 2
 		}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return nil, 0
 		}
-		return 2
+		return nil, 2
 	}
-	if c.protocol != Protocol2026 && c.protocol != Protocol2025 {
-		fmt.Fprintf(stderr, "mcpgen-call: -protocol %q: want %s or %s\n", c.protocol, Protocol2026, Protocol2025)
-		return 2
-	}
-	rest := fs.Args()
-	switch {
-	case c.command != nil:
-	case len(rest) == 0:
+	if c.command == nil && len(fs.Args()) == 0 {
 		fs.Usage()
-		return 2
-	default:
+		return nil, 2
+	}
+	err := c.positional(fs.Args())
+	if err == nil {
+		c.headers, err = headers.header(os.Getenv(EnvHeaders))
+	}
+	if err == nil {
+		err = c.script(*answersFile, answers, *openCmd)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen-call:", err)
+		return nil, 2
+	}
+	return c, 0
+}
+
+// positional reads -protocol's value and the arguments after the flags:
+// the URL (unless a stdio command follows --), the tool and its JSON
+// arguments object.
+func (c *caller) positional(rest []string) error {
+	if c.protocol != Protocol2026 && c.protocol != Protocol2025 {
+		return fmt.Errorf("-protocol %q: want %s or %s", c.protocol, Protocol2026, Protocol2025)
+	}
+	if c.command == nil {
 		c.endpoint, rest = rest[0], rest[1:]
 		if !strings.HasPrefix(c.endpoint, "http://") && !strings.HasPrefix(c.endpoint, "https://") {
-			fmt.Fprintf(stderr, "mcpgen-call: %q is not an http:// or https:// URL (for a stdio server: mcpgen-call [tool] -- command args…)\n", c.endpoint)
-			return 2
+			return fmt.Errorf("%q is not an http:// or https:// URL (for a stdio server: mcpgen-call [tool] -- command args…)", c.endpoint)
 		}
 	}
 	if len(rest) > 2 {
-		fmt.Fprintf(stderr, "mcpgen-call: unexpected %q after the tool's arguments (flags go before the URL)\n", rest[2])
-		return 2
+		return fmt.Errorf("unexpected %q after the tool's arguments (flags go before the URL)", rest[2])
 	}
 	if len(rest) > 0 {
 		c.tool = rest[0]
@@ -122,55 +168,32 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 1 {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(rest[1]), &obj); err != nil || obj == nil {
-			fmt.Fprintf(stderr, "mcpgen-call: the arguments %q are not a JSON object\n", rest[1])
-			return 2
+			return fmt.Errorf("the arguments %q are not a JSON object", rest[1])
 		}
 		c.arguments = json.RawMessage(rest[1])
 	}
-	var err error
-	if c.headers, err = headers.header(os.Getenv(EnvHeaders)); err != nil {
-		fmt.Fprintln(stderr, "mcpgen-call:", err)
-		return 2
-	}
-	if *answersFile != "" {
+	return nil
+}
+
+// script sets the scripted answers: from -answers FILE, or from -accept,
+// -decline and -cancel in order (not both); -open-cmd makes a run scripted
+// too.
+func (c *caller) script(answersFile string, answers []Answer, openCmd string) error {
+	if answersFile != "" {
 		if len(answers) > 0 {
-			fmt.Fprintln(stderr, "mcpgen-call: give -answers or -accept/-decline/-cancel, not both")
-			return 2
+			return errors.New("give -answers or -accept/-decline/-cancel, not both")
 		}
-		if answers, err = readAnswers(*answersFile); err != nil {
-			fmt.Fprintln(stderr, "mcpgen-call: -answers:", err)
-			return 2
+		var err error
+		if answers, err = readAnswers(answersFile); err != nil {
+			return fmt.Errorf("-answers: %w", err)
 		}
 	}
-	if *answersFile != "" || len(answers) > 0 || *openCmd != "" {
+	if answersFile != "" || len(answers) > 0 || openCmd != "" {
 		c.scripted = true
 		c.answers = answers
 	}
-	c.openCmd = strings.Fields(*openCmd)
-	if _, ok := stderr.(*os.File); !ok {
-		// The handlers, -wire and a stdio server's stderr write at once;
-		// a file takes concurrent writes, a buffer (a test's) does not,
-		// and a stdio server gets a file as its own stderr.
-		stderr = &lockedWriter{w: stderr}
-	}
-	c.stdin, c.stdout, c.stderr = stdin, stdout, stderr
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	c.ctx, c.cancel = ctx, cancel
-	defer c.interrupts(ctx)()
-	err = c.run(ctx)
-	if cause := context.Cause(ctx); cause != nil {
-		err = cause // a timeout or an interrupt, which ended the rest
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "mcpgen-call:", clean(err.Error())) // it may quote the server
-		var ierr *interruptError
-		if errors.As(err, &ierr) {
-			return ExitInterrupted
-		}
-		return 1
-	}
-	return 0
+	c.openCmd = strings.Fields(openCmd)
+	return nil
 }
 
 // caller is one `mcpgen-call` run.
