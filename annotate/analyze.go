@@ -55,23 +55,67 @@ func (a *analyzer) relatedf(pos token.Position, n int, rel Related, format strin
 }
 
 func (a *analyzer) run(wanted, found map[string]bool) *Package {
-	model := &Package{Name: a.types.Name(), Path: a.types.Path(), TakenNames: takenNames(a.types.Scope())}
-	for _, f := range a.files {
-		// The file's own name, not one a //line comment gives: that names
-		// the source it was produced from, not where the package is.
-		if name := a.fset.PositionFor(f.Package, false).Filename; name != "" {
-			model.Dir = filepath.Dir(name)
-			break
+	model := &Package{Name: a.types.Name(), Path: a.types.Path(), TakenNames: takenNames(a.types.Scope()), Dir: a.packageDir()}
+	cands := a.index()
+	tools := a.toolPositions(cands, wanted)
+	named, listed := a.toolsNamed(wanted), map[string]bool{}
+	for _, c := range cands {
+		name := c.ts.Name.Name
+		st, isStruct := c.ts.Type.(*ast.StructType)
+		annotated := isStruct && (a.hasElicitTag(c.ts, st) || declaresTool(structDoc(c.gd, c.ts)))
+		if isStruct && (wanted[name] || annotated) {
+			a.taggedNames = append(a.taggedNames, name)
+		}
+		a.listTool(model, c.f, c.gd, c.ts, annotated, named, listed)
+		if len(wanted) > 0 {
+			if !wanted[name] {
+				continue
+			}
+			found[name] = true
+			if !isStruct {
+				a.errorf(a.fset.Position(c.ts.Name.Pos()), "-type %s: %s is not a struct type", name, name)
+				continue
+			}
+		} else if !annotated {
+			continue
+		}
+		if s := a.structOf(c, tools); s != nil {
+			model.Structs = append(model.Structs, s)
 		}
 	}
+	sortTools(model.Tools)
+	a.collide(model)
+	a.collideTools(model)
+	a.unregistered(model)
+	return model
+}
+
+// packageDir is the directory of the package's files: the file's own name,
+// not one a //line comment gives (that names the source it was produced
+// from, not where the package is).
+func (a *analyzer) packageDir() string {
+	for _, f := range a.files {
+		if name := a.fset.PositionFor(f.Package, false).Filename; name != "" {
+			return filepath.Dir(name)
+		}
+	}
+	return ""
+}
+
+// typeDecl is one type declaration of the package: a candidate struct.
+type typeDecl struct {
+	gd *ast.GenDecl
+	ts *ast.TypeSpec
+	f  *ast.File
+}
+
+// index lists the package's type declarations in source order and fills
+// a.astFields (every struct field's syntax by its name's position) and
+// a.constDocs (a constant's line comment, an enum item's title).
+func (a *analyzer) index() []typeDecl {
 	a.astFields = map[token.Pos]*ast.Field{}
 	a.constDocs = map[token.Pos]string{}
-	type cand struct {
-		gd *ast.GenDecl
-		ts *ast.TypeSpec
-		f  *ast.File
-	}
-	var cands []cand
+	var decls []typeDecl
 	for _, file := range a.files {
 		for _, decl := range file.Decls {
 			gd, ok := decl.(*ast.GenDecl)
@@ -91,7 +135,7 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 							}
 						}
 					}
-					cands = append(cands, cand{gd, s, file})
+					decls = append(decls, typeDecl{gd, s, file})
 				case *ast.ValueSpec:
 					if gd.Tok == token.CONST && s.Comment != nil {
 						for _, n := range s.Names {
@@ -102,69 +146,56 @@ func (a *analyzer) run(wanted, found map[string]bool) *Package {
 			}
 		}
 	}
-	// Every tool of the package by name, whether -type asks for it or not:
-	// a second struct under a tool's name would replace the first when both
-	// are registered (an SDK keeps one tool per name).
+	return decls
+}
+
+// toolPositions gives every tool of the package by name, whether -type asks
+// for it or not, at its first declaration: a second struct under a tool's
+// name would replace the first when both are registered (an SDK keeps one
+// tool per name).
+func (a *analyzer) toolPositions(decls []typeDecl, wanted map[string]bool) map[string]token.Position {
 	tools := map[string]token.Position{}
-	named, listed := a.toolsNamed(wanted), map[string]bool{}
-	for _, c := range cands {
-		name := c.ts.Name.Name
+	for _, c := range decls {
 		st, isStruct := c.ts.Type.(*ast.StructType)
 		annotated := isStruct && (a.hasElicitTag(c.ts, st) || declaresTool(structDoc(c.gd, c.ts)))
-		if tool, ok := toolNameOf(structDoc(c.gd, c.ts), name); ok && (annotated || isStruct && wanted[name]) {
+		if tool, ok := toolNameOf(structDoc(c.gd, c.ts), c.ts.Name.Name); ok && (annotated || isStruct && wanted[c.ts.Name.Name]) {
 			if _, seen := tools[tool]; !seen {
 				tools[tool] = a.fset.Position(c.ts.Name.Pos())
 			}
 		}
-		if isStruct && (wanted[name] || annotated) {
-			a.taggedNames = append(a.taggedNames, name)
-		}
-		a.listTool(model, c.f, c.gd, c.ts, annotated, named, listed)
-		if len(wanted) > 0 {
-			if !wanted[name] {
-				continue
-			}
-			found[name] = true
-			if !isStruct {
-				a.errorf(a.fset.Position(c.ts.Name.Pos()), "-type %s: %s is not a struct type", name, name)
-				continue
-			}
-		} else if !annotated {
-			continue
-		}
-		if c.ts.TypeParams != nil {
-			a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s has type parameters; mcpgen generates methods for a concrete struct only: declare a struct without type parameters and tag its fields", name)
-			continue
-		}
-		obj, _ := a.info.Defs[c.ts.Name].(*types.TypeName)
-		if obj == nil {
-			continue
-		}
-		s := a.structModel(obj, c.gd, c.ts)
-		if s != nil {
-			s.BuildConstraint = buildConstraint(c.f, s.File)
-			if s.Clients == nil {
-				s.Clients = a.fileClients(c.f)
-			}
-		}
-		if s != nil && !s.Question {
-			if first := tools[s.Tool]; first != s.Pos {
-				a.relatedf(s.Pos, len(s.Name), Related{Pos: first, Message: "the tool's first declaration"},
-					"%s declares the tool %s, which another struct of this package declares first: a server keeps one tool per name, so one would replace the other; give one a new name with //mcpgen:tool NAME", s.Name, s.Tool)
-			}
-		}
-		if s != nil {
-			s.Derive()
-			s.HandlerDeclared = a.declaredByUser(s.Names.HandlerType)
-			a.checkChoicesMethods(s)
-			model.Structs = append(model.Structs, s)
-		}
 	}
-	sortTools(model.Tools)
-	a.collide(model)
-	a.collideTools(model)
-	a.unregistered(model)
-	return model
+	return tools
+}
+
+// structOf builds the model of the struct c declares, or reports why it
+// has none (type parameters; a tool name another struct took first) and
+// returns nil.
+func (a *analyzer) structOf(c typeDecl, tools map[string]token.Position) *Struct {
+	name := c.ts.Name.Name
+	if c.ts.TypeParams != nil {
+		a.errorf(a.fset.Position(c.ts.Name.Pos()), "%s has type parameters; mcpgen generates methods for a concrete struct only: declare a struct without type parameters and tag its fields", name)
+		return nil
+	}
+	obj, _ := a.info.Defs[c.ts.Name].(*types.TypeName)
+	if obj == nil {
+		return nil
+	}
+	s := a.structModel(obj, c.gd, c.ts)
+	if s == nil {
+		return nil
+	}
+	s.BuildConstraint = buildConstraint(c.f, s.File)
+	if s.Clients == nil {
+		s.Clients = a.fileClients(c.f)
+	}
+	if first := tools[s.Tool]; !s.Question && first != s.Pos {
+		a.relatedf(s.Pos, len(s.Name), Related{Pos: first, Message: "the tool's first declaration"},
+			"%s declares the tool %s, which another struct of this package declares first: a server keeps one tool per name, so one would replace the other; give one a new name with //mcpgen:tool NAME", s.Name, s.Tool)
+	}
+	s.Derive()
+	s.HandlerDeclared = a.declaredByUser(s.Names.HandlerType)
+	a.checkChoicesMethods(s)
+	return s
 }
 
 // declaredByUser reports whether the package scope declares name in a file

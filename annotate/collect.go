@@ -35,112 +35,149 @@ type fieldCand struct {
 // viaPtr: st is reached through an embedded pointer.
 func (a *analyzer) collect(st *types.Struct, path []string, depth int, viaPtr bool, seen map[types.Type]bool, out *[]*fieldCand) {
 	for i := 0; i < st.NumFields(); i++ {
-		v := st.Field(i)
-		rawTag := st.Tag(i)
-		fpos := a.fset.Position(v.Pos())
-		if depth == 0 {
-			a.top = fpos
-		}
-		tag := reflect.StructTag(rawTag)
-		elicit, hasElicit := tag.Lookup("elicit")
-		if strings.TrimSpace(elicit) == "-" {
-			hasElicit = false // "never elicit": a plain argument, checked as one
-		}
-		if hasElicit || strings.Contains(rawTag, "elicit") {
-			if msg := checkStructTag(rawTag); msg != "" {
-				d := Diagnostic{Pos: fpos, Message: fmt.Sprintf("malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)}
-				if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
-					d.Pos, d.End = a.fset.Position(af.Tag.Pos()), a.fset.Position(af.Tag.End())
-				}
-				a.diags = append(a.diags, d)
-				continue
-			}
-		}
-		if !hasElicit {
-			a.checkElicitKey(v, rawTag, fpos)
-		}
-		if dup := repeatedKey(rawTag, "elicit", "json", "jsonschema"); dup != "" {
-			a.nameErrorf(v, "the struct tag of %s has the key %s twice: reflect.StructTag reads the first only, so the second is silently ignored; merge them into one %s:\"…\"", v.Name(), dup, dup)
-			continue
-		}
-		jsonTag := tag.Get("json")
-		if _, opts, _ := strings.Cut(jsonTag, ","); hasElicit && slices.Contains(strings.Split(opts, ","), "string") && v.Exported() {
-			a.nameErrorf(v, "%s has the json option ,string, which a form cannot follow (an answer arrives as a JSON value of the field's type, as the requestedSchema says, never inside a string); remove ,string, or the elicit tag to keep it a plain argument", v.Name())
-			continue
-		}
-		jname, _, _ := strings.Cut(jsonTag, ",")
-		if jname != "" && jsonTag != "-" && !validJSONName(jname) {
-			a.nameErrorf(v, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
-			continue
-		}
-		if jsonTag == "-" {
-			if hasElicit {
-				a.nameErrorf(v, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
-			}
-			continue
-		}
-		if v.Embedded() && jname == "" {
-			t := v.Type()
-			ptr := false
-			if p, ok := t.(*types.Pointer); ok {
-				t, ptr = p.Elem(), true
-			}
-			if est, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
-				if seen[t] {
-					continue
-				}
-				if ptr && structHasElicit(est, nil) {
-					a.nameErrorf(v, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
-					if af := a.astFields[v.Pos()]; af != nil {
-						if star, ok := af.Type.(*ast.StarExpr); ok && !holdsByValue(t, st, map[types.Type]bool{}) {
-							at := a.fset.Position(star.Star)
-							next := at
-							next.Offset, next.Column = at.Offset+1, at.Column+1
-							a.diags[len(a.diags)-1].SuggestedFixes = []SuggestedFix{{Message: "Embed " + typeString(t) + " by value", Edits: []TextEdit{{Pos: at, End: next}}}}
-						}
-					}
-					continue
-				}
-				seen[t] = true
-				a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, viaPtr || ptr, seen, out)
-				delete(seen, t)
-				continue
-			}
-		}
-		if !v.Exported() {
-			switch {
-			case hasElicit && v.Name() == "_":
-				a.nameErrorf(v, "a blank field (_) is never set, so it cannot be elicited; give it a name or remove its elicit tag")
-			case hasElicit:
-				a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
-			}
-			continue
-		}
-		if inner := nestedElicit(v.Type(), map[types.Type]bool{}); inner != nil {
-			how := "embed " + typeString(inner) + " without a json name to ask its fields here"
-			if _, named := types.Unalias(inner).(*types.Named); !named {
-				how = "move its fields into this struct to ask them"
-			}
-			a.nameErrorf(v, "%s's type %s holds fields with elicit tags (in %s), which are never asked there: a form is flat "+
-				"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); %s, or drop their elicit tags",
-				v.Name(), typeString(v.Type()), typeString(inner), how)
-			continue
-		}
-		if invalidType(v.Type()) {
-			// A type error the compiler reports (or a name only mcpgen's
-			// output declares): not the tag's fault, so no diagnostic here.
-			a.unresolved = append(a.unresolved, Diagnostic{Pos: fpos, Message: fmt.Sprintf(
-				"the type of %s names something only mcpgen's output declares; mcpgen builds its model before generating, so give %s a type the package itself declares", v.Name(), v.Name())})
-			continue
-		}
-		c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
-			named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top, tags: rawTag, viaPtr: viaPtr}
-		if c.json == "" {
-			c.json = v.Name()
-		}
-		c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
-		*out = append(*out, c)
+		a.collectField(st, i, path, depth, viaPtr, seen, out)
 	}
+}
+
+// collectField is collect's step for field i of st: its tags checked, an
+// embedded struct's fields collected in its place, and a field that can be
+// an argument appended to out.
+func (a *analyzer) collectField(st *types.Struct, i int, path []string, depth int, viaPtr bool, seen map[types.Type]bool, out *[]*fieldCand) {
+	v := st.Field(i)
+	rawTag := st.Tag(i)
+	fpos := a.fset.Position(v.Pos())
+	if depth == 0 {
+		a.top = fpos
+	}
+	tag := reflect.StructTag(rawTag)
+	elicit, hasElicit := tag.Lookup("elicit")
+	if strings.TrimSpace(elicit) == "-" {
+		hasElicit = false // "never elicit": a plain argument, checked as one
+	}
+	jname, ok := a.checkTags(v, tag, fpos, hasElicit)
+	if !ok {
+		return
+	}
+	if v.Embedded() && jname == "" && a.collectEmbedded(st, v, path, depth, viaPtr, seen, out) {
+		return
+	}
+	if !a.argumentField(v, hasElicit, fpos) {
+		return
+	}
+	c := &fieldCand{v: v, path: append(append([]string(nil), path...), v.Name()), json: jname, depth: depth,
+		named: jname != "", elicit: elicit, hasTag: hasElicit, jsTag: tag.Get("jsonschema"), top: a.top, tags: string(tag), viaPtr: viaPtr}
+	if c.json == "" {
+		c.json = v.Name()
+	}
+	c.src, c.fpos = newTagSource(a.fset, a.astFields[v.Pos()]), fpos
+	*out = append(*out, c)
+}
+
+// checkTags reports what is wrong with field v's struct tag as a whole
+// (malformed, a key twice, json's ,string on an elicitable field, a JSON
+// name encoding/json ignores, json:"-") and returns the JSON name, with
+// false when the field is no argument at all.
+func (a *analyzer) checkTags(v *types.Var, tag reflect.StructTag, fpos token.Position, hasElicit bool) (jname string, ok bool) {
+	rawTag := string(tag)
+	if hasElicit || strings.Contains(rawTag, "elicit") {
+		if msg := checkStructTag(rawTag); msg != "" {
+			d := Diagnostic{Pos: fpos, Message: fmt.Sprintf("malformed struct tag on %s: %s; write key:\"value\" pairs separated by spaces, e.g. `json:\"name\" elicit:\"optional\"`", v.Name(), msg)}
+			if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
+				d.Pos, d.End = a.fset.Position(af.Tag.Pos()), a.fset.Position(af.Tag.End())
+			}
+			a.diags = append(a.diags, d)
+			return "", false
+		}
+	}
+	if !hasElicit {
+		a.checkElicitKey(v, rawTag, fpos)
+	}
+	if dup := repeatedKey(rawTag, "elicit", "json", "jsonschema"); dup != "" {
+		a.nameErrorf(v, "the struct tag of %s has the key %s twice: reflect.StructTag reads the first only, so the second is silently ignored; merge them into one %s:\"…\"", v.Name(), dup, dup)
+		return "", false
+	}
+	jsonTag := tag.Get("json")
+	if _, opts, _ := strings.Cut(jsonTag, ","); hasElicit && slices.Contains(strings.Split(opts, ","), "string") && v.Exported() {
+		a.nameErrorf(v, "%s has the json option ,string, which a form cannot follow (an answer arrives as a JSON value of the field's type, as the requestedSchema says, never inside a string); remove ,string, or the elicit tag to keep it a plain argument", v.Name())
+		return "", false
+	}
+	jname, _, _ = strings.Cut(jsonTag, ",")
+	if jname != "" && jsonTag != "-" && !validJSONName(jname) {
+		a.nameErrorf(v, "%s has json name %q, which encoding/json ignores (it reads the field as %q while a JSON Schema names it %q): use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~", v.Name(), jname, v.Name(), jname)
+		return "", false
+	}
+	if jsonTag == "-" {
+		if hasElicit {
+			a.nameErrorf(v, "%s has json:\"-\", so it never arrives in arguments and cannot be elicited; remove the elicit tag or the json tag", v.Name())
+		}
+		return "", false
+	}
+	return jname, true
+}
+
+// collectEmbedded collects the fields of v, an embedded struct without a
+// JSON name, in its place (reporting an embedded pointer to elicitable
+// fields), and reports whether v was such a struct.
+func (a *analyzer) collectEmbedded(st *types.Struct, v *types.Var, path []string, depth int, viaPtr bool, seen map[types.Type]bool, out *[]*fieldCand) bool {
+	t := v.Type()
+	ptr := false
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	if est, ok := t.Underlying().(*types.Struct); ok && !isTime(t) {
+		if seen[t] {
+			return true
+		}
+		if ptr && structHasElicit(est, nil) {
+			a.nameErrorf(v, "embedded pointer *%s holds elicit fields; embed %s by value so its fields can be set", typeString(t), typeString(t))
+			if af := a.astFields[v.Pos()]; af != nil {
+				if star, ok := af.Type.(*ast.StarExpr); ok && !holdsByValue(t, st, map[types.Type]bool{}) {
+					at := a.fset.Position(star.Star)
+					next := at
+					next.Offset, next.Column = at.Offset+1, at.Column+1
+					a.diags[len(a.diags)-1].SuggestedFixes = []SuggestedFix{{Message: "Embed " + typeString(t) + " by value", Edits: []TextEdit{{Pos: at, End: next}}}}
+				}
+			}
+			return true
+		}
+		seen[t] = true
+		a.collect(est, append(append([]string(nil), path...), v.Name()), depth+1, viaPtr || ptr, seen, out)
+		delete(seen, t)
+		return true
+	}
+	return false
+}
+
+// argumentField reports whether field v can be an argument: exported, not
+// holding elicit tags in a nested object, of a type the package declares.
+func (a *analyzer) argumentField(v *types.Var, hasElicit bool, fpos token.Position) bool {
+	if !v.Exported() {
+		switch {
+		case hasElicit && v.Name() == "_":
+			a.nameErrorf(v, "a blank field (_) is never set, so it cannot be elicited; give it a name or remove its elicit tag")
+		case hasElicit:
+			a.nameErrorf(v, "%s is unexported, so encoding/json cannot set it; export it (%s) and name it in JSON with a json tag", v.Name(), exportName(v.Name()))
+		}
+		return false
+	}
+	if inner := nestedElicit(v.Type(), map[types.Type]bool{}); inner != nil {
+		how := "embed " + typeString(inner) + " without a json name to ask its fields here"
+		if _, named := types.Unalias(inner).(*types.Named); !named {
+			how = "move its fields into this struct to ask them"
+		}
+		a.nameErrorf(v, "%s's type %s holds fields with elicit tags (in %s), which are never asked there: a form is flat "+
+			"(a requestedSchema holds no nested objects, MCP 2026-07-28 client/elicitation); %s, or drop their elicit tags",
+			v.Name(), typeString(v.Type()), typeString(inner), how)
+		return false
+	}
+	if invalidType(v.Type()) {
+		// A type error the compiler reports (or a name only mcpgen's
+		// output declares): not the tag's fault, so no diagnostic here.
+		a.unresolved = append(a.unresolved, Diagnostic{Pos: fpos, Message: fmt.Sprintf(
+			"the type of %s names something only mcpgen's output declares; mcpgen builds its model before generating, so give %s a type the package itself declares", v.Name(), v.Name())})
+		return false
+	}
+	return true
 }
 
 // nestedElicit returns the struct type, other than time.Time, that a field

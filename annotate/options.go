@@ -174,44 +174,84 @@ func quoteItem(s string) string {
 // run, not those that read an option's absence (a misspelt enum or optional
 // would make them report what is not wrong), and the result is false.
 func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, whole bool) bool {
-	ok := whole
-	badFix := func(o Option, fixes []SuggestedFix, format string, args ...any) {
-		a.optionError(c, o, fixes, "elicit tag on %s: %s", f.GoName, fmt.Sprintf(format, args...))
-		ok = false
+	j := &optionJudge{a: a, f: f, c: c, opts: opts, ok: whole}
+	j.texts()
+	j.format()
+	j.count("minLength", String, "a length in characters, e.g. %s=100", &f.MinLength)
+	j.count("maxLength", String, "a length in characters, e.g. %s=100", &f.MaxLength)
+	j.count("minItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MinItems)
+	j.count("maxItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MaxItems)
+	j.number("minimum", &f.Minimum, &f.MinimumLit)
+	j.number("maximum", &f.Maximum, &f.MaximumLit)
+	j.crossedBounds()
+	j.enum()
+	j.choices()
+	j.combinations(whole)
+	j.requiredNonEmpty(whole)
+	if !j.ok {
+		return false
 	}
-	bad := func(o Option, format string, args ...any) { badFix(o, nil, format, args...) }
-	// mismatch reports option o (key), which does not apply to the
-	// field's kind, with the option to write instead when there is one.
-	mismatch := func(o Option, key string) {
-		msg, use := kindMismatch(key, f)
-		var fixes []SuggestedFix
-		if use != "" && opts[use].Key == "" {
-			ks, ke := c.keySpan(o)
-			fixes = c.fix(fmt.Sprintf("Replace %s with %s", key, use), ks, ke, use)
-		}
-		badFix(o, fixes, "%s", msg)
+	return j.defaultValue()
+}
+
+// optionJudge checks the options of one field's elicit tag (applyOptions):
+// each step reads opts, fills f and reports at the option, through c, with
+// the fixes that keep the meaning. ok turns false at the first error.
+type optionJudge struct {
+	a    *analyzer
+	f    *Field
+	c    *fieldCand
+	opts map[string]Option
+	ok   bool
+}
+
+// badFix reports option o, with fixes, and marks the tag failed.
+func (j *optionJudge) badFix(o Option, fixes []SuggestedFix, format string, args ...any) {
+	j.a.optionError(j.c, o, fixes, "elicit tag on %s: %s", j.f.GoName, fmt.Sprintf(format, args...))
+	j.ok = false
+}
+
+// bad reports option o without a fix.
+func (j *optionJudge) bad(o Option, format string, args ...any) { j.badFix(o, nil, format, args...) }
+
+// mismatch reports option o (key), which does not apply to the field's
+// kind, with the option to write instead when there is one.
+func (j *optionJudge) mismatch(o Option, key string) {
+	msg, use := kindMismatch(key, j.f)
+	var fixes []SuggestedFix
+	if use != "" && j.opts[use].Key == "" {
+		ks, ke := j.c.keySpan(o)
+		fixes = j.c.fix(fmt.Sprintf("Replace %s with %s", key, use), ks, ke, use)
 	}
-	// drop is the fix that removes option o.
-	drop := func(o Option) []SuggestedFix {
-		s, e := o.Offset, o.End
-		switch {
-		case e < len(c.elicit):
-			e++ // and its comma
-		case s > 0:
-			s-- // and the comma before it
-		}
-		return c.fix("Remove "+o.Key, s, e, "")
+	j.badFix(o, fixes, "%s", msg)
+}
+
+// drop is the fix that removes option o.
+func (j *optionJudge) drop(o Option) []SuggestedFix {
+	s, e := o.Offset, o.End
+	switch {
+	case e < len(j.c.elicit):
+		e++ // and its comma
+	case s > 0:
+		s-- // and the comma before it
 	}
-	// meant is the fix that writes value instead of o's.
-	meant := func(o Option, value string) []SuggestedFix {
-		vs, ve := c.valueSpan(o)
-		return c.fix(fmt.Sprintf("Write %s=%s", o.Key, value), vs, ve, value)
-	}
+	return j.c.fix("Remove "+o.Key, s, e, "")
+}
+
+// meant is the fix that writes value instead of o's.
+func (j *optionJudge) meant(o Option, value string) []SuggestedFix {
+	vs, ve := j.c.valueSpan(o)
+	return j.c.fix(fmt.Sprintf("Write %s=%s", o.Key, value), vs, ve, value)
+}
+
+// texts reads title= and description=; an empty one is an error.
+func (j *optionJudge) texts() {
+	f, opts := j.f, j.opts
 	for _, key := range []string{"title", "description"} {
 		if o, has := opts[key]; has && strings.TrimSpace(o.Value) == "" {
 			// An empty text would silently fall back to the field's name
 			// (a title) or to nothing (a description): say it.
-			badFix(o, drop(o), "%s= is empty; write the text the user sees, e.g. %s=%s, or remove it", key, key,
+			j.badFix(o, j.drop(o), "%s= is empty; write the text the user sees, e.g. %s=%s, or remove it", key, key,
 				map[string]string{"title": "Departure date", "description": "'The day the flight leaves, YYYY-MM-DD'"}[key])
 		}
 	}
@@ -221,172 +261,203 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 	if o, has := opts["description"]; has {
 		f.Description = o.Value
 	}
+}
+
+// format reads format= for a string or a time.Time (date-time by default).
+func (j *optionJudge) format() {
+	f, opts := j.f, j.opts
 	if o, has := opts["format"]; has {
 		switch {
 		case f.Kind == DateTime && (o.Value == "date" || o.Value == "date-time"):
 			f.Format = o.Value
 		case f.Kind == String && slices.Contains(formats, o.Value):
 			if len(f.Enum) > 0 || opts["enum"].Key != "" {
-				badFix(o, drop(o), "format cannot be combined with enum: the choices already fix the values; remove format")
+				j.badFix(o, j.drop(o), "format cannot be combined with enum: the choices already fix the values; remove format")
 			}
 			f.Format = o.Value
 		case f.Kind == DateTime:
 			if s := nearest(o.Value, []string{"date", "date-time"}); s != "" {
-				badFix(o, meant(o, s), "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
+				j.badFix(o, j.meant(o, s), "format=%s does not fit a time.Time; did you mean format=%s?", o.Value, s)
 				break
 			}
-			bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
+			j.bad(o, "format=%s does not fit a time.Time; write format=date or format=date-time (the default)", o.Value)
 		case f.Kind == String:
 			if s := nearest(o.Value, formats); s != "" {
-				badFix(o, meant(o, s), "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
+				j.badFix(o, j.meant(o, s), "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; did you mean format=%s?", o.Value, s)
 				break
 			}
-			bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
+			j.bad(o, "format=%s is not a format of the form grammar, which knows only email, uri, date and date-time; remove it and check the value in your handler", o.Value)
 		default:
-			mismatch(o, "format")
+			j.mismatch(o, "format")
 		}
 	}
 	if f.Kind == DateTime && f.Format == "" {
 		f.Format = "date-time"
 	}
-	// countOpt reads a length or item count option of a field of kind;
-	// want describes the number, e.g. "a length in characters, e.g. %s=100".
-	countOpt := func(key string, kind Kind, want string, dst **uint64) {
-		o, has := opts[key]
-		if !has {
-			return
-		}
-		if f.Kind != kind {
-			mismatch(o, key)
-			return
-		}
-		n, err := strconv.ParseUint(o.Value, 10, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			bad(o, "%s=%s is not a whole number ≥ 0; write "+want, key, o.Value, key)
-			return
-		}
-		// Generated code compares the count with a Go int (len, rune
-		// counts), which holds no more than math.MaxInt32 on 386 and arm:
-		// a larger count would not compile there.
-		if err != nil || n > math.MaxInt32 {
-			bad(o, "%s=%s is more than %d, the largest int on 32-bit platforms; write "+want, key, o.Value, math.MaxInt32, key)
-			return
-		}
-		*dst = &n
+}
+
+// count reads a length or item count option of a field of kind; want
+// describes the number, e.g. "a length in characters, e.g. %s=100".
+func (j *optionJudge) count(key string, kind Kind, want string, dst **uint64) {
+	f, opts := j.f, j.opts
+	o, has := opts[key]
+	if !has {
+		return
 	}
-	countOpt("minLength", String, "a length in characters, e.g. %s=100", &f.MinLength)
-	countOpt("maxLength", String, "a length in characters, e.g. %s=100", &f.MaxLength)
-	countOpt("minItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MinItems)
-	countOpt("maxItems", MultiSelect, "a count of choices, e.g. %s=1", &f.MaxItems)
-	numOpt := func(key string, dst **float64, lit *string) {
-		o, has := opts[key]
-		if !has {
+	if f.Kind != kind {
+		j.mismatch(o, key)
+		return
+	}
+	n, err := strconv.ParseUint(o.Value, 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		j.bad(o, "%s=%s is not a whole number ≥ 0; write "+want, key, o.Value, key)
+		return
+	}
+	// Generated code compares the count with a Go int (len, rune
+	// counts), which holds no more than math.MaxInt32 on 386 and arm:
+	// a larger count would not compile there.
+	if err != nil || n > math.MaxInt32 {
+		j.bad(o, "%s=%s is more than %d, the largest int on 32-bit platforms; write "+want, key, o.Value, math.MaxInt32, key)
+		return
+	}
+	*dst = &n
+}
+
+// number reads minimum= or maximum= of an integer or number field into dst,
+// and lit, the bound as generated code writes it.
+func (j *optionJudge) number(key string, dst **float64, lit *string) {
+	f, opts := j.f, j.opts
+	o, has := opts[key]
+	if !has {
+		return
+	}
+	if f.Kind != Integer && f.Kind != Number {
+		j.mismatch(o, key)
+		return
+	}
+	if f.Kind == Integer {
+		n, why := exactInt(o.Value)
+		switch why {
+		case notNumber:
+			j.bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
+			return
+		case notWhole:
+			x, _ := strconv.ParseFloat(o.Value, 64)
+			j.bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
+			return
+		case inexact:
+			j.badFix(o, j.meant(o, n.String()), "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
 			return
 		}
-		if f.Kind != Integer && f.Kind != Number {
-			mismatch(o, key)
+		if lo, hi := intRange(f); n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+			j.bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, lo, hi)
 			return
 		}
-		if f.Kind == Integer {
-			n, why := exactInt(o.Value)
-			switch why {
-			case notNumber:
-				bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
-				return
-			case notWhole:
-				x, _ := strconv.ParseFloat(o.Value, 64)
-				bad(o, "%s=%s is not a whole number, but %s is an integer (%s); write e.g. %s=%s", key, o.Value, f.GoName, f.Type.Name, key, fmtFloat(math.Round(x)))
-				return
-			case inexact:
-				badFix(o, meant(o, n.String()), "%s=%s is too large to read exactly in that notation; write it in plain digits, e.g. %s=%s", key, o.Value, key, n)
-				return
-			}
-			if lo, hi := intRange(f); n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
-				bad(o, "%s=%s is outside what %s can hold (%s to %s); write a bound in that range, or use a wider type", key, o.Value, f.Type.Name, lo, hi)
-				return
-			}
-			// The bound goes out exactly as written in digits: a float64
-			// would round -9223372036854775808 to -9223372036854776000.
-			x, _ := new(big.Float).SetInt(n).Float64()
-			*dst = &x
-			*lit = n.String()
-			return
-		}
-		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) || math.IsInf(x, 0) && !errors.Is(err, strconv.ErrRange) {
-			bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
-			return
-		}
-		if lim := floatLimit(f); math.Abs(x) > lim {
-			bad(o, "%s=%s is outside what %s can hold (-%s to %s); write a bound in that range%s", key, o.Value, f.Type.Name, fmtLimit(lim), fmtLimit(lim), widerHint(f))
-			return
-		}
+		// The bound goes out exactly as written in digits: a float64
+		// would round -9223372036854775808 to -9223372036854776000.
+		x, _ := new(big.Float).SetInt(n).Float64()
 		*dst = &x
-		*lit = canonicalNumber(o.Value)
+		*lit = n.String()
+		return
 	}
-	numOpt("minimum", &f.Minimum, &f.MinimumLit)
-	numOpt("maximum", &f.Maximum, &f.MaximumLit)
+	x, err := strconv.ParseFloat(o.Value, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) || math.IsInf(x, 0) && !errors.Is(err, strconv.ErrRange) {
+		j.bad(o, "%s=%s is not a number; write a finite decimal number, e.g. %s=1 or %s=0.5", key, o.Value, key, key)
+		return
+	}
+	if lim := floatLimit(f); math.Abs(x) > lim {
+		j.bad(o, "%s=%s is outside what %s can hold (-%s to %s); write a bound in that range%s", key, o.Value, f.Type.Name, fmtLimit(lim), fmtLimit(lim), widerHint(f))
+		return
+	}
+	*dst = &x
+	*lit = canonicalNumber(o.Value)
+}
+
+// crossedBounds reports a lower bound above its upper bound.
+func (j *optionJudge) crossedBounds() {
+	f, opts := j.f, j.opts
 	if f.Minimum != nil && f.Maximum != nil && compareBounds(f, f.MinimumLit, f.MaximumLit) > 0 {
-		bad(opts["minimum"], "minimum=%s is above maximum=%s, so no value can satisfy both; swap them or fix one", f.MinimumLit, f.MaximumLit)
+		j.bad(opts["minimum"], "minimum=%s is above maximum=%s, so no value can satisfy both; swap them or fix one", f.MinimumLit, f.MaximumLit)
 	}
 	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
-		bad(opts["minLength"], "minLength=%d is above maxLength=%d, so no value can satisfy both; swap them or fix one", *f.MinLength, *f.MaxLength)
+		j.bad(opts["minLength"], "minLength=%d is above maxLength=%d, so no value can satisfy both; swap them or fix one", *f.MinLength, *f.MaxLength)
 	}
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
-		bad(opts["minItems"], "minItems=%d is above maxItems=%d, so no answer can satisfy both; swap them or fix one", *f.MinItems, *f.MaxItems)
+		j.bad(opts["minItems"], "minItems=%d is above maxItems=%d, so no answer can satisfy both; swap them or fix one", *f.MinItems, *f.MaxItems)
 	}
+}
+
+// enum reads enum= for a string or multi select.
+func (j *optionJudge) enum() {
+	f, opts := j.f, j.opts
 	if o, has := opts["enum"]; has {
 		if f.Kind != String && f.Kind != MultiSelect {
-			mismatch(o, "enum")
+			j.mismatch(o, "enum")
 		} else if items, msg := parseEnum(o); msg != "" {
-			bad(o, "%s", msg)
+			j.bad(o, "%s", msg)
 		} else {
 			f.Enum, f.Titled = items, items[0].Title != ""
 		}
 	}
+}
+
+// choices reads the choices option: options known only at run time.
+func (j *optionJudge) choices() {
+	f, opts := j.f, j.opts
 	if o, has := opts["choices"]; has {
 		switch {
 		case f.Kind != String && f.Kind != MultiSelect:
-			mismatch(o, "choices")
+			j.mismatch(o, "choices")
 		case f.Format != "":
-			badFix(opts["format"], drop(opts["format"]), "format cannot be combined with choices: the options fix the values; remove format")
+			j.badFix(opts["format"], j.drop(opts["format"]), "format cannot be combined with choices: the options fix the values; remove format")
 		case opts["enum"].Key != "":
-			bad(o, "choices and enum= both give the options; keep enum= for options fixed in the code, or choices for options known only at run time")
+			j.bad(o, "choices and enum= both give the options; keep enum= for options fixed in the code, or choices for options known only at run time")
 		case opts["default"].Key != "":
-			bad(opts["default"], "a choices field's options are known only at run time, so its default is too: remove default= and pass it with the options (runtime.AskOptions.Defaults)")
+			j.bad(opts["default"], "a choices field's options are known only at run time, so its default is too: remove default= and pass it with the options (runtime.AskOptions.Defaults)")
 		case f.MinLength != nil && opts["minLength"].Key != "" || f.MaxLength != nil:
-			bad(o, "minLength and maxLength cannot be combined with choices: the options fix the values")
+			j.bad(o, "minLength and maxLength cannot be combined with choices: the options fix the values")
 		}
 		// The options replace any constants of a named string type.
 		f.Choices, f.Enum, f.Titled = true, nil, false
-		if a.choicesAt == nil {
-			a.choicesAt = map[*Field][2]token.Position{}
+		if j.a.choicesAt == nil {
+			j.a.choicesAt = map[*Field][2]token.Position{}
 		}
-		pos, end := c.optionRange(o)
-		a.choicesAt[f] = [2]token.Position{pos, end}
+		pos, end := j.c.optionRange(o)
+		j.a.choicesAt[f] = [2]token.Position{pos, end}
 	}
+}
+
+// combinations reports options that cannot stand together, and a multi
+// select without its choices.
+func (j *optionJudge) combinations(whole bool) {
+	f, opts := j.f, j.opts
 	if whole && f.Kind == MultiSelect && len(f.Enum) == 0 && !f.Choices {
-		a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
-		ok = false
+		j.a.errorf(f.Pos, "%s is a multi select (%s) and needs its choices: add enum=a|b|c, or use a slice of a named string type with constants", f.GoName, "[]"+f.Type.Name)
+		j.ok = false
 	}
 	if len(f.Enum) > 0 && f.MinLength != nil {
-		badFix(opts["minLength"], drop(opts["minLength"]), "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
+		j.badFix(opts["minLength"], j.drop(opts["minLength"]), "minLength cannot be combined with enum: the choices already fix the values; remove minLength")
 	}
 	if len(f.Enum) > 0 && f.MaxLength != nil {
-		badFix(opts["maxLength"], drop(opts["maxLength"]), "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
+		j.badFix(opts["maxLength"], j.drop(opts["maxLength"]), "maxLength cannot be combined with enum: the choices already fix the values; remove maxLength")
 	}
 	if f.MinItems != nil && len(f.Enum) > 0 && *f.MinItems > uint64(len(f.Enum)) {
-		bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
+		j.bad(opts["minItems"], "minItems=%d is more than the %d choices, so no answer can satisfy it; lower it to at most %d", *f.MinItems, len(f.Enum), len(f.Enum))
 	}
-	// A required non-pointer string or multi select reads "" or [] as no
-	// answer, so the schema must not allow them: a form that sent one would
-	// pass the validator and still leave the field missing.
+}
+
+// requiredNonEmpty gives a required non-pointer string or multi select a
+// minimum of 1: it reads "" or [] as no answer, so the schema must not
+// allow them (a form that sent one would pass the validator and still
+// leave the field missing).
+func (j *optionJudge) requiredNonEmpty(whole bool) {
+	f, opts := j.f, j.opts
 	if whole && f.Required && !f.Pointer && f.Kind == String && f.Format == "" && len(f.Enum) == 0 && !f.Choices {
 		if f.MinLength == nil {
 			one := uint64(1)
 			f.MinLength = &one
 		} else if *f.MinLength == 0 {
-			bad(opts["minLength"], "minLength=0 on a required string: \"\" reads as no answer; leave minLength out (it becomes 1), or make the field optional or a *string")
+			j.bad(opts["minLength"], "minLength=0 on a required string: \"\" reads as no answer; leave minLength out (it becomes 1), or make the field optional or a *string")
 		}
 	}
 	if whole && f.Required && f.Kind == MultiSelect {
@@ -394,21 +465,23 @@ func (a *analyzer) applyOptions(f *Field, c *fieldCand, opts map[string]Option, 
 			one := uint64(1)
 			f.MinItems = &one
 		} else if *f.MinItems == 0 {
-			bad(opts["minItems"], "minItems=0 on a required multi select: an empty list reads as no answer; leave minItems out (it becomes 1), or make the field optional")
+			j.bad(opts["minItems"], "minItems=0 on a required multi select: an empty list reads as no answer; leave minItems out (it becomes 1), or make the field optional")
 		}
 	}
-	if !ok {
-		return false
-	}
+}
+
+// defaultValue reads default=, after every other option is known.
+func (j *optionJudge) defaultValue() bool {
+	f, opts := j.f, j.opts
 	if o, has := opts["default"]; has {
 		d, msg := parseDefault(f, o)
 		if msg != "" {
-			bad(o, "default=%s: %s", o.Value, msg)
+			j.bad(o, "default=%s: %s", o.Value, msg)
 			return false
 		}
 		f.Default = d
 	}
-	return ok
+	return j.ok
 }
 
 // kindMismatch says that option key does not apply to the field's kind, and

@@ -112,7 +112,7 @@ func startCapacityDeployment(b *testing.B, url string) *capacityDeployment {
 		}
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: store}})
-		srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+		srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 		b.Cleanup(srv.Close)
 		for range 8 {
 			d.clients = append(d.clients, connectMode(b, srv.URL, roundTripMode{name: "capacity", tool: toolGenerated, round: true}))

@@ -73,17 +73,18 @@ func endpointServer() *mcp.Server {
 }
 
 // BenchmarkEndpoint times one 2026-07-28 round (first call and retry, two
-// requests) served in process through mcpsdk.HTTPHandler, which also keeps
-// sessions for older clients (dual), and through mcpsdk.StatelessHTTPHandler
-// (stateless), on the same server: the cost of routing by protocol.
+// requests) served in process through mcpsdk.NewHTTPHandler, which also
+// keeps sessions for older clients (dual), and through the stateless one
+// (HTTPOptions.MaxSessions -1), on the same server: the cost of routing by
+// protocol.
 func BenchmarkEndpoint(b *testing.B) {
 	s := endpointServer()
 	for _, c := range []struct {
 		name string
 		h    http.Handler
 	}{
-		{"stateless", mcpsdk.StatelessHTTPHandler(s)},
-		{"dual", mcpsdk.HTTPHandler(s)},
+		{"stateless", mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1})},
+		{"dual", mcpsdk.NewHTTPHandler(s, nil)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for range 20 {
@@ -100,6 +101,6 @@ func BenchmarkEndpoint(b *testing.B) {
 // endpoints.
 func TestEndpointRound(t *testing.T) {
 	s := endpointServer()
-	endpointRound(t, mcpsdk.StatelessHTTPHandler(s))
-	endpointRound(t, mcpsdk.HTTPHandler(s))
+	endpointRound(t, mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1}))
+	endpointRound(t, mcpsdk.NewHTTPHandler(s, nil))
 }

@@ -64,7 +64,7 @@ const (
 )
 
 // serve listens on a loopback port, prints its base URL on stdout, and serves
-// /mcp (Streamable HTTP through mcpsdk.HTTPHandler: stateless for 2026-07-28
+// /mcp (Streamable HTTP through mcpsdk.NewHTTPHandler: stateless for 2026-07-28
 // clients, sessions for older ones) and /cpu (this process's CPU time in
 // nanoseconds, user plus system) until stdin closes.
 func serve() error {
@@ -74,7 +74,7 @@ func serve() error {
 	addHandWritten(s, keys)
 
 	mux := http.NewServeMux()
-	h := mcpsdk.HTTPHandler(s)
+	h := mcpsdk.NewHTTPHandler(s, nil)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		pprof.Do(r.Context(), pprof.Labels("tool", r.Header.Get("Mcp-Name")), func(context.Context) { h.ServeHTTP(w, r) })
 	})

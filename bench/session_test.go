@@ -183,7 +183,7 @@ func resultText(res *mcp.CallToolResult) string {
 
 // BenchmarkSessionLatency times a multi-round call on a session: a
 // 2025-11-25 client (go-sdk, Streamable HTTP with a session through
-// mcpsdk.HTTPHandler, the server in its own process) calls book_flight
+// mcpsdk.NewHTTPHandler, the server in its own process) calls book_flight
 // without the date, is asked the form within the tools/call
 // (elicitation/create on the open call), answers a bad date, is asked the
 // date again with the reason, answers a good one, and gets the booking: one

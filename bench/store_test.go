@@ -35,7 +35,7 @@ func BenchmarkStoreRound(b *testing.B) {
 	run := func(b *testing.B, opts runtime.Options, cmds func() int64) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), &mcpsdk.Options{Flow: opts})
-		srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+		srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 		b.Cleanup(srv.Close)
 		c := connectMode(b, srv.URL, roundTripMode{name: "store", tool: toolGenerated, round: true})
 		ctx := context.Background()
@@ -107,7 +107,7 @@ func BenchmarkStoreConcurrentRounds(b *testing.B) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}),
 			&mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: keys, Store: timedStore{store, &slowest}}})
-		h := httptest.NewServer(mcpsdk.HTTPHandler(s))
+		h := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 		b.Cleanup(h.Close)
 		urls = append(urls, h.URL)
 	}

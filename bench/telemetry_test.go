@@ -49,7 +49,7 @@ func tracedEndpoint(tb testing.TB, withHTTP bool) http.Handler {
 	mo := &mcpsdk.Options{Flow: runtime.Options{MaxFlowsPerPrincipal: -1, Keys: runtime.EphemeralKeyRing(), Store: benchStore()}}
 	otelmcp.Instrument(s, &mo.Flow, &otelmcp.Config{TracerProvider: tp, MeterProvider: mp})
 	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(bookHandler{}), mo)
-	var h http.Handler = mcpsdk.HTTPHandler(s)
+	var h http.Handler = mcpsdk.NewHTTPHandler(s, nil)
 	if withHTTP {
 		h = otelhttp.NewHandler(h, "mcp", otelhttp.WithTracerProvider(tp), otelhttp.WithMeterProvider(mp))
 	}
@@ -58,7 +58,7 @@ func tracedEndpoint(tb testing.TB, withHTTP bool) http.Handler {
 
 // BenchmarkTelemetry times one 2026-07-28 round (first call and retry, two
 // requests, as BenchmarkEndpoint) served in process through
-// mcpsdk.HTTPHandler three ways: off (no telemetry: runtime's hooks nil,
+// mcpsdk.NewHTTPHandler three ways: off (no telemetry: runtime's hooks nil,
 // as for every server that does not call otelmcp), on (otelmcp.Instrument
 // with the OpenTelemetry SDK's providers, see tracedEndpoint) and on+http
 // (the same with otelhttp around the endpoint). The three alternate in
@@ -71,7 +71,7 @@ func tracedEndpoint(tb testing.TB, withHTTP bool) http.Handler {
 // x-cpu-on, x-cpu-on+http, the ratios of CPU time per round.
 func BenchmarkTelemetry(b *testing.B) {
 	sides := []*telemetrySide{
-		{name: "off", h: mcpsdk.HTTPHandler(endpointServer())},
+		{name: "off", h: mcpsdk.NewHTTPHandler(endpointServer(), nil)},
 		{name: "on", h: tracedEndpoint(b, false)},
 		{name: "on+http", h: tracedEndpoint(b, true)},
 	}

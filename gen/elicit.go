@@ -20,21 +20,55 @@ const implPkg = "github.com/mcpgen/mcpgen/runtime/impl"
 // impl.MaxVersion, so the two are bumped together.
 const ImplVersion = 9
 
-// elicitFile builds <t>_elicit.go.
+// elicitFile builds <t>_elicit.go: the version guard, then the methods
+// every elicitable struct has (MissingFields, RequestedSchema, ApplyContent,
+// ApplyPartial, Validate and their checks), then what a question or a tool
+// adds (a question's message and URL registration; a tool's argument
+// decoding, handler interface and flow constructor).
 func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]string) *jen.File {
 	f := newFile(pkg, aliases)
 	headerComments(f, s, true)
-	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
+	versionGuard(f)
+	missingFieldsDecl(f, s)
+	if len(s.Fields) > 0 {
+		propertiesVar(f, s) // the property schemas, written once
+	}
+	requestedSchemaDecl(f, s)
+	applyDecls(f, s)
+	validateDecl(f, s)
+	for _, fd := range s.Fields {
+		if fd.Check != "" {
+			checkFuncDecl(f, s, fd)
+		}
+		if fd.CheckStored != "" {
+			storedCheckDecl(f, s, fd)
+		}
+	}
+	if s.Question {
+		questionDecls(f, s)
+		return f // a question has no handler interface and no flow
+	}
+	if s.Decodes {
+		decodeArgumentsDecl(f, s)
+	}
+	handlerDecls(f, s)
+	return f
+}
 
-	// The version guard: the advice sits right above the lines that fail, so
-	// the compiler's error position lands next to it.
+// versionGuard writes the version guard: the advice sits right above the
+// lines that fail, so the compiler's error position lands next to it.
+func versionGuard(f *jen.File) {
 	f.Commentf("This file was generated for runtime/impl version %d. If a line below does not compile, the mcpgen", ImplVersion)
 	f.Comment("that wrote this file does not match the mcpgen runtime in go.mod: rerun `go generate` with the")
 	f.Comment("mcpgen of go.mod (`go tool mcpgen`).")
 	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Qual(implPkg, "MaxVersion").Op("-").Lit(ImplVersion))
 	f.Const().Id("_").Op("=").Qual(implPkg, "EnforceVersion").Call(jen.Lit(ImplVersion).Op("-").Qual(implPkg, "MinVersion"))
+}
 
-	// MissingFields
+// missingFieldsDecl declares MissingFields: the JSON names of the fields
+// that hold no answer, in field order.
+func missingFieldsDecl(f *jen.File, s *annotate.Struct) {
+	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 	doc(f, "MissingFields returns the JSON names of the elicitable fields of %s that hold no answer, in field order. "+
 		"A field holds no answer when it is a nil pointer, an empty string or slice, a zero time.Time, or a zero number or false bool.", s.Name)
 	f.Func().Params(recv()).Id(annotate.MethodMissingFields).Params().Index().String().BlockFunc(func(g *jen.Group) {
@@ -44,13 +78,12 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		}
 		g.Return(jen.Id("missing"))
 	})
+}
 
-	// The property schemas, written once
-	if len(s.Fields) > 0 {
-		propertiesVar(f, s)
-	}
-
-	// RequestedSchema
+// requestedSchemaDecl declares RequestedSchema over the property schemas
+// (propertiesVar).
+func requestedSchemaDecl(f *jen.File, s *annotate.Struct) {
+	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 	doc(f, "RequestedSchema returns the flat requestedSchema (MCP 2026-07-28, client/elicitation) for the named "+
 		"fields of %s, or for every missing field when none are named. Properties follow field "+
 		"order; unknown names are ignored. Its JSON encoding is byte-stable. The property schemas are "+
@@ -63,8 +96,12 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		g.If(jen.Len(jen.Id("fields")).Op("==").Lit(0)).Block(jen.Id("fields").Op("=").Id("t").Dot(annotate.MethodMissingFields).Call())
 		g.Return(jen.Qual(implPkg, "RequestedSchema").Call(jen.Id(s.Names.Properties), jen.Id("fields")))
 	})
+}
 
-	// ApplyContent / ApplyPartial
+// applyDecls declares ApplyContent and ApplyPartial, both calls of the
+// struct's apply method (applyBody).
+func applyDecls(f *jen.File, s *annotate.Struct) {
+	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 	f.Commentf("ApplyContent validates a form's accepted content (MCP 2026-07-28, client/elicitation: ElicitResult.content)")
 	f.Comment("for the fields MissingFields returns and the ask=always fields, and sets them. Wrong JSON types,")
 	f.Comment("broken rules, values the Go type cannot hold and required fields still missing are returned")
@@ -79,79 +116,93 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		jen.Return(jen.Id("t").Dot(s.Names.Apply).Call(jen.Id("content"), jen.True())),
 	)
 	f.Commentf("%s is ApplyContent (partial false) and ApplyPartial (partial true).", s.Names.Apply)
-	f.Func().Params(recv()).Id(s.Names.Apply).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) {
-		g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
-		bufs := multiSelectBufs(s)
-		// The pointer fields answered share one allocation (blk); their
-		// staged values stay on the stack. When the multi selects have a
-		// bounded number of items in all (maxItems), their backing arrays
-		// live in blk too, so that a full answer allocates once.
-		var blkFields []jen.Code
-		for i, fd := range s.Fields {
-			if fd.Pointer {
-				blkFields = append(blkFields, jen.Id(stageVar(i)).Add(stageType(fd)))
-			}
-		}
-		if len(blkFields) > 0 && bufs.bounded() {
-			for k, b := range bufs.list {
-				b.array = "arr" + strconv.Itoa(k)
-				blkFields = append(blkFields, jen.Id(b.array).Index(jen.Lit(int(b.bound))).Add(typeCode(b.elem)))
-			}
-		}
-		blkType := func() *jen.Statement { return jen.Struct(blkFields...) }
-		merged := len(bufs.list) > 0 && bufs.list[0].array != ""
-		if merged {
-			g.Comment("block is the one allocation of an answer: the pointer fields' values and the multi selects' items.")
-			g.Type().Id("block").Add(blkType())
-			g.Var().Id("blk").Op("*").Id("block")
-			blkType = func() *jen.Statement { return jen.Id("block") }
-		}
-		for _, b := range bufs.list {
-			g.Var().Id(b.name).Index().Add(typeCode(b.elem)).Comment("the backing array of the multi selects of this element type")
-			if b.array != "" {
-				b.ensure = jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType())).Line().
-					If(jen.Id(b.name).Op("==").Nil()).Block(jen.Id(b.name).Op("=").Id("blk").Dot(b.array).Index(jen.Empty(), jen.Lit(0)))
-			}
-		}
-		for i, fd := range s.Fields {
-			applyField(g, s, fd, i, bufs.of[fd])
-		}
-		g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
-		var anySet *jen.Statement
-		var blkSets, lastSet []jen.Code
-		for i, fd := range s.Fields {
-			if !fd.Pointer {
-				g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Id(stageVar(i)))
-				continue
-			}
-			if anySet == nil {
-				anySet = jen.Id(setVar(i))
-			} else {
-				anySet = anySet.Op("||").Id(setVar(i))
-			}
-			blkSets = append(blkSets, jen.If(jen.Id(setVar(i))).Block(
-				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
-				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
-			))
-			lastSet = []jen.Code{
-				jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
-				access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
-			}
-		}
-		if len(blkSets) == 1 {
-			// One pointer field: its own if is the one around the block.
-			blkSets = lastSet
-		}
-		switch {
-		case merged:
-			g.If(anySet).Block(append([]jen.Code{jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType()))}, blkSets...)...)
-		case len(blkFields) > 0:
-			g.If(anySet).Block(append([]jen.Code{jen.Id("blk").Op(":=").New(blkType())}, blkSets...)...)
-		}
-		g.Return(jen.Id("ve").Dot("Err").Call())
-	})
+	f.Func().Params(recv()).Id(s.Names.Apply).Params(jen.Id("content").Map(jen.String()).Any(), jen.Id("partial").Bool()).Error().BlockFunc(func(g *jen.Group) { applyBody(g, s) })
+}
 
-	// Validate
+// applyBody writes the apply method: each field's answer staged and judged
+// (applyField), then, with no error or when partial, every staged value set.
+func applyBody(g *jen.Group, s *annotate.Struct) {
+	g.Var().Id("ve").Op("*").Qual(runtimePkg, "ValidationError")
+	bufs := multiSelectBufs(s)
+	// The pointer fields answered share one allocation (blk); their
+	// staged values stay on the stack. When the multi selects have a
+	// bounded number of items in all (maxItems), their backing arrays
+	// live in blk too, so that a full answer allocates once.
+	var blkFields []jen.Code
+	for i, fd := range s.Fields {
+		if fd.Pointer {
+			blkFields = append(blkFields, jen.Id(stageVar(i)).Add(stageType(fd)))
+		}
+	}
+	if len(blkFields) > 0 && bufs.bounded() {
+		for k, b := range bufs.list {
+			b.array = "arr" + strconv.Itoa(k)
+			blkFields = append(blkFields, jen.Id(b.array).Index(jen.Lit(int(b.bound))).Add(typeCode(b.elem)))
+		}
+	}
+	blkType := func() *jen.Statement { return jen.Struct(blkFields...) }
+	merged := len(bufs.list) > 0 && bufs.list[0].array != ""
+	if merged {
+		g.Comment("block is the one allocation of an answer: the pointer fields' values and the multi selects' items.")
+		g.Type().Id("block").Add(blkType())
+		g.Var().Id("blk").Op("*").Id("block")
+		blkType = func() *jen.Statement { return jen.Id("block") }
+	}
+	for _, b := range bufs.list {
+		g.Var().Id(b.name).Index().Add(typeCode(b.elem)).Comment("the backing array of the multi selects of this element type")
+		if b.array != "" {
+			b.ensure = jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType())).Line().
+				If(jen.Id(b.name).Op("==").Nil()).Block(jen.Id(b.name).Op("=").Id("blk").Dot(b.array).Index(jen.Empty(), jen.Lit(0)))
+		}
+	}
+	for i, fd := range s.Fields {
+		applyField(g, s, fd, i, bufs.of[fd])
+	}
+	commitStaged(g, s, blkFields, blkType, merged)
+}
+
+// commitStaged writes the end of the apply method: the staged values set,
+// the pointer fields' in one allocation (the block of applyBody).
+func commitStaged(g *jen.Group, s *annotate.Struct, blkFields []jen.Code, blkType func() *jen.Statement, merged bool) {
+	g.If(jen.Id("ve").Op("!=").Nil().Op("&&").Op("!").Id("partial")).Block(jen.Return(jen.Id("ve")))
+	var anySet *jen.Statement
+	var blkSets, lastSet []jen.Code
+	for i, fd := range s.Fields {
+		if !fd.Pointer {
+			g.If(jen.Id(setVar(i))).Block(access(fd).Op("=").Id(stageVar(i)))
+			continue
+		}
+		if anySet == nil {
+			anySet = jen.Id(setVar(i))
+		} else {
+			anySet = anySet.Op("||").Id(setVar(i))
+		}
+		blkSets = append(blkSets, jen.If(jen.Id(setVar(i))).Block(
+			jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
+			access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
+		))
+		lastSet = []jen.Code{
+			jen.Id("blk").Dot(stageVar(i)).Op("=").Id(stageVar(i)),
+			access(fd).Op("=").Op("&").Id("blk").Dot(stageVar(i)),
+		}
+	}
+	if len(blkSets) == 1 {
+		// One pointer field: its own if is the one around the block.
+		blkSets = lastSet
+	}
+	switch {
+	case merged:
+		g.If(anySet).Block(append([]jen.Code{jen.If(jen.Id("blk").Op("==").Nil()).Block(jen.Id("blk").Op("=").New(blkType()))}, blkSets...)...)
+	case len(blkFields) > 0:
+		g.If(anySet).Block(append([]jen.Code{jen.Id("blk").Op(":=").New(blkType())}, blkSets...)...)
+	}
+	g.Return(jen.Id("ve").Dot("Err").Call())
+}
+
+// validateDecl declares Validate: every rule of every elicitable field,
+// and that required fields hold an answer.
+func validateDecl(f *jen.File, s *annotate.Struct) {
+	recv := func() *jen.Statement { return jen.Id("t").Op("*").Id(s.Name) }
 	doc(f, "Validate checks every rule on every elicitable field of %s, and that required ones hold an answer. "+
 		"It returns a *runtime.ValidationError naming each failing field by its JSON name, or nil; "+
 		"it allocates nothing when the struct is valid.", s.Name)
@@ -181,33 +232,24 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 		}
 		g.Return(jen.Id("ve").Dot("Err").Call())
 	})
+}
 
-	// Check functions
-	for _, fd := range s.Fields {
-		if fd.Check != "" {
-			checkFuncDecl(f, s, fd)
-		}
-		if fd.CheckStored != "" {
-			storedCheckDecl(f, s, fd)
-		}
+// questionDecls declares what a question (//mcpgen:question) adds: its
+// message and, for a URL-mode question, its registration.
+func questionDecls(f *jen.File, s *annotate.Struct) {
+	if s.Message != "" {
+		doc(f, "%s returns the message of the %s question (//mcpgen:message), which runtime.Ask "+
+			"shows when the ask gives none.", annotate.MethodElicitMessage, s.Name)
+		f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
 	}
+	if s.URLMode {
+		urlQuestionInit(f, s)
+	}
+}
 
-	if s.Question {
-		if s.Message != "" {
-			doc(f, "%s returns the message of the %s question (//mcpgen:message), which runtime.Ask "+
-				"shows when the ask gives none.", annotate.MethodElicitMessage, s.Name)
-			f.Func().Params(jen.Op("*").Id(s.Name)).Id(annotate.MethodElicitMessage).Params().String().Block(jen.Return(jen.Lit(s.Message)))
-		}
-		if s.URLMode {
-			urlQuestionInit(f, s)
-		}
-		return f // a question has no handler interface and no flow
-	}
-	if s.Decodes {
-		decodeArgumentsDecl(f, s)
-	}
-
-	// Handler interface and flow constructor
+// handlerDecls declares a tool's handler interface (its branches) and its
+// flow constructor.
+func handlerDecls(f *jen.File, s *annotate.Struct) {
 	h := s.Names.Interface
 	accept := jen.Id(annotate.MethodAccept).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(s.Name)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error())
 	if s.AcceptOnly {
@@ -224,7 +266,7 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 			accept,
 		)
 		acceptOnlyFlow(f, s, h)
-		return f
+		return
 	}
 	doc(f, "%s runs the branches of the %s tool after its elicitation (MCP 2026-07-28, "+
 		"client/elicitation: ElicitResult.action). Exactly one method runs per call. mcpgen writes an "+
@@ -260,13 +302,12 @@ func elicitFile(pkg *annotate.Package, s *annotate.Struct, aliases map[string]st
 	doc(f, "%s returns the elicitation flow of the %s tool, whose arguments are %s, running h's "+
 		"branches. Register it with an adapter (runtime/mcpsdk, runtime/mcpgo).", ctor, s.Tool, s.Name)
 	flowFunc(f, s, h)
-	return f
 }
 
 // acceptOnlyFlow declares the flow constructor of a tool without an
 // elicitable field (annotate.Struct.AcceptOnly): its dispatcher has Accept
 // only, since the runtime never dispatches another branch for a flow whose
-// Fields are empty (flowdef.Def.Dispatch).
+// Fields are empty (impl.Definition.Dispatch).
 func acceptOnlyFlow(f *jen.File, s *annotate.Struct, h string) {
 	ctor := s.Names.FlowFunc
 	doc(f, "%s returns the flow of the %s tool, whose arguments are %s, running h's Accept. "+

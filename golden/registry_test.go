@@ -23,8 +23,8 @@ import (
 	"github.com/mcpgen/mcpgen/golden/testdata/strs"
 	"github.com/mcpgen/mcpgen/golden/testdata/times"
 	"github.com/mcpgen/mcpgen/golden/testdata/titles"
-	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/impl"
 )
 
 // goldenStruct is one generated struct of a golden case, reached through its
@@ -39,13 +39,13 @@ type goldenStruct struct {
 
 // flowDef is a flow's definition: what a generated New<T>Flow states
 // through impl.FlowSpec, and runtime.Flow keeps unexported.
-type flowDef = flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]
+type flowDef = impl.Definition
 
 // defOf returns a copy of the definition of the flow f.
-func defOf(f *runtime.Flow) flowDef { return flowdef.Of(f).(flowDef) }
+func defOf(f *runtime.Flow) flowDef { return impl.DefinitionOf(f) }
 
 // build returns the flow of the definition d, as impl.NewFlow does.
-func build(d flowDef) *runtime.Flow { return flowdef.Build(&d).(*runtime.Flow) }
+func build(d flowDef) *runtime.Flow { return impl.FlowOf(d) }
 
 // goldenStructs lists every struct the golden cases generate code for;
 // TestRegistryComplete keeps it in step with testdata.

@@ -63,7 +63,7 @@ func TestWireDeclineCancelContentNull(t *testing.T) {
 	var got []string
 	s := mcp.NewServer(&mcp.Implementation{Name: "person", Version: "1"}, nil)
 	mcpsdk.AddTool(s, person.NewPersonFlow(recorder{&got}), &mcpsdk.Options{Flow: runtime.Options{Keys: testKeys}})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	defer srv.Close()
 
 	for _, tc := range []struct{ answer, want string }{

@@ -1,4 +1,4 @@
-// Package runtime is the small library that runs what mcpgen generates: the
+// Package runtime is the library that runs what mcpgen generates: the
 // flows, their options and results, validation errors, key rings for the
 // sealed requestState, and the rounds of a hand-written [Exchange]. It is
 // what a handler author and a server's main use.
@@ -22,4 +22,10 @@
 // github.com/modelcontextprotocol/go-sdk) and runtime/mcpgo
 // (github.com/mark3labs/mcp-go) translate between an SDK's request and result
 // types and [protocol.Request] and [Response].
+//
+// The engine behind it is an internal package, runtime/internal/engine (as
+// protobuf-go keeps its implementation under internal/): this package names its
+// types by alias (type Flow = engine.Flow) and hands its functions on, so
+// each type's documentation here lists its fields and methods, with the
+// first sentence of each; an editor shows each one's whole documentation.
 package runtime

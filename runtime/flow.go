@@ -2,42 +2,31 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"maps"
-	"reflect"
-	"slices"
-	"sync"
 
-	gjsonschema "github.com/google/jsonschema-go/jsonschema"
-	"github.com/invopop/jsonschema"
-
-	"github.com/mcpgen/mcpgen/internal/flowdef"
-	"github.com/mcpgen/mcpgen/runtime/internal/exact"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Args is implemented by every struct mcpgen generates code for (through its
 // pointer): a tool's arguments and a //mcpgen:question alike. The methods
 // are documented on the generated code (docs/tags.md, "The generated API").
-type Args interface {
-	// MissingFields returns the JSON names of elicitable fields that hold no
-	// answer, in field order.
-	MissingFields() []string
-	// RequestedSchema returns the flat requestedSchema for the named fields
-	// (all missing ones when none are named), in field order.
-	RequestedSchema(fields ...string) *jsonschema.Schema
-	// ApplyContent validates a form's accepted content and sets the fields;
-	// nothing is set when any field fails (*ValidationError).
-	ApplyContent(content map[string]any) error
-	// ApplyPartial sets every valid answer in content and leaves the rest,
-	// returning a *ValidationError for the rest; for partial results.
-	ApplyPartial(content map[string]any) error
-	// Validate checks every rule on every field, and that required
-	// elicitable fields are present.
-	Validate() error
-}
+//
+// Its methods:
+//
+//   - MissingFields() []string (): MissingFields returns the JSON names of
+//     elicitable fields that hold no answer, in field order.
+//   - RequestedSchema(fields ...string) *jsonschema.Schema ():
+//     RequestedSchema returns the flat requestedSchema for the named fields
+//     (all missing ones when none are named), in field order.
+//   - ApplyContent(content map[string]any) error (): ApplyContent validates a
+//     form's accepted content and sets the fields; nothing is set when any
+//     field fails (*ValidationError).
+//   - ApplyPartial(content map[string]any) error (): ApplyPartial sets every
+//     valid answer in content and leaves the rest, returning a
+//     *ValidationError for the rest; for partial results.
+//   - Validate() error (): Validate checks every rule on every field, and
+//     that required elicitable fields are present.
+type Args = engine.Args
 
 // Flow is one tool (or prompt) whose arguments may be elicited: what
 // tools/call or prompts/get runs (MCP 2026-07-28, server/tools and
@@ -49,80 +38,43 @@ type Args interface {
 // prompts/get. A Flow has no exported fields and never changes once made,
 // so one may serve any number of concurrent calls. The zero Flow is no
 // tool: its Call returns an error and its InputSchema panics.
-type Flow struct {
-	def definition
-}
-
-// definition is what a Flow is made of, each field documented on
-// flowdef.Def (internal/flowdef): generated code states it through
-// impl.FlowSpec, and impl.NewFlow builds the Flow with flowdef.Build.
-type definition = flowdef.Def[Args, Result, Choice, AskOptions]
-
-func init() {
-	flowdef.Build = func(d any) any { return &Flow{def: *d.(*definition)} }
-	flowdef.Of = func(f any) any { return f.(*Flow).copyDef() }
-}
-
-// copyDef returns a copy of f's definition that shares nothing f could see
-// change: its slices and its Choices map are copied too.
-func (f *Flow) copyDef() definition {
-	d := f.def
-	d.Fields, d.AskAlways, d.DateFields = slices.Clone(d.Fields), slices.Clone(d.AskAlways), slices.Clone(d.DateFields)
-	d.Choices = maps.Clone(d.Choices)
-	return d
-}
-
-// errZeroFlow is what the zero Flow's Call returns.
-var errZeroFlow = errors.New("mcpgen: this runtime.Flow was not made by a generated New<T>Flow")
-
-// Name returns the tool's (or prompt's) name, as //mcpgen:tool gives it
-// (MCP 2026-07-28, server/tools: Tool.name; server/prompts: Prompt.name):
-// what an adapter registers and what every requestState the flow issues is
-// bound to. It is "" only for the zero Flow.
-func (f *Flow) Name() string { return f.def.Name }
-
-// Description returns the tool's (or prompt's) description, as
-// //mcpgen:tool gives it (MCP 2026-07-28, server/tools: Tool.description;
-// server/prompts: Prompt.description), for an adapter to register; "" when
-// there is none.
-func (f *Flow) Description() string { return f.def.Description }
-
-// decodedHook, when set (by tests), hears each decoding of a request's
-// arguments into values on the way to the branch, by where it happens.
-var decodedHook hook
-
-type hook func(site string)
-
-func (h hook) call(site string) {
-	if h != nil {
-		h(site)
-	}
-}
-
-// decoded reports a decoding of a request's arguments to decodedHook.
-func decoded(site string) { decodedHook.call(site) }
-
-// undeclared says why the client of r cannot be asked through what ("form
-// elicitation"): [protocol.Request.Unaskable], or that it declared no such
-// thing.
-func undeclared(r *protocol.Request, what string) string {
-	if r.Unaskable != "" {
-		return r.Unaskable
-	}
-	return "this client declared no " + what
-}
+//
+// Its methods:
+//
+//   - Name() string: returns the tool's (or prompt's) name, as //mcpgen:tool
+//     gives it (MCP 2026-07-28, server/tools: Tool.name; server/prompts:
+//     Prompt.name): what an adapter registers and what every requestState the
+//     flow issues is bound to.
+//   - Description() string: returns the tool's (or prompt's) description, as
+//     //mcpgen:tool gives it (MCP 2026-07-28, server/tools: Tool.description;
+//     server/prompts: Prompt.description), for an adapter to register; ""
+//     when there is none.
+//   - Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error): runs
+//     one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
+//     validates the arguments, asks for missing fields with an input-required
+//     Response, and on a retry opens the state, applies the answer and runs
+//     exactly one branch — at most once per flow: a retry of a flow that
+//     completed returns the recorded response and runs nothing (see [Store]).
+//   - InputSchema() *jsonschema.Schema: returns the tool's input schema (MCP
+//     2026-07-28, server/tools: Tool.inputSchema, what tools/list shows the
+//     model; an adapter registers it; for a prompt, its arguments), a
+//     {"type":"object"} *jsonschema.Schema (invopop/jsonschema), a new object
+//     on every call (its property schemas may be shared with the generated
+//     code's: change a copy): the one mcpgen wrote at generation time, or
+//     else the flow's argument struct reflected by invopop/jsonschema,
+//     without $schema, $id or $defs, with every elicitable field made
+//     optional and carrying its title, description, enum and format but no
+//     default (an SDK that fills defaults in would make the field never
+//     missing).
+type Flow = engine.Flow
 
 // Response is what the flow returns: either a final Result, or input
 // requests with the sealed state to echo.
-type Response struct {
-	Result        *Result
-	InputRequests map[string]protocol.InputRequest
-	RequestState  string
-}
-
-type ctxKey int
-
-const principalKey ctxKey = 0
+//
+// Its fields:
+//
+//   - Result, InputRequests, RequestState (*Result)
+type Response = engine.Response
 
 // Principal returns who is calling, as the adapter identified them
 // (protocol.Request.Principal: for go-sdk, the authenticated user of the bearer
@@ -130,10 +82,7 @@ const principalKey ctxKey = 0
 // basic/patterns/mrtr, requestState security). It is "" for an anonymous
 // caller, and outside a flow's branches, Choices functions and exchange
 // handlers.
-func Principal(ctx context.Context) string {
-	s, _ := ctx.Value(principalKey).(string)
-	return s
-}
+func Principal(ctx context.Context) string { return engine.Principal(ctx) }
 
 // FlowID returns the id of the flow a branch (or an exchange handler) runs
 // in: random, 22 characters of base64url, and never "" inside one. A call
@@ -145,455 +94,149 @@ func Principal(ctx context.Context) string {
 // another id. It is "" outside a branch or an exchange handler (in a flow's
 // Choices and FormOptions functions too: they run before the flow's id is
 // fixed).
-func FlowID(ctx context.Context) string {
-	if a := askerFrom(ctx); a != nil {
-		return a.flowID
-	}
-	return ""
-}
+func FlowID(ctx context.Context) string { return engine.FlowID(ctx) }
 
-// Round returns how many input-required results preceded the branch that is
-// running (0 when the call completed without asking).
-func Round(ctx context.Context) int {
-	if a := askerFrom(ctx); a != nil {
-		return a.round
-	}
-	return 0
-}
+// Round returns how many input-required results preceded the branch (or
+// the exchange handler) that is running: 0 on a first call, and outside
+// one.
+func Round(ctx context.Context) int { return engine.Round(ctx) }
 
-// checkPlain validates the arguments against the tool's input schema
-// ([Flow.InputSchema]: what tools/list shows the model), so that a plain argument
-// the schema requires or bounds (a required origin, an amount's minimum) is
-// refused before anything is asked, as an SDK's typed tool would refuse it.
-// Elicitable fields are never required there, and their own rules are the
-// generated Validate's. The schema is resolved once per flow.
-func (f *Flow) checkPlain(raw json.RawMessage) error {
-	v, ok := plainSchemas.Load(f)
-	if !ok {
-		v, _ = plainSchemas.LoadOrStore(f, resolveInputSchema(f))
-	}
-	rs, ok := v.(*gjsonschema.Resolved)
-	if !ok {
-		return fmt.Errorf("the tool's input schema does not resolve: %v", v)
-	}
-	var args any = map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		decodedHook.call("input schema")
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return err
-		}
-	}
-	return rs.Validate(args)
-}
-
-// plainSchemas holds each flow's resolved input schema (or the error that
-// kept it from resolving), by *Flow: a flow's definition never changes.
-var plainSchemas sync.Map
-
-func resolveInputSchema(f *Flow) any {
-	b, err := json.Marshal(f.InputSchema())
-	if err != nil {
-		return err
-	}
-	var s gjsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		return err
-	}
-	return rs
-}
-
-// Call runs one request of the flow (MCP 2026-07-28, basic/patterns/mrtr): it
-// validates the arguments, asks for missing fields with an input-required
-// Response, and on a retry opens the state, applies the answer and runs
-// exactly one branch — at most once per flow: a retry of a flow that
-// completed returns the recorded response and runs nothing (see [Store]).
+// Converse runs one request of a multi-round call with call (a [Flow]'s
+// Call, or an [Exchange] made for the request and run) and, when the client
+// is asked within the request (req.Send is set: a stateful session of a
+// protocol before 2026-07-28), every further round of the call too: each
+// input-required result call returns is sent to the client as
+// server-to-client requests on the open call (MCP 2025-11-25,
+// client/elicitation: a server may send elicitation/create while it handles
+// a request), and the answers go back into call as a retry of the original
+// request would carry them (MCP 2026-07-28, basic/patterns/mrtr:
+// inputResponses under the same keys, the requestState echoed), until call
+// returns a complete result or an error. Every round is a request of the
+// engine like any other: the round limit, the requestState's binding, the
+// at-most-once record, the hooks, logs, spans and metrics are the same as
+// for a 2026-07-28 client that retries by itself.
 //
-// Errors are *protocol.Error (for the adapter to return as a JSON-RPC error:
-// -32602 for a rejected state or malformed inputResponses, -32021 for a
-// missing capability when so configured, -32602 too for a retry whose flow
-// the store may have forgotten ([ErrEpoch]: start the call again), -32603
-// when [Options.Store] failed or a concurrent duplicate did not finish
-// within [Options.ClaimWait]) or
-// errors returned by the branch (recorded, and returned again on replay).
-// Call on the zero Flow, which no New<T>Flow made, returns an error and does
-// nothing else.
+// Without req.Send it returns call(ctx, req) as it is.
 //
-// A client asked within the request (req.Send set: a session of a protocol
-// before 2026-07-28) gets every round of the call in this one request (see
-// [Converse]).
-func (f *Flow) Call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
-	if f.def.New == nil || f.def.Dispatch == nil {
-		return nil, errZeroFlow
-	}
-	return Converse(ctx, req, flowRequest{f: f, opts: opts}.run)
+// An error of Send (the client answered with an error, its stream or
+// session went away, notifications/cancelled ended ctx) ends the call with
+// that error, wrapped: nothing ran, and nothing was recorded (a branch runs
+// only in the request that completes the call).
+//
+// Each round sends the input requests one by one, in the order of their
+// keys.
+func Converse(ctx context.Context, req *protocol.Request, call func(ctx context.Context, req *protocol.Request) (*Response, error)) (*Response, error) {
+	return engine.Converse(ctx, req, call)
 }
 
-// flowRequest is what runs each request of a call of a Flow (see
-// [Converse]): the flow and the options it is called with.
-type flowRequest struct {
-	f    *Flow
-	opts *Options
+// Exchange runs the rounds of a hand-written tools/call or prompts/get
+// handler that asks the client for input itself — sampling/createMessage,
+// roots/list, or elicitation/create requests it builds — instead of through a
+// generated [Flow] (SEP-2322, MCP 2026-07-28 basic/patterns/mrtr).
+//
+// It keeps the same promises as a Flow: the requestState it issues is sealed
+// with [Options.Keys] and bound to the tool name, the method, the digest of
+// the arguments, the principal and an expiry; a retry whose state does not
+// open or match is rejected with -32602 before the handler sees any answer;
+// an answer counts only when it arrives under a key the sealed state says
+// was asked, with the method it was asked with; and a request is sent only
+// when the client declared the capability it needs.
+//
+// An adapter creates one per request with [NewExchange] and runs the
+// handler through Exchange.Run. The handler reads the answers of the
+// previous round (Exchange.Elicitation, Sampling, Roots) and what it carried
+// over (Exchange.Carried), and either completes or returns
+// Exchange.InputRequired for the next round. What every handler reads from
+// its context answers in it too, as in a generated flow's branches:
+// [Round], [FlowID], [Principal], [ClientOf] (the capabilities the request
+// declared); and a typed question is asked the one way questions are
+// asked, with [Ask] or [AskURL].
+//
+// Its methods:
+//
+//   - Arguments() json.RawMessage: returns the request's raw arguments object
+//     (nil when absent).
+//   - Elicitation(key string) (*protocol.ElicitResult, bool): returns the
+//     answer to the elicitation/create request asked under key in the
+//     previous round, and whether there is one.
+//   - Sampling(key string) (*protocol.SamplingResult, bool): returns the
+//     answer to the sampling/createMessage request asked under key in the
+//     previous round, and whether there is one.
+//   - Roots(key string) (*protocol.RootsResult, bool): returns the answer to
+//     the roots/list request asked under key in the previous round, and
+//     whether there is one.
+//   - Carried(v any) (bool, error): decodes into v the data the previous
+//     round passed to [Exchange.InputRequired] as carry.
+//   - InputRequired(requests map[string]protocol.InputRequest, carry any) (*Response, error): returns
+//     the input-required response of the next round: requests (by key, at
+//     least one) and a sealed requestState that binds this request and
+//     carries carry (any JSON-encodable value, or nil) to the next round,
+//     where [Exchange.Carried] returns it.
+//   - Run(ctx context.Context, h func(ctx context.Context) (*Response, error)) (*Response, error): runs
+//     h, the exchange's handler, in a context where it can ask typed
+//     questions ([Ask], [AskURL]) and keep computed values ([Keep]) as a
+//     generated flow's branches do, and where [FlowID], [Round],
+//     [Principal] and [ClientOf] answer.
+type Exchange = engine.Exchange
+
+// NewExchange starts handling one request of the tool or prompt called name.
+// On a retry (req.RequestState non-empty) it opens the state and checks its
+// binding and every answer to a key it asked.
+//
+// Errors: a plain error when opts or opts.Keys is nil; a *[protocol.Error]
+// -32602 (for the adapter to send as the JSON-RPC error) when the arguments
+// are not a JSON object, when the state fails to open or belongs to another
+// tool, method, set of arguments or principal, or has expired (each reported
+// to [Options.OnReject]), and when an answer to an asked key has the wrong
+// shape (an elicitation answer under a sampling key, or an answer the adapter
+// could not decode).
+func NewExchange(name string, opts *Options, req *protocol.Request) (*Exchange, error) {
+	return engine.NewExchange(name, opts, req)
 }
 
-// run runs one request of the flow: what Call does for each round.
-func (fr flowRequest) run(ctx context.Context, req *protocol.Request) (*Response, error) {
-	return fr.f.call(ctx, fr.opts, req)
-}
+// ClientOf returns what the client of the request ctx belongs to declared
+// (see [protocol.Client]): its capabilities (MCP 2026-07-28, basic:
+// per-request capabilities in _meta; MCP 2025-11-25, basic/lifecycle: those
+// of the session's initialize), its protocol version and era
+// ([protocol.Client.MRTR]), and whether a form can be sent to it
+// ([protocol.Client.CanAsk]). It answers in a flow's branches, Choices
+// functions, FormOptions and Unaskable fallback, and in an exchange handler;
+// elsewhere it returns the zero Client, which declared nothing.
+func ClientOf(ctx context.Context) protocol.Client { return engine.ClientOf(ctx) }
 
-// call runs one request of the flow: it opens the round (the state is
-// judged first: it binds arguments that passed the checks after it when
-// it was issued), decodes the arguments (a tool error when they are
-// invalid), and runs the rest at most once per flow (see [round.once] and
-// [call.run]).
-func (f *Flow) call(ctx context.Context, opts *Options, req *protocol.Request) (*Response, error) {
-	r, err := newRound(ctx, opts, f.def.Name, req)
-	if err != nil {
-		return nil, err
-	}
-	ctx = context.WithValue(ctx, principalKey, req.Principal)
-	if f.def.MaxRounds > 0 {
-		r.max = f.def.MaxRounds
-	}
-	if err := r.open(ctx); err != nil {
-		return nil, err
-	}
-	if err := f.checkBranch(ctx, r); err != nil {
-		return nil, err
-	}
-	args := f.def.New()
-	if err := f.decode(args, req); err != nil {
-		resp := complete(ToolError("invalid arguments: %v", err))
-		r.end(ctx, resp, nil)
-		return resp, nil
-	}
-	c := &call{f: f, r: r, args: args}
-	return r.once(ctx, c.run)
-}
-
-// checkBranch refuses (-32602) a state that resumes a flow without
-// elicitable fields on a branch other than Accept. Nothing is asked before
-// the branch of such a flow, so its states all carry Accept (see
-// flowdef.Def.Dispatch): this one came from another flow of the same name,
-// and Decline or Cancel, which its handler does not have, must not run.
-func (f *Flow) checkBranch(ctx context.Context, r *round) error {
-	if len(f.def.Fields) > 0 || r.st == nil {
-		return nil
-	}
-	if rep, ok := r.st.Replies[""]; ok && rep.Action == Accept {
-		return nil
-	}
-	return r.reject(ctx, &bindError{"malformed", "requestState resumes a form or a branch other than Accept, but this tool has no elicitable field"})
-}
-
-// run is the part of a request that may run a branch (see [round.once]):
-// it shapes the tool's own form, decides it (see [round.form]) on every
-// request, and asks it, ends the call, or runs the branch of its reply. On
-// a retry whose branch asked a question, the form's reply is settled while
-// the form, as computed now, is the one answered; when its options changed
-// since, it is asked again, as a question is.
-func (c *call) run(ctx context.Context) (*Response, error) {
-	if resp, err := c.prepare(ctx); resp != nil || err != nil {
-		return resp, err
-	}
-	st := c.r.st
-	_, settled := st.replies()[""]
-	if st != nil && !settled && (len(st.Asked) != 1 || len(st.Asked[0].Fields) == 0 || st.Asked[0].Name != "") {
-		return nil, c.r.reject(ctx, &bindError{"other_tool", "requestState was not issued by a flow"})
-	}
-	fm := c.form()
-	st = c.resumed(fm, st)
-	d, err := c.r.form(fm, st)
-	switch {
-	case err != nil:
-		return nil, err
-	case d.final != nil:
-		return complete(d.final), nil
-	case d.ask != nil:
-		return c.r.askForm(askBase(st, settled), d.ask)
-	}
-	switch d.rep.Action {
-	case Accept, Decline, Cancel:
-	default:
-		return nil, c.r.reject(ctx, &bindError{"malformed", fmt.Sprintf("requestState has unknown branch %q", d.rep.Action)})
-	}
-	return c.dispatch(ctx, st, d.rep)
-}
-
-// resumed returns the state the tool's form fm is decided from: st, or, on
-// a first call of a flow that opted in (//mcpgen:unsealed) carrying an
-// answer under the round-1 key, the state of that round (see unsealed):
-// the answer is taken as the reply to the round-1 form (answers under
-// other keys are ignored; without one the form is asked as on any first
-// call).
-func (c *call) resumed(fm *form, st *state) *state {
-	if st != nil || !c.f.def.AcceptUnsealed {
-		return st
-	}
-	if _, answered := c.r.req.InputResponses[c.f.def.Key]; !answered {
-		return st
-	}
-	return c.unsealed(fm)
-}
-
-// askBase returns the state a question asking the tool's form again is
-// sealed on: st's binding, flow id and round (issue replaces Asked), or an
-// empty one on a first call. Asked again after the branch ran (settled:
-// st holds the form's reply), the questions' replies stay (each is checked
-// against its own digest), and the values kept from the old answers go.
-func askBase(st *state, settled bool) *state {
-	if st == nil {
-		return &state{}
-	}
-	base := *st
-	if settled {
-		base.Replies = maps.Clone(st.Replies)
-		delete(base.Replies, "")
-		base.Kept = nil
-	}
-	return &base
-}
-
-// decode reads the request's arguments into args and checks them: the
-// generated Decode (and the input schema as a whole when it asks for it),
-// or else encoding/json by exact JSON name and the input schema; then the
-// rules of the elicitable fields present (missing ones are asked for).
-func (f *Flow) decode(args Args, req *protocol.Request) error {
-	req.Arguments = dropEmptyAnswers(req.Arguments, f.def.Fields)
-	if f.def.Decode != nil {
-		decoded("decodeArguments")
-		if err := f.def.Decode(args, req.Arguments); err != nil {
-			return err
-		}
-	} else {
-		decoded("encoding/json")
-		req.Arguments = exact.Arguments(req.Arguments, reflect.TypeOf(args), f.def.DateFields)
-		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
-			if err := json.Unmarshal(req.Arguments, args); err != nil {
-				return errors.New(exact.ErrorText(err, reflect.TypeOf(args), "arguments"))
-			}
-		}
-	}
-	if err := presentErrors(args.Validate()); err != nil {
-		return err
-	}
-	if f.def.Decode == nil || f.def.CheckInputSchema {
-		return f.checkPlain(req.Arguments)
-	}
-	return nil
-}
-
-// call is one request of a Flow: the round it runs in, its decoded
-// arguments and its form's run-time shape.
-type call struct {
-	ctx     context.Context // the request's, with the principal: for the Unaskable fallback
-	f       *Flow
-	r       *round
-	args    Args
-	rules   *rules // run-time choices, echoes and defaults of the tool's form; nil without
-	message string // the form's message: FormOptions', or //mcpgen:message
-}
-
-// prepare computes what shapes the tool's own form in this request: the
-// options of every choices field (the handler's <Field>Choices methods) and
-// the handler's FormOptions (message, typed echoes, defaults). An argument
-// given up front must keep them: one of the caller's options (like an enum
-// argument), the exact echo. It returns nil, nil to go on, or the tool error
-// that ends the call.
-func (c *call) prepare(ctx context.Context) (*Response, error) {
-	c.ctx, c.message = ctx, c.f.def.Message
-	if len(c.f.def.Choices) == 0 && c.f.def.Form == nil {
-		return nil, nil
-	}
-	ctx = context.WithValue(ctx, ctxRoundKey{}, c.r) // for ClientOf
-	c.rules = &rules{}
-	if c.f.def.Form != nil {
-		opts, err := guard(c.r.o.Logger, c.f.def.Name+"'s FormOptions", func() (*AskOptions, error) { return c.f.def.Form(ctx, c.args) })
-		if err != nil {
-			return nil, err
-		}
-		if opts != nil {
-			if len(opts.Choices) > 0 {
-				return complete(ToolError("%s: FormOptions returned Choices, but a tool's options come from its <Field>Choices methods", c.f.def.Name)), nil
-			}
-			c.rules.equal, c.rules.defaults, c.rules.descriptions = opts.Equal, opts.Defaults, opts.Descriptions
-			if opts.Message != "" {
-				c.message = opts.Message
-			}
-		}
-	}
-	if len(c.f.def.Choices) > 0 {
-		c.rules.choices = make(map[string][]Choice, len(c.f.def.Choices))
-	}
-	for _, name := range c.f.def.Fields {
-		fn, ok := c.f.def.Choices[name]
-		if !ok {
-			continue
-		}
-		choices, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+name+" choices", func() ([]Choice, error) { return fn(ctx, c.args) })
-		if err != nil {
-			return nil, err
-		}
-		c.rules.choices[name] = choices
-	}
-	missing := c.args.MissingFields()
-	var present []string
-	for _, name := range c.f.def.Fields {
-		if slices.Contains(missing, name) || slices.Contains(c.f.def.AskAlways, name) {
-			continue // asked: the answer is checked
-		}
-		_, chosen := c.rules.choices[name]
-		_, echoed := c.rules.equal[name]
-		if chosen || echoed {
-			present = append(present, name)
-		}
-	}
-	if len(present) == 0 {
-		return nil, nil
-	}
-	given := make(map[string]any, len(present))
-	if c.f.def.Value != nil {
-		for _, name := range present {
-			given[name] = c.f.def.Value(c.args, name)
-		}
-	} else {
-		decoded("form rules")
-		_ = json.Unmarshal(c.r.req.Arguments, &given)
-	}
-	if ve := c.rules.check(given, present, nil); ve != nil {
-		return complete(ToolError("invalid arguments: %v", ve)), nil
-	}
-	return nil, nil
-}
-
-// form returns the tool's own form in this request: the missing fields and
-// the ask=always ones, in field order, asked under //mcpgen:key; a form of
-// optional fields only is not asked.
-func (c *call) form() *form {
-	missing := c.args.MissingFields()
-	fields := make([]string, 0, len(missing)+len(c.f.def.AskAlways))
-	for _, name := range c.f.def.Fields {
-		if slices.Contains(missing, name) || slices.Contains(c.f.def.AskAlways, name) {
-			fields = append(fields, name)
-		}
-	}
-	return &form{key: c.f.def.Key, target: c.args, fresh: c.f.def.New, rules: c.rules, message: c.message, fields: fields,
-		always: c.f.def.AskAlways, optionalNotAsked: true, memo: c.f, unaskable: c.runUnaskable}
-}
-
-// unsealed returns the state an opted-in first call (//mcpgen:unsealed)
-// resumes from: round 1 asked fm under its key, as a first call would.
-func (c *call) unsealed(fm *form) *state {
-	if final := fm.rules.settle(c.f.def.Name, c.args, nil); final != nil {
-		return nil // the engine ends the call with it
-	}
-	whole := fm.rules.schema(c.args, fm.fields...)
-	var fields []string
-	for pair := whole.Properties.Oldest(); pair != nil; pair = pair.Next() {
-		fields = append(fields, pair.Key)
-	}
-	if len(fields) == 0 {
-		return nil
-	}
-	return &state{Round: 1, FlowID: c.r.flowID(), Asked: []asked{{Key: fm.key, Fields: fields,
-		Question: fm.digestOf(whole)}}}
-}
-
-// dispatch runs the branch of rep, the tool form's reply, in a context where
-// it can ask questions (Ask). With Accept the answer is already applied to
-// the arguments; with Decline or Cancel the valid answers kept from earlier
-// rounds are. st is the state the call resumes from (nil on a first call).
-// A branch that asked ends the request in the question's input-required
-// result, sealing rep so that the retry runs the same branch on the same
-// arguments.
-func (c *call) dispatch(ctx context.Context, st *state, rep reply) (*Response, error) {
-	var declined []string // with Decline: the fields of the form declined
-	switch rep.Action {
-	case Decline:
-		declined = rep.Fields
-		_ = c.args.ApplyPartial(rep.Content)
-	case Cancel:
-		_ = c.args.ApplyPartial(rep.Content)
-	}
-	a := newAsker(c.r)
-	a.tool, a.toolSet = rep, true
-	c.r.ran, c.r.action = true, rep.Action
-	id := c.r.flowID()
-	if st != nil && len(st.FlowID) > 0 {
-		id = st.FlowID
-	}
-	a.flowID = c.r.flowIDText(id)
-	if st != nil {
-		a.round = st.Round
-	}
-	ctx = context.WithValue(ctx, ctxAskerKey{}, a)
-	res, err := guard(c.r.o.Logger, c.f.def.Name+"'s "+string(rep.Action)+" branch", func() (*Result, error) {
-		return c.f.def.Dispatch(ctx, c.args, rep.Action, declined)
-	})
-	if resp, ok, err := c.r.unasked(err); ok {
-		return resp, err // a question the client cannot be asked, returned unchanged
-	}
-	if err != nil && errors.Is(err, ErrInputRequired) {
-		// The state of the next round carries the id the branch saw.
-		next := &state{FlowID: id}
-		if st != nil {
-			next.binding, next.Round, next.Waits = st.binding, st.Round, st.Waits
-		}
-		if resp, ok, err := a.next(next); ok || err != nil {
-			return resp, err
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if res == nil {
-		res = &Result{}
-	}
-	return complete(res), nil
-}
-
-// presentErrors drops "required" errors: at the start of a call, missing
-// fields are asked for, not reported.
-func presentErrors(err error) error {
-	var ve *ValidationError
-	if !errors.As(err, &ve) {
-		return err
-	}
-	var out *ValidationError // made at the first error to present: none when only fields are missing
-	for _, fe := range ve.Errors {
-		if fe.Keyword == "required" {
-			continue
-		}
-		if out == nil {
-			out = &ValidationError{}
-		}
-		out.Add(fe.Field, fe.Keyword, fe.Message)
-	}
-	if out == nil {
-		return nil
-	}
-	return out.Err()
-}
-
-func equalDigest(a, b []byte) bool { return string(a) == string(b) }
-
-// applyAnswer applies an accepted answer's content to target (a flow's
-// arguments or a question) and checks the run-time rules of the fields
-// answered; it returns every failing field (the generated rules' and the
-// run-time ones') as one *ValidationError, or nil when the answer holds.
-// Other errors are returned as they are.
-func applyAnswer(target Args, rl *rules, content map[string]any, fields []string) (*ValidationError, error) {
-	var ve *ValidationError
-	if err := target.ApplyContent(content); err != nil && !errors.As(err, &ve) {
-		return nil, err
-	}
-	if ve != nil && !rl.empty() {
-		// A field that already broke a generated rule is not judged by
-		// the run-time ones too: one reason per field is enough to act on.
-		fields = slices.DeleteFunc(slices.Clone(fields), ve.Has)
-	}
-	return rl.check(content, fields, ve), nil
-}
+// Event is one request of a multi-round call as [Options].OnAsk,
+// OnComplete and OnEnd see it, for metrics and tracing: never an answer's
+// value or the state.
+//
+// Its fields:
+//
+//   - Flow (string): tool or prompt name
+//   - FlowID (string): the flow id ([FlowID]); "" only for a first call that
+//     ran no branch and asked nothing
+//   - Round (int): input-required results before this request (0 on a first
+//     call)
+//   - Keys ([]string): OnAsk: the inputRequests keys of the input-required
+//     result, sorted
+//   - Action (Action) is, for OnComplete, the branch that ran: accept,
+//     decline or cancel; "" for an exchange handler, or a tool error no
+//     branch produced (invalid arguments, a missing capability, the round
+//     limit).
+//   - IsError (bool): OnComplete: the result is a tool error
+//   - Outcome (string) is what the request ended in: "asked" (an
+//     input-required result), "completed", "declined" or "cancelled" (the
+//     branch that ran, or a final tool error), "replayed" (a completed flow's
+//     recorded response, nothing run), "rejected" (refused, see Reason), or
+//     "failed" (the branch returned an error).
+//   - Reason (string) is, for a rejected request, why, in one word:
+//     "tampered" (the state failed authentication or is not one),
+//     "unknown_key" (sealed under a key the ring no longer holds), "expired",
+//     "future" (issued ahead of this clock), "other_principal",
+//     "other_arguments", "other_tool" (another tool, method or mechanism),
+//     "malformed" (opened but cannot be resumed), "too_large" (a size limit),
+//     "store_forgot" ([ErrEpoch]), "store_unavailable" ([ErrStore]), "busy"
+//     ([ErrClaimed]), "quota" ([ErrFlowQuota]), "invalid_params" (malformed
+//     arguments or answers), or "other".
+//   - Reasked ([]string) are, for an asked request, the JSON names of the
+//     fields asked again because the answers to them broke the form's rules;
+//     nil when the question is asked for the first time or as it stood.
+type Event = engine.Event

@@ -1,57 +1,43 @@
 package runtime
 
-import (
-	"context"
-	"errors"
-	"time"
-)
+import "github.com/mcpgen/mcpgen/runtime/internal/engine"
 
-// A requestState is echoed by the client, so a client (or a proxy, or an
-// attacker holding a copy) can send the same retry twice, to the same
-// instance or to another one (MCP 2026-07-28, basic/patterns/mrtr,
-// requestState security: a server must treat the state as replayable). The
-// round engine therefore runs the retries of one flow at most once, in the
-// way of an idempotency key: before a retry may run a branch it claims the
-// flow id in a [Store]; a retry that completes records its response there;
-// every later retry of the flow (the same state, another state of the same
-// flow, other answers) receives that record and runs nothing. A retry that
-// asks again releases the claim, so that the next round can run.
-
-// Errors of the flow store ([Store], [Options.Store]).
+// Errors of the flow store ([Store], [Options.Store]) and the page store
+// ([PageStore], [Options.PageStore]).
 var (
 	// ErrStore wraps every failure of [Options.Store] that the engine
 	// reports: the retry was refused with JSON-RPC -32603 and no branch ran
 	// (fail closed); a first call that needed the store's epoch was refused
 	// the same way. [Options.OnReject] receives an error that wraps both
 	// ErrStore and the store's own error.
-	ErrStore = errors.New("mcpgen: flow store failed")
+	ErrStore = engine.ErrStore
 	// ErrClaimed is what [Store.Claim] returns when another request holds a
 	// live claim on the flow and has recorded nothing yet: a concurrent
 	// duplicate. The engine waits up to [Options.ClaimWait] for the record,
 	// then refuses the retry with JSON-RPC -32603 ("retry later");
 	// [Options.OnReject] receives an error wrapping ErrClaimed.
-	ErrClaimed = errors.New("mcpgen: flow is being completed by another request")
+	ErrClaimed = engine.ErrClaimed
 	// ErrClaimLost is what [Store.Renew] and [Store.Record] return when the
 	// claim is no longer the caller's (its lease ended, or the store lost
 	// it): nothing was renewed or recorded. It is also the cause
 	// (context.Cause) of a branch's context that the engine cancels because
 	// [Options.ClaimLease] passed without a renewal the store confirmed.
-	ErrClaimLost = errors.New("mcpgen: flow claim is no longer held")
-	// ErrNoPage is what [Store.Page] and [Store.CompletePage] return for
+	ErrClaimLost = engine.ErrClaimLost
+	// ErrNoPage is what [PageStore.Page] and [PageStore.CompletePage] return for
 	// an id the store does not hold: never put, expired, or deleted once
 	// its flow ended.
-	ErrNoPage = errors.New("mcpgen: no such URL-mode page")
-	// ErrPageCompleted is what [Store.CompletePage] returns when the page
+	ErrNoPage = engine.ErrNoPage
+	// ErrPageCompleted is what [PageStore.CompletePage] returns when the page
 	// already has an answer: a page is completed once.
-	ErrPageCompleted = errors.New("mcpgen: URL-mode page already completed")
-	// ErrPageExists is what [Store.PutPage] returns when the id is taken.
-	ErrPageExists = errors.New("mcpgen: URL-mode page id already taken")
+	ErrPageCompleted = engine.ErrPageCompleted
+	// ErrPageExists is what [PageStore.PutPage] returns when the id is taken.
+	ErrPageExists = engine.ErrPageExists
 	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
 	// retry refused because its caller already has
 	// [Options.MaxFlowsPerPrincipal] flows claimed or recorded in the
 	// store: JSON-RPC -32603 naming the limit, nothing run, nothing
 	// stored.
-	ErrFlowQuota = errors.New("mcpgen: the caller holds its limit of flows in the store")
+	ErrFlowQuota = engine.ErrFlowQuota
 	// ErrEpoch is what [Store.Claim] returns (wrapped) when the store's
 	// epoch is not the one the flow's requestState carries: the store has
 	// lost its memory since the flow began (a Redis restart without
@@ -64,7 +50,7 @@ var (
 	// requestState security: the server validates the state it receives);
 	// not -32603, which tells the client to retry the same request later,
 	// nor a tool error result, which would stand for the tool's outcome.
-	ErrEpoch = errors.New("mcpgen: the flow store has lost its memory since the flow began")
+	ErrEpoch = engine.ErrEpoch
 )
 
 // Store holds, for each flow id, either a claim (a request is running the
@@ -93,64 +79,98 @@ var (
 // taken effect unseen) and must then answer as if the first call had
 // succeeded. An error that is none of the sentinels below means the store
 // failed: the engine fails closed (-32603, no branch runs).
-type Store interface {
-	// Epoch returns the id of the store's current memory for flow: a
-	// non-empty opaque string that stays the same for as long as the store
-	// keeps every claim and record of flow it was given, and is replaced
-	// by a new one whenever it may have lost some (a Redis restart without
-	// persistence, FLUSHALL, a failover to a replica that missed the last
-	// writes, a new process). The engine seals it into a flow's
-	// requestState when the flow begins (round 1, with the flow id it
-	// drew), and every claim of the flow checks it. A store that keeps
-	// its flows in several independent parts (the shards of a Redis
-	// Cluster) has one epoch per part, and flow names the part; a store of
-	// one part may ignore it. An implementation may return a value it
-	// read up to a few seconds earlier: a stale epoch only makes the later
-	// retries of the flows that carry it fail closed ([ErrEpoch]).
-	Epoch(ctx context.Context, flow string) (string, error)
-	// Claim first checks that the store's epoch for flow is epoch; when it is not,
-	// it changes nothing (but makes a new epoch if the store had lost its
-	// own) and returns an error wrapping [ErrEpoch]. Then: when flow has a
-	// record it returns the record (non-nil, never empty) and a nil error;
-	// when flow has no live claim (none, or one whose lease ended) or
-	// token's own claim, it takes (or renews) the claim for token for
-	// lease and returns nil, nil; when another token holds a live claim it
-	// returns nil, [ErrClaimed].
-	Claim(ctx context.Context, flow, token, epoch string, lease time.Duration) (record []byte, err error)
-	// Renew extends token's live claim on flow to lease from now. It
-	// returns [ErrClaimLost], changing nothing, when token does not hold a
-	// live claim on flow (a record is never touched).
-	Renew(ctx context.Context, flow, token string, lease time.Duration) error
-	// Record replaces token's live claim on flow with record, kept until
-	// expires. It returns nil when flow already holds exactly record (a
-	// repeated call), and [ErrClaimLost], recording nothing, when token no
-	// longer holds the claim.
-	Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error
-	// Release drops token's claim on flow; it does nothing when token does
-	// not hold the claim (a record is never dropped).
-	Release(ctx context.Context, flow, token string) error
+//
+// Its methods:
+//
+//   - Epoch(ctx context.Context, flow string) (string, error) (): Epoch
+//     returns the id of the store's current memory for flow: a non-empty
+//     opaque string that stays the same for as long as the store keeps every
+//     claim and record of flow it was given, and is replaced by a new one
+//     whenever it may have lost some (a Redis restart without persistence,
+//     FLUSHALL, a failover to a replica that missed the last writes, a new
+//     process).
+//   - Claim(ctx context.Context, flow, token, epoch string, lease
+//     time.Duration) (record []byte, err error) (): Claim first checks that
+//     the store's epoch for flow is epoch; when it is not, it changes nothing
+//     (but makes a new epoch if the store had lost its own) and returns an
+//     error wrapping [ErrEpoch].
+//   - Renew(ctx context.Context, flow, token string, lease time.Duration)
+//     error (): Renew extends token's live claim on flow to lease from now.
+//   - Record(ctx context.Context, flow, token string, record []byte, expires
+//     time.Time) error (): Record replaces token's live claim on flow with
+//     record, kept until expires.
+//   - Release(ctx context.Context, flow, token string) error (): Release
+//     drops token's claim on flow; it does nothing when token does not hold
+//     the claim (a record is never dropped).
+type Store = engine.Store
 
-	// The pages of URL-mode questions (MCP 2026-07-28, client/elicitation,
-	// "URL Mode Elicitation Requests"; package runtime/page): a page's
-	// record and, once the user completed it, its answer, both sealed by
-	// the engine (the store sees ciphertext only), under an opaque random
-	// id, shared by every instance.
+// PageStore holds the pages of URL-mode questions (MCP 2026-07-28,
+// client/elicitation, "URL Mode Elicitation Requests"; package
+// runtime/page): a page's record and, once the user completed it, its
+// answer, both sealed by the engine (the store sees ciphertext only), under
+// an opaque random id, shared by every instance that serves the page
+// ([Options.PageStore]; when it is nil, the Store when that is a PageStore
+// too, as [MemoryStore] and runtime/redisstore's Store are).
+//
+// Its methods:
+//
+//   - PutPage(ctx context.Context, id string, record []byte, expires
+//     time.Time) error (): PutPage keeps record under id until expires.
+//   - Page(ctx context.Context, id string) (record, answer []byte, err error)
+//     (): Page returns id's record and its answer (nil while the page is not
+//     completed).
+//   - CompletePage(ctx context.Context, id string, answer []byte) error ():
+//     CompletePage sets id's answer, once: it returns [ErrPageCompleted],
+//     changing nothing, when id already has one, and [ErrNoPage] when id is
+//     not there.
+//   - DeletePage(ctx context.Context, id string) error (): DeletePage drops
+//     id, record and answer; it does nothing when id is not there.
+type PageStore = engine.PageStore
 
-	// PutPage keeps record under id until expires. It returns
-	// [ErrPageExists], changing nothing, when id is taken.
-	PutPage(ctx context.Context, id string, record []byte, expires time.Time) error
-	// Page returns id's record and its answer (nil while the page is not
-	// completed). It returns [ErrNoPage] when id was never put, has
-	// expired or was deleted.
-	Page(ctx context.Context, id string) (record, answer []byte, err error)
-	// CompletePage sets id's answer, once: it returns [ErrPageCompleted],
-	// changing nothing, when id already has one, and [ErrNoPage] when id
-	// is not there.
-	CompletePage(ctx context.Context, id string, answer []byte) error
-	// DeletePage drops id, record and answer; it does nothing when id is
-	// not there.
-	DeletePage(ctx context.Context, id string) error
-}
+// DefaultMemoryStoreBytes is the default of [MemoryStore.MaxBytes]: 64 MiB.
+const DefaultMemoryStoreBytes = engine.DefaultMemoryStoreBytes
 
-// defaultStore is the store of every Options without one: one process.
-var defaultStore = NewMemoryStore()
+// MemoryStore is a [Store] and a [PageStore] in this process's memory:
+// right for one instance, wrong for several (a retry sent to another
+// instance is refused: its store has another epoch). Its epoch is drawn at random by
+// [NewMemoryStore], so a flow begun before the process (re)started is
+// refused with "start the call again" rather than run twice. Entries are
+// dropped once expired. The zero value is not usable; call [NewMemoryStore].
+//
+// Its fields:
+//
+//   - MaxBytes (int64) bounds the memory the store holds, in bytes: for each
+//     entry its flow id, its claim token or recorded response, plus an
+//     estimated 160 bytes of overhead; 0 means [DefaultMemoryStoreBytes] (64
+//     MiB).
+//
+// Its methods:
+//
+//   - Epoch(context.Context, string) (string, error): implements
+//     [Store.Epoch]: the random id drawn by [NewMemoryStore] (22 base64url
+//     characters), one for every flow.
+//   - Claim(_ context.Context, flow, token, epoch string, lease time.Duration) ([]byte, error): implements
+//     [Store.Claim].
+//   - Renew(_ context.Context, flow, token string, lease time.Duration) error: implements
+//     [Store.Renew].
+//   - Record(_ context.Context, flow, token string, record []byte, expires time.Time) error: implements
+//     [Store.Record].
+//   - Release(_ context.Context, flow, token string) error: implements
+//     [Store.Release].
+//   - PutPage(_ context.Context, id string, record []byte, expires time.Time) error: implements
+//     [PageStore.PutPage].
+//   - Page(_ context.Context, id string) (record, answer []byte, err error): implements
+//     [PageStore.Page]; the slices returned are the caller's.
+//   - CompletePage(_ context.Context, id string, answer []byte) error: implements
+//     [PageStore.CompletePage].
+//   - DeletePage(_ context.Context, id string) error: implements
+//     [PageStore.DeletePage].
+//   - Len() int: returns how many entries (claims and records, expired ones
+//     not yet dropped included) the store holds.
+//   - Bytes() int64: returns the bytes the store counts against
+//     [MemoryStore.MaxBytes] (expired entries not yet dropped included).
+type MemoryStore = engine.MemoryStore
+
+// NewMemoryStore returns an empty in-memory store with a fresh random epoch.
+// Expiry is judged by time.Now.
+func NewMemoryStore() *MemoryStore { return engine.NewMemoryStore() }

@@ -31,7 +31,7 @@ var generatorModules = []string{
 
 // maxGeneratorPackages bounds the packages cmd/mcpgen links outside the
 // standard library, its own included (45 when it was set; 111 while it
-// linked the terminal client, now cmd/mcpgen-call). The standard
+// linked the terminal client, now mcpgen-call). The standard
 // library's share (223 of the 268 with Go 1.26, 75 of them net/http,
 // crypto/tls and html/template for mcpgen preview) is left out: it changes
 // with each Go release.
@@ -43,6 +43,7 @@ func deps(t *testing.T, dir string, pkgs ...string) map[string]string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}"}, pkgs...)...)
 	cmd.Dir = dir
+	cmd.Env = inRepository()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps %s: %v\n%s", strings.Join(pkgs, " "), err, out)
@@ -72,7 +73,7 @@ func modulesOf(d map[string]string) []string {
 // command links before each run, so every //go:generate line pays for each
 // one, and `go get -tool` writes each module it links into the user's
 // go.mod. Neither the runtime (its JSON Schema libraries added a third to
-// the graph) nor the terminal client (cmd/mcpgen-call: go-sdk, a terminal
+// the graph) nor the terminal client (mcpgen-call: go-sdk, a terminal
 // UI of 22 modules) is linked.
 func TestGeneratorDependencies(t *testing.T) {
 	t.Parallel()
@@ -85,8 +86,8 @@ func TestGeneratorDependencies(t *testing.T) {
 		if p == "github.com/mcpgen/mcpgen/runtime" || strings.HasPrefix(p, "github.com/mcpgen/mcpgen/runtime/") {
 			t.Errorf("cmd/mcpgen links %s; keep what the generator needs outside runtime/ (as internal/format and internal/keygen are)", p)
 		}
-		if p == "github.com/mcpgen/mcpgen/internal/callclient" {
-			t.Errorf("cmd/mcpgen links %s, the terminal client: it is cmd/mcpgen-call's", p)
+		if p == "github.com/mcpgen/mcpgen/mcpgen-call/internal/callclient" {
+			t.Errorf("cmd/mcpgen links %s, the terminal client: it is mcpgen-call's", p)
 		}
 	}
 	for _, mod := range modulesOf(d) {
@@ -116,9 +117,9 @@ func linkedFrom(d map[string]string, mod string) string {
 // of the runtime.
 func TestCallClientNoRuntimeDependency(t *testing.T) {
 	t.Parallel()
-	for p := range deps(t, ".", "../mcpgen-call") {
+	for p := range deps(t, ".", "../../mcpgen-call") {
 		if p == "github.com/mcpgen/mcpgen/runtime" || strings.HasPrefix(p, "github.com/mcpgen/mcpgen/runtime/") {
-			t.Errorf("cmd/mcpgen-call links %s; the client speaks MCP through go-sdk only", p)
+			t.Errorf("mcpgen-call links %s; the client speaks MCP through go-sdk only", p)
 		}
 	}
 }
@@ -157,13 +158,13 @@ func TestFreshModuleGains(t *testing.T) {
 	// (generatorModules) nor the runtime links.
 	runtimeMods := modulesOf(deps(t, root, "./runtime"))
 	client := map[string]bool{}
-	for _, mod := range modulesOf(deps(t, root, "./cmd/mcpgen-call")) {
+	for _, mod := range modulesOf(deps(t, root, "./mcpgen-call")) {
 		if !slices.Contains(generatorModules, mod) && !slices.Contains(runtimeMods, mod) {
 			client[mod] = true
 		}
 	}
 	if !client["github.com/charmbracelet/bubbletea"] {
-		t.Fatalf("the terminal client's own modules %v lack bubbletea: what does cmd/mcpgen-call link?", slices.Sorted(maps.Keys(client)))
+		t.Fatalf("the terminal client's own modules %v lack bubbletea: what does mcpgen-call link?", slices.Sorted(maps.Keys(client)))
 	}
 	direct := 0
 	for _, r := range reqs {
@@ -172,7 +173,7 @@ func TestFreshModuleGains(t *testing.T) {
 		}
 		switch {
 		case client[r.Mod.Path]:
-			t.Errorf("go.mod requires %s, a module of the terminal client (cmd/mcpgen-call), which the generator must not link", r.Mod.Path)
+			t.Errorf("go.mod requires %s, a module of the terminal client (mcpgen-call), which the generator must not link", r.Mod.Path)
 		case !linked[r.Mod.Path]:
 			t.Errorf("go.mod requires %s, which neither cmd/mcpgen nor runtime links", r.Mod.Path)
 		}
@@ -180,7 +181,12 @@ func TestFreshModuleGains(t *testing.T) {
 	if len(reqs) > 1+len(generatorModules)+4 {
 		t.Errorf("go.mod requires %d modules; want at most %d: mcpgen, the generator's %d modules, the runtime's 4 others", len(reqs), 1+len(generatorModules)+4, len(generatorModules))
 	}
-	t.Logf("a fresh module requires %d modules after go get -tool …/cmd/mcpgen, %d (%d direct, %d indirect) after go get …/runtime", len(tool), len(reqs), direct, len(reqs)-direct)
+	// Nor does mcpgen, in its module graph, require a module only the
+	// harnesses (examples/) or the terminal client (mcpgen-call) link:
+	// no version floor of theirs.
+	floors := requiredBy(t, dir, "github.com/mcpgen/mcpgen@v0.0.0", "GOPROXY=off", "GOTOOLCHAIN=local")
+	noOthersModules(t, "in a fresh module's graph, github.com/mcpgen/mcpgen", floors, othersOnly(t, root))
+	t.Logf("a fresh module requires %d modules after go get -tool …/cmd/mcpgen, %d (%d direct, %d indirect) after go get …/runtime; mcpgen sets the version floor of %d modules in its graph", len(tool), len(reqs), direct, len(reqs)-direct, len(floors))
 }
 
 // requirements returns the require lines of dir's go.mod.

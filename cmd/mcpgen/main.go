@@ -58,7 +58,7 @@
 // files being written; -check, which is about files, judges no client.
 //
 // The terminal MCP client that answers forms is a command of its own,
-// github.com/mcpgen/mcpgen/cmd/mcpgen-call, so that a module running the
+// github.com/mcpgen/mcpgen/mcpgen-call, so that a module running the
 // generator as a tool gains none of its terminal UI; mcpgen call says so
 // and exits 2.
 //
@@ -111,10 +111,10 @@ func usage(fs *flag.FlagSet, w io.Writer) func() {
 	}
 }
 
-// The terminal MCP client, a command of its own (cmd/mcpgen-call): the
+// The terminal MCP client, a command of its own (mcpgen-call): the
 // generator does not link it (deps_test.go).
 const (
-	callPackage = "github.com/mcpgen/mcpgen/cmd/mcpgen-call"
+	callPackage = "github.com/mcpgen/mcpgen/mcpgen-call"
 	callCommand = "go tool mcpgen-call"
 )
 

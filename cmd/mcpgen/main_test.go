@@ -102,6 +102,13 @@ func testEnv() (restore func(), err error) {
 	return func() { os.RemoveAll(cache) }, nil
 }
 
+// inRepository is the environment of a go command run in this
+// repository (its go.work, no -mod flag), undoing what TestMain sets for
+// the test modules.
+func inRepository() []string {
+	return append(os.Environ(), "GOFLAGS=", "GOWORK=")
+}
+
 // mcpgen runs the command in t's module (if newModule wrote one, else in
 // the current directory).
 func mcpgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -666,7 +673,7 @@ func TestMisspeltCommand(t *testing.T) {
 		"int":           `mcpgen: unknown command "int": did you mean mcpgen init?`,
 		"kegen":         `mcpgen: unknown command "kegen": did you mean mcpgen keygen?`,
 		"https://x/mcp": "mcpgen: https://x/mcp is a URL: to call its tools, run go tool mcpgen-call https://x/mcp",
-		"call":          "mcpgen: call is a command of its own: run go tool mcpgen-call (go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen-call)\n",
+		"call":          "mcpgen: call is a command of its own: run go tool mcpgen-call (go get -tool github.com/mcpgen/mcpgen/mcpgen-call)\n",
 	} {
 		stderr.Reset()
 		assert.Equal(t, 2, run([]string{arg}, io.Discard, &stderr), arg)

@@ -18,8 +18,9 @@ func TestPreview(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bin := builtTool(t, "github.com/mcpgen/mcpgen/cmd/mcpgen")
-	cmd := exec.Command(bin, "preview", "-o", dir, "-clients", "vscode,claude-desktop", filepath.Join(repoRoot(t), "examples", "bookflight"))
+	cmd := exec.Command(bin, "preview", "-o", dir, "-clients", "vscode,claude-desktop", "./examples/bookflight")
 	cmd.Dir = repoRoot(t)
+	cmd.Env = inRepository()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mcpgen preview: %v: %s", err, out)
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -95,7 +96,10 @@ func run(args []string) int {
 		}
 		err = mcpsdk.ServeStdio(ctx, newServer(opts, ledger, principal, log))
 	} else {
-		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newServer(opts, ledger, nil, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
+		endpoint := mcpsdk.NewHTTPHandler(newServer(opts, ledger, nil, log), nil)
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", otelenv.HTTP(devauth.Middleware())(endpoint))
+		err = mcpsdk.Serve(ctx, *httpAddr, endpoint, mux, func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP, bearer tokens alice-token and bob-token)", "url", "http://"+a.String()+"/mcp")
 		})
 	}

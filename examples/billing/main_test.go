@@ -22,7 +22,7 @@ import (
 )
 
 // The tests in this file serve billing over real HTTP (httptest) through
-// mcpsdk.HTTPHandler behind the development bearer-token middleware, and
+// mcpsdk.NewHTTPHandler behind the development bearer-token middleware, and
 // drive it with go-sdk's client, one round at a time, as alice or bob.
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -41,7 +41,7 @@ func startBilling(t *testing.T, opts runtime.Options, ledger Ledger) *billingSer
 	if ledger == nil {
 		ledger = newMemoryLedger()
 	}
-	srv := httptest.NewServer(devauth.Middleware()(mcpsdk.HTTPHandler(newServer(opts, ledger, nil, quiet))))
+	srv := httptest.NewServer(devauth.Middleware()(mcpsdk.NewHTTPHandler(newServer(opts, ledger, nil, quiet), nil)))
 	t.Cleanup(srv.Close)
 	return &billingServer{url: srv.URL, ledger: ledger}
 }

@@ -29,7 +29,8 @@ func demo(w io.Writer, keys *runtime.KeyRing, wire bool, log *slog.Logger) error
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
 	server := newServer(runtime.Options{Keys: keys}, nil, bookFlightArgsHandler{}, log)
-	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", server, func(a net.Addr) { addrc <- a }) }()
+	h := mcpsdk.NewHTTPHandler(server, nil)
+	go func() { errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, nil, func(a net.Addr) { addrc <- a }) }()
 	var addr net.Addr
 	select {
 	case addr = <-addrc:

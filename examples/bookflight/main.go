@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./examples/bookflight -http 127.0.0.1:8080   # Streamable HTTP at /mcp (mcpsdk.HTTPHandler)
+//	go run ./examples/bookflight -http 127.0.0.1:8080   # Streamable HTTP at /mcp (mcpsdk.NewHTTPHandler)
 //	go run ./examples/bookflight -stdio                 # stdio
 //	go run ./examples/bookflight -demo                  # serve and drive three calls, narrating each step
 //	go run ./examples/bookflight -demo -wire            # the same, with every message in full JSON
@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -103,7 +104,10 @@ func run(args []string) int {
 	if *stdio {
 		err = mcpsdk.ServeStdio(ctx, server)
 	} else {
-		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, server, otelenv.HTTP(nil), func(a net.Addr) {
+		endpoint := mcpsdk.NewHTTPHandler(server, nil)
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", otelenv.HTTP(nil)(endpoint))
+		err = mcpsdk.Serve(ctx, *httpAddr, endpoint, mux, func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP: stateless for 2026-07-28, sessions for older clients)", "url", "http://"+a.String()+"/mcp")
 		})
 	}

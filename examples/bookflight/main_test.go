@@ -79,7 +79,7 @@ func startInstance(t *testing.T, keys *runtime.KeyRing) *instance {
 func startInstanceWith(t *testing.T, opts runtime.Options) *instance {
 	t.Helper()
 	in := &instance{h: &countingHandler{}}
-	handler := mcpsdk.HTTPHandler(newServer(opts, nil, in.h, quiet))
+	handler := mcpsdk.NewHTTPHandler(newServer(opts, nil, in.h, quiet), nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in.hits.Add(1)
 		handler.ServeHTTP(w, r)

@@ -74,7 +74,7 @@ func tracedInstancesWrapped(t *testing.T, tel *telemetry, n int, wrap func(http.
 			}}}
 		otelmcp.Instrument(s, &mo.Flow, tel.cfg)
 		mcpsdk.AddTool(s, NewBookFlightArgsFlow(in.h), mo)
-		var h http.Handler = mcpsdk.HTTPHandler(s)
+		var h http.Handler = mcpsdk.NewHTTPHandler(s, nil)
 		if wrap != nil {
 			h = wrap(h)
 		}

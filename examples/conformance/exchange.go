@@ -67,7 +67,7 @@ func samplingFixture(_ context.Context, x *runtime.Exchange) (*runtime.Response,
 	if ans, ok := x.Sampling("capital_question"); ok {
 		return done("Sampling response: %s", ans.Text)
 	}
-	return x.Ask(map[string]protocol.InputRequest{
+	return x.InputRequired(map[string]protocol.InputRequest{
 		"capital_question": question("What is the capital of France?", 100),
 	}, nil)
 }
@@ -76,7 +76,7 @@ func listRootsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Response
 	if ans, ok := x.Roots("client_roots"); ok {
 		return done("%d root(s): %s", len(ans.Roots), rootURIs(ans))
 	}
-	return x.Ask(map[string]protocol.InputRequest{"client_roots": &protocol.RootsRequest{}}, nil)
+	return x.InputRequired(map[string]protocol.InputRequest{"client_roots": &protocol.RootsRequest{}}, nil)
 }
 
 // gathered is what multipleInputsFixture carries from round to round, so
@@ -118,12 +118,12 @@ func multipleInputsFixture(_ context.Context, x *runtime.Exchange) (*runtime.Res
 		ask["client_roots"] = &protocol.RootsRequest{}
 	}
 	if len(ask) > 0 {
-		return x.Ask(ask, g)
+		return x.InputRequired(ask, g)
 	}
 	return done("%s %s (roots: %s)", *g.Greeting, *g.Name, *g.Roots)
 }
 
-func capabilitiesFixture(_ context.Context, x *runtime.Exchange) (*runtime.Response, error) {
+func capabilitiesFixture(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error) {
 	var got []string
 	if ans, ok := x.Elicitation("user_name"); ok {
 		got = append(got, fmt.Sprintf("form: %s %v", ans.Action, ans.Content))
@@ -137,7 +137,7 @@ func capabilitiesFixture(_ context.Context, x *runtime.Exchange) (*runtime.Respo
 	if len(got) > 0 {
 		return done("Answered: %s", strings.Join(got, "; "))
 	}
-	ask := x.Capabilities().Filter(map[string]protocol.InputRequest{
+	ask := runtime.ClientOf(ctx).Filter(map[string]protocol.InputRequest{
 		"user_name":    nameForm(),
 		"greeting":     question("Generate a short greeting", 50),
 		"client_roots": &protocol.RootsRequest{},
@@ -146,5 +146,5 @@ func capabilitiesFixture(_ context.Context, x *runtime.Exchange) (*runtime.Respo
 		return &runtime.Response{Result: runtime.ToolError(
 			"this tool needs the client to declare elicitation, sampling or roots")}, nil
 	}
-	return x.Ask(ask, nil)
+	return x.InputRequired(ask, nil)
 }

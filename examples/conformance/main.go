@@ -53,7 +53,7 @@ func run(args []string) int {
 	defer closeStore()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = mcpsdk.ServeHTTP(ctx, *httpAddr, newServer(flow, log), func(a net.Addr) {
+	err = mcpsdk.Serve(ctx, *httpAddr, mcpsdk.NewHTTPHandler(newServer(flow, log), nil), nil, func(a net.Addr) {
 		log.Info("serving MCP (stateless Streamable HTTP)", "url", "http://"+a.String()+"/mcp")
 	})
 	if err != nil {

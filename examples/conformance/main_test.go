@@ -25,7 +25,7 @@ import (
 
 func session(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, slog.New(slog.NewTextHandler(io.Discard, nil)))))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, slog.New(slog.NewTextHandler(io.Discard, nil))), nil))
 	t.Cleanup(srv.Close)
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

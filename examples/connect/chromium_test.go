@@ -24,14 +24,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/redisstore"
 )
 
 // The tests in this file play alice with a real headless Chromium
-// (internal/browsertest): the client's elicitation handler hands the page's
+// (examples/internal/browsertest): the client's elicitation handler hands the page's
 // URL to the test's goroutine, which opens it in Chromium, signs in on the
 // development sign-in page, enters the key and submits, and only then lets
 // the handler answer. Each page is kept as a screenshot.

@@ -173,7 +173,7 @@ func newApp(opts runtime.Options, contacts ContactsService, vault *KeyVault, log
 	otelenv.Instrument(s, &opts) // before page.Handler(&opts, …) too: the page's store is timed
 	mcpsdk.AddTools(s, Flows(Handlers{ImportContactsArgs: importContactsArgsHandler{contacts: contacts, vault: vault}}),
 		&mcpsdk.Options{Flow: opts})
-	endpoint := mcpsdk.HTTPHandler(s)
+	endpoint := mcpsdk.NewHTTPHandler(s, nil)
 	login, err := rdevauth.NewSignIn(opts.Keys, opts.PageURL)
 	if err != nil {
 		panic(fmt.Sprintf("connect: %v", err))

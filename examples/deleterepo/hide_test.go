@@ -23,7 +23,7 @@ func TestHiddenFromClientsWithoutForms(t *testing.T) {
 	mcpsdk.AddTool(s, NewDeleteRepositoryArgsFlow(deleteRepositoryArgsHandler{b}), opts)
 	mcpsdk.AddTool(s, NewDeleteServiceArgsFlow(deleteServiceArgsHandler{b}), opts)
 	mcpsdk.HideUnaskable(s, "delete_repository", "service_delete")
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 
 	names := func(caps *mcp.ClientCapabilities) ([]string, *mcp.ClientSession) {

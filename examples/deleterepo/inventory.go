@@ -49,9 +49,9 @@ func Inventory(b *Backend, opts *mcpsdk.Options) []InventoryTool {
 
 // Register adds the tools of inv to s through the server's own middleware,
 // which hands each call's tool name to audit before it runs; with readOnly,
-// only the tools that only read. s must be served by mcpsdk (HTTPHandler,
-// ServeHTTP, ServeStdio), which adds what mcpgen's handlers need to it, or
-// have mcpsdk.Install(s) called once.
+// only the tools that only read. s must be served by mcpsdk
+// (NewHTTPHandler, ServeStdio), which adds what mcpgen's handlers need to
+// it, or have mcpsdk.Install(s) called once.
 func Register(s *mcp.Server, inv []InventoryTool, readOnly bool, audit func(tool string)) {
 	for _, t := range inv {
 		if readOnly && !t.ReadOnly {

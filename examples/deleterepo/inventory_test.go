@@ -39,7 +39,7 @@ func serveInventory(t *testing.T, b *Backend, readOnly bool, audit *auditLog) *m
 	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "inventory", Version: "1"}, nil)
 	Register(s, Inventory(b, opts), readOnly, audit.record)
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

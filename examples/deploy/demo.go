@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,9 +27,10 @@ func demo(w io.Writer, keys *runtime.KeyRing) error {
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
 	server := newServer(runtime.Options{Keys: keys}, cluster, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	go func() {
-		errc <- mcpsdk.ServeHTTPWith(ctx, "127.0.0.1:0", server, devauth.Middleware(), func(a net.Addr) { addrc <- a })
-	}()
+	h := mcpsdk.NewHTTPHandler(server, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", devauth.Middleware()(h))
+	go func() { errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, mux, func(a net.Addr) { addrc <- a }) }()
 	var addr net.Addr
 	select {
 	case addr = <-addrc:

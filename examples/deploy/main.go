@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -102,7 +103,10 @@ func run(args []string) int {
 		}
 		err = mcpsdk.ServeStdio(ctx, newServer(opts, cluster, principal, log))
 	} else {
-		err = mcpsdk.ServeHTTPWith(ctx, *httpAddr, newSessionServer(opts, cluster, nil, sessionIDs, log), otelenv.HTTP(devauth.Middleware()), func(a net.Addr) {
+		endpoint := mcpsdk.NewHTTPHandler(newSessionServer(opts, cluster, nil, sessionIDs, log), nil)
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", otelenv.HTTP(devauth.Middleware())(endpoint))
+		err = mcpsdk.Serve(ctx, *httpAddr, endpoint, mux, func(a net.Addr) {
 			log.Info("serving MCP (Streamable HTTP, bearer tokens alice-token and bob-token)", "url", "http://"+a.String()+"/mcp")
 		})
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // The tests in this file serve deploy over real HTTP (httptest) through
-// mcpsdk.HTTPHandler behind the development bearer-token middleware, and
+// mcpsdk.NewHTTPHandler behind the development bearer-token middleware, and
 // drive it as alice with go-sdk's client, one round at a time.
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -27,8 +27,8 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 func startDeploy(t *testing.T) (*mcp.ClientSession, *Cluster) {
 	t.Helper()
 	cluster := newCluster()
-	srv := httptest.NewServer(devauth.Middleware()(mcpsdk.HTTPHandler(
-		newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, cluster, nil, quiet))))
+	srv := httptest.NewServer(devauth.Middleware()(mcpsdk.NewHTTPHandler(
+		newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, cluster, nil, quiet), nil)))
 	t.Cleanup(srv.Close)
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 )
 
 // The development keys of examples/connect's contacts service: alice's, and

@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/internal/browsertest"
+	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 )
 
 // The tests of this package run the examples as their users do: each is

@@ -375,7 +375,7 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 	if os.Getenv(devauth.EnvAnyAddr) == "1" {
 		log.Warn("serving the public development tokens beyond loopback (" + devauth.EnvAnyAddr + "=1): anyone who reaches " + addr + " can call as alice or bob")
 	}
-	endpoint := mcpsdk.HTTPHandler(s)
+	endpoint := mcpsdk.NewHTTPHandler(s, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", otelenv.HTTP(dev.Middleware())(endpoint))
 {{- if .URLMode}}
@@ -385,7 +385,7 @@ func serve(addr string, stdio bool, log *slog.Logger) error {
 {{- end}}
 	// Add your own routes here, e.g.
 	// mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {})
-	return mcpsdk.ServeHandler(ctx, addr, endpoint, mux, func(a net.Addr) {
+	return mcpsdk.Serve(ctx, addr, endpoint, mux, func(a net.Addr) {
 {{- if .URLMode}}
 		if opts.Flow.PageURL == "" {
 			opts.Flow.PageURL = "http://" + a.String() + pagePath

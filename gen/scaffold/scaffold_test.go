@@ -40,7 +40,7 @@ func TestRenderRegistersEveryTool(t *testing.T) {
 	assert.Contains(t, out, `otelenv.Start(ctx, "travel", stdio)`)
 	assert.Contains(t, out, "mcpsdk.StdioPrincipal()")
 	assert.Contains(t, out, "mcpsdk.InstanceSessionIDs(os.Getenv(mcpsdk.EnvInstance))")
-	assert.Contains(t, out, "mcpsdk.ServeHandler(ctx, addr, endpoint, mux,")
+	assert.Contains(t, out, "mcpsdk.Serve(ctx, addr, endpoint, mux,")
 	assert.NotContains(t, out, "page.Handler", "no URL-mode question, no page")
 	for _, name := range declaredForPages {
 		assert.NotRegexp(t, `(?m)^\s+"([^"]*/)?`+name+`"$`, out, "declaredForPages lists only what pages add")

@@ -26,8 +26,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 
-	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -179,7 +179,7 @@ func (t *Tester) round(key string, guess int) int {
 	if t.Flow == nil {
 		return guess
 	}
-	first := flowdef.Of(t.Flow).(flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]).Key
+	first := engine.DefOf(t.Flow).Key
 	if key == first {
 		return 1
 	}

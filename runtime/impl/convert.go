@@ -2,6 +2,7 @@ package impl
 
 import (
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"math"
 	"math/big"
 	"strconv"
@@ -9,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/mcpgen/mcpgen/internal/format"
-	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // This file converts the values of a form's content (decoded JSON: string,
@@ -442,7 +442,7 @@ func MustTime(t time.Time, ok bool) time.Time {
 // error, one beyond T's range a "range" error ([intRangeMessage], naming
 // goType, the field's Go type as written), added to *ve; *p is then left
 // as it was. It reports whether *p was set.
-func AnswerInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.ValidationError, key string, raw any, goType string, p *T) bool {
+func AnswerInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **engine.ValidationError, key string, raw any, goType string, p *T) bool {
 	shift := 64 - 8*unsafe.Sizeof(T(0))
 	lo, hi := int64(math.MinInt64)>>shift, int64(math.MaxInt64)>>shift
 	x, st := asInt(raw, lo, hi)
@@ -451,7 +451,7 @@ func AnswerInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.Validatio
 
 // AnswerUint is [AnswerInt] for an unsigned T ([asUint]): a negative answer
 // is a "range" error.
-func AnswerUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.ValidationError, key string, raw any, goType string, p *T) bool {
+func AnswerUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **engine.ValidationError, key string, raw any, goType string, p *T) bool {
 	hi := uint64(math.MaxUint64) >> (64 - 8*unsafe.Sizeof(T(0)))
 	x, st := asUint(raw, hi)
 	return setAnswer(ve, key, raw, goType, st, 0, hi, p, T(x))
@@ -459,7 +459,7 @@ func AnswerUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.Val
 
 // setAnswer sets *p to x when st is ConvOK, else adds the error of st for
 // raw, the answer of field key, whose Go type goType holds [lo, hi].
-func setAnswer[T any](ve **runtime.ValidationError, key string, raw any, goType string, st Conv, lo int64, hi uint64, p *T, x T) bool {
+func setAnswer[T any](ve **engine.ValidationError, key string, raw any, goType string, st Conv, lo int64, hi uint64, p *T, x T) bool {
 	switch st {
 	case ConvWrongType:
 		AddFieldError(ve, key, "type", "must be an integer, got "+TypeName(raw))

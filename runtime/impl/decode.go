@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"io"
 	"math"
 	"reflect"
@@ -13,7 +14,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/clip"
 	"github.com/mcpgen/mcpgen/runtime/internal/exact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
@@ -181,12 +181,12 @@ func jsonType(v []byte) string {
 	return "number"
 }
 
-func typeError(ve **runtime.ValidationError, key, want string, v []byte) {
+func typeError(ve **engine.ValidationError, key, want string, v []byte) {
 	AddFieldError(ve, key, "type", "must be "+want+", got "+jsonType(v))
 }
 
 // DecodeString decodes a JSON string into *p.
-func DecodeString[T ~string](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
+func DecodeString[T ~string](ve **engine.ValidationError, key string, v []byte, p *T) bool {
 	if len(v) < 2 || v[0] != '"' {
 		typeError(ve, key, "a string", v)
 		return false
@@ -213,7 +213,7 @@ func DecodeString[T ~string](ve **runtime.ValidationError, key string, v []byte,
 }
 
 // DecodeBool decodes a JSON boolean into *p.
-func DecodeBool[T ~bool](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
+func DecodeBool[T ~bool](ve **engine.ValidationError, key string, v []byte, p *T) bool {
 	switch string(v) {
 	case "true":
 		*p = true
@@ -229,7 +229,7 @@ func DecodeBool[T ~bool](ve **runtime.ValidationError, key string, v []byte, p *
 // integerText checks that v is a JSON number written as an integer (no
 // fraction, no exponent: what encoding/json decodes into a Go integer),
 // adding the "type" error naming key when it is not.
-func integerText(ve **runtime.ValidationError, key string, v []byte) bool {
+func integerText(ve **engine.ValidationError, key string, v []byte) bool {
 	if jsonType(v) != "number" {
 		typeError(ve, key, "an integer", v)
 		return false
@@ -244,7 +244,7 @@ func integerText(ve **runtime.ValidationError, key string, v []byte) bool {
 // DecodeInt decodes a JSON integer into *p; a number with a fraction or an
 // exponent is a "type" error, one beyond the Go type's range a "range"
 // error naming the type (as encoding/json refuses both).
-func DecodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
+func DecodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **engine.ValidationError, key string, v []byte, p *T) bool {
 	if !integerText(ve, key, v) {
 		return false
 	}
@@ -254,7 +254,7 @@ func DecodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](ve **runtime.Validatio
 
 // DecodeUint decodes a JSON integer into *p, as DecodeInt does; a negative
 // one is a "range" error.
-func DecodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
+func DecodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **engine.ValidationError, key string, v []byte, p *T) bool {
 	if !integerText(ve, key, v) {
 		return false
 	}
@@ -263,7 +263,7 @@ func DecodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](ve **runtime.Val
 }
 
 // setInteger stores x in *p when fits, else adds the "range" error.
-func setInteger[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, X int64 | uint64](ve **runtime.ValidationError, key string, p *T, x X, fits bool) bool {
+func setInteger[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, X int64 | uint64](ve **engine.ValidationError, key string, p *T, x X, fits bool) bool {
 	if !fits {
 		AddFieldError(ve, key, "range", "does not fit in "+goTypeName[T]())
 		return false
@@ -274,7 +274,7 @@ func setInteger[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~ui
 
 // DecodeFloat decodes a JSON number into *p; one beyond the Go type's range
 // (1e400, or 1e39 for a float32) is a "range" error.
-func DecodeFloat[T ~float32 | ~float64](ve **runtime.ValidationError, key string, v []byte, p *T) bool {
+func DecodeFloat[T ~float32 | ~float64](ve **engine.ValidationError, key string, v []byte, p *T) bool {
 	if jsonType(v) != "number" {
 		typeError(ve, key, "a number", v)
 		return false
@@ -297,7 +297,7 @@ func DecodeFloat[T ~float32 | ~float64](ve **runtime.ValidationError, key string
 // checked as the "date-time" format is ([ParseDateTime]); with date, it must
 // hold an RFC 3339 full-date instead ("2026-07-28", what the input schema
 // announces for format "date"), read as midnight UTC.
-func DecodeTime(ve **runtime.ValidationError, key string, v []byte, p *time.Time, date bool) bool {
+func DecodeTime(ve **engine.ValidationError, key string, v []byte, p *time.Time, date bool) bool {
 	var s string
 	if !DecodeString(ve, key, v, &s) {
 		return false
@@ -322,7 +322,7 @@ func DecodeTime(ve **runtime.ValidationError, key string, v []byte, p *time.Time
 // DecodeJSON decodes any JSON value into p (a pointer to the field) with
 // encoding/json, by exact JSON name at every depth (see package
 // runtime/internal/exact); with nullOK false, null is a "type" error.
-func DecodeJSON(ve **runtime.ValidationError, key string, v []byte, p any, nullOK bool) bool {
+func DecodeJSON(ve **engine.ValidationError, key string, v []byte, p any, nullOK bool) bool {
 	if IsNull(v) && !nullOK {
 		AddFieldError(ve, key, "type", "must not be null")
 		return false

@@ -12,6 +12,12 @@
 // Generated code pins the range of versions it works with through
 // [EnforceVersion]; regenerate it (go generate) with the mcpgen of the same
 // module version as the runtime in go.mod.
+//
+// Like package runtime, it is a face of the engine, runtime/internal/engine,
+// which it imports directly: its signatures name the engine's types
+// (engine.ValidationError, engine.Args, engine.Flow, …), which package
+// runtime names by alias, so they are runtime's (runtime.ValidationError is
+// engine.ValidationError), and generated code spells them so.
 package impl
 
 // The version of this package's API towards generated code. Every generated

@@ -1,6 +1,6 @@
 package impl
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/internal/engine"
 
 // AddFieldError appends the field error {field, keyword, message} to *ve,
 // allocating the *runtime.ValidationError on the first error, so that a
@@ -12,9 +12,9 @@ import "github.com/mcpgen/mcpgen/runtime"
 // accepted answer about 6 % slower (bench, BenchmarkAccept on everykind).
 //
 //go:noinline
-func AddFieldError(ve **runtime.ValidationError, field, keyword, message string) {
+func AddFieldError(ve **engine.ValidationError, field, keyword, message string) {
 	if *ve == nil {
-		*ve = &runtime.ValidationError{}
+		*ve = &engine.ValidationError{}
 	}
 	(*ve).Add(field, keyword, message)
 }

@@ -7,9 +7,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 
-	"github.com/mcpgen/mcpgen/internal/flowdef"
 	"github.com/mcpgen/mcpgen/internal/shape"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
 // FlowSpec is what a generated New<T>Flow states about the tool whose
@@ -17,26 +16,25 @@ import (
 // only through it, under this package's version guard ([EnforceVersion]),
 // and it is the only way to make a runtime.Flow, which has no exported
 // fields. Each field is documented on the field of the same name of the
-// flow's definition, flowdef.Def (package
-// github.com/mcpgen/mcpgen/internal/flowdef); the functions take *T itself.
+// flow's definition, [Definition]; the functions take *T itself.
 type FlowSpec[T any] struct {
 	Name, Description, Message, Key string
 	Fields, AskAlways, DateFields   []string
 	AcceptUnsealed                  bool
 	MaxRounds                       int
 	// Choices gives, by JSON name, the handler's <Field>Choices method.
-	Choices map[string]func(ctx context.Context, args *T) ([]runtime.Choice, error)
+	Choices map[string]func(ctx context.Context, args *T) ([]engine.Choice, error)
 	// Form is the handler's optional FormOptions method (see [FormOptions]).
-	Form func(ctx context.Context, args *T) (*runtime.AskOptions, error)
+	Form func(ctx context.Context, args *T) (*engine.AskOptions, error)
 	// Unaskable is the handler's optional Unaskable method (see [Unaskable]).
-	Unaskable        func(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error)
+	Unaskable        func(ctx context.Context, args *T, missing []string, why string) (*engine.Result, error)
 	Decode           func(args *T, raw []byte) error
 	CheckInputSchema bool
 	Value            func(args *T, name string) any
 	Schema           func() *jsonschema.Schema
 	// Dispatch runs the branch action of the handler (declined: the fields
 	// the user declined, with runtime.Decline).
-	Dispatch func(ctx context.Context, args *T, action runtime.Action, declined []string) (*runtime.Result, error)
+	Dispatch func(ctx context.Context, args *T, action engine.Action, declined []string) (*engine.Result, error)
 	// File is the name of the generated file that declares the flow
 	// (t_elicit.go), for the message of a stale Shape.
 	File string
@@ -62,59 +60,59 @@ type FlowSpec[T any] struct {
 // stale generated code stops at start instead of serving the old rules.
 func NewFlow[T any, P interface {
 	*T
-	runtime.Args
-}](s FlowSpec[T]) *runtime.Flow {
+	engine.Args
+}](s FlowSpec[T]) *engine.Flow {
 	if err := shape.Check(reflect.TypeFor[T](), s.File, s.Shape); err != nil {
 		panic(err.Error())
 	}
-	args := func(a runtime.Args) *T {
+	args := func(a engine.Args) *T {
 		p, ok := a.(P)
 		if !ok {
 			panic(fmt.Sprintf("mcpgen: flow %s got arguments of type %T", s.Name, a))
 		}
 		return (*T)(p)
 	}
-	d := flowdef.Def[runtime.Args, runtime.Result, runtime.Choice, runtime.AskOptions]{
+	d := engine.Def{
 		Name: s.Name, Description: s.Description, Message: s.Message, Key: s.Key,
 		Fields: s.Fields, AskAlways: s.AskAlways, DateFields: s.DateFields,
 		AcceptUnsealed: s.AcceptUnsealed, MaxRounds: s.MaxRounds,
 		CheckInputSchema: s.CheckInputSchema, Schema: s.Schema,
-		New: func() runtime.Args { return P(new(T)) },
-		Dispatch: func(ctx context.Context, a runtime.Args, action runtime.Action, declined []string) (*runtime.Result, error) {
+		New: func() engine.Args { return P(new(T)) },
+		Dispatch: func(ctx context.Context, a engine.Args, action engine.Action, declined []string) (*engine.Result, error) {
 			// Backstops for every generated flow, so that generated code
 			// holds no unreachable branch: the runtime dispatches only the
 			// three actions, and only Accept without Fields
-			// (flowdef.Def.Dispatch).
+			// (Definition.Dispatch).
 			switch {
-			case len(s.Fields) == 0 && action != runtime.Accept:
+			case len(s.Fields) == 0 && action != engine.Accept:
 				return nil, fmt.Errorf("mcpgen: %s has no form to decline or cancel; unexpected action %q", s.Name, action)
-			case action != runtime.Accept && action != runtime.Decline && action != runtime.Cancel:
+			case action != engine.Accept && action != engine.Decline && action != engine.Cancel:
 				return nil, fmt.Errorf("mcpgen: %s: unknown action %q", s.Name, action)
 			}
 			return s.Dispatch(ctx, args(a), action, declined)
 		},
 	}
 	if len(s.Choices) > 0 {
-		d.Choices = make(map[string]func(context.Context, runtime.Args) ([]runtime.Choice, error), len(s.Choices))
+		d.Choices = make(map[string]func(context.Context, engine.Args) ([]engine.Choice, error), len(s.Choices))
 		for name, fn := range s.Choices {
-			d.Choices[name] = func(ctx context.Context, a runtime.Args) ([]runtime.Choice, error) { return fn(ctx, args(a)) }
+			d.Choices[name] = func(ctx context.Context, a engine.Args) ([]engine.Choice, error) { return fn(ctx, args(a)) }
 		}
 	}
 	if s.Form != nil {
-		d.Form = func(ctx context.Context, a runtime.Args) (*runtime.AskOptions, error) { return s.Form(ctx, args(a)) }
+		d.Form = func(ctx context.Context, a engine.Args) (*engine.AskOptions, error) { return s.Form(ctx, args(a)) }
 	}
 	if s.Unaskable != nil {
-		d.Unaskable = func(ctx context.Context, a runtime.Args, missing []string, why string) (*runtime.Result, error) {
+		d.Unaskable = func(ctx context.Context, a engine.Args, missing []string, why string) (*engine.Result, error) {
 			return s.Unaskable(ctx, args(a), missing, why)
 		}
 	}
 	if s.Decode != nil {
-		d.Decode = func(a runtime.Args, raw []byte) error { return s.Decode(args(a), raw) }
+		d.Decode = func(a engine.Args, raw []byte) error { return s.Decode(args(a), raw) }
 	}
 	if s.Value != nil {
-		d.Value = func(a runtime.Args, name string) any { return s.Value(args(a), name) }
+		d.Value = func(a engine.Args, name string) any { return s.Value(args(a), name) }
 	}
-	return flowdef.Build(&d).(*runtime.Flow)
+	return engine.NewFlow(d)
 }
 
 // FormOptions returns h's FormOptions method when the handler h has one,
@@ -125,9 +123,9 @@ func NewFlow[T any, P interface {
 //	FormOptions(ctx context.Context, args *T) (*runtime.AskOptions, error)
 //
 // called on every request of the call, before anything is asked.
-func FormOptions[T any](h any) func(ctx context.Context, args *T) (*runtime.AskOptions, error) {
+func FormOptions[T any](h any) func(ctx context.Context, args *T) (*engine.AskOptions, error) {
 	if fo, ok := h.(interface {
-		FormOptions(ctx context.Context, args *T) (*runtime.AskOptions, error)
+		FormOptions(ctx context.Context, args *T) (*engine.AskOptions, error)
 	}); ok {
 		return fo.FormOptions
 	}
@@ -144,11 +142,27 @@ func FormOptions[T any](h any) func(ctx context.Context, args *T) (*runtime.AskO
 // given the JSON names of the fields the form would ask and why the client
 // cannot be asked. Handlers written before it have none and keep the
 // runtime's answer.
-func Unaskable[T any](h any) func(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error) {
+func Unaskable[T any](h any) func(ctx context.Context, args *T, missing []string, why string) (*engine.Result, error) {
 	if u, ok := h.(interface {
-		Unaskable(ctx context.Context, args *T, missing []string, why string) (*runtime.Result, error)
+		Unaskable(ctx context.Context, args *T, missing []string, why string) (*engine.Result, error)
 	}); ok {
 		return u.Unaskable
 	}
 	return nil
 }
+
+// Definition is a flow's definition, what [NewFlow] builds a runtime.Flow
+// from (each field is documented on it): the Go name of the engine's own
+// type, so that this module's tests outside runtime/ (golden: generated code
+// held to what it states, and to a JSON Schema validator) can read it.
+type Definition = engine.Def
+
+// DefinitionOf returns a copy of the definition flow was built from (its
+// slices and Choices map copied too): for tests, which may build another
+// flow from a changed copy with [FlowOf] but never change flow.
+func DefinitionOf(flow *engine.Flow) Definition { return engine.DefOf(flow) }
+
+// FlowOf returns a flow built from a copy of d, as [NewFlow] builds one from
+// what generated code states, without T's shape check: for tests (a
+// definition from [DefinitionOf] with a field changed).
+func FlowOf(d Definition) *engine.Flow { return engine.NewFlow(d) }

@@ -1,7 +1,7 @@
 package impl
 
 import (
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"github.com/mcpgen/mcpgen/runtime/internal/urlmode"
 )
 
@@ -14,6 +14,6 @@ import (
 // ApplyContent. Generated code calls it from an init function; q is a nil
 // pointer of the type, e.g. (*APIKey)(nil). It panics when a type is
 // registered twice.
-func RegisterURLQuestion(q runtime.Args, form string) {
+func RegisterURLQuestion(q engine.Args, form string) {
 	urlmode.Register(q, form)
 }

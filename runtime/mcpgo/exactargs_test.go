@@ -27,7 +27,7 @@ func TestCaseVariantKeysFillNoFieldMCPGo(t *testing.T) {
 	opts := &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	mcpgo.AddTool(s, fixture.NewTripFlow(trip), opts)
 	mcpgo.AddTool(s, fixture.NewShipFlow(ship), opts)
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 
 	c := mcp.NewClient(&mcp.Implementation{Name: "go-sdk", Version: "1"}, &mcp.ClientOptions{

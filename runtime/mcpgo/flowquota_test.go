@@ -37,7 +37,7 @@ type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// mcpgo.HTTPHandler hands the client's address to the engine, which counts
+// mcpgo.NewHTTPHandler hands the client's address to the engine, which counts
 // an anonymous client's flows by it (Options.MaxFlowsPerPrincipal): the
 // client at 127.0.0.2 is refused its second flow whatever address its
 // header claims, and the client at 127.0.0.3 is served.
@@ -45,7 +45,7 @@ func TestMCPGoCountsAnonymousFlowsByAddress(t *testing.T) {
 	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithToolCapabilities(false), mgserver.WithElicitation())
 	mcpgo.AddTool(s, fixture.NewTripFlow(&fixture.TripRecorder{}), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(),
 		Store: runtime.NewMemoryStore(), MaxFlowsPerPrincipal: 1}})
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 
 	complete := func(ip string) error {

@@ -42,7 +42,7 @@ func TestMCPGoHideUnaskable(t *testing.T) {
 	opts := &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	mcpgo.AddTool(s, fixture.NewTripFlow(rec), opts)
 	mcpgo.AddTool(s, fixture.NewPicksFlow(&fixture.PicksRecorder{}), opts)
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 
 	// 2026-07-28: the request's capabilities.

@@ -1,6 +1,6 @@
 // Package mcpgo registers mcpgen flows on github.com/mark3labs/mcp-go
 // (v1.2.1, which speaks MCP 2026-07-28 with multi round-trip requests,
-// SEP-2322) and serves them over stateless Streamable HTTP ([HTTPHandler]);
+// SEP-2322) and serves them over stateless Streamable HTTP ([NewHTTPHandler]);
 // over stdio, serve the server with mcp-go's own server.ServeStdio. The same
 // generated tools as runtime/mcpsdk, on the other Go SDK.
 //
@@ -261,24 +261,40 @@ func toolResult(r *runtime.Result) *mcp.CallToolResult {
 	return res
 }
 
-// HTTPHandler returns a stateless Streamable HTTP handler for s (no session
-// ids: each request stands alone, so any instance behind a load balancer can
-// answer any retry). opts are passed to server.NewStreamableHTTPServer after
-// server.WithStateLess(true), e.g. server.WithHTTPContextFunc to carry the
-// caller's identity into the context. A request whose Origin header names
-// another host is refused with HTTP 403 (MCP 2025-11-25, basic/transports:
-// servers must validate Origin); [HTTPHandlerAllowing] allows more origins.
-func HTTPHandler(s *server.MCPServer, opts ...server.StreamableHTTPOption) http.Handler {
-	return HTTPHandlerAllowing(s, nil, opts...)
+// HTTPOptions configure [NewHTTPHandler].
+type HTTPOptions struct {
+	// AllowedOrigins lists the origins ("scheme://host[:port]", as a browser
+	// sends them in the Origin header) allowed besides the request's own
+	// host. A request whose Origin is neither the request's Host nor listed
+	// is refused with HTTP 403 before anything else (MCP 2025-11-25,
+	// basic/transports, Streamable HTTP: servers MUST validate Origin; it
+	// guards local servers against DNS rebinding). A request without Origin
+	// (every non-browser client) is allowed. "*" allows every origin.
+	// NewHTTPHandler panics, naming the entry, on one that is not an origin.
+	AllowedOrigins []string
+	// StreamableHTTP are passed to server.NewStreamableHTTPServer after
+	// server.WithStateLess(true), e.g. server.WithHTTPContextFunc to carry
+	// the caller's identity into the context for [Options].Principal.
+	StreamableHTTP []server.StreamableHTTPOption
 }
 
-// HTTPHandlerAllowing is [HTTPHandler] that also allows requests whose Origin
-// is one of origins ("scheme://host[:port]"; "*" allows every origin),
-// besides requests without an Origin and those from the request's own host.
-// It panics, naming the entry, on one that is not an origin.
-func HTTPHandlerAllowing(s *server.MCPServer, origins []string, opts ...server.StreamableHTTPOption) http.Handler {
-	h := server.NewStreamableHTTPServer(s, append([]server.StreamableHTTPOption{server.WithStateLess(true)}, opts...)...)
-	guard := httpserve.NewOriginGuard("the origins of mcpgo.HTTPHandlerAllowing", origins)
+// NewHTTPHandler returns a stateless Streamable HTTP handler for s, with
+// the options of opts (nil: the defaults: no foreign origin): no session
+// ids, each request stands alone, so any instance behind a load balancer
+// can answer any retry (MCP 2026-07-28, basic/patterns/mrtr). It is the one
+// way to serve an mcp-go server's tools over HTTP with mcpgen: mount it on
+// an http.Server of yours (give that server header, idle and body bounds:
+// the handler bounds each request's body itself, within 30 seconds of its
+// headers), wrapped in your middleware if you like. A request whose Origin
+// header names another host is refused with HTTP 403 (see
+// [HTTPOptions].AllowedOrigins).
+func NewHTTPHandler(s *server.MCPServer, opts *HTTPOptions) http.Handler {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	h := server.NewStreamableHTTPServer(s, append([]server.StreamableHTTPOption{server.WithStateLess(true)}, o.StreamableHTTP...)...)
+	guard := httpserve.NewOriginGuard("mcpgo.HTTPOptions.AllowedOrigins", o.AllowedOrigins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if guard.Allow(w, r) {
 			httpserve.BodyDeadline(w, r)

@@ -53,7 +53,7 @@ func mcpgoServer(t *testing.T, rec *fixture.TripRecorder, rj *rejections) string
 	t.Helper()
 	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithToolCapabilities(false), mgserver.WithElicitation())
 	mcpgo.AddTool(s, fixture.NewTripFlow(rec), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), OnReject: rj.hook}})
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -63,7 +63,7 @@ func sdkServer(t *testing.T, rec *fixture.TripRecorder, rj *rejections) string {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
 	mcpsdk.AddTool(s, fixture.NewTripFlow(rec), &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), OnReject: rj.hook}})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -268,7 +268,7 @@ func TestMCPGoMissingCapability(t *testing.T) {
 	rec := &fixture.TripRecorder{}
 	s := mgserver.NewMCPServer("fixture", "1")
 	mcpgo.AddTool(s, fixture.NewTripFlow(rec), &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}})
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	tr, err := mgtransport.NewStreamableHTTP(srv.URL)
 	require.NoError(t, err)
@@ -295,9 +295,10 @@ func TestMCPGoPrincipal(t *testing.T) {
 			return u
 		},
 	})
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, mgserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+	user := mgserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 		return context.WithValue(ctx, userKey{}, r.Header.Get("X-User"))
-	})))
+	})
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, &mcpgo.HTTPOptions{StreamableHTTP: []mgserver.StreamableHTTPOption{user}}))
 	t.Cleanup(srv.Close)
 
 	// alice's state, replayed by bob through a proxy that swaps the user.

@@ -27,11 +27,11 @@ func TestOriginValidated(t *testing.T) {
 		origin  string
 		allowed bool
 	}{
-		{"no origin", mcpgo.HTTPHandler(s), "", true},
-		{"foreign", mcpgo.HTTPHandler(s), "http://evil.example", false},
-		{"own host", mcpgo.HTTPHandler(s), "http://{host}", true},
-		{"listed", mcpgo.HTTPHandlerAllowing(s, []string{"https://app.example"}), "https://app.example", true},
-		{"not listed", mcpgo.HTTPHandlerAllowing(s, []string{"https://app.example"}), "https://other.example", false},
+		{"no origin", mcpgo.NewHTTPHandler(s, nil), "", true},
+		{"foreign", mcpgo.NewHTTPHandler(s, nil), "http://evil.example", false},
+		{"own host", mcpgo.NewHTTPHandler(s, nil), "http://{host}", true},
+		{"listed", mcpgo.NewHTTPHandler(s, &mcpgo.HTTPOptions{AllowedOrigins: []string{"https://app.example"}}), "https://app.example", true},
+		{"not listed", mcpgo.NewHTTPHandler(s, &mcpgo.HTTPOptions{AllowedOrigins: []string{"https://app.example"}}), "https://other.example", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.h)
@@ -54,7 +54,7 @@ func TestOriginValidated(t *testing.T) {
 			}
 			assert.Equal(t, http.StatusForbidden, resp.StatusCode, "%s", body)
 			assert.Contains(t, string(body), "is not allowed")
-			assert.Contains(t, string(body), "mcpgo.HTTPHandlerAllowing")
+			assert.Contains(t, string(body), "mcpgo.HTTPOptions.AllowedOrigins")
 		})
 	}
 }

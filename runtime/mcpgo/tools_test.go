@@ -23,7 +23,7 @@ func TestMCPGoAddTools(t *testing.T) {
 	s := mgserver.NewMCPServer("fixture", "1", mgserver.WithElicitation())
 	opts := &mcpgo.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	mcpgo.AddTools(s, fixture.Flows(fixture.Handlers{Trip: rec, Picks: &fixture.PicksRecorder{}, Quote: &fixture.QuoteRecorder{}, Ship: &fixture.ShipRecorder{}}), opts)
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	c := mcpgoClient(t, srv.URL, &answerer{content: []map[string]any{good}}, nil)
 	assert.Equal(t, []string{"order_pizza", "pick_seats", "plan_trip", "quote", "ship"}, mgToolNames(t, c))
@@ -60,7 +60,7 @@ func TestMCPGoToolOnAServersOwnPath(t *testing.T) {
 		}
 		s.AddTools(st)
 	}
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+	srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	c := mcpgoClient(t, srv.URL, &answerer{content: []map[string]any{good}}, nil)
 	assert.Equal(t, []string{"plan_trip"}, mgToolNames(t, c))

@@ -23,7 +23,7 @@ func TestAcceptOnlyToolOverHTTP(t *testing.T) {
 	rec := &fixture.QuoteRecorder{Limit: 10}
 	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
 	mcpsdk.AddTool(s, fixture.NewQuoteFlow(rec), &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	cs := connect(t, srv.URL, true, nil)
 	call := func(args map[string]any, answers mcp.InputResponseMap, state string) *mcp.CallToolResult {

@@ -15,10 +15,10 @@ import (
 // callers", and one of them at the limit refuses all the others. A value a
 // client sends under the same header name is replaced, never trusted.
 //
-// [HTTPHandler], [NewHTTPHandler] and [StatelessHTTPHandler] do this
-// themselves (with the Origin check, the answer's bounds and the session
-// limits); wrap only a handler that is not one of theirs. Behind a reverse
-// proxy every client's address is the proxy's.
+// The handler of [NewHTTPHandler] does this itself (with the Origin check,
+// the answer's bounds and the session limits); wrap only a handler that is
+// not one of its. Behind a reverse proxy every client's address is the
+// proxy's.
 func ClientAddresses(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpserve.MarkClient(r)

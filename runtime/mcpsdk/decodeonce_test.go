@@ -27,13 +27,13 @@ func (c *countingBody) Read(p []byte) (int, error) {
 func (c *countingBody) Close() error { return nil }
 
 // TestHTTPDecodesBodyOnce checks that mcpgen's endpoint adds no reading or
-// decoding of a 2026-07-28 request's body to the SDK's own: the dual
-// HTTPHandler routes it by its headers alone, so the SDK reads the body
-// straight from the connection, and serving it through HTTPHandler allocates
-// no more than through the SDK's stateless handler (a second decoding of the
-// body would allocate its values). The SDK's transport checks come first
-// either way (TestHTTPMalformedRetryIsInvalidParams and the tests of
-// HTTPHandler).
+// decoding of a 2026-07-28 request's body to the SDK's own: the handler
+// that also keeps sessions for older clients routes it by its headers
+// alone, so the SDK reads the body straight from the connection, and
+// serving it there allocates no more than through the stateless handler
+// (HTTPOptions.MaxSessions -1; a second decoding of the body would allocate
+// its values). The SDK's transport checks come first either way
+// (TestHTTPMalformedRetryIsInvalidParams and the tests of NewHTTPHandler).
 func TestHTTPDecodesBodyOnce(t *testing.T) {
 	s := server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, &fixture.TripRecorder{}, &fixture.PicksRecorder{})
 	const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"plan_trip","arguments":{"city":"Paris"},` +
@@ -51,7 +51,7 @@ func TestHTTPDecodesBodyOnce(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return cb, rec.Code
 	}
-	dual, stateless := mcpsdk.HTTPHandler(s), mcpsdk.StatelessHTTPHandler(s)
+	dual, stateless := mcpsdk.NewHTTPHandler(s, nil), mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1})
 	for name, h := range map[string]http.Handler{"dual": dual, "stateless": stateless} {
 		cb, code := serve(h)
 		if code != http.StatusOK || cb.n != len(body) {
@@ -67,7 +67,7 @@ func TestHTTPDecodesBodyOnce(t *testing.T) {
 	}
 	a, b := least(stateless), least(dual)
 	if b > a+15 {
-		t.Errorf("a request through HTTPHandler allocates %.0f times, through StatelessHTTPHandler %.0f: the endpoint reads or decodes the body again", b, a)
+		t.Errorf("a request through the handler with sessions allocates %.0f times, through the stateless one %.0f: the endpoint reads or decodes the body again", b, a)
 	}
-	t.Logf("allocations per request: HTTPHandler %.0f, StatelessHTTPHandler %.0f", b, a)
+	t.Logf("allocations per request: with sessions %.0f, stateless %.0f", b, a)
 }

@@ -29,7 +29,7 @@ func exactServer(t *testing.T) (url string, trip *fixture.TripRecorder, ship *fi
 	ship.Speeds = []mrt.Choice{{Value: "slow"}, {Value: "fast"}}
 	s := server(keys(), trip, &fixture.PicksRecorder{})
 	mcpsdk.AddTool(s, fixture.NewShipFlow(ship), keys())
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL, trip, ship
 }

@@ -18,7 +18,7 @@ func ExampleAddExchangeTool() {
 		if ans, ok := x.Sampling("capital"); ok {
 			return &runtime.Response{Result: runtime.Textf("The model says: %s", ans.Text)}, nil
 		}
-		return x.Ask(map[string]protocol.InputRequest{
+		return x.InputRequired(map[string]protocol.InputRequest{
 			"capital": &protocol.SamplingRequest{MaxTokens: 100,
 				Messages: []protocol.SamplingMessage{{Role: "user", Text: "What is the capital of France?"}}},
 		}, nil)

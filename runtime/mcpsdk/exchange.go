@@ -14,7 +14,7 @@ import (
 // ExchangeHandler handles one tools/call, prompts/get or resources/read through a
 // *runtime.Exchange: it reads the previous round's answers and either
 // returns a complete response (&runtime.Response{Result: …}) or the next
-// round from x.Ask. Errors that are *protocol.Error become JSON-RPC
+// round from x.InputRequired. Errors that are *protocol.Error become JSON-RPC
 // errors; for a tool, other errors become tool error results (the SDK's rule).
 type ExchangeHandler func(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error)
 

@@ -76,16 +76,16 @@ func topicFlow() *runtime.Flow {
 
 // capitalTool asks the client's model a question, then reports its answer
 // and the round it arrived in.
-func capitalTool(_ context.Context, x *runtime.Exchange) (*runtime.Response, error) {
+func capitalTool(ctx context.Context, x *runtime.Exchange) (*runtime.Response, error) {
 	if s, ok := x.Sampling("capital"); ok {
 		var asked string
 		if _, err := x.Carried(&asked); err != nil {
 			return nil, err
 		}
-		return &runtime.Response{Result: runtime.Textf("%s -> %s (round %d)", asked, s.Text, x.Round())}, nil
+		return &runtime.Response{Result: runtime.Textf("%s -> %s (round %d)", asked, s.Text, runtime.Round(ctx))}, nil
 	}
 	q := "What is the capital of France?"
-	return x.Ask(map[string]protocol.InputRequest{
+	return x.InputRequired(map[string]protocol.InputRequest{
 		"capital": &protocol.SamplingRequest{Messages: []protocol.SamplingMessage{{Role: "user", Text: q}}, MaxTokens: 20},
 	}, q)
 }
@@ -104,7 +104,7 @@ func confirmRead(_ context.Context, x *runtime.Exchange) (*runtime.Response, err
 	}
 	s := impl.NewObjectSchema()
 	s.Properties.Set("ok", &jsonschema.Schema{Type: "boolean"})
-	return x.Ask(map[string]protocol.InputRequest{"confirm": &protocol.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
+	return x.InputRequired(map[string]protocol.InputRequest{"confirm": &protocol.ElicitRequest{Mode: "form", Message: "Read it?", RequestedSchema: s}}, nil)
 }
 
 func serve(t *testing.T) string {
@@ -116,7 +116,7 @@ func serve(t *testing.T) string {
 	mcpsdk.AddTool(s, topicFlow(), opts) // same name as the prompt, other method
 	mcpsdk.AddExchangeResourceTemplate(s, &mcp.ResourceTemplate{Name: "doc", URITemplate: "test://doc/{id}", MIMEType: "text/plain"},
 		opts, confirmRead)
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -278,7 +278,7 @@ func TestHandlerErrorIsAToolErrorResult(t *testing.T) {
 	mcpsdk.AddExchangeTool(s, &mcp.Tool{Name: "down"}, opts, func(context.Context, *runtime.Exchange) (*runtime.Response, error) {
 		return nil, errors.New("the booking backend is down")
 	})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	cs := dial(t, srv.URL, true)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "down"})

@@ -27,7 +27,7 @@ func TestOneAddressCannotFillTheStore(t *testing.T) {
 	store.MaxBytes = 1 << 20
 	opts := keys()
 	opts.Flow.Store = store
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(opts, &fixture.TripRecorder{}, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(opts, &fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 
 	complete := func(ip string, i int) error {

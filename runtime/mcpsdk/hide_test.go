@@ -35,7 +35,7 @@ func TestHideUnaskable(t *testing.T) {
 	rec := &fixture.TripRecorder{}
 	s := server(opts, rec, &fixture.PicksRecorder{})
 	mcpsdk.HideUnaskable(s, "plan_trip")
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 
 	// 2026-07-28: the request's capabilities.

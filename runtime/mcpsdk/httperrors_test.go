@@ -28,7 +28,7 @@ const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28
 func TestOutOfRangeNumberNamesTheArgument(t *testing.T) {
 	trip := &fixture.TripRecorder{}
 	s := server(keys(), trip, &fixture.PicksRecorder{})
-	for name, h := range map[string]http.Handler{"HTTPHandler": mcpsdk.HTTPHandler(s), "StatelessHTTPHandler": mcpsdk.StatelessHTTPHandler(s)} {
+	for name, h := range map[string]http.Handler{"sessions": mcpsdk.NewHTTPHandler(s, nil), "stateless": mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1})} {
 		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
 		for args, want := range map[string]string{
@@ -48,7 +48,7 @@ func TestOutOfRangeNumberNamesTheArgument(t *testing.T) {
 	}
 	assert.Zero(t, trip.Count())
 
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	legacy, status, body := openRaw(t, http.DefaultClient, srv.URL, nil)
 	require.Equal(t, http.StatusOK, status, body)
@@ -86,9 +86,9 @@ func TestJSONRPCErrorStatuses(t *testing.T) {
 		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil // no UserID: -32603
 	}
 	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
-	authed := httptest.NewServer(auth.RequireBearerToken(noUser, nil)(mcpsdk.HTTPHandler(s)))
+	authed := httptest.NewServer(auth.RequireBearerToken(noUser, nil)(mcpsdk.NewHTTPHandler(s, nil)))
 	t.Cleanup(authed.Close)
 
 	call := func(url, method, name, params string, header ...string) (int, float64) {
@@ -141,7 +141,7 @@ func TestJSONRPCErrorStatuses(t *testing.T) {
 // its length.
 func TestErrorsClipWhatTheyQuote(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	huge := "1" + strings.Repeat("0", 999_999)
 	key := strings.Repeat("k", 30_000)

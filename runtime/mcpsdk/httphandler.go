@@ -60,10 +60,13 @@ type HTTPOptions struct {
 	SessionIdleTimeout time.Duration
 	// MaxSessions is the most sessions held at once. An initialize that would
 	// open one more is refused with HTTP 503 and a text saying so. Zero means
-	// DefaultMaxSessions (1000); negative means no sessions at all: every
-	// request is served statelessly, and older clients, whose elicitation
-	// capability was declared at an initialize the server does not keep,
-	// cannot be asked anything (their calls end in a tool error saying so).
+	// DefaultMaxSessions (1000); negative means no sessions at all, a
+	// stateless endpoint: every request is served statelessly (MCP
+	// 2026-07-28 only; basic/patterns/mrtr needs no session or sticky
+	// routing), no middleware is added to the server beyond [Install]'s,
+	// and older clients, whose elicitation capability was declared at an
+	// initialize the server does not keep, cannot be asked anything (their
+	// calls end in a tool error saying so).
 	MaxSessions int
 	// MaxSessionsPerPrincipal is the most sessions one principal holds at
 	// once, so that one user cannot take every session. An initialize that
@@ -154,7 +157,18 @@ type HTTPOptions struct {
 // Every other request goes to the SDK's handlers unchanged, whose checks
 // (Host against DNS rebinding, Content-Type, Accept, size) come first. Before
 // all of that, a request whose Origin is not allowed is refused with 403 (see
-// [HTTPOptions].AllowedOrigins).
+// [HTTPOptions].AllowedOrigins). With [HTTPOptions].MaxSessions negative
+// the handler is stateless: every request is served as a 2026-07-28 one.
+//
+// A tools/call, prompts/get or resources/read whose params do not decode
+// (inputResponses that are not an object of results, a requestState that is
+// not a string, an argument beyond a float64 such as 1e400, …) is answered
+// with JSON-RPC -32602 invalid params and HTTP 400, as MCP 2026-07-28
+// requires (basic/patterns/mrtr: malformed inputResponses are invalid
+// params; basic/transports: -32602 is HTTP 400), its message naming the
+// member at fault ("arguments.count: number 1e400 is out of range …"). The
+// SDK's stateless header check refuses such params with -32020, which is
+// rewritten after all of the SDK's transport checks have passed.
 //
 // Sessions are bounded in number (in all and per principal), in calls in
 // flight, in idle time and in how long a call waits for the client's
@@ -165,7 +179,7 @@ type HTTPOptions struct {
 type Handler struct {
 	origin       httpserve.OriginGuard
 	server       *mcp.Server
-	stateless    *statelessHandler
+	stateless    *mcp.StreamableHTTPHandler
 	stateful     *mcp.StreamableHTTPHandler // nil: no sessions
 	max          int
 	slots        chan struct{} // one token per open or opening session
@@ -182,24 +196,25 @@ type Handler struct {
 	freed      chan struct{}  // a session's slot came back (see reclaim)
 }
 
-// HTTPHandler returns [NewHTTPHandler](s, nil): the endpoint every example
-// serves, with the default options (no foreign origin; 10 minutes idle,
-// 1000 sessions, 100 per principal, 16 calls in flight per session).
-func HTTPHandler(s *mcp.Server) *Handler {
-	return NewHTTPHandler(s, nil)
-}
-
 // allowedOriginsOption names the option that allows other origins, for the
 // text of a 403.
 const allowedOriginsOption = "mcpsdk.HTTPOptions.AllowedOrigins"
 
 // NewHTTPHandler returns the Streamable HTTP endpoint for s described at
-// [Handler], with the options of opts (nil: the defaults), and the
-// middleware of [Install] on s. Unless
-// opts.MaxSessions is negative, it adds a receiving and a sending middleware
-// to s (mcp.Server.AddReceivingMiddleware, AddSendingMiddleware) that bound
-// the waits for answers of the handler's own sessions; requests of other
+// [Handler], with the options of opts (nil: the defaults: no foreign
+// origin; 10 minutes idle, 1000 sessions, 100 per principal, 16 calls in
+// flight per session), and the middleware of [Install] on s. It is the
+// one way to build mcpgen's HTTP endpoint for a go-sdk server: serve it with
+// [Serve] (connection bounds, graceful shutdown), or mount it on a server
+// of your own. Unless opts.MaxSessions is negative (a stateless endpoint),
+// it adds a receiving and a sending middleware to s
+// (mcp.Server.AddReceivingMiddleware, AddSendingMiddleware) that bound the
+// waits for answers of the handler's own sessions; requests of other
 // sessions and transports pass through them unchanged.
+//
+// Middleware (authentication, telemetry) wraps the handler: mount
+// middleware(h) on your mux and serve the mux with [Serve], passing h
+// itself too, so that its sessions are closed on shutdown.
 func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	install(s)
 	var o HTTPOptions
@@ -230,7 +245,8 @@ func NewHTTPHandler(s *mcp.Server, opts *HTTPOptions) *Handler {
 	if o.Principal == nil {
 		o.Principal = DefaultPrincipal
 	}
-	h := &Handler{origin: httpserve.NewOriginGuard(allowedOriginsOption, o.AllowedOrigins), server: s, stateless: newStateless(s, httpserve.OriginGuard{}),
+	h := &Handler{origin: httpserve.NewOriginGuard(allowedOriginsOption, o.AllowedOrigins), server: s, stateless: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true}),
 		perPrincipal: o.MaxSessionsPerPrincipal, maxCalls: o.MaxCallsPerSession, answer: o.AnswerTimeout, abandoned: o.AbandonedSessionTimeout,
 		principal: o.Principal, sessions: map[string]*session{}, principals: map[string]int{}, freed: make(chan struct{}, 1)}
 	if o.MaxSessions > 0 {
@@ -255,7 +271,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	httpserve.BodyDeadline(w, r)
 	httpserve.MarkClient(r)
 	if h.stateful == nil {
-		serveStateless(h.stateless.inner, w, r)
+		serveStateless(h.stateless, w, r)
 		return
 	}
 	if id := r.Header.Get(sessionIDHeader); id != "" {
@@ -263,7 +279,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(protocolVersionHeader) >= protocol.VersionMRTR {
-		serveStateless(h.stateless.inner, w, r)
+		serveStateless(h.stateless, w, r)
 		return
 	}
 	head, ok := readHead(w, r)
@@ -274,7 +290,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.openSession(w, r)
 		return
 	}
-	serveStateless(h.stateless.inner, w, r)
+	serveStateless(h.stateless, w, r)
 }
 
 // openSession hands an initialize of a protocol before 2026-07-28 to the
@@ -511,7 +527,7 @@ func (h *Handler) Sessions() int {
 // CloseSessions closes every session the handler holds, ending their open
 // streams; clients that use one afterwards get HTTP 404 (session not found)
 // and must initialize again (MCP 2025-11-25, basic/transports: session
-// management). The handler keeps serving. [ServeHTTP] calls it on shutdown,
+// management). The handler keeps serving. [Serve] calls it on shutdown,
 // so that open GET streams do not hold the server up.
 func (h *Handler) CloseSessions() {
 	h.mu.Lock()
@@ -542,59 +558,6 @@ func legacyInitialize(body []byte) bool {
 		return false
 	}
 	return msg.Params.ProtocolVersion < protocol.VersionMRTR
-}
-
-// statelessHandler is [StatelessHTTPHandler]'s handler.
-type statelessHandler struct {
-	origin httpserve.OriginGuard
-	inner  *mcp.StreamableHTTPHandler
-}
-
-// StatelessHTTPHandler returns a stateless Streamable HTTP handler for s:
-// MCP 2026-07-28 only (basic/transports: Streamable HTTP;
-// basic/patterns/mrtr needs no session or sticky routing). Each request
-// stands alone, so any instance behind a load balancer can answer any retry.
-// An older client reaching it cannot be asked anything (its capabilities
-// came with an initialize that is not kept, and the server cannot send it
-// requests): calls that need input end in a tool error that says so. Prefer
-// [HTTPHandler], which serves both.
-//
-// A tools/call, prompts/get or resources/read whose params do not decode
-// (inputResponses that are not an object of results, a requestState that is
-// not a string, an argument beyond a float64 such as 1e400, …) is answered
-// with JSON-RPC -32602 invalid params and HTTP 400, as MCP 2026-07-28
-// requires (basic/patterns/mrtr: malformed inputResponses are invalid
-// params; basic/transports: -32602 is HTTP 400), its message naming the
-// member at fault ("arguments.count: number 1e400 is out of range …"). The
-// SDK's stateless header check refuses such params with -32020, which is
-// rewritten after all of the SDK's transport checks have passed.
-//
-// A request whose Origin header is neither absent nor the request's own
-// host is refused with HTTP 403 (MCP 2025-11-25, basic/transports: servers
-// MUST validate Origin). To allow other origins, serve
-// [NewHTTPHandler](s, &HTTPOptions{MaxSessions: -1, AllowedOrigins: …}),
-// which is this handler with those origins. It adds the middleware of
-// [Install] to s.
-func StatelessHTTPHandler(s *mcp.Server) http.Handler {
-	install(s)
-	return newStateless(s, httpserve.NewOriginGuard(allowedOriginsOption, nil))
-}
-
-// newStateless returns the stateless handler for s, its requests guarded by
-// origin (a [Handler] guards its own before routing, and passes the zero
-// guard, which allows every origin).
-func newStateless(s *mcp.Server, origin httpserve.OriginGuard) *statelessHandler {
-	return &statelessHandler{origin: origin, inner: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true})}
-}
-
-func (h *statelessHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.origin.Allow(w, r) {
-		return
-	}
-	httpserve.BodyDeadline(w, r)
-	httpserve.MarkClient(r)
-	serveStateless(h.inner, w, r)
 }
 
 // isAnswer reports whether body, the head of a POST, begins a JSON-RPC

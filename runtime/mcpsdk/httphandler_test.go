@@ -59,7 +59,7 @@ func rpcResponse(t *testing.T, b []byte) map[string]any {
 // bodies are untouched.
 func TestHTTPMalformedRetryIsInvalidParams(t *testing.T) {
 	rec := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	args := `"name":"plan_trip","arguments":{"city":"Paris"},` + meta
@@ -107,7 +107,7 @@ func TestMalformedParamsStillPassTheSDKsTransportChecks(t *testing.T) {
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	good := `{"name":"plan_trip","arguments":{"city":"Paris"},` + meta + `}`
 	bad := `{"name":"plan_trip","arguments":{"city":"Paris"},"inputResponses":[1],"requestState":"x",` + meta + `}`
-	for name, h := range map[string]http.Handler{"HTTPHandler": mcpsdk.HTTPHandler(s), "StatelessHTTPHandler": mcpsdk.StatelessHTTPHandler(s)} {
+	for name, h := range map[string]http.Handler{"sessions": mcpsdk.NewHTTPHandler(s, nil), "stateless": mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1})} {
 		srv := httptest.NewServer(h) // on 127.0.0.1: the SDK's DNS-rebinding check is on
 		t.Cleanup(srv.Close)
 		send := func(params, host, contentType string) int {
@@ -140,8 +140,8 @@ func TestMalformedParamsStillPassTheSDKsTransportChecks(t *testing.T) {
 // requestState and no "content" (go-sdk would write "content": null); a
 // complete result keeps its content.
 func TestInputRequiredResultHasNoContent(t *testing.T) {
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}},
-		&fixture.TripRecorder{}, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}},
+		&fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	status, body := post(t, srv.URL, `{"name":"plan_trip","arguments":{"city":"Paris"},`+meta+`}`)

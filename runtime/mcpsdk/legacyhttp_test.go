@@ -89,7 +89,7 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2025-06-18"} {
 		t.Run(version, func(t *testing.T) {
 			trip := &fixture.TripRecorder{}
-			h := mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}))
+			h := mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil)
 			srv := httptest.NewServer(h)
 			t.Cleanup(srv.Close)
 			ctx := context.Background()
@@ -186,7 +186,7 @@ func TestLegacyClientOverHTTP(t *testing.T) {
 // handler is told that the transport is why, not that it declared nothing.
 func TestLegacyClientOverStatelessHTTPIsToldWhy(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.StatelessHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), &mcpsdk.HTTPOptions{MaxSessions: -1}))
 	t.Cleanup(srv.Close)
 	cs, err := legacyHTTP(t, srv.URL, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
 	require.NoError(t, err)
@@ -266,7 +266,7 @@ func TestSessionOnStoppedInstance(t *testing.T) {
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	start := func(ln net.Listener) *httptest.Server {
-		srv := httptest.NewUnstartedServer(mcpsdk.HTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})))
+		srv := httptest.NewUnstartedServer(mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil))
 		srv.Listener.Close()
 		srv.Listener = ln
 		srv.Start()
@@ -354,15 +354,15 @@ func TestThousandIdleSessions(t *testing.T) {
 	require.Eventually(t, func() bool { return h.Sessions() == 0 }, 5*time.Second, 20*time.Millisecond)
 }
 
-// ServeHTTP shuts down at once, with nil, while an older client's session
+// Serve shuts down at once, with nil, while an older client's session
 // holds a GET stream open: the sessions are closed first.
-func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
+func TestServeShutdownWithOpenSession(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addrc := make(chan net.Addr, 1)
 	errc := make(chan error, 1)
-	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
-	go func() { errc <- mcpsdk.ServeHTTP(ctx, "127.0.0.1:0", s, func(a net.Addr) { addrc <- a }) }()
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil)
+	go func() { errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, nil, func(a net.Addr) { addrc <- a }) }()
 	url := "http://" + (<-addrc).String() + "/mcp"
 	cs, err := legacyHTTP(t, url, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
 	require.NoError(t, err)
@@ -376,7 +376,7 @@ func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
 		require.NoError(t, err)
 		assert.Less(t, time.Since(began), 3*time.Second)
 	case <-time.After(10 * time.Second):
-		t.Fatal("ServeHTTP did not return")
+		t.Fatal("Serve did not return")
 	}
 }
 
@@ -385,7 +385,7 @@ func TestServeHTTPShutdownWithOpenSession(t *testing.T) {
 // ends the call: no branch runs, and the handler returns at once.
 func TestLegacyCancelledCallRunsNothing(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	asked := make(chan struct{}, 4)
 	release := make(chan struct{})
@@ -422,7 +422,7 @@ func TestLegacyCancelledCallRunsNothing(t *testing.T) {
 // against the schema) and answers with an error instead.
 func TestLegacyAnswersJudgedByTheFlow(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	paris := &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}}
@@ -464,7 +464,7 @@ func TestLegacyAnswersJudgedByTheFlow(t *testing.T) {
 // says why, not at AnswerTimeout; nothing runs.
 func TestLegacyOversizedAnswerEndsTheCall(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	huge := strings.Repeat("a", int(mcp.DefaultMaxRequestBodyBytes)+10)
 	cs, err := legacyHTTPRequests(t, srv.URL, "2025-11-25", func(*mcp.ElicitRequest) *mcp.ElicitResult {

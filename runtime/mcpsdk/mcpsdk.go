@@ -3,6 +3,10 @@
 // them over Streamable HTTP (stateless for 2026-07-28, with sessions for older
 // clients) or stdio.
 //
+// One way to serve each transport: over HTTP, [NewHTTPHandler] builds the
+// endpoint and [Serve] serves it (alone at /mcp, or on your mux with your
+// middleware and routes); over stdio, [ServeStdio].
+//
 // It translates between the SDK's requests and results and protocol.Request
 // and runtime.Response; the flow itself lives in package runtime.
 package mcpsdk
@@ -118,8 +122,8 @@ func checkFlows(fn string, flows []*runtime.Flow) {
 //
 // The handler needs the middleware [Install] adds to the *mcp.Server that
 // serves it (input-required results without "content": null, a session
-// client's answers judged by the flow). [AddTool], [AddTools], [HTTPHandler],
-// [NewHTTPHandler], [StatelessHTTPHandler] and [ServeStdio] install it on their server, so a server
+// client's answers judged by the flow). [AddTool], [AddTools],
+// [NewHTTPHandler] and [ServeStdio] install it on their server, so a server
 // served through this package has it; a server served otherwise (go-sdk's
 // own mcp.NewStreamableHTTPHandler, a transport of yours) must call Install
 // once. A call that reaches the handler on a server without it is answered
@@ -296,7 +300,8 @@ func request[P mcp.Params](ctx context.Context, opts *Options, method string, re
 			// capabilities: this client's own initialize was not kept.
 			r.Unaskable = "this protocol " + v + " client reached the server over stateless HTTP, which keeps no session: " +
 				"the server does not know what it declared at initialize and cannot send it elicitation/create " +
-				"(serve it with mcpsdk.HTTPHandler, which keeps sessions for such clients, or connect with protocol " + protocol.VersionMRTR + ")"
+				"(serve it with mcpsdk.NewHTTPHandler and a MaxSessions that is not negative: it keeps sessions for such clients; " +
+				"or connect with protocol " + protocol.VersionMRTR + ")"
 		}
 	}
 	// ClientCapabilities decodes the request's _meta on each access: the
@@ -389,12 +394,25 @@ func protocolError(err error) error {
 	return je
 }
 
-// ServeHTTP serves s at path /mcp on addr with [HTTPHandler] until ctx is
-// done, then shuts down gracefully: it closes the sessions of older clients
-// (ending their open streams) and gives open requests 5 seconds. If ready
-// is non-nil it receives the bound address (useful with port 0). It returns
-// the listen or serve error, or the shutdown error when requests were still
-// open after the grace period; nil after a clean shutdown.
+// Serve serves routes on addr until ctx is done, then shuts down
+// gracefully: it closes h's sessions of older clients (ending their open
+// streams) and gives open requests 5 seconds. h is the endpoint, built by
+// [NewHTTPHandler]; routes is the whole server: nil serves h alone at /mcp,
+// and an http.ServeMux of yours serves h where you mounted it (behind your
+// middleware, such as go-sdk's auth.RequireBearerToken, whose
+// TokenInfo.UserID then becomes each request's principal,
+// [DefaultPrincipal]) with your own routes beside it (a URL-mode page, a
+// sign-in, a health check), every one of them under the bounds below:
+//
+//	h := mcpsdk.NewHTTPHandler(s, nil)
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", auth(h))
+//	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+//	err := mcpsdk.Serve(ctx, "127.0.0.1:8080", h, mux, nil)
+//
+// If ready is non-nil it receives the bound address (useful with port 0).
+// It returns the listen or serve error, or the shutdown error when requests
+// were still open after the grace period; nil after a clean shutdown.
 //
 // Connections are bounded by default: headers must arrive within 10 s
 // (ReadHeaderTimeout) and fit in 64 KiB (MaxHeaderBytes), a keep-alive
@@ -406,39 +424,7 @@ func protocolError(err error) error {
 // to run your own *http.Server instead, with its timeouts and limits; its
 // Handler is replaced, and the 30 s body deadline still applies. A
 // ReadTimeout or WriteTimeout on it cuts older clients' streams.
-func ServeHTTP(ctx context.Context, addr string, s *mcp.Server, ready func(net.Addr), srv ...*http.Server) error {
-	return ServeHTTPWith(ctx, addr, s, nil, ready, srv...)
-}
-
-// ServeHTTPWith is [ServeHTTP] with middleware around the endpoint: it serves
-// middleware([HTTPHandler](s)) at /mcp, for example go-sdk's
-// auth.RequireBearerToken(verifier, opts), whose TokenInfo.UserID then
-// becomes each request's principal ([DefaultPrincipal]). A nil middleware
-// serves the endpoint as it is.
-func ServeHTTPWith(ctx context.Context, addr string, s *mcp.Server, middleware func(http.Handler) http.Handler, ready func(net.Addr), srv ...*http.Server) error {
-	h := HTTPHandler(s)
-	var endpoint http.Handler = h
-	if middleware != nil {
-		endpoint = middleware(h)
-	}
-	return ServeHandler(ctx, addr, h, httpserve.At(endpoint), ready, srv...)
-}
-
-// ServeHandler serves routes on addr until ctx is done, with the same
-// connection bounds, shutdown and errors as [ServeHTTP], and closes h's
-// sessions on shutdown. routes is the whole server: typically an
-// http.ServeMux on which you mounted h (behind your middleware) at /mcp and
-// your own routes beside it (a URL-mode page, a sign-in, a health check),
-// every one of them under those bounds; nil serves h alone at /mcp. h is
-// the endpoint built with [NewHTTPHandler] and your own [HTTPOptions]
-// (allowed origins, session bounds), or [HTTPHandler]:
-//
-//	h := mcpsdk.HTTPHandler(s)
-//	mux := http.NewServeMux()
-//	mux.Handle("/mcp", auth(h))
-//	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-//	err := mcpsdk.ServeHandler(ctx, "127.0.0.1:8080", h, mux, nil)
-func ServeHandler(ctx context.Context, addr string, h *Handler, routes http.Handler, ready func(net.Addr), srv ...*http.Server) error {
+func Serve(ctx context.Context, addr string, h *Handler, routes http.Handler, ready func(net.Addr), srv ...*http.Server) error {
 	if routes == nil {
 		routes = httpserve.At(h)
 	}

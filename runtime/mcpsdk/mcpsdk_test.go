@@ -131,7 +131,7 @@ func TestConcurrentFlowsBehindRoundRobin(t *testing.T) {
 		recs[i] = &fixture.TripRecorder{}
 		opts := &mcpsdk.Options{Flow: runtime.Options{Keys: keys,
 			OnReject: func(context.Context, runtime.Rejection) { rejects.Add(1) }}}
-		h := mcpsdk.HTTPHandler(server(opts, recs[i], &fixture.PicksRecorder{}))
+		h := mcpsdk.NewHTTPHandler(server(opts, recs[i], &fixture.PicksRecorder{}), nil)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			hits[i].Add(1)
 			h.ServeHTTP(w, r)
@@ -233,7 +233,7 @@ func TestBearerPrincipalIsBound(t *testing.T) {
 			reasons = append(reasons, r.Reason)
 			mu.Unlock()
 		}}}
-	h := auth.RequireBearerToken(verify, nil)(mcpsdk.HTTPHandler(server(opts, rec, &fixture.PicksRecorder{})))
+	h := auth.RequireBearerToken(verify, nil)(mcpsdk.NewHTTPHandler(server(opts, rec, &fixture.PicksRecorder{}), nil))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	as := func(token string) *http.Client {
@@ -274,7 +274,7 @@ func TestAuthenticatedRequestWithoutUserIDIsRefused(t *testing.T) {
 	serve := func(principal func(context.Context, *mcp.RequestExtra) string) (string, *fixture.TripRecorder) {
 		rec := &fixture.TripRecorder{}
 		opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}, Principal: principal}
-		srv := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcpsdk.HTTPHandler(server(opts, rec, &fixture.PicksRecorder{}))))
+		srv := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcpsdk.NewHTTPHandler(server(opts, rec, &fixture.PicksRecorder{}), nil)))
 		t.Cleanup(srv.Close)
 		return srv.URL, rec
 	}
@@ -310,7 +310,7 @@ func TestMissingCapabilityPolicies(t *testing.T) {
 	for _, policy := range []runtime.CapabilityPolicy{runtime.ToolErrorOnMissingCapability, runtime.ProtocolErrorOnMissingCapability} {
 		rec := &fixture.TripRecorder{}
 		opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing(), MissingCapability: policy}}
-		srv := httptest.NewServer(mcpsdk.HTTPHandler(server(opts, rec, &fixture.PicksRecorder{})))
+		srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(opts, rec, &fixture.PicksRecorder{}), nil))
 		t.Cleanup(srv.Close)
 		res, err := callTrip(connect(t, srv.URL, false, nil), map[string]any{"city": "Paris"}, nil, "")
 		if policy == runtime.ToolErrorOnMissingCapability {
@@ -329,7 +329,7 @@ func TestMissingCapabilityPolicies(t *testing.T) {
 
 func TestTamperedStateOverHTTP(t *testing.T) {
 	rec := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{}), nil))
 	t.Cleanup(srv.Close)
 	cs := connect(t, srv.URL, true, nil)
 	first, err := callTrip(cs, map[string]any{"city": "Paris"}, nil, "")
@@ -469,10 +469,10 @@ func TestLegacyBadAnswerIsAskedAgainOnTheCall(t *testing.T) {
 	}
 }
 
-// ServeHTTPWith serves the endpoint behind the middleware it is given: a
+// Serve serves the endpoint behind the middleware it was mounted with: a
 // request without a valid bearer token is HTTP 401, one with it completes a
 // flow (TestBearerPrincipalIsBound shows the token's user bound as principal).
-func TestServeHTTPWithMiddleware(t *testing.T) {
+func TestServeWithMiddleware(t *testing.T) {
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if token != "alice-token" {
 			return nil, auth.ErrInvalidToken
@@ -485,8 +485,11 @@ func TestServeHTTPWithMiddleware(t *testing.T) {
 	errc := make(chan error, 1)
 	rec := &fixture.TripRecorder{}
 	s := server(&mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}, rec, &fixture.PicksRecorder{})
+	h := mcpsdk.NewHTTPHandler(s, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", auth.RequireBearerToken(verify, nil)(h))
 	go func() {
-		errc <- mcpsdk.ServeHTTPWith(ctx, "127.0.0.1:0", s, auth.RequireBearerToken(verify, nil), func(a net.Addr) { addrc <- a })
+		errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, mux, func(a net.Addr) { addrc <- a })
 	}()
 	url := "http://" + (<-addrc).String() + "/mcp"
 

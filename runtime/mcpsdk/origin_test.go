@@ -80,9 +80,9 @@ func (o originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestOriginIsValidated(t *testing.T) {
 	s := server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{})
 	for name, h := range map[string]http.Handler{
-		"HTTPHandler":          mcpsdk.HTTPHandler(s),
-		"StatelessHTTPHandler": mcpsdk.StatelessHTTPHandler(s),
-		"listed":               mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{AllowedOrigins: []string{"https://app.example"}}),
+		"sessions":  mcpsdk.NewHTTPHandler(s, nil),
+		"stateless": mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1}),
+		"listed":    mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{AllowedOrigins: []string{"https://app.example"}}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := httptest.NewServer(h)
@@ -139,7 +139,7 @@ func TestOriginIsValidated(t *testing.T) {
 // Every request of an open session is guarded too: POST, the GET of its
 // event stream and DELETE; the refused DELETE leaves the session open.
 func TestOriginIsValidatedOnSessionRequests(t *testing.T) {
-	h := mcpsdk.HTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}))
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(initialize2025))
@@ -185,9 +185,9 @@ func TestAllowedOriginsMustBeOrigins(t *testing.T) {
 	})
 }
 
-// ServeHandler serves a handler built with its own options: a listed origin
+// Serve serves a handler built with its own options: a listed origin
 // is served, a foreign one refused.
-func TestServeHandlerKeepsOptions(t *testing.T) {
+func TestServeKeepsOptions(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}),
@@ -195,7 +195,7 @@ func TestServeHandlerKeepsOptions(t *testing.T) {
 	addrc := make(chan string, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- mcpsdk.ServeHandler(ctx, "127.0.0.1:0", h, nil, func(a net.Addr) { addrc <- a.String() })
+		errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, nil, func(a net.Addr) { addrc <- a.String() })
 	}()
 	url := "http://" + <-addrc + "/mcp"
 	status, body := send(t, http.MethodPost, url, toolsList2026, with(headers2026, "Origin", "https://app.example"))

@@ -23,10 +23,9 @@ var installed sync.Map
 // writes a tools/call's input-required result without go-sdk's "content":
 // null (MCP 2026-07-28, basic/patterns/mrtr), and a sending one that hands
 // a session client's answer to elicitation/create to the flow as the client
-// sent it. [AddTool], [AddTools], [HTTPHandler], [NewHTTPHandler],
-// [StatelessHTTPHandler] and [ServeStdio] call it; call it yourself on a server that registers tools
-// from Tool and is served otherwise (go-sdk's own HTTP handler or
-// transports). A tools/call of Tool's handler on a server without it is a
+// sent it. [AddTool], [AddTools], [NewHTTPHandler] and [ServeStdio] call
+// it; call it yourself on a server that registers tools from Tool and is
+// served otherwise (go-sdk's own HTTP handler or transports). A tools/call of Tool's handler on a server without it is a
 // JSON-RPC error naming Install.
 func Install(s *mcp.Server) { install(s) }
 
@@ -51,7 +50,7 @@ func installedOn(ctx context.Context) bool { return ctx.Value(installedKey{}) !=
 func notInstalled(tool string) error {
 	return &jsonrpc.Error{Code: protocol.CodeInternalError, Message: "mcpgen: the tool " + strconv.Quote(tool) +
 		" comes from mcpsdk.Tool, and its server lacks mcpgen's middleware: call mcpsdk.Install(s) once on the *mcp.Server " +
-		"that serves it (mcpsdk.AddTool, AddTools, HTTPHandler and ServeStdio do it for you)"}
+		"that serves it (mcpsdk.AddTool, AddTools, NewHTTPHandler and ServeStdio do it for you)"}
 }
 
 // shapeResults writes a tools/call's input-required result without the

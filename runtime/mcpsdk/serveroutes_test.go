@@ -14,19 +14,19 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 )
 
-// ServeHandler with routes of one's own: the endpoint where it was mounted,
+// Serve with routes of one's own: the endpoint where it was mounted,
 // the added route beside it, nothing else; a clean shutdown.
-func TestServeHandlerServesRoutes(t *testing.T) {
+func TestServeServesRoutes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := mcpsdk.HTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}))
+	h := mcpsdk.NewHTTPHandler(server(keys(), &fixture.TripRecorder{}, &fixture.PicksRecorder{}), nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
 	addrc := make(chan string, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- mcpsdk.ServeHandler(ctx, "127.0.0.1:0", h, mux, func(a net.Addr) { addrc <- a.String() })
+		errc <- mcpsdk.Serve(ctx, "127.0.0.1:0", h, mux, func(a net.Addr) { addrc <- a.String() })
 	}()
 	base := "http://" + <-addrc
 	status, body := send(t, http.MethodPost, base+"/mcp", toolsList2026, headers2026)

@@ -23,7 +23,7 @@ func instance(t *testing.T, name string) (*httptest.Server, *mcpsdk.Handler) {
 	require.NoError(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, &mcp.ServerOptions{GetSessionID: ids})
 	mcpsdk.AddTool(s, fixture.NewTripFlow(&fixture.TripRecorder{}), keys())
-	h := mcpsdk.HTTPHandler(s)
+	h := mcpsdk.NewHTTPHandler(s, nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, h

@@ -284,7 +284,7 @@ func blockingElicitor(t testing.TB, url string, hc *http.Client) (cs *mcp.Client
 // waiting, its branch does not run, and the session is gone.
 func TestDeleteAnswersAtOnceWithAQuestionPending(t *testing.T) {
 	trip := &fixture.TripRecorder{}
-	h := mcpsdk.HTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}))
+	h := mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	cs, asked, _ := blockingElicitor(t, srv.URL, nil)

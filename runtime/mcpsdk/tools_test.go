@@ -67,7 +67,7 @@ func TestAddTools(t *testing.T) {
 	trip := &fixture.TripRecorder{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
 	mcpsdk.AddTools(s, fixtureFlows(trip), opts)
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	cs := connect(t, srv.URL, true, nil)
 	assert.Equal(t, []string{"order_pizza", "pick_seats", "plan_trip", "quote", "ship"}, toolNames(t, cs))
@@ -152,14 +152,14 @@ func TestToolOnAServersOwnPath(t *testing.T) {
 
 // A server whose tools come from Tool and that is served by this package's
 // endpoint, or over stdio by ServeStdio, needs no Install: those install
-// it. Here HTTPHandler, and a 2025-11-25 session client's rounds on its
+// it. Here NewHTTPHandler, and a 2025-11-25 session client's rounds on its
 // call.
 func TestToolServedByHTTPHandlerNeedsNoInstall(t *testing.T) {
 	opts := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	trip := &fixture.TripRecorder{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
 	s.AddTool(mcpsdk.Tool(fixture.NewTripFlow(trip), opts))
-	srv := httptest.NewServer(mcpsdk.HTTPHandler(s))
+	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	res, err := callTrip(connect(t, srv.URL, true, nil), map[string]any{"city": "Paris"}, nil, "")
 	require.NoError(t, err)

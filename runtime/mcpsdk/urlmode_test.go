@@ -49,7 +49,7 @@ func urlServer(t *testing.T) (endpoint string, o *runtime.Options) {
 			}
 			return &runtime.Response{Result: runtime.Textf("imported with a key of %d characters", len(q.Key))}, nil
 		})
-	mux.Handle("/mcp", mcpsdk.HTTPHandler(s))
+	mux.Handle("/mcp", mcpsdk.NewHTTPHandler(s, nil))
 	mux.Handle("/elicit/", page.Handler(&opts.Flow, page.Options{Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
 		u := r.Header.Get("X-Test-User")
 		if u == "" {
@@ -134,7 +134,7 @@ func TestURLModeNeedsTheCapability(t *testing.T) {
 func TestURLModeLegacySessionHearsCompletion(t *testing.T) {
 	endpoint, o := urlServer(t)
 	waits := pagetest.NewWaiting(runtime.NewMemoryStore())
-	o.Store = waits
+	o.PageStore = waits
 	var mu sync.Mutex
 	var asked, completed []string
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{Capabilities: urlCaps,

@@ -11,7 +11,7 @@
 //	defer otelenv.Stop(shutdown, func(err error) { log.Warn("telemetry shutdown", "err", err) })
 //	…
 //	otelenv.Instrument(s, &opts.Flow) // before the tools are added
-//	handler := otelenv.HTTP(nil)(mcpsdk.HTTPHandler(s))
+//	handler := otelenv.HTTP(nil)(mcpsdk.NewHTTPHandler(s, nil))
 //
 // It is off unless the operator sets OTEL_TRACES_EXPORTER or
 // OTEL_METRICS_EXPORTER (OpenTelemetry SDK environment variables,
@@ -156,9 +156,14 @@ func Instrument(s *mcp.Server, o *runtime.Options) {
 
 // HTTP returns middleware that puts otelhttp (a SERVER span and the HTTP
 // server metrics per request, with the global providers) around next (nil:
-// none) when [Start] turned telemetry on, and next itself otherwise.
+// none) when [Start] turned telemetry on, and next itself otherwise (nil
+// next: the handler it is given, unchanged). Mount what it returns on the
+// mux that mcpsdk.Serve serves: mux.Handle("/mcp", otelenv.HTTP(auth)(h)).
 func HTTP(next func(http.Handler) http.Handler) func(http.Handler) http.Handler {
 	if !on.Load() {
+		if next == nil {
+			return func(h http.Handler) http.Handler { return h }
+		}
 		return next
 	}
 	return func(h http.Handler) http.Handler {

@@ -42,7 +42,8 @@ func TestOffUnlessSet(t *testing.T) {
 			assert.Nil(t, o.OnEnd, "no hook")
 			assert.Nil(t, o.TraceContext, "no hook")
 			assert.Nil(t, o.Store, "the store is not wrapped")
-			assert.Nil(t, HTTP(nil), "no middleware")
+			h := http.NewServeMux()
+			assert.Same(t, h, HTTP(nil)(h), "no middleware: the handler itself")
 		})
 	}
 }
@@ -106,7 +107,7 @@ func TestPrometheus(t *testing.T) {
 	require.NotNil(t, o.OnEnd)
 	require.NotNil(t, o.Store, "the store is timed")
 	mcpsdk.AddTool(s, bookflight.NewBookFlightArgsFlow(booker{}), &mcpsdk.Options{Flow: o})
-	srv := httptest.NewServer(HTTP(nil)(mcpsdk.HTTPHandler(s)))
+	srv := httptest.NewServer(HTTP(nil)(mcpsdk.NewHTTPHandler(s, nil)))
 	defer srv.Close()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

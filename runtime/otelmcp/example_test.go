@@ -22,6 +22,8 @@ func ExampleInstrument() {
 	mo := &mcpsdk.Options{Flow: runtime.Options{Keys: runtime.EphemeralKeyRing()}}
 	otelmcp.Instrument(s, &mo.Flow, nil) // before AddTool's first call is served
 	mcpsdk.AddTool(s, flow, mo)
-	_ = mcpsdk.ServeHTTPWith(context.Background(), "127.0.0.1:8080", s,
-		func(h http.Handler) http.Handler { return otelhttp.NewHandler(h, "mcp") }, nil)
+	h := mcpsdk.NewHTTPHandler(s, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", otelhttp.NewHandler(h, "mcp"))
+	_ = mcpsdk.Serve(context.Background(), "127.0.0.1:8080", h, mux, nil)
 }

@@ -171,11 +171,11 @@ func New(cfg *Config) *Telemetry {
 
 // Hooks sets o's tracing and metrics hooks: OnEnd (the mcpgen attributes
 // on the request's span, and the counters), TraceContext (replaced: the
-// request's span context sealed into the next round's state), and Store,
-// timed by
-// [Telemetry.Store] (o.FlowStore(): the process's in-memory store when o
-// has none). An OnEnd o already had is still called, first. Call it once,
-// before o serves.
+// request's span context sealed into the next round's state), Store, timed
+// by [Telemetry.Store] (o.FlowStore(): the process's in-memory store when o
+// has none), and PageStore, timed by [Telemetry.PageStore]
+// (o.FlowPageStore()). An OnEnd o already had is still called, first. Call
+// it once, before o serves.
 func (t *Telemetry) Hooks(o *runtime.Options) {
 	prev := o.OnEnd
 	o.OnEnd = func(ctx context.Context, ev runtime.Event) {
@@ -185,6 +185,9 @@ func (t *Telemetry) Hooks(o *runtime.Options) {
 		t.end(ctx, ev)
 	}
 	o.TraceContext = traceparent
+	if _, timed := o.PageStore.(*pageStore); !timed {
+		o.PageStore = t.PageStore(o.FlowPageStore())
+	}
 	if _, timed := o.Store.(*store); !timed {
 		o.Store = t.Store(o.FlowStore())
 	}

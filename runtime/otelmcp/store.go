@@ -20,8 +20,21 @@ import (
 // error. [Telemetry.Hooks] wraps the options' store with it.
 func (t *Telemetry) Store(s runtime.Store) runtime.Store { return &store{s: s, t: t} }
 
+// PageStore returns s with every method timed into mcpgen.store.duration,
+// as [Telemetry.Store] times a flow store's (the operations put_page,
+// page, complete_page and delete_page). [Telemetry.Hooks] wraps the
+// options' page store with it.
+func (t *Telemetry) PageStore(s runtime.PageStore) runtime.PageStore {
+	return &pageStore{s: s, t: t}
+}
+
 type store struct {
 	s runtime.Store
+	t *Telemetry
+}
+
+type pageStore struct {
+	s runtime.PageStore
 	t *Telemetry
 }
 
@@ -41,13 +54,25 @@ var (
 // time records the duration of the operation op that began at start and
 // ended in err.
 func (s *store) time(ctx context.Context, op metric.MeasurementOption, start time.Time, err error) {
+	s.t.timeStore(ctx, op, start, err)
+}
+
+// time records the duration of the page operation op, as store.time does.
+func (s *pageStore) time(ctx context.Context, op metric.MeasurementOption, start time.Time, err error) {
+	s.t.timeStore(ctx, op, start, err)
+}
+
+// timeStore records into mcpgen.store.duration the duration of the store
+// operation op that began at start and ended in err: "error" when err is
+// a failure, not one of the stores' sentinel answers.
+func (t *Telemetry) timeStore(ctx context.Context, op metric.MeasurementOption, start time.Time, err error) {
 	d := time.Since(start).Seconds()
 	if err == nil || errors.Is(err, runtime.ErrClaimed) || errors.Is(err, runtime.ErrClaimLost) || errors.Is(err, runtime.ErrEpoch) ||
 		errors.Is(err, runtime.ErrNoPage) || errors.Is(err, runtime.ErrPageCompleted) || errors.Is(err, runtime.ErrPageExists) {
-		s.t.storeTimes.Record(ctx, d, op)
+		t.storeTimes.Record(ctx, d, op)
 		return
 	}
-	s.t.storeTimes.Record(ctx, d, op, metric.WithAttributes(failed))
+	t.storeTimes.Record(ctx, d, op, metric.WithAttributes(failed))
 }
 
 func (s *store) Epoch(ctx context.Context, flow string) (string, error) {
@@ -99,28 +124,28 @@ func (s *store) Release(ctx context.Context, flow, token string) error {
 	return err
 }
 
-func (s *store) PutPage(ctx context.Context, id string, record []byte, expires time.Time) error {
+func (s *pageStore) PutPage(ctx context.Context, id string, record []byte, expires time.Time) error {
 	start := time.Now()
 	err := s.s.PutPage(ctx, id, record, expires)
 	s.time(ctx, opPutPage, start, err)
 	return err
 }
 
-func (s *store) Page(ctx context.Context, id string) (record, answer []byte, err error) {
+func (s *pageStore) Page(ctx context.Context, id string) (record, answer []byte, err error) {
 	start := time.Now()
 	record, answer, err = s.s.Page(ctx, id)
 	s.time(ctx, opPage, start, err)
 	return record, answer, err
 }
 
-func (s *store) CompletePage(ctx context.Context, id string, answer []byte) error {
+func (s *pageStore) CompletePage(ctx context.Context, id string, answer []byte) error {
 	start := time.Now()
 	err := s.s.CompletePage(ctx, id, answer)
 	s.time(ctx, opCompletePage, start, err)
 	return err
 }
 
-func (s *store) DeletePage(ctx context.Context, id string) error {
+func (s *pageStore) DeletePage(ctx context.Context, id string) error {
 	start := time.Now()
 	err := s.s.DeletePage(ctx, id)
 	s.time(ctx, opDeletePage, start, err)

@@ -79,3 +79,50 @@ func TestStoreCountsClaimsAndTimesOperations(t *testing.T) {
 	assert.EqualValues(t, 5, claimTimes)
 	assert.EqualValues(t, 1, failedClaims, "only the store's failure is an error")
 }
+
+// Hooks times the options' page store as well as their flow store: with
+// neither set, both are the process's in-memory store, each wrapped once,
+// and a page's operations are timed by name, a sentinel answer
+// (ErrNoPage) not counted as a failure.
+func TestHooksTimesThePageStore(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	tel := otelmcp.New(&otelmcp.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	ctx := context.Background()
+	var o runtime.Options
+	tel.Hooks(&o)
+	require.NotNil(t, o.Store)
+	require.NotNil(t, o.PageStore)
+	pages := o.PageStore
+	tel.Hooks(&o)
+	require.Same(t, pages, o.PageStore, "a second Hooks wraps nothing again")
+
+	const id = "BBBBBBBBBBBBBBBBBBBBBB"
+	require.NoError(t, o.FlowPageStore().PutPage(ctx, id, []byte("record"), time.Now().Add(time.Minute)))
+	require.NoError(t, o.FlowPageStore().CompletePage(ctx, id, []byte("answer")))
+	rec, answer, err := o.FlowPageStore().Page(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, "record", string(rec))
+	assert.Equal(t, "answer", string(answer))
+	require.NoError(t, o.FlowPageStore().DeletePage(ctx, id))
+	_, _, err = o.FlowPageStore().Page(ctx, id)
+	require.ErrorIs(t, err, runtime.ErrNoPage)
+
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, reader.Collect(ctx, &rm))
+	times, failed := map[string]uint64{}, uint64(0)
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if d, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcpgen.store.duration" {
+				for _, p := range d.DataPoints {
+					op, _ := p.Attributes.Value("mcpgen.store.operation")
+					times[op.AsString()] += p.Count
+					if p.Attributes.HasValue(attribute.Key("error.type")) {
+						failed += p.Count
+					}
+				}
+			}
+		}
+	}
+	assert.Equal(t, map[string]uint64{"put_page": 1, "complete_page": 1, "page": 2, "delete_page": 1}, times)
+	assert.Zero(t, failed, "ErrNoPage is an answer, not a failure")
+}

@@ -5,7 +5,7 @@
 //
 // A question struct with the directive //mcpgen:question url is asked with
 // runtime.Ask like any question. The engine stores a sealed record of the
-// page under an opaque random id in the flow store (runtime.Options.Store,
+// page under an opaque random id in the page store (runtime.Options.PageStore,
 // shared by every instance) and sends the client an elicitation/create in
 // URL mode whose url is runtime.Options.PageURL followed by that id, and
 // nothing else. [Handler], mounted at that URL on every instance:
@@ -73,7 +73,7 @@ type Options struct {
 const MaxFormBytes = 64 << 10
 
 // Handler returns the handler of the pages of URL-mode questions, to mount
-// where o.PageURL points (every instance, the same o.Keys and o.Store as the
+// where o.PageURL points (every instance, the same o.Keys and page store as the
 // flows'): GET shows a page's form, POST completes it. The page id is the
 // last element of the request's path. It panics when o or o.Keys or
 // p.Identify is missing, as http.Handle does on a nil handler.

@@ -34,8 +34,8 @@ type env struct {
 	o     *runtime.Options
 	srv   *httptest.Server
 	store *runtime.MemoryStore
-	// waits is the store as the flows see it (Options.Store), which tells
-	// which requests are waiting for a page.
+	// waits is the page store as the flows see it (Options.PageStore),
+	// which tells which requests are waiting for a page.
 	waits *pagetest.Waiting
 	// checks counts AskOptions.Check calls; refuse, when set, is its error.
 	checks   atomic.Int32
@@ -62,6 +62,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// flowsOnly is e.store as a flow store alone: the engine and the page
+// reach pages through Options.PageStore only.
+type flowsOnly struct{ runtime.Store }
+
 func newEnv(t *testing.T) *env {
 	e := &env{t: t, store: runtime.NewMemoryStore()}
 	mux := http.NewServeMux()
@@ -69,7 +73,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.srv.Close)
 	logger := slog.New(slog.NewJSONHandler(&e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e.waits = pagetest.NewWaiting(e.store)
-	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: e.waits, PageURL: e.srv.URL + "/elicit/",
+	e.o = &runtime.Options{Keys: runtime.EphemeralKeyRing(), Store: flowsOnly{e.store}, PageStore: e.waits, PageURL: e.srv.URL + "/elicit/",
 		PageWait: 50 * time.Millisecond, Logger: logger}
 	mux.Handle("/elicit/", page.Handler(e.o, page.Options{Title: "Test", Logger: logger, Identify: func(w http.ResponseWriter, r *http.Request) (string, bool) {
 		u := r.Header.Get("X-Test-User")
@@ -597,9 +601,9 @@ func TestPageRefusesRunTimeRules(t *testing.T) {
 	assert.Zero(t, e.store.Len(), "no page was stored")
 }
 
-// keysOnB is the store of a second instance: the same store behind another
-// value, so that its page count is its own.
-type keysOnB struct{ runtime.Store }
+// keysOnB is the page store of a second instance: the same store behind
+// another value, so that its page count is its own.
+type keysOnB struct{ runtime.PageStore }
 
 // Behind a load balancer the instance that asked for a page is often not
 // the one that completes the call: a page deleted there counts no more here,
@@ -610,7 +614,7 @@ func TestPagesCompletedOnAnotherInstanceCountNoMore(t *testing.T) {
 	now := time.Now()
 	e.o.Now = func() time.Time { return now } // both instances' clock
 	a, b := e.o, *e.o
-	b.Store = &keysOnB{e.store}
+	b.PageStore = &keysOnB{e.store}
 	for i := range 7 {
 		e.o = a
 		r, err := e.call("alice", "", "", nil)
@@ -691,7 +695,7 @@ func TestPagesOfEndedOrChangedQuestionsAreDropped(t *testing.T) {
 
 // slowPut holds the first PutPage until release is closed.
 type slowPut struct {
-	runtime.Store
+	runtime.PageStore
 	held    atomic.Bool
 	arrived chan struct{}
 	release chan struct{}
@@ -702,7 +706,7 @@ func (s *slowPut) PutPage(ctx context.Context, id string, record []byte, expires
 		close(s.arrived)
 		<-s.release
 	}
-	return s.Store.PutPage(ctx, id, record, expires)
+	return s.PageStore.PutPage(ctx, id, record, expires)
 }
 
 // A page counted but not yet in the store (its call still writing it) is
@@ -711,8 +715,8 @@ func (s *slowPut) PutPage(ctx context.Context, id string, record []byte, expires
 func TestPageOnItsWayCounts(t *testing.T) {
 	e := newEnv(t)
 	e.o.MaxPagesPerPrincipal = 1
-	slow := &slowPut{Store: e.store, arrived: make(chan struct{}), release: make(chan struct{})}
-	e.o.Store = slow
+	slow := &slowPut{PageStore: e.store, arrived: make(chan struct{}), release: make(chan struct{})}
+	e.o.PageStore = slow
 	first := make(chan *runtime.Response, 1)
 	go func() {
 		r, err := e.call("alice", "", "", nil)

@@ -58,7 +58,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // signed-in user and the question it asks.
 type pageRequest struct {
 	id        string
-	store     runtime.Store // the store the page was read from
+	store     runtime.PageStore // the page store the page was read from
 	rec       *urlmode.Record
 	answered  bool // the page was completed
 	principal string
@@ -96,7 +96,7 @@ func (h *handler) open(w http.ResponseWriter, r *http.Request) (*pageRequest, bo
 		h.refuse(r, w, http.StatusNotFound, "Link not valid", notFound, "malformed id")
 		return nil, false
 	}
-	store := h.o.FlowStore()
+	store := h.o.FlowPageStore()
 	sealed, answer, err := store.Page(r.Context(), id)
 	switch {
 	case errors.Is(err, runtime.ErrNoPage):

@@ -23,10 +23,11 @@ const (
 // OptionsFromEnv returns the [runtime.Options] a server reads from its
 // environment, the one place examples take them from: Keys from
 // MCPGEN_STATE_KEYS ([runtime.KeyRingFromEnvOrEphemeral]: a random key when
-// unset) and Store from MCPGEN_REDIS_URL ([FromEnv], which connects and
-// checks the server's configuration; one server, a Redis Cluster or
-// Sentinel, in the URL forms [NewClient] documents and docs/redis.md
-// shows; when unset, Store stays nil, the process's in-memory store).
+// unset) and Store and PageStore from MCPGEN_REDIS_URL (one [Store] for
+// both, from [FromEnv], which connects and checks the server's
+// configuration; one server, a Redis Cluster or Sentinel, in the URL forms
+// [NewClient] documents and docs/redis.md shows; when unset, both stay nil:
+// the process's in-memory store).
 // warn, when non-nil, is called at most once with [WarnEphemeralKeys] or
 // [WarnSharedKeysWithoutRedis], and once more with [Persistence.Warning]
 // when the Redis server keeps no append-only file. The returned close
@@ -46,7 +47,7 @@ func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Op
 	}
 	opts.Keys = keys
 	if ok {
-		opts.Store, close = store, store.Close
+		opts.Store, opts.PageStore, close = store, store, store.Close
 	}
 	if warn != nil {
 		switch {

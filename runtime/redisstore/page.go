@@ -62,7 +62,7 @@ end
 redis.call('HSET', KEYS[1], 'answer', ARGV[1])
 return 1`)
 
-// PutPage implements [runtime.Store.PutPage] with one Lua script: when the
+// PutPage implements [runtime.PageStore.PutPage] with one Lua script: when the
 // page's key ([Store.PageKey]) is free, HSET key record <record> and
 // PEXPIREAT key <expires>. It returns [runtime.ErrPageExists] when the key
 // holds another page (a call resent after a timeout finds its own record
@@ -81,7 +81,7 @@ func (s *Store) PutPage(ctx context.Context, id string, record []byte, expires t
 	return nil
 }
 
-// Page implements [runtime.Store.Page] with one HMGET of the page's key
+// Page implements [runtime.PageStore.Page] with one HMGET of the page's key
 // ([Store.PageKey]): its record, and its answer or nil. It returns
 // [runtime.ErrNoPage] when the key is missing (never put, expired,
 // deleted), or the Redis error.
@@ -102,7 +102,7 @@ func (s *Store) Page(ctx context.Context, id string) (record, answer []byte, err
 	return []byte(rec), answer, nil
 }
 
-// CompletePage implements [runtime.Store.CompletePage] with one Lua script:
+// CompletePage implements [runtime.PageStore.CompletePage] with one Lua script:
 // HSET key answer <answer> when the page's key ([Store.PageKey]) exists and
 // has no answer; its expiry is kept. It returns [runtime.ErrNoPage] when
 // the key is missing, [runtime.ErrPageCompleted] when the page holds
@@ -124,7 +124,7 @@ func (s *Store) CompletePage(ctx context.Context, id string, answer []byte) erro
 	return nil
 }
 
-// DeletePage implements [runtime.Store.DeletePage] with one DEL of the
+// DeletePage implements [runtime.PageStore.DeletePage] with one DEL of the
 // page's key ([Store.PageKey]). It returns the Redis error, nothing when the
 // key is missing.
 func (s *Store) DeletePage(ctx context.Context, id string) error {

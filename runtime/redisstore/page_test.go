@@ -25,7 +25,7 @@ func pageID() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// The page contract of runtime.Store, held by both stores: the in-memory one
+// The contract of runtime.PageStore, held by both stores: the in-memory one
 // and Redis.
 func TestPageContract(t *testing.T) {
 	t.Run("memory", func(t *testing.T) { testPageContract(t, runtime.NewMemoryStore()) })
@@ -35,7 +35,7 @@ func TestPageContract(t *testing.T) {
 	})
 }
 
-func testPageContract(t *testing.T, s runtime.Store) {
+func testPageContract(t *testing.T, s runtime.PageStore) {
 	ctx := context.Background()
 	later := time.Now().Add(time.Minute)
 

@@ -1,11 +1,12 @@
-// Package redisstore is a [runtime.Store] on Redis, for several server
-// instances that share a key ring behind a load balancer: any of them may
-// receive a replay of any flow's retry, so all of them must see the same
-// claims and records, or a replayed requestState runs its branch again
-// (MCP 2026-07-28, basic/patterns/mrtr, requestState security: the state is
-// echoed by the client and may be sent more than once). One Redis server,
-// a Redis Cluster and a master watched by Redis Sentinel all serve (see
-// [NewClient] for their URLs, [FromEnv] for MCPGEN_REDIS_URL).
+// Package redisstore is a [runtime.Store] and a [runtime.PageStore] on
+// Redis, for several server instances that share a key ring behind a load
+// balancer: any of them may receive a replay of any flow's retry, so all of
+// them must see the same claims and records, or a replayed requestState
+// runs its branch again (MCP 2026-07-28, basic/patterns/mrtr, requestState
+// security: the state is echoed by the client and may be sent more than
+// once). One Redis server, a Redis Cluster and a master watched by Redis
+// Sentinel all serve (see [NewClient] for their URLs, [FromEnv] for
+// MCPGEN_REDIS_URL).
 //
 // # Keys
 //
@@ -32,7 +33,7 @@
 //     after the claim's lease, PX, unless renewed) or "record:<the final response as JSON>" (expiring,
 //     PXAT, when the flow's requestState stops opening: its expiry, fixed
 //     in round 1, plus the clock skew allowed between instances).
-//   - <prefix>page:{<page id>} is a URL-mode page ([runtime.Store.PutPage]):
+//   - <prefix>page:{<page id>} is a URL-mode page ([runtime.PageStore.PutPage]):
 //     a hash with the field record (the page's sealed record) and, once the
 //     user completed the page, answer (the sealed answer), expiring when
 //     the page does (PEXPIREAT). The id is a hash tag, so each page is one
@@ -248,7 +249,7 @@ const (
 	FenceOff
 )
 
-// Store is a [runtime.Store] on a Redis server, a Redis Cluster or a master
+// Store is a [runtime.Store] and a [runtime.PageStore] on a Redis server, a Redis Cluster or a master
 // watched by Sentinel. It is safe for concurrent use, within and across
 // processes.
 type Store struct {
@@ -276,7 +277,10 @@ type bucketEpoch struct {
 	fetching chan struct{} // closed when the epoch read under way ends; nil when none is
 }
 
-var _ runtime.Store = (*Store)(nil)
+var (
+	_ runtime.Store     = (*Store)(nil)
+	_ runtime.PageStore = (*Store)(nil)
+)
 
 // New returns a Store on client with opts (nil for the defaults), after
 // checking the server's configuration with CONFIG GET (unless

@@ -77,7 +77,7 @@ func TestURLModeAcrossInstances(t *testing.T) {
 	r3 := call(b, r2.RequestState, map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept}})
 	require.NotNil(t, r3.Result)
 	assert.Equal(t, "key of 12 characters", r3.Result.Text)
-	_, _, err = b.Store.Page(context.Background(), strings.TrimPrefix(pageURL, b.PageURL))
+	_, _, err = b.FlowPageStore().Page(context.Background(), strings.TrimPrefix(pageURL, b.PageURL))
 	assert.ErrorIs(t, err, runtime.ErrNoPage)
 }
 

@@ -280,7 +280,7 @@ func render(w io.Writer, r results) {
 
 	// 6. The HTTP endpoint: routing 2026-07-28 requests past the sessions of older clients.
 	dual := r.ratio(r.at("Endpoint/dual", "ns/op"), r.at("Endpoint/stateless", "ns/op"))
-	add("a 2026-07-28 round (2 requests, in process) through HTTPHandler (also serves older clients' sessions) vs StatelessHTTPHandler",
+	add("a 2026-07-28 round (2 requests, in process) through NewHTTPHandler (also serves older clients' sessions) vs the stateless one (MaxSessions -1)",
 		dur(r.get("Endpoint/dual", "ns/op"))+", "+num(r.get("Endpoint/dual", "allocs/op"), "%.0f")+" allocs",
 		dur(r.get("Endpoint/stateless", "ns/op"))+", "+num(r.get("Endpoint/stateless", "allocs/op"), "%.0f")+" allocs",
 		num(dual, "%.3f×"), goal("≤ 1.02×", dual <= 1.02, !math.IsNaN(dual)))

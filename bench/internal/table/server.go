@@ -106,7 +106,7 @@ func sessionRows(r results, add func(what, mcpgen, baseline, ratio, goal string)
 			num(r.get(name, who+"-calls/s"), "%.0f calls/s") + ", CPU " + dur(r.get(name, who+"-server-cpu-us")*1e3) + " server per call"
 	}
 	lat := r.get("SessionLatency", "x-p50")
-	add("a multi-round call on a 2025-11-25 session (go-sdk client, Streamable HTTP with a session through mcpsdk.HTTPHandler; "+
+	add("a multi-round call on a 2025-11-25 session (go-sdk client, Streamable HTTP with a session through mcpsdk.NewHTTPHandler; "+
 		"one tools/call, 2 elicitation/create: a bad date answered first, then a good one), one call at a time: "+
 		"mcpgen vs a hand-written go-sdk tool asking the same questions with ServerSession.Elicit in a loop "+
 		"(latency p50; median, and the range over runs)",

@@ -30,9 +30,9 @@ func TestHandlersBoundStalledBodies(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	opts := &runtime.Options{Keys: runtime.EphemeralKeyRing()}
 	handlers := map[string]http.Handler{
-		"mcpsdk.HTTPHandler":          mcpsdk.HTTPHandler(s),
-		"mcpsdk.StatelessHTTPHandler": mcpsdk.StatelessHTTPHandler(s),
-		"mcpgo.HTTPHandler":           mcpgo.HTTPHandler(server.NewMCPServer("s", "1")),
+		"mcpsdk.NewHTTPHandler":           mcpsdk.NewHTTPHandler(s, nil),
+		"mcpsdk.NewHTTPHandler stateless": mcpsdk.NewHTTPHandler(s, &mcpsdk.HTTPOptions{MaxSessions: -1}),
+		"mcpgo.NewHTTPHandler":            mcpgo.NewHTTPHandler(server.NewMCPServer("s", "1"), nil),
 		"page.Handler": page.Handler(opts, page.Options{Identify: func(http.ResponseWriter, *http.Request) (string, bool) {
 			return "alice", true
 		}}),

@@ -1,5 +1,5 @@
 // Package httpserve runs an MCP HTTP handler on a TCP address for
-// runtime/mcpsdk's ServeHTTP and ServeHandler, and holds what the adapters'
+// runtime/mcpsdk's Serve, and holds what the adapters'
 // handlers share (runtime/mcpsdk, runtime/mcpgo): the Origin guard, the body
 // deadline, the client's address.
 package httpserve

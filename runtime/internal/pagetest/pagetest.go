@@ -2,7 +2,7 @@
 // URL-mode question (package runtime/page) without a browser: open it, read
 // its form's CSRF token, post values with it; and, with Waiting, tells when
 // the requests of a call wait for the page, for a test to complete it then.
-// The browser tests (internal/browsertest) do the same in Chromium.
+// The browser tests (examples/internal/pagebrowser) do the same in Chromium.
 package pagetest
 
 import (
@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 )
 
 var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
@@ -76,26 +76,26 @@ func Submit(pageURL string, header http.Header, values url.Values) (int, string,
 	return Do(http.MethodPost, pageURL, header, form)
 }
 
-// Waiting is a flow store that notes each request, by its context, that
+// Waiting is a page store that notes each request, by its context, that
 // looked at a page and found it not completed yet: a retry waiting for the
 // user's page looks at it until it is completed, so a test completes the
 // page once its requests wait (Await) rather than after a pause. Requests
 // are told apart by their contexts: give each its own.
 type Waiting struct {
-	runtime.Store
+	engine.PageStore
 	mu      sync.Mutex
 	waiting map[context.Context]bool
 	changed chan struct{} // closed, and replaced, when a request is added
 }
 
-// NewWaiting returns s as a Waiting store.
-func NewWaiting(s runtime.Store) *Waiting {
-	return &Waiting{Store: s, waiting: map[context.Context]bool{}, changed: make(chan struct{})}
+// NewWaiting returns s as a Waiting page store.
+func NewWaiting(s engine.PageStore) *Waiting {
+	return &Waiting{PageStore: s, waiting: map[context.Context]bool{}, changed: make(chan struct{})}
 }
 
 // Page is the store's, noting a request that finds no answer.
 func (w *Waiting) Page(ctx context.Context, id string) (record, answer []byte, err error) {
-	record, answer, err = w.Store.Page(ctx, id)
+	record, answer, err = w.PageStore.Page(ctx, id)
 	if err == nil && answer == nil {
 		w.mu.Lock()
 		if !w.waiting[ctx] {

@@ -1,4 +1,4 @@
-// Package storetest holds checks of the engine with a real [runtime.Store],
+// Package storetest holds checks of the engine with a real [engine.Store],
 // shared by the tests of package runtime (MemoryStore) and of
 // runtime/redisstore (Redis).
 package storetest
@@ -13,41 +13,41 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/engine"
 	"github.com/mcpgen/mcpgen/runtime/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // RecordOutlivesSkew checks that a flow's record outlives every state of the
 // flow that an instance whose clock runs skew behind the recording
-// instance's can still open (skew under [runtime.DefaultClockSkew], the
+// instance's can still open (skew under [engine.DefaultClockSkew], the
 // allowed skew). Instance A (the wall clock) asks and completes a flow; the
 // test finds the last instant B, whose clock runs skew behind, opens the
 // flow's state (and that B replays the record then, running nothing), and
 // requires expiry(flow), when store drops the flow's record by the wall
 // clock, to be no earlier than that instant seen from A's clock.
-func RecordOutlivesSkew(t *testing.T, store runtime.Store, skew time.Duration, expiry func(flow string) time.Time) {
+func RecordOutlivesSkew(t *testing.T, store engine.Store, skew time.Duration, expiry func(flow string) time.Time) {
 	t.Helper()
-	keys := runtime.EphemeralKeyRing()
+	keys := engine.EphemeralKeyRing()
 	var bNow atomic.Pointer[time.Time]
-	a := &runtime.Options{Keys: keys, Store: store}
-	b := &runtime.Options{Keys: keys, Store: store, Now: func() time.Time { return *bNow.Load() }}
+	a := &engine.Options{Keys: keys, Store: store}
+	b := &engine.Options{Keys: keys, Store: store, Now: func() time.Time { return *bNow.Load() }}
 	var runs atomic.Int32
 	var flow atomic.Value
-	call := func(o *runtime.Options, state string, responses map[string]protocol.InputResponse) (*runtime.Response, error) {
-		x, err := runtime.NewExchange("skew", o, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`),
+	call := func(o *engine.Options, state string, responses map[string]protocol.InputResponse) (*engine.Response, error) {
+		x, err := engine.NewExchange("skew", o, &protocol.Request{Method: "tools/call", Arguments: json.RawMessage(`{}`),
 			RequestState: state, InputResponses: responses, FormElicitation: true, ProtocolVersion: protocol.VersionMRTR})
 		if err != nil {
 			return nil, err
 		}
-		return x.Run(context.Background(), func(ctx context.Context) (*runtime.Response, error) {
+		return x.Run(context.Background(), func(ctx context.Context) (*engine.Response, error) {
 			var q fixture.Approve
-			if _, err := runtime.Ask(ctx, "approve", &q, nil); err != nil {
+			if _, err := engine.Ask(ctx, "approve", &q, nil); err != nil {
 				return nil, err
 			}
 			runs.Add(1)
-			flow.Store(runtime.FlowID(ctx))
-			return &runtime.Response{Result: runtime.Textf("approved %s", q.Code)}, nil
+			flow.Store(engine.FlowID(ctx))
+			return &engine.Response{Result: engine.Textf("approved %s", q.Code)}, nil
 		})
 	}
 	r1, err := call(a, "", nil)
@@ -57,7 +57,7 @@ func RecordOutlivesSkew(t *testing.T, store runtime.Store, skew time.Duration, e
 	for k := range r1.InputRequests {
 		key = k
 	}
-	answer := map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: runtime.Accept, Content: map[string]any{"code": "P-1"}}}
+	answer := map[string]protocol.InputResponse{key: &protocol.ElicitResult{Action: engine.Accept, Content: map[string]any{"code": "P-1"}}}
 	done, err := call(a, r1.RequestState, answer)
 	require.NoError(t, err)
 	require.NotNil(t, done.Result)
@@ -67,7 +67,7 @@ func RecordOutlivesSkew(t *testing.T, store runtime.Store, skew time.Duration, e
 	// The state's expiry, in Unix seconds: B opens the state while its
 	// clock reads a time within that second. Search B's clock for it from
 	// A's TTL on (the default TTL is whole seconds).
-	start := recorded.Add(runtime.DefaultTTL - 2*time.Second).Truncate(time.Second)
+	start := recorded.Add(engine.DefaultTTL - 2*time.Second).Truncate(time.Second)
 	opens := func(bClock time.Time) bool {
 		bNow.Store(&bClock)
 		resp, err := call(b, r1.RequestState, answer)

@@ -37,7 +37,7 @@ func TestMCPGoRoundsAreOneTrace(t *testing.T) {
 		s := mgserver.NewMCPServer("fixture", "1", mgserver.WithToolCapabilities(false), mgserver.WithElicitation(),
 			otelmcpgo.Instrument(&mo.Flow, cfg))
 		mcpgo.AddTool(s, fixture.NewTripFlow(&fixture.TripRecorder{}), mo)
-		srv := httptest.NewServer(mcpgo.HTTPHandler(s))
+		srv := httptest.NewServer(mcpgo.NewHTTPHandler(s, nil))
 		t.Cleanup(srv.Close)
 		c := mcp.NewClient(&mcp.Implementation{Name: "go-sdk", Version: "1"}, &mcp.ClientOptions{
 			MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
