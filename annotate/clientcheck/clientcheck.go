@@ -16,6 +16,9 @@
 //
 // The mcpgen command (through gen/driver) and the mcpgen-vet analyzer
 // both call [Check]; it reads the model only (annotate), and writes nothing.
+//
+// It is part of mcpgen's generator, exported for the driver and the analyzer only: its API
+// carries no compatibility promise.
 package clientcheck
 
 import (

@@ -4,6 +4,9 @@
 // for -check, what would change. Policy lives here; the command parses
 // flags and prints, and annotate and gen know nothing of each other's
 // callers.
+//
+// It is part of mcpgen's generator, exported for the mcpgen command and analyzer only: its API
+// carries no compatibility promise.
 package driver
 
 import (

@@ -36,6 +36,9 @@
 // Each invocation (directory, command line, environment) has one slot, a
 // file holding the last key found current and its note, under $MCPGEN_CACHE or else
 // os.UserCacheDir()/mcpgen; MCPGEN_CACHE=off turns the memo off.
+//
+// It is part of mcpgen's generator, exported for the driver and the mcpgen command only: its API
+// carries no compatibility promise.
 package memo
 
 import (

@@ -6,6 +6,9 @@
 // yes/no box, its buttons, and the fallback text a tool returns to a client
 // without elicitation. The specification's rendering is the reference
 // column. The page is html/template and a little inline CSS, no script.
+//
+// It is part of mcpgen's generator, exported for `mcpgen preview` only: its API
+// carries no compatibility promise.
 package preview
 
 import (

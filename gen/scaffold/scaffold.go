@@ -1,5 +1,8 @@
 // Package scaffold writes the files a user starts from and then owns:
 // `mcpgen init`'s main.go, a whole server for the package's tools.
+//
+// It is part of mcpgen's generator, exported for `mcpgen init` only: its API
+// carries no compatibility promise.
 package scaffold
 
 import (
