@@ -1,12 +1,14 @@
 package annotate
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -42,9 +44,13 @@ func Load(cfg Config) ([]*Package, []Diagnostic) {
 		patterns = []string{"."}
 	}
 	own := &ownFiles{files: map[string]*ownFile{}}
-	pkgs, err := packages.Load(packagesConfig(cfg, own), patterns...)
+	pcfg := packagesConfig(cfg, own)
+	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, []Diagnostic{{Message: "loading packages: " + err.Error()}}
+	}
+	if len(pkgs) == 0 {
+		return nil, []Diagnostic{noPackages(pcfg, patterns)}
 	}
 	var diags []Diagnostic
 	var out []*Package
@@ -277,6 +283,26 @@ func packageErrorDiag(e packages.Error) Diagnostic {
 		d.Pos = token.Position{Filename: e.Pos}
 	}
 	return d
+}
+
+// noPackages says why patterns matched no package at all. The go command
+// reports some failures of the whole module only on its standard error,
+// exiting 0 with nothing listed (go list -e in a module whose go.mod lacks
+// requirements its files import: "updates to go.mod needed"), which
+// go/packages turns into an empty result; so go list runs again to quote
+// it.
+func noPackages(pcfg *packages.Config, patterns []string) Diagnostic {
+	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, pcfg.BuildFlags...)
+	cmd := exec.Command("go", append(args, patterns...)...)
+	cmd.Dir = pcfg.Dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	_ = cmd.Run() // its error, if any, is on stderr too
+	msg := fmt.Sprintf("loading packages: %s matched no package", strings.Join(patterns, " "))
+	if why := strings.TrimSpace(stderr.String()); why != "" {
+		msg += "; the go command says: " + why
+	}
+	return Diagnostic{Message: msg}
 }
 
 // loadErrors returns the errors of the first load that are not type errors:

@@ -73,7 +73,10 @@ type Flow = engine.Flow
 //
 // Its fields:
 //
-//   - Result, InputRequests, RequestState (*Result)
+//   - Result (*Result): the final result, or nil while input is required.
+//   - InputRequests (map[string]protocol.InputRequest): by key, what the
+//     client is asked (MCP 2026-07-28, basic/patterns/mrtr: inputRequests).
+//   - RequestState (string): the sealed requestState the client echoes.
 type Response = engine.Response
 
 // Principal returns who is calling, as the adapter identified them

@@ -71,10 +71,17 @@ type Rejection = engine.Rejection
 //     3).
 //   - MaxStateSize (int) bounds an incoming requestState, in characters,
 //     checked before any decoding (default 16 KiB).
-//   - MaxContentBytes, MaxStringBytes, MaxSelectItems (int) bounds the
-//     content of each form answer (accept): bytes of every key and string,
-//     plus 8 per number, boolean, null, array or object (default
-//     [DefaultMaxContentBytes], 64 KiB; negative: no limit).
+//   - MaxContentBytes (int) bounds the content of each form answer
+//     (accept): bytes of every key and string, plus 8 per number, boolean,
+//     null, array or object (default [DefaultMaxContentBytes], 64 KiB;
+//     negative: no limit).
+//   - MaxStringBytes (int) bounds each string in it, in bytes (default
+//     [DefaultMaxStringBytes], 8 KiB; negative: no limit).
+//   - MaxSelectItems (int) bounds each array in it, in items (default
+//     [DefaultMaxSelectItems], 100; negative: no limit). All three, like
+//     MaxStateSize, are checked before any other work; a retry over a limit
+//     is rejected with -32602 naming the answer and the field, and reported
+//     to OnReject with [ErrContentTooLarge] (or [ErrStateTooLarge]).
 //   - MaxArgumentsBytes (int) bounds the raw arguments object of every
 //     request, first call or retry, in bytes, checked before the arguments
 //     are decoded (default [DefaultMaxArgumentsBytes], 64 KiB; negative: no

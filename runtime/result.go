@@ -38,7 +38,10 @@ const (
 //
 // Its fields:
 //
-//   - Text, Structured, IsError, Native (string)
+//   - Text (string)
+//   - Structured (any)
+//   - IsError (bool)
+//   - Native (any)
 type Result = engine.Result
 
 // Text returns a Result of one text.

@@ -80,28 +80,43 @@ var (
 // succeeded. An error that is none of the sentinels below means the store
 // failed: the engine fails closed (-32603, no branch runs).
 //
-// Its methods:
+// Its methods (go doc runtime/internal/engine Store shows them as
+// declared):
 //
-//   - Epoch(ctx context.Context, flow string) (string, error) (): Epoch
-//     returns the id of the store's current memory for flow: a non-empty
-//     opaque string that stays the same for as long as the store keeps every
-//     claim and record of flow it was given, and is replaced by a new one
-//     whenever it may have lost some (a Redis restart without persistence,
-//     FLUSHALL, a failover to a replica that missed the last writes, a new
-//     process).
+//   - Epoch(ctx context.Context, flow string) (string, error) returns the
+//     id of the store's current memory for flow: a non-empty opaque string
+//     that stays the same for as long as the store keeps every claim and
+//     record of flow it was given, and is replaced by a new one whenever it
+//     may have lost some (a Redis restart without persistence, FLUSHALL, a
+//     failover to a replica that missed the last writes, a new process). A
+//     store of several independent parts (a Redis Cluster's shards) has one
+//     epoch per part, and flow names the part. It may return a value read up
+//     to a few seconds earlier: a stale epoch only makes later retries of the
+//     flows that carry it fail closed ([ErrEpoch]).
 //   - Claim(ctx context.Context, flow, token, epoch string, lease
-//     time.Duration) (record []byte, err error) (): Claim first checks that
-//     the store's epoch for flow is epoch; when it is not, it changes nothing
+//     time.Duration) (record []byte, err error) first checks that the
+//     store's epoch for flow is epoch; when it is not, it changes nothing
 //     (but makes a new epoch if the store had lost its own) and returns an
-//     error wrapping [ErrEpoch].
+//     error wrapping [ErrEpoch]. Then: when flow has a record it returns the
+//     record (non-nil, never empty) and a nil error; when flow has no live
+//     claim (none, or one whose lease ended) or token's own, it takes (or
+//     renews) the claim for token for lease and returns nil, nil; when
+//     another token holds a live claim it returns nil, [ErrClaimed].
 //   - Renew(ctx context.Context, flow, token string, lease time.Duration)
-//     error (): Renew extends token's live claim on flow to lease from now.
+//     error extends token's live claim on flow to lease from now; it returns
+//     [ErrClaimLost], changing nothing, when token holds no live claim on
+//     flow (a record is never touched).
 //   - Record(ctx context.Context, flow, token string, record []byte, expires
-//     time.Time) error (): Record replaces token's live claim on flow with
-//     record, kept until expires.
-//   - Release(ctx context.Context, flow, token string) error (): Release
-//     drops token's claim on flow; it does nothing when token does not hold
-//     the claim (a record is never dropped).
+//     time.Time) error replaces token's live claim on flow with record, kept
+//     until expires; it returns nil when flow already holds exactly record
+//     (a repeated call), and [ErrClaimLost], recording nothing, when token no
+//     longer holds the claim.
+//   - Release(ctx context.Context, flow, token string) error drops token's
+//     claim on flow; it does nothing when token does not hold the claim (a
+//     record is never dropped).
+//
+// The sentinels: [ErrEpoch], [ErrClaimed], [ErrClaimLost]; any other error
+// is [ErrStore]'s case, a failed store.
 type Store = engine.Store
 
 // PageStore holds the pages of URL-mode questions (MCP 2026-07-28,
@@ -115,16 +130,17 @@ type Store = engine.Store
 // Its methods:
 //
 //   - PutPage(ctx context.Context, id string, record []byte, expires
-//     time.Time) error (): PutPage keeps record under id until expires.
+//     time.Time) error keeps record under id until expires; it returns
+//     [ErrPageExists], changing nothing, when id is taken.
 //   - Page(ctx context.Context, id string) (record, answer []byte, err error)
-//     (): Page returns id's record and its answer (nil while the page is not
-//     completed).
-//   - CompletePage(ctx context.Context, id string, answer []byte) error ():
-//     CompletePage sets id's answer, once: it returns [ErrPageCompleted],
-//     changing nothing, when id already has one, and [ErrNoPage] when id is
-//     not there.
-//   - DeletePage(ctx context.Context, id string) error (): DeletePage drops
-//     id, record and answer; it does nothing when id is not there.
+//     returns id's record and its answer (nil while the page is not
+//     completed); it returns [ErrNoPage] when id was never put, has expired
+//     or was deleted.
+//   - CompletePage(ctx context.Context, id string, answer []byte) error sets
+//     id's answer, once: it returns [ErrPageCompleted], changing nothing,
+//     when id already has one, and [ErrNoPage] when id is not there.
+//   - DeletePage(ctx context.Context, id string) error drops id, record and
+//     answer; it does nothing when id is not there.
 type PageStore = engine.PageStore
 
 // DefaultMemoryStoreBytes is the default of [MemoryStore.MaxBytes]: 64 MiB.
