@@ -98,7 +98,7 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 		if el, b := stringSliceElem(t); b != nil {
 			f.Kind, f.Slice, f.Basic = MultiSelect, true, b.Name()
 			f.Type = typeRef(el)
-			if named, ok := el.(*types.Named); ok {
+			if named, ok := types.Unalias(el).(*types.Named); ok { // an alias of an enum type is that type
 				if !a.constEnum(f, named) {
 					return false
 				}
@@ -106,7 +106,7 @@ func (a *analyzer) mapType(f *Field, t types.Type) bool {
 			return true
 		}
 	}
-	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 {
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.TypeParams().Len() == 0 {
 		if b, ok := named.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 			if !a.constEnum(f, named) {
 				return false
@@ -217,7 +217,12 @@ func (a *analyzer) constEnum(f *Field, named *types.Named) bool {
 			consts = append(consts, c)
 		}
 	}
-	slices.SortFunc(consts, func(x, y *types.Const) int { return cmp.Compare(x.Pos(), y.Pos()) })
+	// Source order by file name, then offset: a token.Pos alone orders files
+	// as the loader happened to add them, which concurrent parsing varies.
+	slices.SortFunc(consts, func(x, y *types.Const) int {
+		px, py := a.fset.Position(x.Pos()), a.fset.Position(y.Pos())
+		return cmp.Or(cmp.Compare(px.Filename, py.Filename), cmp.Compare(px.Offset, py.Offset))
+	})
 	var titledConst, untitled *types.Const
 	for _, c := range consts {
 		if a.constDocs[c.Pos()] != "" {

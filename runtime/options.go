@@ -118,7 +118,11 @@ type Rejection = engine.Rejection
 //     each flow's claim and then its final response until the flow's lifetime
 //     ends (see [Store]).
 //   - PageStore (PageStore) holds the pages of URL-mode questions (see
-//     [PageStore]; package runtime/page serves them).
+//     [PageStore]; package runtime/page serves them). When nil: Store when
+//     it is a PageStore too (MemoryStore and runtime/redisstore's Store
+//     are); with no Store either, the process's in-memory store; a Store
+//     that keeps no pages makes every page operation fail with
+//     [ErrNoPageStore].
 //   - ClaimWait (time.Duration) is how long a retry whose flow another
 //     request is running waits for that request's record before it is refused
 //     with JSON-RPC -32603 "retry later" (default [DefaultClaimWait], 2 s;
@@ -154,7 +158,8 @@ type Rejection = engine.Rejection
 //     ([MemoryStore]) that every Options without a Store shares.
 //   - FlowPageStore() PageStore: returns the page store flows run with these
 //     options use: o.PageStore, or, when it is nil, [Options.FlowStore] when
-//     that is a [PageStore] too, else the process's in-memory store.
+//     that is a [PageStore] too; for a Store that keeps no pages, one whose
+//     every operation fails with [ErrNoPageStore].
 //   - CarriedTrace(requestState string) string: returns the W3C traceparent
 //     that the round which issued requestState sealed into it (see
 //     [Options].TraceContext), or "" when the state carries none or does not

@@ -32,6 +32,13 @@ var (
 	ErrPageCompleted = engine.ErrPageCompleted
 	// ErrPageExists is what [PageStore.PutPage] returns when the id is taken.
 	ErrPageExists = engine.ErrPageExists
+	// ErrNoPageStore is what every page operation returns when
+	// [Options.Store] keeps no pages and [Options.PageStore] is nil: a page
+	// kept in one process's memory would be lost to every other instance,
+	// so a URL-mode question ends its call in an error instead. Set
+	// PageStore (runtime/redisstore's Store, or a [MemoryStore] for one
+	// instance).
+	ErrNoPageStore = engine.ErrNoPageStore
 	// ErrFlowQuota is what [Options.OnReject] receives (wrapped) for a
 	// retry refused because its caller already has
 	// [Options.MaxFlowsPerPrincipal] flows claimed or recorded in the

@@ -11,8 +11,9 @@ import (
 )
 
 // Dir is mcpgen's cache directory: $MCPGEN_CACHE, else
-// os.UserCacheDir()/mcpgen; "" when MCPGEN_CACHE is "off" or there is no
-// user cache directory. The memo's slots (current/) and the executables'
+// os.UserCacheDir()/mcpgen; "" when MCPGEN_CACHE is "off" or a relative
+// path (go generate runs each directive in its package's directory), or
+// there is no user cache directory. The memo's slots (current/) and the executables'
 // digests (exe/) live there.
 func Dir() string {
 	switch dir := os.Getenv(EnvCache); dir {
@@ -25,6 +26,9 @@ func Dir() string {
 		}
 		return filepath.Join(c, "mcpgen")
 	default:
+		if !filepath.IsAbs(dir) {
+			return "" // as the go command refuses a relative GOCACHE: it would be a directory in each package's
+		}
 		return dir
 	}
 }
@@ -43,8 +47,10 @@ var ExecutableDigest = sync.OnceValue(func() string {
 // FileDigest is the SHA-256 of the bytes of the file at path (symbolic
 // links followed), in hex; "" when it cannot be read. Hashing a 10–20 MB
 // executable costs tens of milliseconds, so the digest is kept under [Dir]
-// by the file's path, size and modification time: a rerun of the same
-// build (go tool and go run keep theirs in the build cache) reads it back.
+// by the file's path, size, modification time and, on Linux, inode and
+// status change time (changeStamp): a rerun of the same build (go tool and
+// go run keep theirs in the build cache) reads it back, and a build copied
+// over it with its modification time kept (cp -p) is hashed again.
 func FileDigest(path string) string {
 	if p, err := filepath.EvalSymlinks(path); err == nil {
 		path = p
@@ -55,7 +61,7 @@ func FileDigest(path string) string {
 	}
 	var record string
 	if root := Dir(); root != "" {
-		key := sha256.Sum256([]byte(path + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + fi.ModTime().UTC().String()))
+		key := sha256.Sum256([]byte(path + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + fi.ModTime().UTC().String() + "\x00" + changeStamp(fi)))
 		record = filepath.Join(root, "exe", hex.EncodeToString(key[:]))
 		if b, err := os.ReadFile(record); err == nil && len(b) == 2*sha256.Size {
 			return string(b)

@@ -59,7 +59,7 @@ const EnvCache = "MCPGEN_CACHE"
 // goEnv lists the environment variables of the go command that can change
 // what go list and packages.Load see (go help environment).
 var goEnv = []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOWORK", "GO111MODULE",
-	"GOTOOLCHAIN", "GOROOT", "GOPATH", "GOMODCACHE", "GOENV", "GOAMD64", "GOARM", "GO386", "GOARM64", "GOPPC64", "GORISCV64", "GOWASM"}
+	"GOTOOLCHAIN", "GODEBUG", "GOROOT", "GOPATH", "GOMODCACHE", "GOENV", "GOAMD64", "GOARM", "GO386", "GOARM64", "GOPPC64", "GORISCV64", "GOWASM"}
 
 // listTemplate is go list's -f template: one block per package, each line
 // a tag letter, so that the files of a package follow its module and dir.
@@ -81,10 +81,10 @@ R {{if .Standard}}{{context.GOROOT}}{{else}}{{.Root}}{{end}}
 
 // Memo is the key of one run and where it is recorded.
 type Memo struct {
-	slot  string   // the file that holds the last key found current
-	key   string   // hex SHA-256 of the run's inputs
-	files []string // the files whose bytes are in key, to read again in Record
-	sums  []byte   // their SHA-256s, in order, when the key was made
+	cfg  Config // the run, keyed again by Record
+	slot string // the file that holds the last key found current
+	key  string // hex SHA-256 of the run's inputs
+	sums []byte // the SHA-256s of the files in the key, in order
 }
 
 // Config says which run to key.
@@ -143,7 +143,7 @@ func New(cfg Config) *Memo {
 	if err != nil || stderr.Len() > 0 {
 		return nil
 	}
-	m := &Memo{slot: filepath.Join(dir, "current", hex.EncodeToString(invocation[:16]))}
+	m := &Memo{cfg: cfg, slot: filepath.Join(dir, "current", hex.EncodeToString(invocation[:16]))}
 	h := sha256.New()
 	h.Write(invocation)
 	io.WriteString(h, exe)
@@ -193,7 +193,6 @@ func New(cfg Config) *Memo {
 				return nil
 			}
 			sum := sha256.Sum256(b)
-			m.files = append(m.files, name)
 			m.sums = append(m.sums, sum[:]...)
 		}
 	}
@@ -220,23 +219,16 @@ func (m *Memo) Recall() (note []byte, current bool) {
 }
 
 // Record notes that this run found every generated file current and wrote
-// nothing, with note (what [Memo.Recall] returns), unless a file in the key
-// changed while the run loaded its packages. It is a cache: a failure to
-// write is ignored. A nil Memo records nothing.
+// nothing, with note (what [Memo.Recall] returns), unless its inputs changed
+// while the run loaded its packages: the run is keyed again (go list again,
+// every file read again), so that a file added, removed or changed meanwhile
+// (by another run, a checkout, an editor) leaves nothing recorded. It is a
+// cache: a failure to write is ignored. A nil Memo records nothing.
 func (m *Memo) Record(note []byte) {
 	if m == nil {
 		return
 	}
-	var sums []byte
-	for _, f := range m.files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return
-		}
-		sum := sha256.Sum256(b)
-		sums = append(sums, sum[:]...)
-	}
-	if !bytes.Equal(sums, m.sums) {
+	if again := New(m.cfg); again == nil || again.key != m.key {
 		return
 	}
 	WriteFile(m.slot, m.key+"\n"+string(note))

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -152,9 +153,23 @@ func TestFileDigest(t *testing.T) {
 	if got := FileDigest(exe); got != second {
 		t.Errorf("after a rebuild: FileDigest = %s, want %s", got, second)
 	}
-	write("build 333", at.Add(time.Second)) // same size and time: the record holds
-	if got := FileDigest(exe); got != second {
-		t.Errorf("same size and time: FileDigest = %s, want the recorded %s", got, second)
+	// The record is what an unchanged file reads back: make it say
+	// something else, and FileDigest says that.
+	records, _ := filepath.Glob(filepath.Join(Dir(), "exe", "*"))
+	fake := strings.Repeat("ab", sha256.Size)
+	for _, r := range records {
+		if err := os.WriteFile(r, []byte(fake), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := FileDigest(exe); got != fake {
+		t.Errorf("unchanged file: FileDigest = %s, want the recorded %s", got, fake)
+	}
+	// Rewritten with the same size and modification time (cp -p): on Linux
+	// its status change time moved, so it is hashed again.
+	same := write("build 333", at.Add(time.Second))
+	if got := FileDigest(exe); runtime.GOOS == "linux" && got != same {
+		t.Errorf("same size and time, rewritten: FileDigest = %s, want %s", got, same)
 	}
 	t.Setenv(EnvCache, "off")
 	third := write("build three", at)
@@ -227,5 +242,36 @@ func TestKeysTheStandardLibrarysVendoredPackages(t *testing.T) {
 	m.Record(nil)
 	if !New(Config{Dir: dir}).current() {
 		t.Error("not Current after Record, nothing changed")
+	}
+}
+
+// TestRecordSkipsAFileAddedDuringTheRun: a file added to a package between
+// keying and Record (another run, a checkout) was not in the key's file
+// list; Record keys the run again, so nothing is recorded, and removing the
+// file later does not make a stale output look current.
+func TestRecordSkipsAFileAddedDuringTheRun(t *testing.T) {
+	dir := module(t)
+	cfg := Config{Dir: dir}
+	m := New(cfg)
+	extra := filepath.Join(dir, "extra.go")
+	if err := os.WriteFile(extra, []byte("package m\n\nvar B = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Record(nil)
+	if err := os.Remove(extra); err != nil {
+		t.Fatal(err)
+	}
+	if New(cfg).current() {
+		t.Error("Current after a file came and went during the run: Record kept the key of a listing the load did not see")
+	}
+}
+
+// TestRelativeCacheIsOff: a relative MCPGEN_CACHE would be a directory in
+// each package (go generate runs a directive there): the memo is off, as
+// the go command refuses a relative GOCACHE.
+func TestRelativeCacheIsOff(t *testing.T) {
+	t.Setenv(EnvCache, "relative/cache")
+	if d := Dir(); d != "" {
+		t.Errorf("Dir() = %q for a relative MCPGEN_CACHE; want \"\" (off)", d)
 	}
 }

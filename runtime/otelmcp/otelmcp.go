@@ -175,7 +175,8 @@ func New(cfg *Config) *Telemetry {
 // by [Telemetry.Store] (o.FlowStore(): the process's in-memory store when o
 // has none), and PageStore, timed by [Telemetry.PageStore]
 // (o.FlowPageStore()). An OnEnd o already had is still called, first. Call
-// it once, before o serves.
+// it once, after setting o.Store and o.PageStore (it wraps the stores o has
+// then) and before o serves.
 func (t *Telemetry) Hooks(o *runtime.Options) {
 	prev := o.OnEnd
 	o.OnEnd = func(ctx context.Context, ev runtime.Event) {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -147,9 +149,13 @@ type Options struct {
 	// PageStore holds the pages of URL-mode questions (see [PageStore];
 	// package runtime/page serves them). When nil it is Store when Store
 	// is a PageStore too ([MemoryStore] and runtime/redisstore's Store
-	// are), else the process's in-memory store that every Options without
-	// a Store shares: right for one instance. Instances that serve each
-	// other's pages (behind one PageURL) must share a PageStore.
+	// are); with no Store either, the process's in-memory store that every
+	// Options without a Store shares: right for one instance. A Store that
+	// keeps no pages with a nil PageStore is a mistake a server would only
+	// see across instances (a page completed on one, lost on the other):
+	// every page operation then fails with [ErrNoPageStore], and a URL-mode
+	// question ends its call in an error, running no branch. Instances that
+	// serve each other's pages (behind one PageURL) must share a PageStore.
 	PageStore PageStore
 	// ClaimWait is how long a retry whose flow another request is running
 	// waits for that request's record before it is refused with JSON-RPC
@@ -226,9 +232,9 @@ func (o *Options) FlowStore() Store {
 
 // FlowPageStore returns the page store flows run with these options use:
 // o.PageStore, or, when it is nil, [Options.FlowStore] when that is a
-// [PageStore] too, else the process's in-memory store. Handlers that must
-// see the pages flows store (package runtime/page) read it through
-// FlowPageStore.
+// [PageStore] too; for a Store that keeps no pages, a page store whose
+// every operation fails with [ErrNoPageStore]. Handlers that must see the
+// pages flows store (package runtime/page) read it through FlowPageStore.
 func (o *Options) FlowPageStore() PageStore {
 	if o.PageStore != nil {
 		return o.PageStore
@@ -236,8 +242,28 @@ func (o *Options) FlowPageStore() PageStore {
 	if ps, ok := o.FlowStore().(PageStore); ok {
 		return ps
 	}
-	return defaultStore
+	return noPageStore{o.Store}
 }
+
+// ErrNoPageStore is the error of every page operation when [Options.Store]
+// keeps no pages and [Options.PageStore] is nil: set PageStore (a store
+// every instance shares, such as runtime/redisstore's, or a [MemoryStore]
+// for one instance).
+var ErrNoPageStore = errors.New("mcpgen: Options.Store keeps no URL-mode pages and Options.PageStore is nil: set Options.PageStore")
+
+// noPageStore is the page store of a Store that keeps no pages: it keeps
+// none either, and says why.
+type noPageStore struct{ flows Store }
+
+func (n noPageStore) fail() error { return fmt.Errorf("%w (Store is %T)", ErrNoPageStore, n.flows) }
+
+func (n noPageStore) PutPage(context.Context, string, []byte, time.Time) error { return n.fail() }
+
+func (n noPageStore) Page(context.Context, string) ([]byte, []byte, error) { return nil, nil, n.fail() }
+
+func (n noPageStore) CompletePage(context.Context, string, []byte) error { return n.fail() }
+
+func (n noPageStore) DeletePage(context.Context, string) error { return n.fail() }
 
 func (o *Options) withDefaults() *Options {
 	c := *o
