@@ -181,30 +181,66 @@ func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.
 	if wd == "" {
 		wd, _ = os.Getwd()
 	}
+	if code, done := subcommand(wd, args, stdout, stderr); done {
+		return code, nil
+	}
+	opts, verbose, code := parseFlags(dir, args, stdout, stderr)
+	if opts == nil {
+		return code, nil
+	}
+	res, err := driver.Run(*opts)
+	if errors.Is(err, driver.ErrNothingToGenerate) && opts.Check {
+		return 0, res // nothing generated, nothing stale: nothing to regenerate
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpgen:", err)
+		return 1, res
+	}
+	if len(res.Diagnostics) > 0 {
+		return report(stderr, wd, res.Diagnostics), res
+	}
+	warn(stderr, wd, res.Warnings, verbose)
+	if opts.Check {
+		return printChanges(stdout, stderr, wd, res), res
+	}
+	return write(stderr, wd, res, verbose), res
+}
+
+// subcommand runs mcpgen's subcommands (keygen, init, preview) and answers
+// call and a misspelt subcommand; done is false for a generation's command
+// line.
+func subcommand(wd string, args []string, stdout, stderr io.Writer) (code int, done bool) {
 	if len(args) > 0 && args[0] == "call" {
 		fmt.Fprintf(stderr, "mcpgen: call is a command of its own: run %s (go get -tool %s)\n", callCommand, callPackage)
-		return 2, nil
+		return 2, true
 	}
 	if len(args) > 0 && args[0] == "keygen" {
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "mcpgen: keygen takes no arguments")
-			return 2, nil
+			return 2, true
 		}
 		fmt.Fprintln(stdout, keygen.New())
-		return 0, nil
+		return 0, true
 	}
 	if len(args) > 0 && args[0] == "init" {
-		return initMain(wd, args[1:], stderr), nil
+		return initMain(wd, args[1:], stderr), true
 	}
 	if len(args) > 0 && args[0] == "preview" {
-		return previewMain(wd, args[1:], stderr), nil
+		return previewMain(wd, args[1:], stderr), true
 	}
 	if len(args) > 0 {
 		if msg := misspeltCommand(wd, args[0]); msg != "" {
 			fmt.Fprintln(stderr, "mcpgen:", msg)
-			return 2, nil
+			return 2, true
 		}
 	}
+	return 0, false
+}
+
+// parseFlags reads a generation's command line into the driver's options
+// and -v, or returns nil and the exit status after printing why (0 for -h
+// and -version).
+func parseFlags(dir string, args []string, stdout, stderr io.Writer) (opts *driver.Options, verbose bool, code int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || !strings.HasPrefix(a, "-") {
@@ -213,7 +249,7 @@ func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if msg, ok := removedFlags[name]; ok {
 			fmt.Fprintln(stderr, "mcpgen:", msg)
-			return 2, nil
+			return nil, false, 2
 		}
 		if (name == "type" || name == "tags" || name == "clients") && !hasValue {
 			i++ // the flag's value
@@ -225,66 +261,63 @@ func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.
 	typeNames := fs.String("type", "", "comma-separated struct type names; default: every struct with an elicit tag or a //mcpgen:tool or //mcpgen:question directive")
 	tags := fs.String("tags", "", "comma-separated build tags to apply when loading")
 	version := fs.Bool("version", false, "print the version and exit")
-	verbose := fs.Bool("v", false, "list the files written or removed; the client check also warns about what a client degrades, with each warning's source")
+	v := fs.Bool("v", false, "list the files written or removed; the client check also warns about what a client degrades, with each warning's source")
 	fs.Bool("q", false, "no effect (mcpgen is silent unless -v); accepted for compatibility")
 	clientsFlag := fs.String("clients", "widely", "the clients whose rendering of each form to warn about: widely (the widely used ones), all, none, or client ids (id1,id2); a //mcpgen:clients directive overrides it for its struct or file, except none, which turns the check off")
 	check := fs.Bool("check", false, "write nothing; exit 1 listing each generated file that is stale, missing or to be removed, with the diff on stdout")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			return 0, nil
+			return nil, false, 0
 		}
-		return 2, nil
+		return nil, false, 2
 	}
 	if *version {
 		// The version generated headers name.
 		fmt.Fprintln(stdout, "mcpgen", gen.Version())
-		return 0, nil
+		return nil, false, 0
 	}
 	chosen, perr := annotate.ParseClientList(*clientsFlag)
 	if perr != nil {
 		fmt.Fprintf(stderr, "mcpgen: -clients: %v\n", perr)
-		return 2, nil
+		return nil, false, 2
 	}
-	opts := driver.Options{Dir: dir, Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
-	if *verbose {
+	opts = &driver.Options{Dir: dir, Patterns: fs.Args(), Types: splitList(*typeNames), BuildTags: splitList(*tags), Check: *check, Args: args, Clients: &chosen}
+	if *v {
 		opts.ClientLevel = clientcheck.Degrades
 	}
 	for _, t := range opts.Types {
 		if !token.IsIdentifier(t) {
 			fmt.Fprintf(stderr, "mcpgen: -type %q is not a Go identifier\n", t)
-			return 2, nil
+			return nil, false, 2
 		}
 	}
-	res, err := driver.Run(opts)
-	if errors.Is(err, driver.ErrNothingToGenerate) && *check {
-		return 0, res // nothing generated, nothing stale: nothing to regenerate
+	return opts, *v, 0
+}
+
+// printChanges lists, for -check, each file that would change (stderr) with
+// its diff (stdout), and returns 1 when there is one.
+func printChanges(stdout, stderr io.Writer, wd string, res *driver.Result) int {
+	code := 0
+	for _, c := range res.Changes() {
+		fmt.Fprintf(stderr, "%s: %s\n", rel(wd, c.Path), c.Reason())
+		fmt.Fprint(stdout, c.Diff(wd))
+		code = 1
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "mcpgen:", err)
-		return 1, res
-	}
-	if len(res.Diagnostics) > 0 {
-		return report(stderr, wd, res.Diagnostics), res
-	}
-	warn(stderr, wd, res.Warnings, *verbose)
-	if *check {
-		code := 0
-		for _, c := range res.Changes() {
-			fmt.Fprintf(stderr, "%s: %s\n", rel(wd, c.Path), c.Reason())
-			fmt.Fprint(stdout, c.Diff(wd))
-			code = 1
-		}
-		return code, res
-	}
+	return code
+}
+
+// write writes what the run generated and reports hand-edited files it
+// overwrote and, with verbose, every file written, removed or emptied.
+func write(stderr io.Writer, wd string, res *driver.Result, verbose bool) int {
 	written, err := res.Write()
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpgen:", err)
-		return 1, res
+		return 1
 	}
 	for _, f := range written.HandEdited {
 		fmt.Fprintln(stderr, "mcpgen:", driver.OverwroteEdit(rel(wd, f)))
 	}
-	if *verbose {
+	if verbose {
 		for _, f := range written.Written {
 			fmt.Fprintln(stderr, "mcpgen: wrote", rel(wd, f))
 		}
@@ -296,7 +329,7 @@ func execute(dir string, args []string, stdout, stderr io.Writer) (int, *driver.
 			fmt.Fprintf(stderr, "mcpgen: emptied stale %s (%s); go generate removes it when it reaches it\n", rel(wd, f), why[f])
 		}
 	}
-	return 0, res
+	return 0
 }
 
 // report prints diagnostics, relative to wd, and returns exit status 1.
