@@ -22,8 +22,8 @@ func readFile(t *testing.T, dir, name string) string {
 // -type each, as go generate runs them) writes the same mcpgen_tools.go,
 // with every tool its directives name; a tool added in another file is in
 // it after the next run of the first directive alone, although the first
-// struct's own file is current (its render record hits), and -check calls
-// the tools file stale until then.
+// struct's own file is current, and -check calls the tools file stale
+// until then.
 func TestToolsFileFollowsEveryDirective(t *testing.T) {
 	t.Parallel()
 	dir := newModule(t, map[string]string{"a.go": tagged("A")})
