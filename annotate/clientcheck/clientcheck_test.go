@@ -49,14 +49,24 @@ func withTable(t *testing.T, table []*clients.Client) {
 	t.Cleanup(func() { clients.All = old })
 }
 
+// loaded holds each package load has loaded, by dir: a load runs the go
+// command, which compiles the examples' dependencies for their export data,
+// so each package is loaded once per test binary. The checks only read
+// the model.
+var loaded = map[string]*annotate.Package{}
+
 // load loads the package in dir (relative to the repository root) with no
-// problem in it.
+// problem in it, once (see loaded).
 func load(t *testing.T, dir string) *annotate.Package {
 	t.Helper()
+	if p, ok := loaded[dir]; ok {
+		return p
+	}
 	pkgs, diags := annotate.Load(annotate.Config{Dir: filepath.Join("..", "..", dir), Patterns: []string{"."}})
 	if len(diags) > 0 || len(pkgs) != 1 {
 		t.Fatalf("loading %s: %d packages, %v", dir, len(pkgs), diags)
 	}
+	loaded[dir] = pkgs[0]
 	return pkgs[0]
 }
 

@@ -29,6 +29,7 @@ import (
 // on the old master is refused on the new one, and a flow sealed alone is
 // refused once a replica is attached.
 func TestAutoFenceFollowsReplicas(t *testing.T) {
+	t.Parallel() // its own servers; most of its time is waiting for replication
 	master := redistest.Start(t)
 	var addr atomic.Value
 	addr.Store(master.Addr())

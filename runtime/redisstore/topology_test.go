@@ -23,7 +23,9 @@ import (
 // The tests in this file run the store on real topologies
 // (internal/redistest): a Redis Cluster of 3 masters and 3 replicas, and a
 // master with 2 replicas watched by 3 sentinels, reached by the URLs
-// MCPGEN_REDIS_URL takes.
+// MCPGEN_REDIS_URL takes. Each test starts its own topology, so those that
+// set no environment variable run in parallel: most of their time is
+// waiting (sentinels meeting, a failover), not work.
 
 // fromURL returns a store on a client NewClient made for url (of topology
 // want), closed when the test ends.
@@ -104,6 +106,7 @@ func atMostOnce(t *testing.T, a, b *redisstore.Store) {
 }
 
 func TestClusterAtMostOnce(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	cl := redistest.StartCluster(t, 3)
 	a := fromURL(t, cl.URL(), redisstore.Cluster)
 	b := fromURL(t, cl.URL(), redisstore.Cluster)
@@ -228,6 +231,7 @@ func failover(t *testing.T, a, b *redisstore.Store, kill func()) {
 }
 
 func TestSentinelFailoverRefusesFlowsInProgress(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	st := redistest.StartSentinel(t, 2, 3)
 	a := fromURL(t, st.URL(), redisstore.Sentinel)
 	b := fromURL(t, st.URL(), redisstore.Sentinel)
@@ -239,6 +243,7 @@ func TestSentinelFailoverRefusesFlowsInProgress(t *testing.T) {
 }
 
 func TestClusterFailoverRefusesFlowsInProgress(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	cl := redistest.StartCluster(t, 3)
 	a := fromURL(t, cl.URL(), redisstore.Cluster)
 	b := fromURL(t, cl.URL(), redisstore.Cluster)
@@ -255,6 +260,7 @@ func TestClusterFailoverRefusesFlowsInProgress(t *testing.T) {
 // without the fence finds the flow never claimed and would run its branch
 // again; the fenced store refuses it (another replication ID).
 func TestSentinelFenceCatchesLostWrites(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	st := redistest.StartSentinel(t, 2, 3)
 	fenced := fromURL(t, st.URL(), redisstore.Sentinel)
 	c, _, err := redisstore.NewClient(t.Context(), st.URL())
@@ -345,6 +351,7 @@ func claimAcrossFailover(t *testing.T, s *redisstore.Store, holder func(key stri
 }
 
 func TestSentinelClaimNotRecordedOnThePromotedReplica(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	st := redistest.StartSentinel(t, 2, 3)
 	s := fromURL(t, st.URL(), redisstore.Sentinel)
 	claimAcrossFailover(t, s, func(string) *redistest.Server { return st.Master() }, func(old *redistest.Server) {
@@ -354,6 +361,7 @@ func TestSentinelClaimNotRecordedOnThePromotedReplica(t *testing.T) {
 }
 
 func TestClusterClaimNotRecordedOnThePromotedReplica(t *testing.T) {
+	t.Parallel() // its own processes on their own ports; most of its time is waiting for a failover
 	cl := redistest.StartCluster(t, 3)
 	s := fromURL(t, cl.URL(), redisstore.Cluster)
 	claimAcrossFailover(t, s, func(key string) *redistest.Server {
