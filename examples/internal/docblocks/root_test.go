@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // root is the repository's root, relative to this package.
@@ -94,7 +92,6 @@ func binary(t *testing.T, pkg string) string {
 }
 
 func TestMain(m *testing.M) {
-	racebuild.ShareBuild() // go build, go vet: reuse what go test -race compiled
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -15,8 +15,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // The examples' servers, built once per test binary, and their endpoints.
@@ -34,7 +32,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envHugeStdio) != "" {
 		os.Exit(hugeStdioServer())
 	}
-	racebuild.ShareBuild() // go build of the examples: reuse what go test -race compiled
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "callclient")
 		if err != nil {
