@@ -3,7 +3,6 @@ package annotate
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -18,7 +17,7 @@ func loadStale(t *testing.T, files map[string]string, types ...string) []string 
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod")) // keeping racebuild.ShareBuild's -race
+	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
 	pkgs, diags := Load(Config{Dir: dir, Types: types})
 	for _, d := range diags {

@@ -1,5 +1,0 @@
-//go:build race
-
-package racebuild
-
-const enabled = true
