@@ -34,6 +34,12 @@ func keys() *mcpsdk.Options { return &mcpsdk.Options{Flow: mrt.Options{Keys: mrt
 // elicitation) answers each elicitation/create; it is given the count so far.
 func legacyHTTP(t testing.TB, endpoint, version string, answer func(n int) *mcp.ElicitResult) (*mcp.ClientSession, error) {
 	t.Helper()
+	return legacyHTTPOver(t, nil, endpoint, version, answer)
+}
+
+// legacyHTTPOver is legacyHTTP over hc (nil: http.DefaultClient).
+func legacyHTTPOver(t testing.TB, hc *http.Client, endpoint, version string, answer func(n int) *mcp.ElicitResult) (*mcp.ClientSession, error) {
+	t.Helper()
 	opts := &mcp.ClientOptions{}
 	if answer != nil {
 		var mu sync.Mutex
@@ -49,7 +55,7 @@ func legacyHTTP(t testing.TB, endpoint, version string, answer func(n int) *mcp.
 		opts.Capabilities = &mcp.ClientCapabilities{}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, opts)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint},
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		return nil, err
@@ -275,7 +281,13 @@ func TestSessionOnStoppedInstance(t *testing.T) {
 	a := start(ln)
 	url := "http://" + addr
 	acc := always(&mcp.ElicitResult{Action: "accept", Content: good})
-	cs, err := legacyHTTP(t, url, "2025-11-25", acc)
+	// No connection is kept between requests: a pooled one to the stopped
+	// instance, or one the new instance closed after answering the
+	// session's event stream, would fail a POST with "server closed idle
+	// connection" before it reaches the new instance, which is not what
+	// this test is about.
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	cs, err := legacyHTTPOver(t, fresh, url, "2025-11-25", acc)
 	require.NoError(t, err)
 	paris := &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}}
 	_, err = cs.CallTool(context.Background(), paris)
@@ -283,11 +295,6 @@ func TestSessionOnStoppedInstance(t *testing.T) {
 
 	a.CloseClientConnections()
 	a.Close()
-	// The client's idle connection to the stopped instance is gone; a POST
-	// that the transport had already handed it fails with "server closed
-	// idle connection" instead of reaching the new instance, which is not
-	// what this test is about.
-	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 	ln, err = net.Listen("tcp", addr)
 	require.NoError(t, err)
 	b := start(ln)
