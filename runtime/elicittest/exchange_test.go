@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,6 +44,9 @@ func TestExchangeQuestionsAndURLMode(t *testing.T) {
 	var done atomic.Bool
 	tr := elicittest.NewExchange("ship", signIn(&done))
 	tr.Principal = "alice"
+	// The step is unfinished when the user says done: the retry waits
+	// PageWait for it before asking again (15 s by default).
+	tr.Options.PageWait = 50 * time.Millisecond
 	ctx := context.Background()
 	step, err := tr.Call(ctx, map[string]any{"parcel": "P1"})
 	require.NoError(t, err)
