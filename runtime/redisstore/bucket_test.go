@@ -16,6 +16,7 @@ import (
 // tag falls in the bucket's own stretch of the slots, so that equal
 // contiguous slot ranges get equal shares of buckets.
 func TestBucketSlots(t *testing.T) {
+	t.Parallel()
 	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}})
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 	t.Cleanup(func() { _ = c.Close() })
@@ -35,6 +36,7 @@ func TestBucketSlots(t *testing.T) {
 
 // Random flow ids spread evenly over the buckets.
 func TestBucketsSpread(t *testing.T) {
+	t.Parallel()
 	var n [Buckets]int
 	const flows = Buckets * 200
 	for i := range flows {

@@ -79,18 +79,23 @@ func OptionsFromEnv(ctx context.Context, warn func(msg string)) (opts runtime.Op
 // the sentinels). [Store.Close] closes the client it made.
 // MCPGEN_REDIS_FENCE is checked even when the URL is unset.
 func FromEnv(ctx context.Context) (*Store, bool, error) {
-	skip := strings.TrimSpace(os.Getenv(EnvSkipConfigCheck))
+	return fromEnv(ctx, os.Getenv)
+}
+
+// fromEnv is FromEnv reading the variables through getenv.
+func fromEnv(ctx context.Context, getenv func(string) string) (*Store, bool, error) {
+	skip := strings.TrimSpace(getenv(EnvSkipConfigCheck))
 	opts := &Options{SkipConfigCheck: skip == "1" || strings.EqualFold(skip, "true")}
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvFence))) { // checked with or without a URL: a typo stops the server
+	switch strings.ToLower(strings.TrimSpace(getenv(EnvFence))) { // checked with or without a URL: a typo stops the server
 	case "", "auto":
 	case "on":
 		opts.Fence = FenceOn
 	case "off":
 		opts.Fence = FenceOff
 	default:
-		return nil, false, fmt.Errorf("%s is %q: want auto (the default: fenced by node on a cluster and on Sentinel, decided per operation on one address), on or off", EnvFence, os.Getenv(EnvFence))
+		return nil, false, fmt.Errorf("%s is %q: want auto (the default: fenced by node on a cluster and on Sentinel, decided per operation on one address), on or off", EnvFence, getenv(EnvFence))
 	}
-	raw := strings.TrimSpace(os.Getenv(EnvURL))
+	raw := strings.TrimSpace(getenv(EnvURL))
 	if raw == "" {
 		return nil, false, nil
 	}

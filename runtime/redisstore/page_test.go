@@ -28,6 +28,7 @@ func pageID() string {
 // The contract of runtime.PageStore, held by both stores: the in-memory one
 // and Redis.
 func TestPageContract(t *testing.T) {
+	t.Parallel()
 	t.Run("memory", func(t *testing.T) { testPageContract(t, runtime.NewMemoryStore()) })
 	t.Run("redis", func(t *testing.T) {
 		s, _ := newStore(t, redistest.Start(t), nil)
@@ -178,6 +179,7 @@ func testPageContract(t *testing.T, s runtime.PageStore) {
 // completing it keeps that expiry; a put or a completion sent again after a
 // timeout (the same sealed bytes) finds its own write and succeeds.
 func TestPageOnRedis(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
 	ctx := context.Background()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,7 @@ func epoch(t *testing.T, s *redisstore.Store, flow string) string {
 }
 
 func TestClaimRenewRecordRelease(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, nil)
 	ctx := context.Background()
@@ -123,6 +125,7 @@ func TestClaimRenewRecordRelease(t *testing.T) {
 // next claim recreates it with a new value and refuses the flow, and every
 // later claim of a flow begun before is refused too.
 func TestEpochLostWithTheData(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, nil)
 	other, _ := newStore(t, srv, nil)
@@ -151,6 +154,7 @@ func TestEpochLostWithTheData(t *testing.T) {
 }
 
 func TestEpochCache(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{EpochCache: 200 * time.Millisecond})
 	ctx := context.Background()
@@ -165,6 +169,7 @@ func TestEpochCache(t *testing.T) {
 // call: after a restart without persistence it seals the new one, not the
 // cached old one.
 func TestFailureMakesTheEpochBeReadAgain(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, _ := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
 	ctx := context.Background()
@@ -183,6 +188,7 @@ func TestFailureMakesTheEpochBeReadAgain(t *testing.T) {
 // An evicting policy (or any but noeviction) is refused at construction,
 // with the fix in the message.
 func TestEvictingPolicyIsRefused(t *testing.T) {
+	t.Parallel()
 	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--maxmemory", "20mb", "--maxmemory-policy", "volatile-lru"}})
 	_, err := redisstore.New(t.Context(), client(t, srv), nil)
 	require.Error(t, err)
@@ -198,6 +204,7 @@ func TestEvictingPolicyIsRefused(t *testing.T) {
 // A Redis that refuses CONFIG (an ACL, as managed Redis does) stops New with
 // a message naming the opt-out, rather than going on unchecked.
 func TestConfigRefusedNamesTheOptOut(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	admin := client(t, srv)
 	require.NoError(t, admin.Do(t.Context(), "ACL", "SETUSER", "app", "on", ">secret", "~*", "+@all", "-config").Err())
@@ -216,6 +223,7 @@ func TestConfigRefusedNamesTheOptOut(t *testing.T) {
 }
 
 func TestPersistenceIsReported(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t, redistest.Start(t), nil)
 	p := s.Persistence()
 	assert.True(t, p.Checked)
@@ -235,6 +243,7 @@ func TestPersistenceIsReported(t *testing.T) {
 // The repository's redis.conf is what the store asks for: New accepts it,
 // with the append-only file on, and a restart keeps the epoch.
 func TestTheRepositorysRedisConf(t *testing.T) {
+	t.Parallel()
 	srv := redistest.StartWith(t, redistest.Config{ConfFile: "../../examples/loadbalanced/redis.conf"})
 	s, _ := newStore(t, srv, nil)
 	assert.Equal(t, redisstore.Persistence{Checked: true, AppendOnly: true}, s.Persistence())
@@ -258,6 +267,7 @@ func TestTheRepositorysRedisConf(t *testing.T) {
 // claim script reads both), with or without a hash tag in the prefix, and
 // the page scripts declare their one key.
 func TestOneNodeCluster(t *testing.T) {
+	t.Parallel()
 	srv := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"}})
 	admin := client(t, srv)
 	require.NoError(t, admin.Do(t.Context(), "CLUSTER", "ADDSLOTSRANGE", "0", "16383").Err())
@@ -294,6 +304,7 @@ func TestOneNodeCluster(t *testing.T) {
 }
 
 func TestPrefix(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Prefix: "other:"})
 	ctx := context.Background()
@@ -314,6 +325,7 @@ func TestPrefix(t *testing.T) {
 }
 
 func TestStalledRedisTimesOut(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 200 * time.Millisecond})
 	require.NoError(t, c.Ping(context.Background()).Err())
@@ -331,6 +343,7 @@ func TestStalledRedisTimesOut(t *testing.T) {
 // closed) but Redis takes it once awake, for nobody. It lapses after the
 // lease, and the next claim proceeds.
 func TestStalledClaimLapsesAfterTheLease(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, &redisstore.Options{Timeout: 300 * time.Millisecond})
 	ctx := context.Background()
@@ -430,3 +443,8 @@ func TestOptionsFromEnvWarns(t *testing.T) {
 	require.Error(t, err, "an unreachable Redis stops the server at start")
 	assert.True(t, strings.Contains(err.Error(), "cannot reach Redis"), "%v", err)
 }
+
+// The tests wait on Redis servers (failover timers, stalls, retries), each
+// test on servers of its own: they run up to redistest.Parallel at once.
+// The ones that set the environment run first, one at a time.
+func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }

@@ -16,6 +16,7 @@ import (
 // clock: Redis keeps the record (PXAT, read back with PEXPIRETIME) at least
 // that long, so the replay gets it and runs nothing.
 func TestRecordOutlivesTheSkewedState(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	s, c := newStore(t, srv, nil)
 	storetest.RecordOutlivesSkew(t, s, runtime.DefaultClockSkew-100*time.Millisecond, func(flow string) time.Time {

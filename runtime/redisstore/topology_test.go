@@ -130,6 +130,7 @@ func TestClusterAtMostOnce(t *testing.T) {
 }
 
 func TestSentinelAtMostOnce(t *testing.T) {
+	t.Parallel()
 	st := redistest.StartSentinel(t, 2, 3)
 	a := fromURL(t, st.URL(), redisstore.Sentinel)
 	b := fromURL(t, st.URL(), redisstore.Sentinel)
@@ -147,8 +148,7 @@ func TestSentinelAtMostOnce(t *testing.T) {
 	assert.Equal(t, epoch(t, a, f), epoch(t, s, f))
 
 	// MCPGEN_REDIS_URL in the Sentinel form: fenced.
-	t.Setenv(redisstore.EnvURL, st.URL())
-	e, ok, err := redisstore.FromEnv(t.Context())
+	e, ok, err := redisstore.FromEnvOf(t.Context(), map[string]string{redisstore.EnvURL: st.URL()})
 	require.NoError(t, err)
 	require.True(t, ok)
 	defer e.Close()

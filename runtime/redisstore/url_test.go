@@ -22,6 +22,7 @@ const secret = "S3cretPW"
 // never quoting a password: not the user information's, not a query
 // parameter's (password, sentinel_password), not part of one.
 func TestNewClientErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ url, want string }{
 		{"http://u:" + secret + "@h:6379?password=" + secret, `the scheme is "http"; want redis://`},
 		{"redis://?password=" + secret, "no host:port after redis://"},
@@ -46,6 +47,7 @@ func TestNewClientErrors(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	u, err := url.Parse("rediss://user:" + secret + "@h1:7000/2?addr=h2:7001&password=" + secret + "&sentinel_password=" + secret + "&dial_timeout=3s&master_name=m#" + secret)
 	require.NoError(t, err)
 	assert.Equal(t, "rediss://user:xxxxx@h1:7000/2?addr=h2:7001&password=xxxxx&sentinel_password=xxxxx&dial_timeout=3s&master_name=m", redisstore.Redact(u))
@@ -55,6 +57,7 @@ func TestRedact(t *testing.T) {
 // without the password: a cluster node named with a database number, and
 // sentinels that do not know master_name.
 func TestNewClientLiveErrors(t *testing.T) {
+	t.Parallel()
 	node := redistest.StartWith(t, redistest.Config{Args: []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--requirepass", secret}})
 	_, _, err := redisstore.NewClient(t.Context(), "redis://:"+secret+"@"+node.Addr()+"/3")
 	require.Error(t, err)
@@ -80,25 +83,28 @@ func TestUnreachableNamesTheAddresses(t *testing.T) {
 		return s.Addr()
 	}
 	a, b := free(), free()
-	t.Setenv(redisstore.EnvURL, "redis://"+a+"?addr="+b)
-	_, _, err := redisstore.FromEnv(t.Context())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "cannot reach Redis on the cluster's seed nodes "+a+", "+b)
-	t.Setenv(redisstore.EnvURL, "redis://"+a+"/0")
-	_, _, err = redisstore.FromEnv(t.Context())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "cannot reach Redis at "+a)
-	t.Setenv(redisstore.EnvURL, "redis://"+a+"?master_name=m&addr="+b+"&password="+secret)
-	_, _, err = redisstore.FromEnv(t.Context())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `(the master "m" through the sentinels `+a+", "+b+")")
-	assert.NotContains(t, err.Error(), "was refused", "unreachable, not refused")
-	assert.NotContains(t, err.Error(), secret)
+	// Each case waits out go-redis's retries, so they run at once.
+	for name, c := range map[string]struct{ url, want string }{
+		"cluster":  {"redis://" + a + "?addr=" + b, "cannot reach Redis on the cluster's seed nodes " + a + ", " + b},
+		"one":      {"redis://" + a + "/0", "cannot reach Redis at " + a},
+		"sentinel": {"redis://" + a + "?master_name=m&addr=" + b + "&password=" + secret, `(the master "m" through the sentinels ` + a + ", " + b + ")"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := redisstore.FromEnvOf(t.Context(), map[string]string{redisstore.EnvURL: c.url})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), redisstore.EnvURL)
+			assert.Contains(t, err.Error(), c.want)
+			assert.NotContains(t, err.Error(), "was refused", "unreachable, not refused")
+			assert.NotContains(t, err.Error(), secret)
+		})
+	}
 }
 
 // A server that refuses INFO to the store's user (an ACL) stops New with a
 // message naming the way out, unless the store is not fenced.
 func TestInfoRefusedNamesTheOptOut(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	admin := client(t, srv)
 	require.NoError(t, admin.Do(t.Context(), "ACL", "SETUSER", "app", "on", ">"+secret, "~*", "+@all", "-info").Err())
@@ -116,6 +122,7 @@ func TestInfoRefusedNamesTheOptOut(t *testing.T) {
 // The three forms give the three clients, without connecting (the
 // cluster and Sentinel clients dial lazily; the one server is unreachable).
 func TestNewClientForms(t *testing.T) {
+	t.Parallel()
 	c, topo, err := redisstore.NewClient(t.Context(), "redis://127.0.0.1:1/2")
 	require.NoError(t, err)
 	assert.Equal(t, redisstore.Single, topo)

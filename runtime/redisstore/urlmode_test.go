@@ -26,6 +26,7 @@ import (
 // key the user entered on the first; once the call completed the page is
 // gone from Redis.
 func TestURLModeAcrossInstances(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	keys := runtime.EphemeralKeyRing()
 	instance := func() *runtime.Options {
@@ -86,6 +87,7 @@ func TestURLModeAcrossInstances(t *testing.T) {
 // completes on instance b, which deletes its page; a, at the limit, finds
 // them gone in Redis and goes on asking.
 func TestPageLimitAcrossInstances(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	keys := runtime.EphemeralKeyRing()
 	now := time.Now()

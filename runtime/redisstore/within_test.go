@@ -20,6 +20,7 @@ import (
 // again, up to busyLimit timeouts; one that runs out of time while Redis
 // answers no one fails after one timeout.
 func TestWithinRetriesOnlyWhileRedisAnswers(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	o := &redis.Options{Addr: srv.Addr()}
 	ClientOptions(o)
