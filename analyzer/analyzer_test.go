@@ -16,6 +16,8 @@ import (
 	"github.com/mcpgen/mcpgen/analyzer"
 	"github.com/mcpgen/mcpgen/annotate"
 	"github.com/mcpgen/mcpgen/clients"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // TestCorpus runs the analyzer on annotate's corpus of wrong annotations:
@@ -110,7 +112,7 @@ func TestGoVet(t *testing.T) {
 	}
 	vet := exec.Command(goTool, "vet", "-vettool="+tool, "./...")
 	vet.Dir = mod
-	vet.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	vet.Env = append(os.Environ(), "GOFLAGS="+racebuild.Flags("-mod=mod"), "GOWORK=off")
 	out, err := vet.CombinedOutput()
 	if err == nil {
 		t.Fatalf("go vet passed on the corpus; output:\n%s", out)
@@ -228,7 +230,7 @@ func TestGoVetClients(t *testing.T) {
 	vet := func(args ...string) (string, error) {
 		cmd := exec.Command("go", append(append([]string{"vet", "-vettool=" + tool}, args...), "./...")...)
 		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		cmd.Env = append(os.Environ(), "GOFLAGS="+racebuild.Flags("-mod=mod"), "GOWORK=off")
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // TestEnumConstantsAcrossFilesInSourceOrder: the choices of a named string
@@ -26,7 +28,7 @@ func TestEnumConstantsAcrossFilesInSourceOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOFLAGS", racebuild.Flags("-mod=mod"))
 	t.Setenv("GOWORK", "off")
 	want := []string{"blue", "red", "green"} // a.go, then z.go in source order
 	for range 8 {

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // TestLoadQuotesTheGoCommandWhenNothingLoads: in a module whose go.mod
@@ -27,7 +29,7 @@ func TestLoadQuotesTheGoCommandWhenNothingLoads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("GOFLAGS", "-mod=readonly")
+	t.Setenv("GOFLAGS", racebuild.Flags("-mod=readonly"))
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOPROXY", "off")
 	pkgs, diags := Load(Config{Dir: dir})

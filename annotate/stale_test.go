@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // loadStale writes a module without requirements holding files, loads it
@@ -17,7 +19,7 @@ func loadStale(t *testing.T, files map[string]string, types ...string) []string 
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOFLAGS", racebuild.Flags("-mod=mod"))
 	t.Setenv("GOWORK", "off")
 	pkgs, diags := Load(Config{Dir: dir, Types: types})
 	for _, d := range diags {

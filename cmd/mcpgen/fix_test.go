@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // TestEveryTypoInOneRunThenFix: a module with three typos in two tags of
@@ -111,7 +113,7 @@ func builtTool(t *testing.T, pkg string) string {
 	bin := filepath.Join(tools.dir, path.Base(pkg))
 	build := exec.Command("go", "build", "-o", bin, pkg)
 	build.Dir = repoRoot(t)
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+racebuild.Flags("-mod=mod"))
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}

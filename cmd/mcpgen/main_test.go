@@ -19,6 +19,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/header"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // repoRoot is the module root of mcpgen, for the replace directive of the
@@ -89,14 +91,15 @@ func newModule(t *testing.T, files map[string]string) string {
 
 // testEnv is the environment of every test's go command, mcpgen's and the
 // ones the tests start (TestMain sets it): go.mod may gain requirements,
-// no go.work applies, and mcpgen's memo (gen/memo) is the test binary's own
+// no go.work applies, packages build as this binary was built
+// (racebuild.Flags), and mcpgen's memo (gen/memo) is the test binary's own
 // (its slots are per directory, so tests do not share one).
 func testEnv() (restore func(), err error) {
 	cache, err := os.MkdirTemp("", "mcpgen-cache-")
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range map[string]string{"GOFLAGS": "-mod=mod", "GOWORK": "off", "MCPGEN_CACHE": cache} {
+	for k, v := range map[string]string{"GOFLAGS": racebuild.Flags("-mod=mod"), "GOWORK": "off", "MCPGEN_CACHE": cache} {
 		os.Setenv(k, v)
 	}
 	return func() { os.RemoveAll(cache) }, nil
@@ -106,7 +109,7 @@ func testEnv() (restore func(), err error) {
 // repository (its go.work, no -mod flag), undoing what TestMain sets for
 // the test modules.
 func inRepository() []string {
-	return append(os.Environ(), "GOFLAGS=", "GOWORK=")
+	return append(os.Environ(), "GOFLAGS="+racebuild.Flags(""), "GOWORK=")
 }
 
 // mcpgen runs the command in t's module (if newModule wrote one, else in

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // The tests of this package run the examples as their users do: each is
@@ -30,6 +32,7 @@ var bins struct {
 }
 
 func TestMain(m *testing.M) {
+	racebuild.ShareBuild() // the go commands the tests run build as this binary was built
 	dir, err := os.MkdirTemp("", "mcpgen-realclients-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // root is the repository's root, relative to this package.
@@ -92,6 +94,7 @@ func binary(t *testing.T, pkg string) string {
 }
 
 func TestMain(m *testing.M) {
+	racebuild.ShareBuild() // the go commands the tests run build as this binary was built
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // The examples' servers, built once per test binary, and their endpoints.
@@ -26,6 +28,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	racebuild.ShareBuild() // the go commands the tests run build as this binary was built
 	if who := os.Getenv(envBrowser); who != "" {
 		os.Exit(openPage(who, os.Args[len(os.Args)-1]))
 	}

@@ -1,0 +1,16 @@
+package analyzer_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
+)
+
+// TestMain has the go commands the tests run (go build of mcpgen-vet, go
+// vet) build as this binary was built, reusing what `go test -race`
+// compiled (racebuild.ShareBuild).
+func TestMain(m *testing.M) {
+	racebuild.ShareBuild()
+	os.Exit(m.Run())
+}

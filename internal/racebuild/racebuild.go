@@ -1,0 +1,44 @@
+// Package racebuild tells whether this binary was built with the race
+// detector (go build -race, go test -race), and lets a test binary have
+// the go commands it runs build the same way.
+//
+// A test that runs the go command (golang.org/x/tools/go/packages, whose
+// go list -export compiles every dependency for its export data; go build;
+// go vet; go test) compiles, by default, without the race detector, while
+// `go test -race` has compiled the same packages with it: every dependency
+// would be compiled twice, once per variant. With -race in GOFLAGS those go
+// commands find the packages `go test -race` compiled in the build cache
+// (go help cache) instead. Every test binary that runs go commands does
+// this, so that none compiles the other variant alone.
+package racebuild
+
+import (
+	"os"
+	"strings"
+)
+
+// Enabled reports whether this binary was built with -race.
+const Enabled = enabled
+
+// ShareBuild sets GOFLAGS of this process to [Flags] of what it holds, so
+// that the go commands it starts build as the test binary was built. A
+// test binary calls it from TestMain, before its tests start; a test that
+// sets GOFLAGS itself sets it to Flags(…).
+func ShareBuild() {
+	_ = os.Setenv("GOFLAGS", Flags(os.Getenv("GOFLAGS")))
+}
+
+// Flags returns goflags (a GOFLAGS value: space-separated flags) with
+// -race added at the end when [Enabled] and goflags does not name -race
+// already; otherwise goflags unchanged.
+func Flags(goflags string) string {
+	if !Enabled {
+		return goflags
+	}
+	for _, f := range strings.Fields(goflags) {
+		if f == "-race" || f == "-race=true" || f == "--race" {
+			return goflags
+		}
+	}
+	return strings.TrimSpace(goflags + " -race")
+}
