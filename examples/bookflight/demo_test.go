@@ -17,6 +17,7 @@ import (
 // once and the state shortened; -wire adds the full JSON. The server's logs
 // hold one line per request and no answer value or state.
 func TestDemoNarratesAndLogsNoAnswersOrState(t *testing.T) {
+	t.Parallel()
 	var out, logs bytes.Buffer
 	require.NoError(t, demo(&out, runtime.EphemeralKeyRing(), false, slog.New(slog.NewTextHandler(&logs, nil))))
 	text := out.String()

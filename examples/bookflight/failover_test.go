@@ -33,6 +33,7 @@ import (
 // before (a replay of a completed flow refused).
 
 func TestClusterMasterKilledMidRun(t *testing.T) {
+	t.Parallel()
 	cl := redistest.StartCluster(t, 3)
 	masterKilledMidRun(t, cl.URL(), func() {
 		cl.Masters()[0].Stop()
@@ -41,6 +42,7 @@ func TestClusterMasterKilledMidRun(t *testing.T) {
 }
 
 func TestSentinelMasterKilledMidRun(t *testing.T) {
+	t.Parallel()
 	st := redistest.StartSentinel(t, 2, 3)
 	masterKilledMidRun(t, st.URL(), func() {
 		old := st.Master()

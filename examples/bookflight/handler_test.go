@@ -13,6 +13,7 @@ import (
 // in-process with runtime/elicittest: no server, no client.
 
 func TestHandlerDeclineBooksNothing(t *testing.T) {
+	t.Parallel()
 	tr := elicittest.New(NewBookFlightArgsFlow(bookFlightArgsHandler{}))
 	step, err := tr.Call(t.Context(), map[string]any{"origin": "CDG", "destination": "JFK"})
 	require.NoError(t, err)
@@ -28,6 +29,7 @@ func TestHandlerDeclineBooksNothing(t *testing.T) {
 }
 
 func TestHandlerAcceptAfterAWrongDate(t *testing.T) {
+	t.Parallel()
 	tr := elicittest.New(NewBookFlightArgsFlow(bookFlightArgsHandler{}))
 	step, err := tr.Call(t.Context(), map[string]any{"origin": "CDG", "destination": "JFK", "passengers": 2})
 	require.NoError(t, err)

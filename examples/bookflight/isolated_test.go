@@ -23,6 +23,7 @@ import (
 // mcpgen turns into "retry later" (-32603) with nothing run, on every
 // instance. Once the replica is back, the retry books exactly once.
 func TestRedisIsolatedOldMasterRunsNothing(t *testing.T) {
+	t.Parallel()
 	master := redistest.StartWith(t, redistest.Config{ConfFile: "../loadbalanced/redis-replicated.conf"})
 	replica := redistest.StartReplica(t, master)
 	ins := redisInstances(t, master, 2, nil)

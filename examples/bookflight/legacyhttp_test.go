@@ -15,12 +15,15 @@ import (
 // elicitation/create on the call's stream) completes accept, decline and
 // cancel with the same texts as a 2026-07-28 client, each branch run once.
 func TestLegacyClientOverHTTP(t *testing.T) {
+	t.Parallel()
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	for action, want := range map[string]string{
 		"accept":  "Booked 3 passengers from CDG to JFK on 2026-12-31.",
 		"decline": "nothing booked",
 		"cancel":  "cancelled",
 	} {
+		// Sequential subtests: they share in, whose counts are checked
+		// once all three have run.
 		t.Run(action, func(t *testing.T) {
 			c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, &mcp.ClientOptions{
 				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,9 +20,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpsdk"
 )
+
+// Most tests here wait on Redis servers, HTTP round trips and leases, not
+// on the CPU: they call t.Parallel, and redistest.Main runs up to
+// redistest.Parallel of them at once. Each starts its own servers,
+// listeners and key ring.
+func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
 
 // countingHandler wraps the example's handler and counts branch runs.
 // hook, when set (before the instance serves the calls it concerns), runs
@@ -155,6 +163,7 @@ func requireCode(t *testing.T, err error, code int64) {
 }
 
 func TestFirstCallAsksForMissingFields(t *testing.T) {
+	t.Parallel()
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	res, err := call(t, connect(t, in.url, true), route, nil, "")
 	require.NoError(t, err)
@@ -191,6 +200,7 @@ func TestFirstCallAsksForMissingFields(t *testing.T) {
 }
 
 func TestAcceptDeclineCancel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		action  string
 		content map[string]any
@@ -203,6 +213,7 @@ func TestAcceptDeclineCancel(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.action, func(t *testing.T) {
+			t.Parallel()
 			in := startInstance(t, runtime.EphemeralKeyRing())
 			cs := connect(t, in.url, true)
 			first, err := call(t, cs, route, nil, "")
@@ -224,6 +235,7 @@ func TestAcceptDeclineCancel(t *testing.T) {
 }
 
 func TestCompleteArgumentsBookAtOnce(t *testing.T) {
+	t.Parallel()
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	args := map[string]any{"origin": "CDG", "destination": "JFK", "date": "2026-12-24"}
 	res, err := call(t, connect(t, in.url, true), args, nil, "")
@@ -235,6 +247,7 @@ func TestCompleteArgumentsBookAtOnce(t *testing.T) {
 }
 
 func TestRetryOnAnotherInstanceBehindRoundRobin(t *testing.T) {
+	t.Parallel()
 	keys, err := runtime.ParseKeyRing(runtime.GenerateKey())
 	require.NoError(t, err)
 	a, b := startInstance(t, keys), startInstance(t, keys)
@@ -264,6 +277,7 @@ func TestRetryOnAnotherInstanceBehindRoundRobin(t *testing.T) {
 }
 
 func TestTamperedStateIsRejected(t *testing.T) {
+	t.Parallel()
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	cs := connect(t, in.url, true)
 	first, err := call(t, cs, route, nil, "")
@@ -287,6 +301,7 @@ func flip(c byte) byte {
 }
 
 func TestClientWithoutElicitationGetsToolError(t *testing.T) {
+	t.Parallel()
 	in := startInstance(t, runtime.EphemeralKeyRing())
 	res, err := call(t, connect(t, in.url, false), route, nil, "")
 	require.NoError(t, err)
@@ -300,6 +315,7 @@ func TestClientWithoutElicitationGetsToolError(t *testing.T) {
 }
 
 func TestLegacyClientThroughBridge(t *testing.T) {
+	t.Parallel()
 	h := &countingHandler{}
 	server := newServer(runtime.Options{Keys: runtime.EphemeralKeyRing()}, nil, h, quiet)
 	ct, st := mcp.NewInMemoryTransports()
@@ -326,7 +342,10 @@ func TestLegacyClientThroughBridge(t *testing.T) {
 	assert.EqualValues(t, 1, h.accept.Load())
 }
 
+// Not parallel: t.Setenv (run reads the key ring from the environment
+// only) and run's slog.SetDefault change the process for every test.
 func TestRunFlags(t *testing.T) {
+	t.Cleanup(func() { slog.SetDefault(quiet) })
 	assert.Equal(t, 2, run([]string{}), "neither -http nor -stdio")
 	assert.Equal(t, 2, run([]string{"-http", "127.0.0.1:0", "-stdio"}), "both")
 	t.Setenv(runtime.EnvStateKeys, "not-a-key")

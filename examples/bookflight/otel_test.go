@@ -130,6 +130,7 @@ func threeRounds(t *testing.T, cs []*mcp.ClientSession, meta mcp.Meta) {
 // trace: three SERVER spans "tools/call book_flight", each the child of the
 // one before, with the conventions' attributes and mcpgen's.
 func TestOneTraceAcrossRoundsAndInstances(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstances(t, tel, 2)
 	threeRounds(t, []*mcp.ClientSession{connect(t, ins[0].url, true), connect(t, ins[1].url, true)}, nil)
@@ -176,6 +177,7 @@ func TestOneTraceAcrossRoundsAndInstances(t *testing.T) {
 // A client's trace context in _meta is every round's parent; the previous
 // round is then a link.
 func TestClientTraceContextIsTheParent(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstances(t, tel, 2)
 	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
@@ -199,6 +201,7 @@ func TestClientTraceContextIsTheParent(t *testing.T) {
 // Behind otelhttp, round 1's span is the child of its HTTP span; a later
 // round's parent is the previous round, its own HTTP span a link.
 func TestHTTPSpanIsLinked(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstancesWrapped(t, tel, 2, func(h http.Handler) http.Handler {
 		return otelhttp.NewHandler(h, "mcp", otelhttp.WithTracerProvider(tel.tp))
@@ -234,6 +237,7 @@ func TestHTTPSpanIsLinked(t *testing.T) {
 
 // A tampered state is refused: its span says why, with error.type -32602.
 func TestTamperedStateSpan(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstances(t, tel, 1)
 	cs := connect(t, ins[0].url, true)
@@ -267,6 +271,7 @@ func TestTamperedStateSpan(t *testing.T) {
 // No span attribute, event, link or status, and no metric label, holds an
 // answer's value, an argument's value, the state or the key ring's secret.
 func TestTelemetryHoldsNoAnswerStateOrSecret(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstances(t, tel, 2)
 	cs := []*mcp.ClientSession{connect(t, ins[0].url, true), connect(t, ins[1].url, true)}
@@ -384,6 +389,7 @@ func histogramCount(rm *metricdata.ResourceMetrics, name, key, value string) uin
 // asked on the call through elicitation/create) has its span with the
 // session id and the protocol version.
 func TestLegacySessionSpan(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry()
 	ins := tracedInstances(t, tel, 1)
 	c := mcp.NewClient(&mcp.Implementation{Name: "legacy-http", Version: "1"}, &mcp.ClientOptions{

@@ -86,6 +86,7 @@ func runs(ins []*instance) (n int32) {
 }
 
 func TestRedisReplayedAcceptRunsOnceAcrossInstances(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 2, nil)
 	cs := []*mcp.ClientSession{connect(t, ins[0].url, true), connect(t, ins[1].url, true)}
@@ -120,6 +121,7 @@ func TestRedisReplayedAcceptRunsOnceAcrossInstances(t *testing.T) {
 }
 
 func TestRedisDeclineThenAcceptWithTheSameState(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 2, nil)
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -137,6 +139,7 @@ func TestRedisDeclineThenAcceptWithTheSameState(t *testing.T) {
 }
 
 func TestRedisRoundOneStateOfACompletedFlowGetsTheFirstResult(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 2, nil)
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -160,6 +163,7 @@ func TestRedisRoundOneStateOfACompletedFlowGetsTheFirstResult(t *testing.T) {
 }
 
 func TestRedisFlowPastItsLifetimeIsRefused(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	var offset atomic.Int64 // nanoseconds added to the wall clock
 	ins := redisInstances(t, srv, 2, func(o *runtime.Options) {
@@ -181,6 +185,7 @@ func TestRedisFlowPastItsLifetimeIsRefused(t *testing.T) {
 }
 
 func TestRedisDownFailsClosedAndRecovers(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 2, nil)
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -222,6 +227,7 @@ func TestRedisDownFailsClosedAndRecovers(t *testing.T) {
 }
 
 func TestRedis200ConcurrentFlowsOverThreeInstances(t *testing.T) {
+	t.Parallel()
 	const flows = 200
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 3, nil)
@@ -268,6 +274,7 @@ func TestRedis200ConcurrentFlowsOverThreeInstances(t *testing.T) {
 // retry on another instance (MCPGEN_STATE_KEYS without MCPGEN_REDIS_URL) is
 // refused, its store having another epoch, rather than run again.
 func TestWithoutSharedStoreARetryOnAnotherInstanceIsRefused(t *testing.T) {
+	t.Parallel()
 	keys, err := runtime.ParseKeyRing(runtime.GenerateKey())
 	require.NoError(t, err)
 	ins := []*instance{
@@ -312,12 +319,14 @@ func completeFlows(t *testing.T, a, b *mcp.ClientSession, n int) (states, texts 
 // and no branch runs again. With the append-only file the restart keeps
 // both: every replay gets its recorded result.
 func TestRedisRestartThenReplayEveryFinalRetry(t *testing.T) {
+	t.Parallel()
 	const flows = 100
 	for _, tc := range []struct {
 		name string
 		aof  bool
 	}{{"no persistence", false}, {"appendonly", true}} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := redistest.StartWith(t, redistest.Config{AppendOnly: tc.aof})
 			ins := redisInstances(t, srv, 2, nil)
 			a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -355,6 +364,7 @@ func TestRedisRestartThenReplayEveryFinalRetry(t *testing.T) {
 // the other instance is refused, not run; the branch's own result cannot be
 // recorded (its claim is gone), and later replays are refused too.
 func TestRedisFlushallWhileABranchRuns(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	ins := redisInstances(t, srv, 2, nil)
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
@@ -393,6 +403,7 @@ func TestRedisFlushallWhileABranchRuns(t *testing.T) {
 // told the flow is being completed; the first one after it runs the branch,
 // once.
 func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	const lease = 2 * time.Second
 	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
@@ -433,6 +444,7 @@ func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 // retry after the lease runs the branch on the other instance, and later
 // replays get that instance's record.
 func TestRedisInstanceKilledMidBranch(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	const lease = 2 * time.Second
 	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
