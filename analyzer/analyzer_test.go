@@ -87,10 +87,7 @@ func TestGoVet(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		tool += ".exe"
 	}
-	build := exec.Command(goTool, "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	buildVetTool(t, goTool, tool)
 	// A module of its own, so go vet sees the corpus as a normal package.
 	mod := t.TempDir()
 	src := filepath.Join("..", "annotate", "testdata", "src", "corpus")
@@ -213,9 +210,7 @@ func TestGoVetClients(t *testing.T) {
 		t.Fatal("no codex in the client table")
 	}
 	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	if out, err := exec.Command("go", "build", "-o", tool, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	buildVetTool(t, "go", tool)
 	mod := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/v\n\ngo 1.24\n",
@@ -240,5 +235,19 @@ func TestGoVetClients(t *testing.T) {
 	}
 	if out, err := vet("-clients=none"); err != nil {
 		t.Errorf("go vet -clients=none: %v, output:\n%s", err, out)
+	}
+}
+
+// buildVetTool builds cmd/mcpgen-vet at out with the go command goTool,
+// without -race (TestMain's racebuild.ShareBuild notwithstanding): go vet
+// starts the tool once for every package of the dependency graph, and
+// hundreds of starts of a race-built binary cost more than compiling its
+// dependencies once without -race.
+func buildVetTool(t *testing.T, goTool, out string) {
+	t.Helper()
+	build := exec.Command(goTool, "build", "-o", out, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
+	build.Env = append(os.Environ(), "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
 	}
 }

@@ -42,3 +42,18 @@ func Flags(goflags string) string {
 	}
 	return strings.TrimSpace(goflags + " -race")
 }
+
+// Without returns goflags (a GOFLAGS value) without its -race flags, for
+// the go command that builds a program a test starts very many times (a
+// vet tool, which go vet starts once per package of the dependency graph):
+// a race-built binary's start-up costs more, hundreds of times over, than
+// compiling its dependencies once without -race.
+func Without(goflags string) string {
+	var keep []string
+	for _, f := range strings.Fields(goflags) {
+		if f != "-race" && f != "-race=true" && f != "--race" {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, " ")
+}

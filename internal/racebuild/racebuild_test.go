@@ -47,3 +47,17 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestWithout: Without drops every -race flag and keeps the others in order.
+func TestWithout(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                          "",
+		"-race":                     "",
+		"-mod=mod -race":            "-mod=mod",
+		" -race=true -mod=mod  -x ": "-mod=mod -x",
+	} {
+		if got := Without(in); got != want {
+			t.Errorf("Without(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,9 +2,11 @@ package docblocks
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +88,12 @@ func binary(t *testing.T, pkg string) string {
 	out := filepath.Join(binDir, strings.ReplaceAll(pkg, "/", "_"))
 	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
 	cmd.Dir = root
+	if slices.Contains(slices.Collect(maps.Values(repoCommands)), pkg) {
+		// The repository's commands, which the docs run many times (go vet
+		// starts mcpgen-vet once per package of the dependency graph),
+		// build without -race; the examples as this binary was built.
+		cmd.Env = append(os.Environ(), "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
+	}
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", pkg, err, msg)
 	}

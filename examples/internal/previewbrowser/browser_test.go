@@ -13,9 +13,14 @@ import (
 	"github.com/mcpgen/mcpgen/clients"
 	"github.com/mcpgen/mcpgen/examples/internal/browsertest"
 	"github.com/mcpgen/mcpgen/gen/preview"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
-func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
+func TestMain(m *testing.M) {
+	racebuild.ShareBuild() // the previews' loads build as this binary was built
+	os.Exit(browsertest.Main(m))
+}
 
 // shown is what the page shows of one column, read from the DOM.
 type shown struct {
