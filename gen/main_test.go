@@ -7,9 +7,5 @@ import (
 	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
-// TestMain has the go command packages.Load runs build as this binary was
-// built, reusing what `go test -race` compiled (racebuild.ShareBuild).
-func TestMain(m *testing.M) {
-	racebuild.ShareBuild()
-	os.Exit(m.Run())
-}
+// The go commands the tests run build as this binary was built.
+func TestMain(m *testing.M) { os.Exit(racebuild.Main(m)) }

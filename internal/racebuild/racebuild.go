@@ -15,6 +15,7 @@ package racebuild
 import (
 	"os"
 	"strings"
+	"testing"
 )
 
 // Enabled reports whether this binary was built with -race.
@@ -26,6 +27,15 @@ const Enabled = enabled
 // sets GOFLAGS itself sets it to Flags(…).
 func ShareBuild() {
 	_ = os.Setenv("GOFLAGS", Flags(os.Getenv("GOFLAGS")))
+}
+
+// Main calls [ShareBuild], then runs the tests and returns m.Run's exit
+// code. A package whose tests run the go command has
+//
+//	func TestMain(m *testing.M) { os.Exit(racebuild.Main(m)) }
+func Main(m *testing.M) int {
+	ShareBuild()
+	return m.Run()
 }
 
 // Flags returns goflags (a GOFLAGS value: space-separated flags) with
