@@ -2,6 +2,7 @@ package mcpsdk_test
 
 import (
 	"context"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -103,7 +104,9 @@ func pendingClient(t *testing.T, url string, hc *http.Client) (cs *mcp.ClientSes
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			entered <- struct{}{}
 			<-release
-			return &mcp.ElicitResult{Action: "accept", Content: good}, nil
+			// A map of its own: go-sdk's client fills the schema's
+			// defaults into the content it is handed.
+			return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(good)}, nil
 		},
 	})
 	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc},
@@ -143,7 +146,9 @@ func serverEnd(t *testing.T, ctx context.Context, ended <-chan string) string {
 // afterwards checks that a new session on url completes a call normally.
 func afterwards(t *testing.T, url string, trip *fixture.TripRecorder) {
 	t.Helper()
-	cs, err := legacyHTTP(t, url, "2025-11-25", always(&mcp.ElicitResult{Action: "accept", Content: good}))
+	cs, err := legacyHTTP(t, url, "2025-11-25", func(int) *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(good)}
+	})
 	require.NoError(t, err)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
 	require.NoError(t, err)
