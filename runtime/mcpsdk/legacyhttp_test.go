@@ -389,37 +389,25 @@ func TestServeShutdownWithOpenSession(t *testing.T) {
 
 // A session's client that cancels its tools/call while it is asked
 // (notifications/cancelled, MCP 2025-11-25, basic/utilities/cancellation)
-// ends the call: no branch runs, and the handler returns at once.
+// ends the call: the handler returns at once, and no branch runs, also
+// when the client's form answers afterwards. (The test waits for the
+// server to end the call before the form answers: the notification and
+// the answer travel on separate HTTP requests, and an answer that arrives
+// first is a call answered before it was cancelled.)
 func TestLegacyCancelledCallRunsNothing(t *testing.T) {
-	trip := &fixture.TripRecorder{}
-	srv := httptest.NewServer(mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}), nil))
-	t.Cleanup(srv.Close)
-	asked := make(chan struct{}, 4)
-	release := make(chan struct{})
-	cs, err := legacyHTTPRequests(t, srv.URL, "2025-11-25", func(*mcp.ElicitRequest) *mcp.ElicitResult {
-		asked <- struct{}{}
-		<-release
-		return &mcp.ElicitResult{Action: "accept", Content: good}
-	})
-	require.NoError(t, err)
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free) // before the session closes (cleanups run last first)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "plan_trip", Arguments: map[string]any{"city": "Paris"}})
-		done <- err
-	}()
-	<-asked
+	url, trip, ended, events := goneServer(t, 0)
+	cs, cancel, callErr, free := pendingClient(t, url, nil)
+	ctx, stop := context.WithTimeout(context.Background(), 20*time.Second)
+	defer stop()
 	cancel()
-	require.Error(t, <-done)
-	// The server saw the cancellation: the answer the client's form gives
-	// now reaches no one, and the branch never runs.
+	require.Error(t, <-callErr)
+	assert.Contains(t, serverEnd(t, ctx, ended), "nothing ran")
+	// The answer the client's form gives now reaches no one.
 	free()
-	assert.Never(t, func() bool { return trip.Count() > 0 }, 500*time.Millisecond, 20*time.Millisecond, "no branch ran")
-	_, err = cs.ListTools(context.Background(), nil)
+	_, err := cs.ListTools(context.Background(), nil)
 	assert.NoError(t, err, "the session goes on")
+	assert.Zero(t, trip.Count(), "no branch ran")
+	assert.Equal(t, []string{"asked"}, events())
 }
 
 // A session's answers are judged by the flow's own rules, as on 2026-07-28,

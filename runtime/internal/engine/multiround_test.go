@@ -482,3 +482,29 @@ func TestRetryWithoutCapabilityIsSentNoForm(t *testing.T) {
 	assert.Equal(t, []string{"email"}, asked)
 	assert.Zero(t, e.rec.Count())
 }
+
+// Keys of an answer's content that differ from a property's JSON name only
+// in case fill no field, as for the arguments (mcpsdk's
+// TestCaseVariantKeysFillNoField): they are neither taken nor judged (an
+// out-of-range "NIGHTS" adds no error; "night\u017f", whose long s folds
+// to s, is another key too), the required fields they spell are asked
+// again, alone, and an optional one ("Meal") stays empty.
+func TestCaseVariantAnswerKeysFillNoField(t *testing.T) {
+	e := newEnv(t, nil)
+	r1 := e.ask(req(paris, "", nil))
+	key, _, _ := question(t, r1)
+	r2 := e.ask(req(paris, r1.RequestState, accept(key, map[string]any{
+		"name": "Ada", "Email": "eve@example.com", "email": "ada@example.com",
+		"Nights": 3, "NIGHTS": 99, "night\u017f": 4, "Meal": "fish"})))
+	key, q, asked := question(t, r2)
+	assert.Equal(t, []string{"nights"}, asked, "only nights, which no case variant filled")
+	assert.Contains(t, q.Message, "nights: is required")
+	assert.NotContains(t, q.Message, "maximum")
+	res := e.done(req(paris, r2.RequestState, accept(key, map[string]any{"nights": 2})))
+	assert.False(t, res.IsError, res.Text)
+	got := lastArgs(t, e.rec)
+	assert.Equal(t, "ada@example.com", got.Email)
+	require.NotNil(t, got.Nights)
+	assert.Equal(t, 2, *got.Nights)
+	assert.Empty(t, got.Meal)
+}
