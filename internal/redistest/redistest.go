@@ -10,12 +10,16 @@ package redistest
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +33,7 @@ type Server struct {
 	cfg  Config
 	Port int
 	cmd  *exec.Cmd
+	done chan struct{} // closed when cmd has exited (its Wait returned)
 }
 
 // Config is how [StartWith] configures the server.
@@ -86,15 +91,51 @@ func binary(t testing.TB, name string) string {
 	return bin
 }
 
-// freePort returns a loopback TCP port that was free a moment ago.
+// Ports are handed out from below the kernel's ephemeral range (Linux:
+// 32768–60999), so that no socket the system numbers itself (an outgoing
+// connection, a listener on port 0) can take one between freePort and the
+// server's start. A Redis Cluster node also listens on its port + 10000
+// (the cluster bus): portLow+portSpan+busOffset stays below that range too.
+const (
+	portLow   = 10000
+	portSpan  = 12000
+	busOffset = 10000
+)
+
+var (
+	portMu sync.Mutex
+	ports  = map[int]bool{} // handed out in this process: never handed out again
+)
+
+// freePort returns a loopback TCP port, and the port 10000 above it, both
+// free a moment ago and never handed out before in this process (a stopped
+// server keeps its port for Restart). Other processes (packages' tests run
+// at once) pick at random from the same range: a clash is unlikely, and
+// bind-checked.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	portMu.Lock()
+	defer portMu.Unlock()
+	for range 1000 {
+		p := portLow + rand.IntN(portSpan)
+		if ports[p] || !bindable(p) || !bindable(p+busOffset) {
+			continue
+		}
+		ports[p] = true
+		return p
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Fatalf("redistest: no free loopback port pair (P, P+%d) in %d–%d after 1000 tries", busOffset, portLow, portLow+portSpan-1)
+	return 0
+}
+
+// bindable reports whether 127.0.0.1:port could be listened on just now.
+func bindable(port int) bool {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
 }
 
 // Addr returns "127.0.0.1:<port>".
@@ -124,22 +165,54 @@ func (s *Server) Restart() {
 	args = append(args, "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
 		"--enable-debug-command", "local", "--dir", s.dir, "--protected-mode", "yes")
 	args = append(args, s.cfg.Args...)
+	logPath := filepath.Join(s.dir, "redis-server.log")
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		s.t.Fatalf("redistest: %v", err)
+	}
+	defer log.Close() // the child holds its own copy
 	cmd := exec.Command(s.bin, args...)
-	cmd.Stdout, cmd.Stderr = nil, nil
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("starting redis-server: %v", err)
 	}
-	s.cmd = cmd
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	s.cmd, s.done = cmd, done
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if err := ping(s.Addr()); err == nil {
+		err := ping(s.Addr())
+		if err == nil {
 			return
-		} else if time.Now().After(deadline) {
+		}
+		select {
+		case <-done:
+			s.cmd = nil
+			s.t.Fatalf("redis-server on %s exited at start (%v); its output ends:\n%s", s.Addr(), cmd.ProcessState, tail(logPath))
+		default:
+		}
+		if time.Now().After(deadline) {
 			s.Stop()
-			s.t.Fatalf("redis-server on %s does not answer PING: %v", s.Addr(), err)
+			s.t.Fatalf("redis-server on %s does not answer PING: %v; its output ends:\n%s", s.Addr(), err, tail(logPath))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// tail returns the last lines of the file at path (at most 2 KB), for an
+// error message.
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	if len(b) > 2048 {
+		b = b[len(b)-2048:]
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return string(b)
 }
 
 // Stop kills the server (SIGKILL: no shutdown save) and waits for it to
@@ -150,7 +223,7 @@ func (s *Server) Stop() {
 	}
 	_ = s.cmd.Process.Signal(syscall.SIGCONT)
 	_ = s.cmd.Process.Kill()
-	_ = s.cmd.Wait()
+	<-s.done
 	s.cmd = nil
 }
 
