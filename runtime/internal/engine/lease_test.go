@@ -247,14 +247,26 @@ func TestFirstCallWithoutEpochFailsClosed(t *testing.T) {
 // as a Redis at maxmemory (noeviction) or one restarting refuses a write.
 type failingRecords struct {
 	*engine.MemoryStore
-	left atomic.Int32
+	left     atomic.Int32
+	once     sync.Once
+	recorded chan struct{} // closed when a Record is taken
+}
+
+func newFailingRecords(failures int32) *failingRecords {
+	s := &failingRecords{MemoryStore: engine.NewMemoryStore(), recorded: make(chan struct{})}
+	s.left.Store(failures)
+	return s
 }
 
 func (s *failingRecords) Record(ctx context.Context, flow, token string, record []byte, expires time.Time) error {
 	if s.left.Add(-1) >= 0 {
 		return errors.New("OOM command not allowed when used memory > 'maxmemory'")
 	}
-	return s.MemoryStore.Record(ctx, flow, token, record, expires)
+	err := s.MemoryStore.Record(ctx, flow, token, record, expires)
+	if err == nil {
+		s.once.Do(func() { close(s.recorded) })
+	}
+	return err
 }
 
 // A branch whose result the store refuses to record never runs again: its
@@ -272,8 +284,7 @@ func TestUnrecordedResultHoldsTheClaim(t *testing.T) {
 		{"store takes it later", 3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			store := &failingRecords{MemoryStore: engine.NewMemoryStore()}
-			store.left.Store(c.failures)
+			store := newFailingRecords(c.failures)
 			d := newDeployEnv(store)
 			opts := *d.opts
 			opts.ClaimLease = 200 * time.Millisecond
@@ -283,7 +294,17 @@ func TestUnrecordedResultHoldsTheClaim(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, "deployed, run 1", resp.Result.Text)
 
-			time.Sleep(1500 * time.Millisecond) // several leases, and the retries of the record
+			// Several leases pass (a lapsed claim would let the replay run
+			// the branch again), and in the second case the record is
+			// taken after its failed attempts (100+200+400 ms of back-off).
+			time.Sleep(5 * opts.ClaimLease)
+			if c.recorded {
+				select {
+				case <-store.recorded:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the result was never recorded after the store took writes again")
+				}
+			}
 			resp, err = d.retry(context.Background(), &opts, state)
 			if c.recorded {
 				require.NoError(t, err)
