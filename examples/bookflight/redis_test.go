@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -58,8 +59,7 @@ func redisInstancesOn(t *testing.T, newClient func() redis.UniversalClient, n in
 	for range n {
 		c := newClient()
 		t.Cleanup(func() { _ = c.Close() })
-		store, err := redisstore.New(t.Context(), c, so)
-		require.NoError(t, err)
+		store := newStore(t, c, so)
 		opts := runtime.Options{Keys: keys, Store: store}
 		if tune != nil {
 			tune(&opts)
@@ -69,6 +69,25 @@ func redisInstancesOn(t *testing.T, newClient func() redis.UniversalClient, n in
 		out = append(out, in)
 	}
 	return out
+}
+
+// newStore is redisstore.New, tried again for up to 30 s while its first
+// check of the server (CONFIG GET maxmemory-policy) outlasts
+// Options.Timeout: a cluster just started, on a machine the whole suite
+// loads, can take longer for its first round trip (go-redis reads the
+// slots first). How the store bears timeouts afterwards is what the tests
+// check.
+func newStore(t *testing.T, c redis.UniversalClient, so *redisstore.Options) *redisstore.Store {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		store, err := redisstore.New(t.Context(), c, so)
+		if err == nil || !errors.Is(err, context.DeadlineExceeded) || time.Now().After(deadline) {
+			require.NoError(t, err)
+			return store
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func accepts(ins []*instance) (n int32) {
