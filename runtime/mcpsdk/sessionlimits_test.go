@@ -544,7 +544,15 @@ func TestAbandonedSessionsClose(t *testing.T) {
 	trip := &fixture.TripRecorder{}
 	h := mcpsdk.NewHTTPHandler(server(keys(), trip, &fixture.PicksRecorder{}),
 		&mcpsdk.HTTPOptions{SessionIdleTimeout: time.Minute, MaxSessionsPerPrincipal: 2, AbandonedSessionTimeout: grace})
-	srv := httptest.NewServer(h)
+	// dropped hears each request whose client went away, once the handler
+	// has seen it go (its grace has begun).
+	dropped := make(chan struct{}, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if r.Context().Err() != nil {
+			dropped <- struct{}{}
+		}
+	}))
 	t.Cleanup(srv.Close)
 	c := srv.Client()
 	var sessions []*rawSession
@@ -559,8 +567,15 @@ func TestAbandonedSessionsClose(t *testing.T) {
 	_, status, body := openRaw(t, c, srv.URL, nil)
 	require.Equal(t, http.StatusTooManyRequests, status, "the principal's two sessions are held: %s", body)
 
-	// sessions[1]'s client comes back within the grace (no pause here: on a
-	// loaded machine one would eat into it).
+	// sessions[1]'s client comes back within the grace, after the handler
+	// saw both questions' requests go away.
+	for range 2 {
+		select {
+		case <-dropped:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the handler never saw a dropped question's request end")
+		}
+	}
 	resp := sessions[1].do(context.Background(), http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
