@@ -424,7 +424,7 @@ func TestRedisFlushallWhileABranchRuns(t *testing.T) {
 func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
-	// The killed instance's claim outlives it by lease. The survivor's
+	// a's stalled claim holds the flow for lease once Redis wakes. b's
 	// claims last a minute: a claim that lapses between its branch and its
 	// record (the process stalled past the lease, as a loaded machine
 	// running the whole suite under -race can) lets the next retry run the
@@ -446,7 +446,12 @@ func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 	yes := answer("accept", map[string]any{"date": "2027-01-02"})
 
 	slept := make(chan error, 1)
-	go func() { slept <- ins[1].redis.Do(context.Background(), "DEBUG", "SLEEP", "3").Err() }()
+	// 6 s: long enough that a's call below reaches the sleeping Redis on a
+	// loaded machine too (3 s was not always), from a client of its own
+	// that waits that long for the reply.
+	sleeper := redis.NewClient(&redis.Options{Addr: srv.Addr(), ReadTimeout: 15 * time.Second})
+	t.Cleanup(func() { _ = sleeper.Close() })
+	go func() { slept <- sleeper.Do(context.Background(), "DEBUG", "SLEEP", "6").Err() }()
 	waitAsleep(t, srv)
 	_, err = call(t, a, route, yes, r1.RequestState)
 	requireCode(t, err, -32603)
