@@ -90,6 +90,23 @@ func newStore(t *testing.T, c redis.UniversalClient, so *redisstore.Options) *re
 	}
 }
 
+// firstLeases tunes two instances whose tests stall or kill the first
+// (a) mid-claim: a's claims last lease, so that the flow is free again
+// soon after; every later instance's last a minute, since a claim that
+// lapses between its branch and its record (the process stalled past the
+// lease, as a loaded machine running the whole suite under -race can) lets
+// the next retry run the branch again — the documented limit of a lease,
+// not what these tests are about. A retry waits 100 ms for a held claim.
+func firstLeases(lease time.Duration) func(*runtime.Options) {
+	n := 0
+	return func(o *runtime.Options) {
+		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
+		if n++; n > 1 {
+			o.ClaimLease = time.Minute
+		}
+	}
+}
+
 func accepts(ins []*instance) (n int32) {
 	for _, in := range ins {
 		n += in.h.accept.Load()
@@ -424,20 +441,8 @@ func TestRedisFlushallWhileABranchRuns(t *testing.T) {
 func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
-	// a's stalled claim holds the flow for lease once Redis wakes. b's
-	// claims last a minute: a claim that lapses between its branch and its
-	// record (the process stalled past the lease, as a loaded machine
-	// running the whole suite under -race can) lets the next retry run the
-	// branch again, which is the documented limit of a lease, not what this
-	// test is about.
 	const lease = 2 * time.Second
-	n := 0
-	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
-		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
-		if n++; n > 1 {
-			o.ClaimLease = time.Minute
-		}
-	})
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, firstLeases(lease))
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
 	completeFlows(t, a, b, 1) // both instances have the scripts loaded
 	completeFlows(t, b, a, 1)
@@ -480,20 +485,8 @@ func TestRedisStallDuringAClaimThenARetryAfterTheLease(t *testing.T) {
 func TestRedisInstanceKilledMidBranch(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
-	// The killed instance's claim outlives it by lease. The survivor's
-	// claims last a minute: a claim that lapses between its branch and its
-	// record (the process stalled past the lease, as a loaded machine
-	// running the whole suite under -race can) lets the next retry run the
-	// branch again, which is the documented limit of a lease, not what this
-	// test is about.
 	const lease = 2 * time.Second
-	n := 0
-	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, func(o *runtime.Options) {
-		o.ClaimLease, o.ClaimWait = lease, 100*time.Millisecond
-		if n++; n > 1 {
-			o.ClaimLease = time.Minute
-		}
-	})
+	ins := redisInstancesWith(t, srv, 2, &redisstore.Options{Timeout: time.Second}, firstLeases(lease))
 	a, b := connect(t, ins[0].url, true), connect(t, ins[1].url, true)
 	started, dead := make(chan struct{}), make(chan struct{})
 	ins[0].h.hook = func(context.Context) {
