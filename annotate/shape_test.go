@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"os"
 	"os/exec"
@@ -60,6 +62,8 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 	// package.
 	want := map[string][]string{}  // "dir T" → digest
 	names := map[string][]string{} // dir → struct names
+	pkgName := map[string]string{} // dir → package name
+	pkgPath := map[string]string{} // dir → import path
 	var pkgs []*Package
 	for _, cfg := range shapeConfigs(t, root) {
 		ps, diags := Load(cfg)
@@ -77,6 +81,7 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 			}
 			want[dir+" "+s.Name] = s.Shape
 			names[dir] = append(names[dir], s.Name)
+			pkgName[dir], pkgPath[dir] = p.Name, p.Path
 		}
 	}
 	edge, err := packages.Load(&packages.Config{Dir: root, Mode: packages.NeedName | packages.NeedFiles | packages.NeedTypes}, edgePackage)
@@ -84,6 +89,7 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 		t.Fatalf("loading %s: %v %v", edgePackage, err, edge)
 	}
 	edgeDir := filepath.Dir(edge[0].GoFiles[0])
+	pkgName[edgeDir], pkgPath[edgeDir] = edge[0].Name, edge[0].PkgPath
 	scope := edge[0].Types.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -108,21 +114,51 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 		t.Fatalf("only %d packages with structs: %v", len(names), names)
 	}
 
-	// What reflect says, in each package.
-	overlay := map[string]string{}
-	tmp := t.TempDir()
+	// What reflect says: in a test the go command adds to the first package
+	// main among them (so that reflect's "main" is seen as it is), which
+	// imports every other package it may; a package main cannot be
+	// imported, so the others' files are overlaid with copies that name
+	// their package shapeprobe (the digest spells a type of the struct's
+	// own package ".Name" whatever the package is called). A package
+	// internal to another tree prints its digests in a test of its own.
+	// Two test binaries are linked, not one a package.
 	var dirs []string
-	for dir, list := range names {
+	for dir := range names {
 		dirs = append(dirs, dir)
-		var b strings.Builder
-		b.WriteString("package " + packageName(t, dir) + "\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\n\t\"github.com/mcpgen/mcpgen/internal/shape\"\n)\n\n")
-		b.WriteString("func TestMcpgenShapeDump(t *testing.T) {\n")
-		for _, n := range list {
-			fmt.Fprintf(&b, "\tif b, err := json.Marshal(shape.Entries(shape.Of(reflect.TypeFor[%s]()))); err == nil {\n\t\tfmt.Printf(\"SHAPE %%s %%s\\n\", %q, b)\n\t}\n", n, dir+" "+n)
+	}
+	sort.Strings(dirs)
+	host := ""
+	for _, dir := range dirs {
+		if pkgName[dir] == "main" {
+			host = dir
+			break
 		}
-		b.WriteString("}\n")
-		file := filepath.Join(tmp, fmt.Sprintf("dump%d_test.go", len(dirs)))
-		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+	}
+	if host == "" {
+		t.Fatalf("no package main among %v", dirs)
+	}
+	tmp := t.TempDir()
+	overlay := map[string]string{}
+	dumps := map[string]*shapeDump{host: {pkg: "main"}} // dir → the test printing its digests
+	run := []string{host}
+	for i, dir := range dirs {
+		switch {
+		case dir == host:
+			dumps[host].add("", "", dir, names[dir])
+		case importable(pkgPath[host], pkgPath[dir]):
+			if pkgName[dir] == "main" {
+				renamePackage(t, dir, tmp, overlay)
+			}
+			dumps[host].add(fmt.Sprintf("p%d", i), pkgPath[dir], dir, names[dir])
+		default:
+			dumps[dir] = &shapeDump{pkg: pkgName[dir]}
+			dumps[dir].add("", "", dir, names[dir])
+			run = append(run, dir)
+		}
+	}
+	for dir, d := range dumps {
+		file := filepath.Join(tmp, filepath.Base(dir)+fmt.Sprint(len(overlay))+"_test.go")
+		if err := os.WriteFile(file, []byte(d.source()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		overlay[filepath.Join(dir, "zz_mcpgen_shape_dump_test.go")] = file
@@ -131,7 +167,6 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 			overlay[f] = "" // the package's own tests are not needed
 		}
 	}
-	sort.Strings(dirs)
 	ov, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovFile := filepath.Join(tmp, "overlay.json")
 	if err := os.WriteFile(ovFile, ov, 0o644); err != nil {
@@ -139,8 +174,7 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 	}
 	// The go command's test cache may answer: the output depends only on
 	// what is compiled (the overlay's content included), which keys it.
-	// No vet, no symbols: 20-odd test binaries are linked when it misses.
-	cmd := exec.Command("go", append([]string{"test", "-vet=off", "-ldflags=-s -w", "-overlay", ovFile, "-run", "^TestMcpgenShapeDump$", "-v"}, dirs...)...)
+	cmd := exec.Command("go", append([]string{"test", "-vet=off", "-ldflags=-s -w", "-overlay", ovFile, "-run", "^TestMcpgenShapeDump$", "-v"}, run...)...)
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -173,23 +207,68 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 	t.Logf("%d structs of %d packages agree", len(want), len(dirs))
 }
 
-func packageName(t *testing.T, dir string) string {
+// shapeDump is the source of a test that prints reflect's digest of
+// structs: SHAPE, "dir Name", the digest as a JSON array, one line each.
+type shapeDump struct {
+	pkg           string
+	imports, body strings.Builder
+}
+
+// add prints the digests of names, declared in the package at path in dir:
+// through the import qual, or, when qual is "", in the test's own package.
+func (d *shapeDump) add(qual, path, dir string, names []string) {
+	if qual != "" {
+		fmt.Fprintf(&d.imports, "\t%s %q\n", qual, path)
+		qual += "."
+	}
+	for _, n := range names {
+		fmt.Fprintf(&d.body, "\tif b, err := json.Marshal(shape.Entries(shape.Of(reflect.TypeFor[%s%s]()))); err == nil {\n\t\tfmt.Printf(\"SHAPE %%s %%s\\n\", %q, b)\n\t}\n", qual, n, dir+" "+n)
+	}
+}
+
+func (d *shapeDump) source() string {
+	return "package " + d.pkg + "\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\n\t\"github.com/mcpgen/mcpgen/internal/shape\"\n" +
+		d.imports.String() + ")\n\nfunc TestMcpgenShapeDump(t *testing.T) {\n" + d.body.String() + "}\n"
+}
+
+// importable reports whether the package at import path from may import
+// the one at to, by the go command's rule for internal directories (go
+// help internal): to's path up to its last "internal" element must
+// prefix from's.
+func importable(from, to string) bool {
+	i := strings.LastIndex("/"+to+"/", "/internal/")
+	if i < 0 {
+		return true
+	}
+	parent := to[:max(i-1, 0)]
+	return parent == "" || from == parent || strings.HasPrefix(from, parent+"/")
+}
+
+// renamePackage overlays each Go file of the package main in dir (its
+// tests left out) with a copy in tmp whose package clause names
+// shapeprobe, so that another package can import it.
+func renamePackage(t *testing.T, dir, tmp string, overlay map[string]string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
+			overlay[f] = "" // of package main: the go command reads its clause
 			continue
 		}
-		b, err := os.ReadFile(f)
+		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if name, ok := strings.CutPrefix(line, "package "); ok {
-				return strings.TrimSpace(name)
-			}
+		file, err := parser.ParseFile(token.NewFileSet(), f, src, parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
 		}
+		at := int(file.Name.Pos()) - 1 // a lone file's base is 1
+		copied := string(src[:at]) + "shapeprobe" + string(src[at+len(file.Name.Name):])
+		dst := filepath.Join(tmp, fmt.Sprintf("renamed%d.go", len(overlay)))
+		if err := os.WriteFile(dst, []byte(copied), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		overlay[f] = dst
 	}
-	t.Fatalf("%s: no package clause", dir)
-	return ""
 }
