@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -83,11 +82,7 @@ func TestGoVet(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command in PATH")
 	}
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	if runtime.GOOS == "windows" {
-		tool += ".exe"
-	}
-	buildVetTool(t, goTool, tool)
+	tool := vetTool(t)
 	// A module of its own, so go vet sees the corpus as a normal package.
 	mod := t.TempDir()
 	src := filepath.Join("..", "annotate", "testdata", "src", "corpus")
@@ -209,8 +204,7 @@ func TestGoVetClients(t *testing.T) {
 	if clients.ByID("codex") == nil {
 		t.Fatal("no codex in the client table")
 	}
-	tool := filepath.Join(t.TempDir(), "mcpgen-vet")
-	buildVetTool(t, "go", tool)
+	tool := vetTool(t)
 	mod := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/v\n\ngo 1.24\n",
@@ -238,16 +232,16 @@ func TestGoVetClients(t *testing.T) {
 	}
 }
 
-// buildVetTool builds cmd/mcpgen-vet at out with the go command goTool,
-// without -race (TestMain's racebuild.ShareBuild notwithstanding): go vet
-// starts the tool once for every package of the dependency graph, and
-// hundreds of starts of a race-built binary cost more than compiling its
-// dependencies once without -race.
-func buildVetTool(t *testing.T, goTool, out string) {
+// vetTool returns cmd/mcpgen-vet built with racebuild.Program, without
+// -race (TestMain's racebuild.ShareBuild notwithstanding): go vet starts
+// the tool once for every package of the dependency graph, and hundreds of
+// starts of a race-built binary cost more than compiling its dependencies
+// once without -race.
+func vetTool(t *testing.T) string {
 	t.Helper()
-	build := exec.Command(goTool, "build", "-o", out, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
-	build.Env = append(os.Environ(), "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
+	tool, err := racebuild.Program(".", "github.com/mcpgen/mcpgen/cmd/mcpgen-vet", "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
+	if err != nil {
+		t.Fatal(err)
 	}
+	return tool
 }

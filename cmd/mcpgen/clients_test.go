@@ -23,7 +23,6 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	restore()
-	removeTools()
 	os.Exit(code)
 }
 

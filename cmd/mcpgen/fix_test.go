@@ -2,12 +2,11 @@ package main
 
 import (
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/racebuild"
 )
 
 // TestEveryTypoInOneRunThenFix: a module with three typos in two tags of
@@ -76,56 +75,24 @@ func TestEveryTypoInOneRunThenFix(t *testing.T) {
 	}
 }
 
-// buildVet returns cmd/mcpgen-vet built from this module, built once per
-// test binary (builtTool).
+// buildVet returns cmd/mcpgen-vet built from this module (builtTool).
 func buildVet(t *testing.T) string {
 	t.Helper()
 	return builtTool(t, "github.com/mcpgen/mcpgen/cmd/mcpgen-vet")
 }
 
-// tools holds the commands builtTool built, by import path.
-var tools struct {
-	sync.Mutex
-	dir   string
-	built map[string]string
-}
-
 // builtTool builds the command at the import path from this module (GOWORK
-// off, as the test modules have it) into a directory shared by the test
-// binary, once: each test then runs the same executable, and a failed build
-// fails every test that needs it.
+// off, as the test modules have it) with racebuild.Program: once for every
+// test that needs it, and a failed build fails each of them. Without -race,
+// unlike the tests' other go commands: go vet starts mcpgen-vet once for
+// every package of a module's dependency graph, and hundreds of starts of
+// a race-built binary cost more than compiling its dependencies once
+// without -race.
 func builtTool(t *testing.T, pkg string) string {
 	t.Helper()
-	tools.Lock()
-	defer tools.Unlock()
-	if bin, ok := tools.built[pkg]; ok {
-		return bin
+	bin, err := racebuild.Program(repoRoot(t), pkg, "GOWORK=off", "GOFLAGS=-mod=mod")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if tools.dir == "" {
-		dir, err := os.MkdirTemp("", "mcpgen-tools-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tools.dir, tools.built = dir, map[string]string{}
-	}
-	bin := filepath.Join(tools.dir, path.Base(pkg))
-	build := exec.Command("go", "build", "-o", bin, pkg)
-	build.Dir = repoRoot(t)
-	// Without -race, unlike the tests' other go commands: go vet starts
-	// mcpgen-vet once for every package of a module's dependency graph,
-	// and hundreds of starts of a race-built binary cost more than
-	// compiling its dependencies once without -race.
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-	tools.built[pkg] = bin
 	return bin
-}
-
-// removeTools removes what builtTool built (TestMain, after the tests).
-func removeTools() {
-	if tools.dir != "" {
-		os.RemoveAll(tools.dir)
-	}
 }

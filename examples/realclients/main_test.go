@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,46 +20,18 @@ import (
 )
 
 // The tests of this package run the examples as their users do: each is
-// built once into a temporary directory (go build) and served as a process,
-// over Streamable HTTP on a free loopback port or over stdio.
-
-var bins struct {
-	dir   string
-	mu    sync.Mutex
-	built map[string]string
-	errs  map[string]error
-}
+// built (racebuild.Program) and served as a process, over Streamable HTTP
+// on a free loopback port or over stdio.
 
 func TestMain(m *testing.M) {
-	racebuild.ShareBuild() // the go commands the tests run build as this binary was built
-	dir, err := os.MkdirTemp("", "mcpgen-realclients-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bins.dir = dir
-	bins.built = map[string]string{}
-	bins.errs = map[string]error{}
-	code := browsertest.Main(m) // one Chromium for the tests that need one
-	os.RemoveAll(dir)
-	os.Exit(code)
+	racebuild.ShareBuild()       // the go commands the tests run build as this binary was built
+	os.Exit(browsertest.Main(m)) // one Chromium for the tests that need one
 }
 
-// binary returns the path of examples/NAME built for this test binary.
+// binary returns the path of examples/NAME built as this test binary was.
 func binary(t testing.TB, name string) string {
 	t.Helper()
-	bins.mu.Lock()
-	defer bins.mu.Unlock()
-	if p, ok := bins.built[name]; ok {
-		require.NoError(t, bins.errs[name])
-		return p
-	}
-	p := filepath.Join(bins.dir, name)
-	out, err := exec.Command("go", "build", "-o", p, "../"+name).CombinedOutput()
-	if err != nil {
-		err = fmt.Errorf("go build ../%s: %v\n%s", name, err, out)
-	}
-	bins.built[name], bins.errs[name] = p, err
+	p, err := racebuild.Program(".", "../"+name)
 	require.NoError(t, err)
 	return p
 }

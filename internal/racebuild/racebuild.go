@@ -10,6 +10,10 @@
 // commands find the packages `go test -race` compiled in the build cache
 // (go help cache) instead. Every test binary that runs go commands does
 // this, so that none compiles the other variant alone.
+//
+// A test that runs a program builds it with [Program], which links it once
+// for every test binary that asks and keeps it where the next run finds it
+// up to date.
 package racebuild
 
 import (

@@ -3,6 +3,7 @@ package racebuild
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,86 @@ func TestWithout(t *testing.T) {
 		if got := Without(in); got != want {
 			t.Errorf("Without(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestProgram: Program builds a main package where the same arguments
+// always put it; another process asking again (the memo cleared) finds it
+// up to date, and go build does not write the file again; a changed source is
+// built again at the same path; a package that does not build is an error
+// that holds the go command's output.
+func TestProgram(t *testing.T) {
+	cache := t.TempDir()
+	defer func(f func() string) { programsDir = f }(programsDir)
+	programsDir = func() string { return cache }
+	forget := func() {
+		programs.Lock()
+		programs.built = nil
+		programs.Unlock()
+	}
+	t.Cleanup(forget)
+
+	mod := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/hello\n\ngo 1.24\n")
+	write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"one\") }\n")
+	run := func(exe string) string {
+		t.Helper()
+		out, err := exec.Command(exe).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", exe, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	env := []string{"GOWORK=off"}
+
+	exe, err := Program(mod, ".", env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(exe, cache) || filepath.Base(exe) != filepath.Base(mod) {
+		t.Errorf("built at %s, want %s/KEY/%s", exe, cache, filepath.Base(mod))
+	}
+	if got := run(exe); got != "one" {
+		t.Fatalf("the program printed %q, want one", got)
+	}
+	first, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	forget() // as another test binary would ask
+	again, err := Program(filepath.Join(mod, "."), "./", env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != exe {
+		t.Fatalf("asked again: %s, want %s", again, exe)
+	}
+	// go build only touches an up-to-date target: the same file, not a
+	// new one renamed or copied into its place.
+	if fi, err := os.Stat(exe); err != nil || !os.SameFile(fi, first) {
+		t.Errorf("an up-to-date program was written again (%v)", err)
+	}
+
+	write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"two\") }\n")
+	forget()
+	if exe2, err := Program(mod, ".", env...); err != nil || exe2 != exe {
+		t.Fatalf("after a change: %s, %v; want %s", exe2, err, exe)
+	}
+	if got := run(exe); got != "two" {
+		t.Errorf("after a change the program printed %q, want two", got)
+	}
+
+	write("main.go", "package main\n\nfunc main() { undefined() }\n")
+	forget()
+	_, err = Program(mod, ".", env...)
+	if err == nil || !strings.Contains(err.Error(), "undefined: undefined") {
+		t.Errorf("a package that does not build: %v", err)
 	}
 }

@@ -2,13 +2,9 @@ package docblocks
 
 import (
 	"context"
-	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -63,51 +59,31 @@ func scratch(t *testing.T) string {
 	return dir
 }
 
-var (
-	binMu  sync.Mutex
-	bins   = map[string]string{}
-	binDir string
-)
-
 // binary builds the program at the repository-relative package path pkg
-// (for example "cmd/mcpgen") once per test binary and returns its path.
+// (for example "cmd/mcpgen") with racebuild.Program and returns its path.
 func binary(t *testing.T, pkg string) string {
 	t.Helper()
-	binMu.Lock()
-	defer binMu.Unlock()
-	if b, ok := bins[pkg]; ok {
-		return b
+	var env []string
+	if pkg == repoCommands["mcpgen-vet"] || pkg == repoCommands["mcpgen"] {
+		// mcpgen-vet builds without -race: go vet starts it once per
+		// package of the dependency graph, and hundreds of starts of a
+		// race-built binary cost more than compiling its dependencies once
+		// without -race; mcpgen with it, since it links nearly the same
+		// packages. The others (the examples, mcpgen-call, whose terminal
+		// UI nothing else compiles without -race) build as this binary was
+		// built.
+		env = append(env, "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
 	}
-	if binDir == "" {
-		d, err := os.MkdirTemp("", "docblocks-bin-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		binDir = d
+	out, err := racebuild.Program(root, "./"+pkg, env...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	out := filepath.Join(binDir, strings.ReplaceAll(pkg, "/", "_"))
-	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
-	cmd.Dir = root
-	if slices.Contains(slices.Collect(maps.Values(repoCommands)), pkg) {
-		// The repository's commands, which the docs run many times (go vet
-		// starts mcpgen-vet once per package of the dependency graph),
-		// build without -race; the examples as this binary was built.
-		cmd.Env = append(os.Environ(), "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
-	}
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", pkg, err, msg)
-	}
-	bins[pkg] = out
 	return out
 }
 
 func TestMain(m *testing.M) {
 	racebuild.ShareBuild() // the go commands the tests run build as this binary was built
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // run runs a shell command line from the repository root with a deadline

@@ -36,11 +36,6 @@ func TestMain(m *testing.M) {
 		os.Exit(hugeStdioServer())
 	}
 	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "callclient")
-		if err != nil {
-			panic(err)
-		}
-		defer os.RemoveAll(dir)
 		var stops []func()
 		defer func() {
 			for _, stop := range stops {
@@ -51,9 +46,9 @@ func TestMain(m *testing.M) {
 			name string
 			url  *string
 		}{{"bookflight", &bookflight}, {"billing", &billing}, {"connect", nil}} {
-			bin := filepath.Join(dir, ex.name)
-			if out, err := exec.Command("go", "build", "-o", bin, "../../../examples/"+ex.name).CombinedOutput(); err != nil {
-				fmt.Fprintf(os.Stderr, "go build examples/%s: %v\n%s", ex.name, err, out)
+			bin, err := racebuild.Program(".", "../../../examples/"+ex.name)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
 			if ex.url == nil {
