@@ -239,7 +239,7 @@ func TestGoVetClients(t *testing.T) {
 // once without -race.
 func vetTool(t *testing.T) string {
 	t.Helper()
-	tool, err := racebuild.Program(".", "github.com/mcpgen/mcpgen/cmd/mcpgen-vet", "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
+	tool, err := racebuild.Program(".", "../cmd/mcpgen-vet", "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,13 +115,15 @@ func TestShapeAgreesWithReflect(t *testing.T) {
 	}
 
 	// What reflect says: in a test the go command adds to the first package
-	// main among them (so that reflect's "main" is seen as it is), which
-	// imports every other package it may; a package main cannot be
-	// imported, so the others' files are overlaid with copies that name
-	// their package shapeprobe (the digest spells a type of the struct's
-	// own package ".Name" whatever the package is called). A package
-	// internal to another tree prints its digests in a test of its own.
-	// Two test binaries are linked, not one a package.
+	// main among them, which imports every other package it may; a
+	// package main cannot be imported, so the others' files are overlaid
+	// with copies that name their package shapeprobe (the digest spells a
+	// type of the struct's own package ".Name" whatever the package is
+	// called). A package internal to another tree prints its digests in a
+	// test of its own. Two test binaries are linked, not one a package.
+	// Under go test a package main's types carry its import path, not
+	// "main" as in a built program: that case is held where the examples
+	// run as programs (impl.NewFlow checks the digest when each starts).
 	var dirs []string
 	for dir := range names {
 		dirs = append(dirs, dir)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestShareBuild: under -race, ShareBuild adds -race to GOFLAGS once, after
@@ -69,25 +70,8 @@ func TestWithout(t *testing.T) {
 // built again at the same path; a package that does not build is an error
 // that holds the go command's output.
 func TestProgram(t *testing.T) {
-	cache := t.TempDir()
-	defer func(f func() string) { programsDir = f }(programsDir)
-	programsDir = func() string { return cache }
-	forget := func() {
-		programs.Lock()
-		programs.built = nil
-		programs.Unlock()
-	}
-	t.Cleanup(forget)
-
-	mod := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module example.com/hello\n\ngo 1.24\n")
-	write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"one\") }\n")
+	cache := programsIn(t, t.TempDir())
+	mod, write := helloModule(t)
 	run := func(exe string) string {
 		t.Helper()
 		out, err := exec.Command(exe).CombinedOutput()
@@ -141,5 +125,105 @@ func TestProgram(t *testing.T) {
 	_, err = Program(mod, ".", env...)
 	if err == nil || !strings.Contains(err.Error(), "undefined: undefined") {
 		t.Errorf("a package that does not build: %v", err)
+	}
+}
+
+// programsIn has Program keep its keys in dirs (the first that can be
+// made) for t, and forget what it built when t ends; it returns dirs[0].
+func programsIn(t *testing.T, dirs ...string) string {
+	t.Helper()
+	old := programsDirs
+	programsDirs = func() []string { return dirs }
+	t.Cleanup(func() {
+		programsDirs = old
+		forget()
+	})
+	return dirs[0]
+}
+
+// forget drops what Program built in this process, as if another process
+// asked.
+func forget() {
+	programs.Lock()
+	programs.built = nil
+	programs.Unlock()
+}
+
+// helloModule writes a module whose main package prints "one", and returns
+// its directory and a function that writes a file there.
+func helloModule(t *testing.T) (string, func(name, content string)) {
+	t.Helper()
+	mod := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/hello\n\ngo 1.24\n")
+	write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"one\") }\n")
+	return mod, write
+}
+
+// TestProgramKeys: what changes a build changes the path (env, GOFLAGS,
+// an environment variable of keyEnv, the directory); a cache directory
+// that cannot be made gives way to the next; a key nobody asked for in five
+// days is removed at the next build, one in use is kept.
+func TestProgramKeys(t *testing.T) {
+	fallback := t.TempDir()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	programsIn(t, filepath.Join(file, "cannot"), fallback) // under a file: cannot be made
+	mod, _ := helloModule(t)
+	paths := map[string]string{}
+	build := func(what string, env ...string) string {
+		t.Helper()
+		forget()
+		exe, err := Program(mod, ".", env...)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if !strings.HasPrefix(exe, fallback+string(filepath.Separator)) {
+			t.Errorf("%s: built at %s, not under %s", what, exe, fallback)
+		}
+		if other, ok := paths[exe]; ok {
+			t.Errorf("%s and %s share %s", other, what, exe)
+		}
+		paths[exe] = what
+		return exe
+	}
+	first := build("GOWORK=off", "GOWORK=off")
+	build("another env", "GOWORK=off", "GOFLAGS=-trimpath")
+	sub := filepath.Join(mod, "cmd", "hello")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forget()
+	if exe, err := Program(mod, "./cmd/hello", "GOWORK=off"); err != nil || paths[exe] != "" || filepath.Base(exe) != "hello" {
+		t.Errorf("another package: %s, %v", exe, err)
+	}
+
+	build("no GOFLAGS", "GOWORK=off", "GOFLAGS=")
+	t.Setenv("CGO_ENABLED", "0")
+	build("CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=") // no -race, which needs cgo
+
+	stale := filepath.Dir(first)
+	old := time.Now().Add(-unusedFor - time.Hour)
+	if err := os.Chtimes(filepath.Join(stale, ".lock"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	build("after five days", "GOWORK=off", "GOFLAGS=-p=1")
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a key unused for five days is still there (%v)", err)
+	}
+	for exe, what := range paths {
+		if _, err := os.Stat(exe); exe != first && err != nil {
+			t.Errorf("%s: a key in use was removed: %v", what, err)
+		}
 	}
 }
