@@ -113,14 +113,13 @@ func build(dir, target, key, goflags string, env []string) (string, error) {
 	var out string
 	var err error
 	for _, base := range programsDirs() {
-		if out = filepath.Join(base, key); os.MkdirAll(filepath.Join(out, "tmp"), 0o700) == nil {
-			err = nil
+		out = filepath.Join(base, key)
+		if err = os.MkdirAll(filepath.Join(out, "tmp"), 0o700); err == nil {
 			break
 		}
-		err = fmt.Errorf("cannot make %s", out)
 	}
 	if err != nil {
-		return "", err
+		return "", err // the last directory's: MkdirAll names it
 	}
 	unlock, err := lock(filepath.Join(out, ".lock")) // no package directory is named .lock
 	if err != nil {
