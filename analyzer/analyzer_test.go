@@ -233,10 +233,7 @@ func TestGoVetClients(t *testing.T) {
 }
 
 // vetTool returns cmd/mcpgen-vet built with racebuild.Program, without
-// -race (TestMain's racebuild.ShareBuild notwithstanding): go vet starts
-// the tool once for every package of the dependency graph, and hundreds of
-// starts of a race-built binary cost more than compiling its dependencies
-// once without -race.
+// -race (racebuild.Without says why).
 func vetTool(t *testing.T) string {
 	t.Helper()
 	tool, err := racebuild.Program(".", "../cmd/mcpgen-vet", "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))

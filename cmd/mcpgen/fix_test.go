@@ -84,10 +84,7 @@ func buildVet(t *testing.T) string {
 // builtTool builds the command at the import path from this module (GOWORK
 // off, as the test modules have it) with racebuild.Program: once for every
 // test that needs it, and a failed build fails each of them. Without -race,
-// unlike the tests' other go commands: go vet starts mcpgen-vet once for
-// every package of a module's dependency graph, and hundreds of starts of
-// a race-built binary cost more than compiling its dependencies once
-// without -race.
+// unlike the tests' other go commands (racebuild.Without says why).
 func builtTool(t *testing.T, pkg string) string {
 	t.Helper()
 	bin, err := racebuild.Program(repoRoot(t), pkg, "GOWORK=off", "GOFLAGS=-mod=mod")

@@ -65,13 +65,10 @@ func binary(t *testing.T, pkg string) string {
 	t.Helper()
 	var env []string
 	if pkg == repoCommands["mcpgen-vet"] || pkg == repoCommands["mcpgen"] {
-		// mcpgen-vet builds without -race: go vet starts it once per
-		// package of the dependency graph, and hundreds of starts of a
-		// race-built binary cost more than compiling its dependencies once
-		// without -race; mcpgen with it, since it links nearly the same
-		// packages. The others (the examples, mcpgen-call, whose terminal
-		// UI nothing else compiles without -race) build as this binary was
-		// built.
+		// mcpgen-vet builds without -race (racebuild.Without says why);
+		// mcpgen with it, since it links nearly the same packages. The
+		// others (the examples, mcpgen-call, whose terminal UI nothing else
+		// compiles without -race) build as this binary was built.
 		env = append(env, "GOFLAGS="+racebuild.Without(os.Getenv("GOFLAGS")))
 	}
 	out, err := racebuild.Program(root, "./"+pkg, env...)
